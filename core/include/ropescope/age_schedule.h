@@ -1,0 +1,26 @@
+// Alternating Geometry Encoding (Circle-RoPE): which decoder layers use the circle ids and which
+// the plain M-RoPE ids.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ropescope {
+
+enum class AgeStrategy { All, FirstHalf, SecondHalf, Alternate };
+
+struct AgeSchedule {
+  int layers = 36;
+  AgeStrategy strategy = AgeStrategy::Alternate;
+  bool operator==(const AgeSchedule&) const = default;
+};
+
+// true = the layer uses circle ids. FirstHalf: layers < layers/2 (the first ceil(L/2) for odd L);
+// Alternate starts with circle at layer 0 (the released strategy_4).
+std::vector<bool> ageLayers(const AgeSchedule& schedule);
+bool ageUsesCircle(const AgeSchedule& schedule, int layer);
+
+const char* ageStrategyName(AgeStrategy s);  // "all", "first-half", "second-half", "alternate"
+AgeStrategy parseAgeStrategy(const std::string& name);  // throws InputError
+
+}  // namespace ropescope

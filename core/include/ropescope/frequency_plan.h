@@ -1,0 +1,67 @@
+// Frequency plans: which rotary pair rotates with which axis (t, h, w, or none), and at what
+// frequency theta_p = base^(-2p/rotary_dim). One plan per file under core/src/plans.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ropescope {
+
+enum class Axis { T = 0, H = 1, W = 2, None = 3 };
+const char* axisName(Axis a);  // "t", "h", "w", "none"
+
+// Rotary settings shared by every plan.
+struct RotaryConfig {
+  int headDim = 128;
+  int rotaryDim = 0;  // 0 means headDim (no partial rotary)
+  double base = 1e6;
+
+  int effectiveRotaryDim() const { return rotaryDim > 0 ? rotaryDim : headDim; }
+  int pairCount() const { return effectiveRotaryDim() / 2; }
+};
+
+// What the user chose: plan name, rotary settings, sections, and for multihead the KV heads.
+struct FrequencySpec {
+  std::string plan = "mrope";
+  RotaryConfig rotary;
+  std::vector<int> sections;  // empty: the plan's default for the pair count
+  int kvHeads = 8;            // multihead only
+  int kvHead = 0;             // multihead only: the KV head whose map is used
+  bool operator==(const FrequencySpec&) const = default;
+};
+
+// The resolved table: per pair, its axis and frequency (0 for a NoPE pair).
+struct PairTable {
+  std::vector<Axis> axis;
+  std::vector<double> theta;
+  int headDim = 128;
+
+  int size() const { return static_cast<int>(axis.size()); }
+  std::vector<int> pairsOf(Axis a) const;
+};
+
+class FrequencyPlan {
+ public:
+  virtual ~FrequencyPlan() = default;
+  virtual std::string name() const = 0;
+  virtual std::string title() const = 0;
+  virtual std::string summary() const = 0;
+  virtual bool usesSections() const = 0;
+  virtual std::vector<int> defaultSections(int pairs) const = 0;
+  // Axis of every pair for the given spec (already validated for sections). Throws InputError.
+  virtual std::vector<Axis> axisMap(const FrequencySpec& spec) const = 0;
+  // NoPE pairs get theta 0 (HoPE's temporal band).
+  virtual bool zeroFrequencyFor(Axis) const { return false; }
+};
+
+const std::vector<const FrequencyPlan*>& allPlans();
+const FrequencyPlan& findPlan(const std::string& name);
+
+// Validates the spec (head dim even and in range, rotary dim even and <= head dim, base > 1,
+// sections sum) and builds the table. Throws InputError naming the field and the range.
+PairTable resolvePairs(const FrequencySpec& spec);
+
+// theta_p = base^(-2p/rotary_dim), computed as the reference does (pow in double).
+double pairFrequency(double base, int pair, int rotaryDim);
+
+}  // namespace ropescope

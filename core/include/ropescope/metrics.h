@@ -1,0 +1,56 @@
+// Metrics over position ids: distances, Per-Token Distance (PTD), positional bias and its spread.
+// Pure functions; memory stays O(N) (no N_text x N_visual matrix).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "ropescope/frequency_plan.h"
+#include "ropescope/position_ids.h"
+
+namespace ropescope {
+
+// Euclidean distance in the design's metric space.
+double tokenDistance(const PositionIds& ids, std::size_t a, std::size_t b);
+
+// Distances from one token to every visual token, in visual-token order.
+std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token);
+
+struct PtdResult {
+  double ptd = 0.0;
+  std::vector<double> perText;  // mean absolute deviation of each text token's distances
+  std::vector<double> meanDistance;  // D-bar of each text token
+  std::size_t nText = 0;
+  std::size_t nVisual = 0;
+};
+
+// PTD = 1/(N_text N_vis) sum_t sum_i |d(t,i) - mean_i d(t,i)|. 0 when there is no text or no
+// visual token. threads <= 0 uses every hardware thread.
+PtdResult perTokenDistance(const PositionIds& ids, int threads = 1);
+
+// Straightforward two-pass reference (used by tests and as the slow path).
+PtdResult perTokenDistanceReference(const PositionIds& ids);
+
+// Phase of every pair for displacement delta (t, h, w): theta_p * delta[axis(p)].
+std::vector<double> pairPhases(const PairTable& pairs, const Id3& delta);
+
+// b(delta) = (1/n) sum_p cos(phase_p): the logit RoPE alone adds for identical unit q = k.
+double positionalBias(const PairTable& pairs, const Id3& delta);
+
+// The displacement between two tokens as the frequency plan consumes it (query minus key).
+Id3 displacement(const PositionIds& ids, std::size_t query, std::size_t key);
+
+struct BiasResult {
+  double spread = 0.0;           // mean over text tokens of perText
+  std::vector<double> perText;   // mean absolute deviation of b over the visual tokens
+  std::vector<double> meanBias;  // mean b of each text token
+};
+
+BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads = 1);
+BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs);
+
+// b from one token to every visual token (profile view).
+std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
+                                 std::size_t token);
+
+}  // namespace ropescope

@@ -1,0 +1,48 @@
+// Named, range-checked parameters of position designs and frequency plans.
+// Validation lives next to the parameter so the CLI and the GUI give the same message.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ropescope {
+
+struct ParameterSpec {
+  enum class Kind { Number, Integer, Bool, Choice };
+
+  std::string key;    // "alpha"
+  std::string label;  // "α (angle mix)"
+  std::string help;   // one sentence for tooltips and --help
+  Kind kind = Kind::Number;
+  double min = 0.0;
+  double max = 1.0;
+  bool minExclusive = false;  // range (min, max] instead of [min, max]
+  double defaultValue = 0.0;
+  std::vector<std::string> choices;  // Kind::Choice: value is the index
+
+  // Empty when value is acceptable; else one line naming the parameter and its range.
+  std::string check(double value) const;
+  std::string rangeText() const;
+};
+
+// Values by key; absent keys take the spec's default.
+class ParameterSet {
+ public:
+  void set(const std::string& key, double value) { values_[key] = value; }
+  std::optional<double> find(const std::string& key) const;
+  double get(const std::string& key, const std::vector<ParameterSpec>& specs) const;
+  const std::map<std::string, double>& values() const { return values_; }
+  bool operator==(const ParameterSet&) const = default;
+
+ private:
+  std::map<std::string, double> values_;
+};
+
+// Throws InputError (field = key) for the first unknown key or out-of-range value.
+void validateParameters(const ParameterSet& values, const std::vector<ParameterSpec>& specs);
+
+const ParameterSpec* findSpec(const std::vector<ParameterSpec>& specs, const std::string& key);
+
+}  // namespace ropescope

@@ -1,0 +1,47 @@
+// Everything the live views show for one Scene, computed in one call: ids, PTD, bias spread,
+// decay curves per axis and the selected text token's profiles. The GUI's only entry to the math.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "ropescope/decay.h"
+#include "ropescope/metrics.h"
+#include "ropescope/scene.h"
+#include "ropescope/wavelengths.h"
+
+namespace ropescope {
+
+struct SceneMetrics {
+  std::string designUsed;  // the scene's design, or "mrope" on an AGE layer that uses M-RoPE ids
+  PositionIds ids;
+  PairTable pairs;
+  PtdResult ptd;
+  BiasResult bias;
+  std::vector<double> decayDistance;           // 0..maxDistance
+  std::array<std::vector<double>, 3> decayAxis;  // U moving along t, h, w (full form)
+  std::vector<PairWavelength> wavelengths;
+  long selectedToken = -1;                // token index of scene.selectedText, -1 if no text
+  std::vector<double> selectedDistance;  // to every visual token
+  std::vector<double> selectedBias;      // to every visual token
+};
+
+// Throws InputError if the scene is invalid.
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1);
+
+// The design whose ids a scene shows: the scene's design, or mrope on an AGE layer without circle.
+std::string effectiveDesign(const Scene& scene);
+
+struct DesignSummary {
+  std::string design;
+  std::string title;
+  double ptd = 0.0;
+  double biasSpread = 0.0;
+};
+
+// PTD and bias spread of the scene's layout under every design (each with its default
+// parameters, except the scene's own design, which keeps the scene's parameters).
+std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads = 1);
+
+}  // namespace ropescope

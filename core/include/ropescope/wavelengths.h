@@ -1,0 +1,21 @@
+// Wavelength 2*pi/theta of every pair, and which pairs complete a full turn within a context.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ropescope/frequency_plan.h"
+
+namespace ropescope {
+
+struct PairWavelength {
+  int index = 0;
+  Axis axis = Axis::T;
+  double theta = 0.0;
+  std::optional<double> wavelength;  // none for a NoPE pair (theta 0)
+  bool fullTurn = false;             // wavelength <= context length
+};
+
+std::vector<PairWavelength> wavelengths(const PairTable& pairs, double contextLength);
+
+}  // namespace ropescope
