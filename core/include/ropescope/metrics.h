@@ -18,7 +18,7 @@ std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token)
 
 struct PtdResult {
   double ptd = 0.0;
-  std::vector<double> perText;  // mean absolute deviation of each text token's distances
+  std::vector<double> perText;       // mean absolute deviation of each text token's distances
   std::vector<double> meanDistance;  // D-bar of each text token
   std::size_t nText = 0;
   std::size_t nVisual = 0;
@@ -50,7 +50,6 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
 BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs);
 
 // b from one token to every visual token (profile view).
-std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
-                                 std::size_t token);
+std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs, std::size_t token);
 
 }  // namespace ropescope

@@ -19,10 +19,10 @@ struct SceneMetrics {
   PairTable pairs;
   PtdResult ptd;
   BiasResult bias;
-  std::vector<double> decayDistance;           // 0..maxDistance
+  std::vector<double> decayDistance;             // 0..maxDistance
   std::array<std::vector<double>, 3> decayAxis;  // U moving along t, h, w (full form)
   std::vector<PairWavelength> wavelengths;
-  long selectedToken = -1;                // token index of scene.selectedText, -1 if no text
+  long selectedToken = -1;               // token index of scene.selectedText, -1 if no text
   std::vector<double> selectedDistance;  // to every visual token
   std::vector<double> selectedBias;      // to every visual token
 };

@@ -1,0 +1,66 @@
+// Subcommand bodies: a few lines each over core.
+#include "cli_commands.h"
+
+#include <unistd.h>
+#include <cstdio>
+#include <iostream>
+
+#include "ropescope/decay.h"
+#include "ropescope/errors.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene_metrics.h"
+
+namespace ropescope::cli {
+
+namespace {
+PositionIds sceneIds(const Scene& scene) {
+  const std::string design = effectiveDesign(scene);
+  return findDesign(design).ids(scene.layout,
+                                design == scene.design ? scene.designParams : ParameterSet{});
+}
+}  // namespace
+
+std::string runCommand(const Request& r) {
+  switch (r.command) {
+    case kIds:
+      return idsReport(sceneIds(r.scene), r.format);
+    case kPtd: {
+      const PositionIds ids = sceneIds(r.scene);
+      return ptdReport(perTokenDistance(ids, r.threads), ids, r.format);
+    }
+    case kBias: {
+      const PositionIds ids = sceneIds(r.scene);
+      return biasReport(biasSpread(ids, resolvePairs(r.scene.frequency), r.threads), ids, r.format);
+    }
+    case kDecay: {
+      const PairTable pairs = resolvePairs(r.scene.frequency);
+      const auto bound = decayCurve(pairs, r.direction, r.maxDistance,
+                                    r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
+      std::vector<double> distance(bound.size());
+      for (std::size_t i = 0; i < distance.size(); ++i) distance[i] = static_cast<double>(i);
+      return decayReport(distance, bound, r.format);
+    }
+    case kFreqs:
+      return freqsReport(wavelengths(resolvePairs(r.scene.frequency), r.contextLength),
+                         r.contextLength, r.format);
+  }
+  return {};
+}
+
+void writeOutput(const std::string& text, const std::string& path) {
+  if (path.empty()) {
+    std::cout << text;
+    std::cout.flush();
+    return;
+  }
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw InputError("cannot write output file \"" + path + "\"", "out");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot write output file \"" + path + "\"", "out");
+  }
+}
+
+}  // namespace ropescope::cli

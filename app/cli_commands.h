@@ -1,0 +1,16 @@
+// The ropescope subcommands: each turns a parsed Request into core calls and one output text.
+#pragma once
+
+#include <string>
+
+#include "cli_options.h"
+
+namespace ropescope::cli {
+
+// The output text of the command (JSON or CSV). Throws InputError on bad input.
+std::string runCommand(const Request& request);
+
+// Writes text to `path` atomically (temporary file, then rename), or to stdout if path is empty.
+void writeOutput(const std::string& text, const std::string& path);
+
+}  // namespace ropescope::cli

@@ -1,0 +1,346 @@
+// The option table and the parser. Every option is declared once, with its help text and the
+// subcommands it applies to; values are checked by core, which names the accepted range.
+#include "cli_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+#include "ropescope/errors.h"
+#include "ropescope/position_design.h"
+
+namespace ropescope::cli {
+
+namespace {
+
+constexpr unsigned kScene = kIds | kPtd | kBias;  // need a layout
+constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd;
+constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs;
+
+struct State {
+  Request req;
+  bool haveLayout = false, haveScene = false;
+  std::string designFlag;
+  std::vector<std::pair<std::string, std::string>> params;  // key, raw value in order
+};
+
+struct Option {
+  const char* name;
+  const char* arg;  // nullptr: a flag
+  unsigned commands;
+  const char* help;
+  std::function<void(State&, const std::string&)> apply;
+};
+
+double parseNumber(const std::string& option, const std::string& text) {
+  double v = 0.0;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  auto [ptr, ec] = std::from_chars(b, e, v);
+  if (ec != std::errc() || ptr != e)
+    throw InputError("--" + option + " expects a number (got \"" + text + "\")", option);
+  if (!std::isfinite(v))
+    throw InputError("--" + option + " must be a finite number (got \"" + text + "\")", option);
+  return v;
+}
+
+int parseInt(const std::string& option, const std::string& text, long lo, long hi) {
+  long v = 0;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  auto [ptr, ec] = std::from_chars(b, e, v);
+  if (ec != std::errc() || ptr != e || v < lo || v > hi)
+    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
+                         std::to_string(hi) + " (got \"" + text + "\")",
+                     option);
+  return static_cast<int>(v);
+}
+
+std::vector<double> parseList(const std::string& option, const std::string& text, std::size_t n) {
+  std::vector<double> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(parseNumber(option, item));
+  if (out.size() != n || (!text.empty() && text.back() == ','))
+    throw InputError("--" + option + " expects " + std::to_string(n) +
+                         " comma-separated numbers (got \"" + text + "\")",
+                     option);
+  return out;
+}
+
+void param(State& s, const std::string& key, const std::string& value) {
+  s.params.emplace_back(key, value);
+}
+
+const std::vector<Option>& options() {
+  static const std::vector<Option> table = {
+      {"layout", "SPEC", kScene,
+       "layout, e.g. t5,i3x3,t2 or t20,v8x16x16,t4 (LLM grids after the 2x2 merge)",
+       [](State& s, const std::string& v) {
+         s.req.scene.layout = parseLayoutSpec(v);
+         s.haveLayout = true;
+       }},
+      {"scene", "FILE", kAll, "read layout, design, parameters and plan from a scene file (.json)",
+       [](State& s, const std::string& v) {
+         s.req.scene = loadSceneFile(v);
+         s.haveScene = true;
+       }},
+      {"design", "NAME", kScene,
+       "position design: hard, unordered, spatial, mrope, mrope-reset, videorope, hope, circle, "
+       "v2pe",
+       [](State& s, const std::string& v) { s.designFlag = v; }},
+      {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
+       [](State& s, const std::string& v) { param(s, "alpha", v); }},
+      {"radius", "R|auto|auto-K", kScene, "circle: ring radius R > 0 (default 10), auto, or auto-K",
+       [](State& s, const std::string& v) {
+         if (v == "auto") {
+           param(s, "radius_mode", "1");
+         } else if (v.rfind("auto-", 0) == 0) {
+           param(s, "radius_mode", "1");
+           param(s, "auto_k", v.substr(5));
+         } else {
+           param(s, "radius_mode", "0");
+           param(s, "radius", v);
+         }
+       }},
+      {"dff", "BETA", kScene, "circle: Dual-Frame Fusion beta in [0, 1] (default 0)",
+       [](State& s, const std::string& v) { param(s, "dff", v); }},
+      {"param", "KEY=VALUE", kScene,
+       "any design parameter, e.g. fps=4, temporal_stride=2, centre=0, move_to_positive=1 "
+       "(see the design list in --help)",
+       [](State& s, const std::string& v) {
+         const auto eq = v.find('=');
+         if (eq == std::string::npos || eq == 0)
+           throw InputError("--param expects KEY=VALUE (got \"" + v + "\")", "param");
+         param(s, v.substr(0, eq), v.substr(eq + 1));
+       }},
+      {"age-layer", "L", kScene, "circle: show the ids AGE layer L uses (-1: circle ids)",
+       [](State& s, const std::string& v) {
+         s.req.scene.ageLayer = parseInt("age-layer", v, -1, 1023);
+       }},
+      {"age-strategy", "S", kScene, "AGE strategy: all, first-half, second-half, alternate",
+       [](State& s, const std::string& v) { s.req.scene.age.strategy = parseAgeStrategy(v); }},
+      {"layers", "L", kScene, "AGE: number of decoder layers (default 36)",
+       [](State& s, const std::string& v) {
+         s.req.scene.age.layers = parseInt("layers", v, 1, 1024);
+       }},
+      {"plan", "NAME", kPlan,
+       "frequency plan: vanilla, mrope, interleaved, multihead, videorope, videorope-repo, hope",
+       [](State& s, const std::string& v) {
+         if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
+         s.req.scene.frequency.plan = v;
+       }},
+      {"head-dim", "D", kPlan, "head dimension, even, 2..1024 (default 128)",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.rotary.headDim = parseInt("head-dim", v, -1000000, 1000000);
+       }},
+      {"rotary-dim", "R", kPlan, "rotated dims (partial rotary), even, <= head dim; 0 = all",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.rotary.rotaryDim = parseInt("rotary-dim", v, -1000000, 1000000);
+       }},
+      {"base", "B", kPlan, "RoPE base, > 1 (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.rotary.base = parseNumber("base", v);
+       }},
+      {"sections", "T,H,W", kPlan,
+       "pairs per axis (mrope 16,24,24; interleaved 24,20,20); multihead: KV heads per axis",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.sections.clear();
+         for (double x : parseList("sections", v, 3)) {
+           if (x != std::floor(x) || x < 0 || x > 100000)
+             throw InputError("--sections expects whole numbers 0..100000 (got \"" + v + "\")",
+                              "sections");
+           s.req.scene.frequency.sections.push_back(static_cast<int>(x));
+         }
+       }},
+      {"kv-heads", "N", kPlan, "multihead: number of KV heads (default 8)",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.kvHeads = parseInt("kv-heads", v, 1, 256);
+       }},
+      {"kv-head", "K", kPlan, "multihead: the KV head whose pair map is used (default 0)",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.kvHead = parseInt("kv-head", v, 0, 255);
+       }},
+      {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
+       [](State& s, const std::string& v) {
+         if (v != "t" && v != "h" && v != "w")
+           throw InputError("--axis must be t, h or w (got \"" + v + "\")", "axis");
+         s.req.direction = {v == "t" ? 1.0 : 0.0, v == "h" ? 1.0 : 0.0, v == "w" ? 1.0 : 0.0};
+       }},
+      {"direction", "A,B,C", kDecay, "decay along the displacement direction (t, h, w)",
+       [](State& s, const std::string& v) {
+         const auto d = parseList("direction", v, 3);
+         s.req.direction = {d[0], d[1], d[2]};
+       }},
+      {"max-distance", "N", kDecay,
+       "largest distance of the decay curve, 0..100000000 (default 256)",
+       [](State& s, const std::string& v) {
+         s.req.maxDistance = parseInt("max-distance", v, 0, 100000000);
+       }},
+      {"form", "full|subset", kDecay,
+       "full: all pairs in the partial sums (default); subset: only the moving axis's pairs",
+       [](State& s, const std::string& v) {
+         if (v != "full" && v != "subset")
+           throw InputError("--form must be full or subset (got \"" + v + "\")", "form");
+         s.req.subsetForm = v == "subset";
+       }},
+      {"context", "L", kFreqs, "context length for the full-turn test (default 32768)",
+       [](State& s, const std::string& v) {
+         s.req.contextLength = parseNumber("context", v);
+         if (s.req.contextLength <= 0)
+           throw InputError("--context must be > 0 (got \"" + v + "\")", "context");
+       }},
+      {"format", "json|csv", kAll, "output format (default json)",
+       [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
+      {"out", "FILE", kAll, "write the output to FILE (atomically) instead of standard output",
+       [](State& s, const std::string& v) {
+         if (v.empty()) throw InputError("--out needs a file name", "out");
+         s.req.out = v;
+       }},
+      {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
+       [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
+      {"help", nullptr, kAll, "show this help",
+       [](State& s, const std::string&) { s.req.help = true; }},
+  };
+  return table;
+}
+
+void applyParams(State& s) {
+  Scene& scene = s.req.scene;
+  if (!s.designFlag.empty()) {
+    const PositionDesign& d = findDesign(s.designFlag);
+    if (d.name() != scene.design) scene.designParams = ParameterSet{};
+    scene.design = d.name();
+  }
+  const PositionDesign& design = findDesign(scene.design);
+  const auto specs = design.parameters();
+  for (const auto& [key, raw] : s.params) {
+    const ParameterSpec* spec = findSpec(specs, key);
+    if (!spec) {
+      std::string known;
+      for (const auto& sp : specs) known += (known.empty() ? "" : ", ") + sp.key;
+      throw InputError("design " + design.name() + " has no parameter \"" + key +
+                           "\" (accepted: " + (known.empty() ? std::string("none") : known) + ")",
+                       key);
+    }
+    double value = 0.0;
+    if (spec->kind == ParameterSpec::Kind::Choice) {
+      auto it = std::find(spec->choices.begin(), spec->choices.end(), raw);
+      value = it != spec->choices.end() ? static_cast<double>(it - spec->choices.begin())
+                                        : parseNumber(key, raw);
+    } else {
+      value = parseNumber(key, raw);
+    }
+    if (std::string m = spec->check(value); !m.empty()) throw InputError(m, key);
+    scene.designParams.set(key, value);
+  }
+}
+
+}  // namespace
+
+const char* commandName(Command c) {
+  switch (c) {
+    case kIds:
+      return "ids";
+    case kPtd:
+      return "ptd";
+    case kBias:
+      return "bias";
+    case kDecay:
+      return "decay";
+    case kFreqs:
+      return "freqs";
+  }
+  return "?";
+}
+
+const char* commandSummary(Command c) {
+  switch (c) {
+    case kIds:
+      return "position ids (t, h, w) of every token under a design";
+    case kPtd:
+      return "Per-Token Distance: mean absolute deviation of text-to-visual distances";
+    case kBias:
+      return "positional bias b = (1/n) sum cos(phase) and its spread over visual tokens";
+    case kDecay:
+      return "RoFormer's long-term decay bound U(delta) along an axis or direction";
+    case kFreqs:
+      return "frequency, axis and wavelength of every rotary pair";
+  }
+  return "";
+}
+
+bool parseCommand(const std::string& name, Command* out) {
+  for (Command c : {kIds, kPtd, kBias, kDecay, kFreqs})
+    if (name == commandName(c)) {
+      *out = c;
+      return true;
+    }
+  return false;
+}
+
+Request parseArguments(Command command, const std::vector<std::string>& args) {
+  State s;
+  s.req.command = command;
+  s.req.scene = defaultScene();
+  const std::string where = std::string("ropescope ") + commandName(command);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (a.rfind("--", 0) != 0)
+      throw InputError(where + ": unexpected argument \"" + a + "\" (see " + where + " --help)");
+    std::string name = a.substr(2), value;
+    bool inlineValue = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inlineValue = true;
+    }
+    const Option* opt = nullptr;
+    for (const Option& o : options())
+      if (name == o.name && (o.commands & command)) opt = &o;
+    if (!opt)
+      throw InputError(where + ": unknown option --" + name + " (see " + where + " --help)");
+    if (opt->arg && !inlineValue) {
+      if (i + 1 >= args.size())
+        throw InputError("--" + name + " needs a value (" + opt->arg + ")", name);
+      value = args[++i];
+    }
+    if (!opt->arg && inlineValue) throw InputError("--" + name + " takes no value", name);
+    opt->apply(s, value);
+    if (s.req.help) return s.req;
+  }
+  if (s.haveLayout && s.haveScene)
+    throw InputError("give either --layout or --scene, not both", "layout");
+  if ((command & kScene) && !s.haveLayout && !s.haveScene)
+    throw InputError(where + " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE", "layout");
+  applyParams(s);
+  validateScene(s.req.scene);
+  return s.req;
+}
+
+std::string commandHelp(Command command) {
+  std::ostringstream o;
+  o << "usage: ropescope " << commandName(command) << " [options]\n"
+    << commandSummary(command) << "\n\noptions:\n";
+  for (const Option& opt : options()) {
+    if (!(opt.commands & command)) continue;
+    std::string left = std::string("  --") + opt.name + (opt.arg ? std::string(" ") + opt.arg : "");
+    o << left << std::string(left.size() < 30 ? 30 - left.size() : 1, ' ') << opt.help << "\n";
+  }
+  if (command & kScene) {
+    o << "\ndesigns and their parameters (--param KEY=VALUE):\n";
+    for (const PositionDesign* d : allDesigns()) {
+      o << "  " << d->name() << ": " << d->summary() << "\n";
+      for (const ParameterSpec& p : d->parameters())
+        o << "      " << p.key << "  " << p.rangeText() << ", default "
+          << (p.kind == ParameterSpec::Kind::Choice
+                  ? p.choices.at(static_cast<std::size_t>(p.defaultValue))
+                  : formatDouble(p.defaultValue))
+          << " - " << p.help << "\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace ropescope::cli

@@ -1,0 +1,80 @@
+// ropescope entry point: the GUI when started without a subcommand (or with a scene file), the
+// command-line subcommands otherwise. Bad input: one line on stderr, exit status 2.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cli_commands.h"
+#include "cli_options.h"
+#include "ropescope/errors.h"
+
+#ifdef ROPESCOPE_WITH_GUI
+#include "ropescope_ui/gui_main.h"
+#endif
+
+namespace {
+
+void printUsage(std::ostream& o) {
+  using namespace ropescope::cli;
+  o << "ropescope " << ROPESCOPE_VERSION
+    << " - geometry of rotary position embeddings in vision-language models\n\n"
+       "usage: ropescope [FILE.json]             open the desktop app (on a scene file)\n"
+       "       ropescope COMMAND [options]       compute and print JSON or CSV\n"
+       "       ropescope --version | --help\n\ncommands:\n";
+  for (Command c : {kIds, kPtd, kBias, kDecay, kFreqs})
+    o << "  " << commandName(c) << std::string(8 - std::strlen(commandName(c)), ' ')
+      << commandSummary(c) << "\n";
+  o << "\n'ropescope COMMAND --help' lists a command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ropescope;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    cli::Command command;
+    if (!args.empty() && cli::parseCommand(args[0], &command)) {
+      const cli::Request request =
+          cli::parseArguments(command, std::vector<std::string>(args.begin() + 1, args.end()));
+      if (request.help) {
+        std::cout << cli::commandHelp(command);
+        return 0;
+      }
+      cli::writeOutput(cli::runCommand(request), request.out);
+      return 0;
+    }
+    if (!args.empty() && args[0] == "--version") {
+      std::cout << "ropescope " << ROPESCOPE_VERSION << "\n";
+      return 0;
+    }
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+      printUsage(std::cout);
+      return 0;
+    }
+    if (args.size() > 1 || (!args.empty() && args[0].rfind("-", 0) == 0)) {
+      std::cerr << "ropescope: unknown command \"" << args[0]
+                << "\" (accepted: ids, ptd, bias, decay, freqs, or a scene FILE.json)\n";
+      return 2;
+    }
+#ifdef ROPESCOPE_WITH_GUI
+    return ui::runGui(argc, argv, args.empty() ? std::string() : args[0]);
+#else
+    printUsage(std::cerr);
+    std::cerr << "ropescope: this build has no GUI; use a command\n";
+    return 2;
+#endif
+  } catch (const InputError& e) {
+    std::cerr << "ropescope: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ropescope: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ropescope: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,29 @@
+// JSON and CSV renderings of core results, shared by the CLI and the GUI's data export.
+// Doubles are written shortest-round-trip so they read back bit-exact.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ropescope/frequency_plan.h"
+#include "ropescope/metrics.h"
+#include "ropescope/position_ids.h"
+#include "ropescope/wavelengths.h"
+
+namespace ropescope {
+
+enum class TableFormat { Json, Csv };
+TableFormat parseTableFormat(const std::string& name);  // "json" | "csv", throws InputError
+
+// Shortest decimal that reads back to the same double ("nan"/"inf" never occur in results).
+std::string formatDouble(double v);
+
+std::string idsReport(const PositionIds& ids, TableFormat f);
+std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f);
+std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f);
+std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
+                        TableFormat f);
+std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
+                        TableFormat f);
+
+}  // namespace ropescope

@@ -1,0 +1,127 @@
+// Plan registry, validation of the rotary settings and sections, and the resolved pair table.
+#include "ropescope/frequency_plan.h"
+
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "plans/plan_base.h"
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+const char* axisName(Axis a) {
+  switch (a) {
+    case Axis::T:
+      return "t";
+    case Axis::H:
+      return "h";
+    case Axis::W:
+      return "w";
+    case Axis::None:
+      return "none";
+  }
+  return "?";
+}
+
+std::vector<int> PairTable::pairsOf(Axis a) const {
+  std::vector<int> out;
+  for (int p = 0; p < size(); ++p)
+    if (axis[p] == a) out.push_back(p);
+  return out;
+}
+
+const std::vector<const FrequencyPlan*>& allPlans() {
+  static const std::vector<const FrequencyPlan*> plans = {
+      &detail::vanillaPlan(),   &detail::mropePlan(),     &detail::interleavedPlan(),
+      &detail::multiheadPlan(), &detail::videoRopePlan(), &detail::videoRopeRepoPlan(),
+      &detail::hopePlan(),
+  };
+  return plans;
+}
+
+const FrequencyPlan& findPlan(const std::string& name) {
+  std::string known;
+  for (const FrequencyPlan* p : allPlans()) {
+    if (p->name() == name) return *p;
+    known += (known.empty() ? "" : ", ") + p->name();
+  }
+  throw InputError("unknown frequency plan \"" + name + "\" (accepted: " + known + ")", "plan");
+}
+
+double pairFrequency(double base, int pair, int rotaryDim) {
+  return std::pow(base, -2.0 * pair / rotaryDim);
+}
+
+namespace {
+std::string joined(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+}  // namespace
+
+PairTable resolvePairs(const FrequencySpec& input) {
+  const FrequencyPlan& plan = findPlan(input.plan);
+  FrequencySpec spec = input;
+  const RotaryConfig& r = spec.rotary;
+  if (r.headDim < 2 || r.headDim > 1024 || r.headDim % 2 != 0)
+    throw InputError(
+        "head dim must be an even number in 2..1024 (got " + std::to_string(r.headDim) + ")",
+        "head_dim");
+  if (r.rotaryDim != 0 && (r.rotaryDim < 2 || r.rotaryDim > r.headDim || r.rotaryDim % 2 != 0))
+    throw InputError("rotary dim must be an even number in 2..head dim " +
+                         std::to_string(r.headDim) + ", or 0 for all (got " +
+                         std::to_string(r.rotaryDim) + ")",
+                     "rotary_dim");
+  if (!std::isfinite(r.base) || r.base <= 1.0 || r.base > 1e12)
+    throw InputError(
+        "base must be a finite number in (1, 1e12] (got " + std::to_string(r.base) + ")", "base");
+  const int pairs = r.pairCount();
+  if (plan.usesSections()) {
+    if (spec.sections.empty()) spec.sections = plan.defaultSections(pairs);
+    if (spec.sections.size() != 3)
+      throw InputError(
+          "sections need three numbers t,h,w (got " + std::to_string(spec.sections.size()) + ")",
+          "sections");
+    for (int s : spec.sections)
+      if (s < 0)
+        throw InputError("sections must be >= 0 (got " + joined(spec.sections) + ")", "sections");
+    const int sum = std::accumulate(spec.sections.begin(), spec.sections.end(), 0);
+    if (plan.name() == "multihead") {
+      if (spec.kvHeads < 1 || spec.kvHeads > 256)
+        throw InputError("kv heads must be 1..256 (got " + std::to_string(spec.kvHeads) + ")",
+                         "kv_heads");
+      if (sum > spec.kvHeads)
+        throw InputError("multihead sections count KV heads and must sum to at most kv heads " +
+                             std::to_string(spec.kvHeads) + " (got " + joined(spec.sections) + ")",
+                         "sections");
+      if (spec.kvHead < 0 || spec.kvHead >= spec.kvHeads)
+        throw InputError("kv head must be 0.." + std::to_string(spec.kvHeads - 1) + " (got " +
+                             std::to_string(spec.kvHead) + ")",
+                         "kv_head");
+    } else if (sum != pairs) {
+      throw InputError("sections " + joined(spec.sections) + " sum to " + std::to_string(sum) +
+                           " but the rotary dim has " + std::to_string(pairs) +
+                           " pairs (they must sum to " + std::to_string(pairs) + ")",
+                       "sections");
+    }
+    if ((plan.name() == "videorope" || plan.name() == "videorope-repo" || plan.name() == "hope") &&
+        spec.sections[1] != spec.sections[2])
+      throw InputError(plan.name() + " alternates h and w, so their sections must be equal (got " +
+                           joined(spec.sections) + ")",
+                       "sections");
+  } else if (!spec.sections.empty()) {
+    throw InputError("plan " + plan.name() + " takes no sections", "sections");
+  }
+  PairTable table;
+  table.headDim = r.headDim;
+  table.axis = plan.axisMap(spec);
+  table.theta.resize(pairs);
+  for (int p = 0; p < pairs; ++p)
+    table.theta[p] =
+        table.axis[p] == Axis::None ? 0.0 : pairFrequency(r.base, p, r.effectiveRotaryDim());
+  return table;
+}
+
+}  // namespace ropescope

@@ -1,0 +1,196 @@
+// Layout arithmetic and the comma-separated layout spec ("t5,i3x3,t2,v8x16x16").
+// The parser reports the first bad item with its position and the accepted form.
+#include "ropescope/layout.h"
+
+#include <charconv>
+#include <string>
+
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+std::size_t Segment::tokenCount() const {
+  if (kind == SegmentKind::Text) return static_cast<std::size_t>(length);
+  return static_cast<std::size_t>(frames) * static_cast<std::size_t>(rows) *
+         static_cast<std::size_t>(cols);
+}
+
+std::size_t Layout::tokenCount() const {
+  std::size_t n = 0;
+  for (const Segment& s : segments) n += s.tokenCount();
+  return n;
+}
+
+std::size_t Layout::textCount() const {
+  std::size_t n = 0;
+  for (const Segment& s : segments)
+    if (!s.isVisual()) n += s.tokenCount();
+  return n;
+}
+
+std::size_t Layout::visualCount() const {
+  return tokenCount() - textCount();
+}
+
+namespace {
+
+const char* kSpecForm =
+    "expected t<N> (text), i<H>x<W> (image) or v<T>x<H>x<W> (video), e.g. t5,i3x3,t2";
+
+[[noreturn]] void specError(std::size_t item, std::string_view text, const std::string& why) {
+  throw InputError("layout item " + std::to_string(item) + " \"" + std::string(text) + "\": " + why,
+                   "layout");
+}
+
+// Parses the decimal numbers of one item separated by 'x'; fails on anything else.
+std::vector<long long> parseDims(std::size_t item, std::string_view whole, std::string_view body) {
+  std::vector<long long> dims;
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t end = body.find('x', pos);
+    std::string_view part = body.substr(pos, end == std::string_view::npos ? end : end - pos);
+    if (part.empty()) specError(item, whole, std::string("missing number; ") + kSpecForm);
+    long long value = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (part.front() == '-' || part.front() == '+')
+      specError(item, whole, "sizes must be positive whole numbers");
+    if (ec == std::errc::result_out_of_range || (ec == std::errc() && part.size() > 12))
+      specError(item, whole, "number too large");
+    if (ec != std::errc() || ptr != part.data() + part.size())
+      specError(item, whole, "\"" + std::string(part) + "\" is not a whole number; " + kSpecForm);
+    dims.push_back(value);
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return dims;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
+  auto side = [&](long long v, const char* what) {
+    if (v < 1 || v > kMaxGridSide)
+      specError(item, text,
+                std::string(what) + " must be 1.." + std::to_string(kMaxGridSide) + " (got " +
+                    std::to_string(v) + ")");
+  };
+  if (s.kind == SegmentKind::Text) {
+    if (s.length < 1 || static_cast<std::size_t>(s.length) > kMaxLayoutTokens)
+      specError(item, text,
+                "text length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
+                    std::to_string(s.length) + ")");
+    return;
+  }
+  if (s.kind == SegmentKind::Video) side(s.frames, "video frames");
+  side(s.rows, "grid rows");
+  side(s.cols, "grid cols");
+}
+
+}  // namespace
+
+void validateLayout(const Layout& layout) {
+  if (layout.segments.empty())
+    throw InputError(std::string("layout is empty; ") + kSpecForm, "layout");
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < layout.segments.size(); ++i) {
+    const Segment& s = layout.segments[i];
+    // Checked in wide integers so a huge item cannot overflow before the check.
+    checkSegment(s, i + 1, formatLayoutSpec(Layout{{s}}));
+    total += s.tokenCount();
+    if (total > kMaxLayoutTokens)
+      throw InputError("layout has more than " + std::to_string(kMaxLayoutTokens) +
+                           " tokens (the limit; accepted 1.." + std::to_string(kMaxLayoutTokens) +
+                           ")",
+                       "layout");
+  }
+}
+
+Layout parseLayoutSpec(std::string_view spec) {
+  Layout layout;
+  if (trim(spec).empty()) throw InputError(std::string("layout is empty; ") + kSpecForm, "layout");
+  std::size_t item = 0;
+  std::size_t pos = 0;
+  unsigned long long total = 0;
+  while (true) {
+    ++item;
+    std::size_t end = spec.find(',', pos);
+    std::string_view raw = spec.substr(pos, end == std::string_view::npos ? end : end - pos);
+    std::string_view text = trim(raw);
+    if (text.empty())
+      specError(item, text,
+                end == std::string_view::npos ? "empty item (trailing comma?)" : "empty item");
+    char kind = text.front();
+    std::string_view body = text.substr(1);
+    Segment s;
+    std::vector<long long> d;
+    switch (kind) {
+      case 't':
+        d = parseDims(item, text, body);
+        if (d.size() != 1) specError(item, text, "text takes one number, e.g. t5");
+        if (d[0] < 1 || d[0] > static_cast<long long>(kMaxLayoutTokens))
+          specError(item, text,
+                    "text length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
+                        std::to_string(d[0]) + ")");
+        s = Segment::text(static_cast<int>(d[0]));
+        break;
+      case 'i':
+        d = parseDims(item, text, body);
+        if (d.size() != 2) specError(item, text, "image takes rows x cols, e.g. i3x3");
+        for (long long v : d)
+          if (v < 1 || v > kMaxGridSide)
+            specError(item, text,
+                      "image sides must be 1.." + std::to_string(kMaxGridSide) + " (got " +
+                          std::to_string(v) + ")");
+        s = Segment::image(static_cast<int>(d[0]), static_cast<int>(d[1]));
+        break;
+      case 'v':
+        d = parseDims(item, text, body);
+        if (d.size() != 3) specError(item, text, "video takes frames x rows x cols, e.g. v8x16x16");
+        for (long long v : d)
+          if (v < 1 || v > kMaxGridSide)
+            specError(item, text,
+                      "video sizes must be 1.." + std::to_string(kMaxGridSide) + " (got " +
+                          std::to_string(v) + ")");
+        s = Segment::video(static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2]));
+        break;
+      default:
+        specError(item, text, std::string("unknown segment kind '") + kind + "'; " + kSpecForm);
+    }
+    total += s.tokenCount();
+    if (total > kMaxLayoutTokens)
+      throw InputError("layout has more than " + std::to_string(kMaxLayoutTokens) +
+                           " tokens (the limit; accepted 1.." + std::to_string(kMaxLayoutTokens) +
+                           ")",
+                       "layout");
+    layout.segments.push_back(s);
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return layout;
+}
+
+std::string formatLayoutSpec(const Layout& layout) {
+  std::string out;
+  for (const Segment& s : layout.segments) {
+    if (!out.empty()) out += ',';
+    switch (s.kind) {
+      case SegmentKind::Text:
+        out += 't' + std::to_string(s.length);
+        break;
+      case SegmentKind::Image:
+        out += 'i' + std::to_string(s.rows) + 'x' + std::to_string(s.cols);
+        break;
+      case SegmentKind::Video:
+        out += 'v' + std::to_string(s.frames) + 'x' + std::to_string(s.rows) + 'x' +
+               std::to_string(s.cols);
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace ropescope

@@ -1,0 +1,95 @@
+// Range checks for design and plan parameters, with messages that state the accepted range.
+#include "ropescope/parameters.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+namespace {
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(12);
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+std::string ParameterSpec::rangeText() const {
+  switch (kind) {
+    case Kind::Bool:
+      return "0 or 1";
+    case Kind::Choice: {
+      std::string r;
+      for (std::size_t i = 0; i < choices.size(); ++i)
+        r += (i ? ", " : "") + std::to_string(i) + " (" + choices[i] + ")";
+      return r;
+    }
+    case Kind::Integer:
+      return "whole numbers " + number(min) + ".." + number(max);
+    case Kind::Number:
+      return std::string(minExclusive ? "(" : "[") + number(min) + ", " + number(max) + "]";
+  }
+  return {};
+}
+
+std::string ParameterSpec::check(double value) const {
+  const std::string bad = key + " must be ";
+  if (!std::isfinite(value)) return key + " must be a finite number (accepted " + rangeText() + ")";
+  switch (kind) {
+    case Kind::Bool:
+      if (value != 0.0 && value != 1.0) return bad + "0 or 1 (got " + number(value) + ")";
+      return {};
+    case Kind::Choice:
+      if (value < 0 || value >= static_cast<double>(choices.size()) || value != std::floor(value))
+        return bad + "one of " + rangeText() + " (got " + number(value) + ")";
+      return {};
+    case Kind::Integer:
+      if (value != std::floor(value) || value < min || value > max)
+        return bad + rangeText() + " (got " + number(value) + ")";
+      return {};
+    case Kind::Number:
+      if ((minExclusive ? value <= min : value < min) || value > max)
+        return bad + "in " + rangeText() + " (got " + number(value) + ")";
+      return {};
+  }
+  return {};
+}
+
+std::optional<double> ParameterSet::find(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+const ParameterSpec* findSpec(const std::vector<ParameterSpec>& specs, const std::string& key) {
+  for (const ParameterSpec& s : specs)
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+double ParameterSet::get(const std::string& key, const std::vector<ParameterSpec>& specs) const {
+  if (auto v = find(key)) return *v;
+  const ParameterSpec* spec = findSpec(specs, key);
+  if (!spec) throw InputError("internal: no parameter named " + key, key);
+  return spec->defaultValue;
+}
+
+void validateParameters(const ParameterSet& values, const std::vector<ParameterSpec>& specs) {
+  for (const auto& [key, value] : values.values()) {
+    const ParameterSpec* spec = findSpec(specs, key);
+    if (!spec) {
+      std::string known;
+      for (const ParameterSpec& s : specs) known += (known.empty() ? "" : ", ") + s.key;
+      throw InputError("unknown parameter \"" + key +
+                           "\" (accepted: " + (known.empty() ? std::string("none") : known) + ")",
+                       key);
+    }
+    std::string message = spec->check(value);
+    if (!message.empty()) throw InputError(message, key);
+  }
+}
+
+}  // namespace ropescope

@@ -1,0 +1,132 @@
+// JSON/CSV writers for ids, PTD, bias, decay and frequencies (field names per the CLI contract).
+#include "ropescope/report.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+using json = nlohmann::ordered_json;
+
+TableFormat parseTableFormat(const std::string& name) {
+  if (name == "json") return TableFormat::Json;
+  if (name == "csv") return TableFormat::Csv;
+  throw InputError("unknown format \"" + name + "\" (accepted: json, csv)", "format");
+}
+
+std::string formatDouble(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+namespace {
+
+std::string dumpJson(const json& j) {
+  return j.dump(2) + "\n";
+}
+
+std::vector<std::size_t> textTokens(const PositionIds& ids) {
+  return ids.textIndices();
+}
+
+}  // namespace
+
+std::string idsReport(const PositionIds& ids, TableFormat f) {
+  if (f == TableFormat::Csv) {
+    std::string s = "index,modality,segment,frame,row,col,t,h,w\n";
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const TokenInfo& t = ids.tokens[i];
+      s += std::to_string(i) + ',' + modalityName(t.modality) + ',' + std::to_string(t.segment) +
+           ',' + (t.frame < 0 ? "" : std::to_string(t.frame)) + ',' +
+           (t.row < 0 ? "" : std::to_string(t.row)) + ',' +
+           (t.col < 0 ? "" : std::to_string(t.col)) + ',' + formatDouble(ids.ids[i][0]) + ',' +
+           formatDouble(ids.ids[i][1]) + ',' + formatDouble(ids.ids[i][2]) + '\n';
+    }
+    return s;
+  }
+  json tokens = json::array();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const TokenInfo& t = ids.tokens[i];
+    json cell = t.modality == Modality::Text ? json(nullptr) : json::array({t.frame, t.row, t.col});
+    tokens.push_back({{"index", i},
+                      {"modality", modalityName(t.modality)},
+                      {"segment", t.segment},
+                      {"cell", cell},
+                      {"id", {ids.ids[i][0], ids.ids[i][1], ids.ids[i][2]}}});
+  }
+  return dumpJson({{"design", ids.design},
+                   {"metric_space", metricSpaceName(ids.space)},
+                   {"tokens", tokens},
+                   {"rope_delta", ids.ropeDelta}});
+}
+
+std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f) {
+  const auto text = textTokens(ids);
+  if (f == TableFormat::Csv) {
+    std::string s = "text_index,token,mean_distance,ptd\n";
+    for (std::size_t i = 0; i < ptd.perText.size(); ++i)
+      s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' +
+           formatDouble(ptd.meanDistance[i]) + ',' + formatDouble(ptd.perText[i]) + '\n';
+    return s;
+  }
+  return dumpJson({{"design", ids.design},
+                   {"ptd", ptd.ptd},
+                   {"per_text", ptd.perText},
+                   {"mean_distance", ptd.meanDistance},
+                   {"n_text", ptd.nText},
+                   {"n_visual", ptd.nVisual}});
+}
+
+std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f) {
+  const auto text = textTokens(ids);
+  if (f == TableFormat::Csv) {
+    std::string s = "text_index,token,mean_bias,bias_spread\n";
+    for (std::size_t i = 0; i < bias.perText.size(); ++i)
+      s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' +
+           formatDouble(bias.meanBias[i]) + ',' + formatDouble(bias.perText[i]) + '\n';
+    return s;
+  }
+  return dumpJson({{"design", ids.design},
+                   {"bias_spread", bias.spread},
+                   {"per_text", bias.perText},
+                   {"mean_bias", bias.meanBias}});
+}
+
+std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
+                        TableFormat f) {
+  if (f == TableFormat::Csv) {
+    std::string s = "distance,bound\n";
+    for (std::size_t i = 0; i < bound.size(); ++i)
+      s += formatDouble(distance[i]) + ',' + formatDouble(bound[i]) + '\n';
+    return s;
+  }
+  return dumpJson({{"distance", distance}, {"bound", bound}});
+}
+
+std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
+                        TableFormat f) {
+  if (f == TableFormat::Csv) {
+    std::string s = "index,axis,theta,wavelength,full_turn\n";
+    for (const PairWavelength& p : pairs)
+      s += std::to_string(p.index) + ',' + axisName(p.axis) + ',' + formatDouble(p.theta) + ',' +
+           (p.wavelength ? formatDouble(*p.wavelength) : "") + ',' + (p.fullTurn ? "1" : "0") +
+           '\n';
+    return s;
+  }
+  json arr = json::array();
+  int turns = 0;
+  for (const PairWavelength& p : pairs) {
+    arr.push_back({{"index", p.index},
+                   {"axis", axisName(p.axis)},
+                   {"theta", p.theta},
+                   {"wavelength", p.wavelength ? json(*p.wavelength) : json(nullptr)},
+                   {"full_turn", p.fullTurn}});
+    turns += p.fullTurn;
+  }
+  return dumpJson({{"context_length", contextLength}, {"full_turn_pairs", turns}, {"pairs", arr}});
+}
+
+}  // namespace ropescope

@@ -1,0 +1,255 @@
+// Scene defaults, validation and the JSON session file (read with strict type checks, written
+// atomically so a crash mid-save leaves the previous file intact).
+#include "ropescope/scene.h"
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ropescope/errors.h"
+#include "ropescope/position_design.h"
+
+namespace ropescope {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+constexpr const char* kFormat = "ropescope-scene";
+constexpr int kVersion = 1;
+constexpr std::size_t kMaxSceneBytes = 16u << 20;
+
+[[noreturn]] void sceneError(const std::string& what, const std::string& field = {}) {
+  throw InputError("scene file: " + what, field);
+}
+
+void rejectUnknownKeys(const json& obj, std::initializer_list<const char*> allowed,
+                       const std::string& where) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool ok = false;
+    std::string list;
+    for (const char* a : allowed) {
+      ok = ok || it.key() == a;
+      list += (list.empty() ? "" : ", ") + std::string(a);
+    }
+    if (!ok)
+      sceneError("unknown key \"" + it.key() + "\" in " + where + " (accepted: " + list + ")");
+  }
+}
+
+template <typename T>
+T getAs(const json& obj, const char* key, const std::string& where) {
+  const json& v = obj.at(key);
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.is_string()) sceneError(where + "." + key + " must be a string", key);
+  } else if constexpr (std::is_same_v<T, int>) {
+    if (!v.is_number_integer()) sceneError(where + "." + key + " must be a whole number", key);
+    const long long x = v.get<long long>();
+    if (x < -1000000000LL || x > 1000000000LL)
+      sceneError(where + "." + key + " is out of range", key);
+    return static_cast<int>(x);
+  } else if constexpr (std::is_same_v<T, double>) {
+    if (!v.is_number()) sceneError(where + "." + key + " must be a number", key);
+  }
+  return v.get<T>();
+}
+}  // namespace
+
+Scene defaultScene() {
+  Scene s;
+  s.layout = parseLayoutSpec("t4,i6x6,t8");
+  s.design = "circle";
+  s.frequency.plan = "mrope";
+  s.frequency.rotary = {128, 0, 1e6};
+  return s;
+}
+
+void validateScene(const Scene& scene) {
+  validateLayout(scene.layout);
+  const PositionDesign& design = findDesign(scene.design);
+  validateParameters(scene.designParams, design.parameters());
+  resolvePairs(scene.frequency);
+  ageLayers(scene.age);
+  if (scene.ageLayer < -1 || scene.ageLayer >= scene.age.layers)
+    throw InputError("AGE layer must be -1 (off) or 0.." + std::to_string(scene.age.layers - 1) +
+                         " (got " + std::to_string(scene.ageLayer) + ")",
+                     "age_layer");
+  if (scene.selectedText < 0) throw InputError("selected text token must be >= 0", "selected_text");
+}
+
+std::string sceneToJson(const Scene& scene) {
+  json j;
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["layout"] = formatLayoutSpec(scene.layout);
+  j["design"] = scene.design;
+  json params = json::object();
+  const auto specs = findDesign(scene.design).parameters();
+  for (const auto& [key, value] : scene.designParams.values()) {
+    const ParameterSpec* spec = findSpec(specs, key);
+    if (spec && spec->kind == ParameterSpec::Kind::Choice)
+      params[key] = spec->choices.at(static_cast<std::size_t>(value));
+    else if (spec && spec->kind == ParameterSpec::Kind::Bool)
+      params[key] = value != 0.0;
+    else
+      params[key] = value;
+  }
+  j["design_params"] = params;
+  const FrequencySpec& f = scene.frequency;
+  j["frequency"] = {
+      {"plan", f.plan},        {"head_dim", f.rotary.headDim}, {"rotary_dim", f.rotary.rotaryDim},
+      {"base", f.rotary.base}, {"sections", f.sections},       {"kv_heads", f.kvHeads},
+      {"kv_head", f.kvHead}};
+  j["age"] = {{"layers", scene.age.layers},
+              {"strategy", ageStrategyName(scene.age.strategy)},
+              {"layer", scene.ageLayer}};
+  j["selected_text"] = scene.selectedText;
+  return j.dump(2) + "\n";
+}
+
+Scene sceneFromJson(const std::string& text) {
+  if (text.size() > kMaxSceneBytes) sceneError("larger than 16 MiB");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    const auto pos = msg.find("parse error");
+    sceneError("not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
+  }
+  if (!j.is_object()) sceneError("top level must be a JSON object");
+  Scene s = defaultScene();
+  try {
+    rejectUnknownKeys(j,
+                      {"format", "version", "layout", "design", "design_params", "frequency", "age",
+                       "selected_text"},
+                      "the scene");
+    if (!j.contains("format") || getAs<std::string>(j, "format", "scene") != kFormat)
+      sceneError("\"format\" must be \"ropescope-scene\"");
+    if (!j.contains("version") || getAs<int>(j, "version", "scene") != kVersion)
+      sceneError("unsupported \"version\" (accepted: 1)");
+    if (!j.contains("layout")) sceneError("missing \"layout\"");
+    s.layout = parseLayoutSpec(getAs<std::string>(j, "layout", "scene"));
+    if (j.contains("design")) s.design = getAs<std::string>(j, "design", "scene");
+    const PositionDesign& design = findDesign(s.design);
+    const auto specs = design.parameters();
+    if (j.contains("design_params")) {
+      const json& p = j.at("design_params");
+      if (!p.is_object()) sceneError("design_params must be an object");
+      for (auto it = p.begin(); it != p.end(); ++it) {
+        const ParameterSpec* spec = findSpec(specs, it.key());
+        if (!spec) {
+          std::string known;
+          for (const auto& sp : specs) known += (known.empty() ? "" : ", ") + sp.key;
+          sceneError("unknown parameter \"" + it.key() + "\" for design " + s.design +
+                         " (accepted: " + (known.empty() ? "none" : known) + ")",
+                     it.key());
+        }
+        double value = 0.0;
+        if (it->is_boolean()) {
+          value = it->get<bool>() ? 1.0 : 0.0;
+        } else if (it->is_number()) {
+          value = it->get<double>();
+        } else if (it->is_string() && spec->kind == ParameterSpec::Kind::Choice) {
+          const std::string name = it->get<std::string>();
+          auto c = std::find(spec->choices.begin(), spec->choices.end(), name);
+          if (c == spec->choices.end())
+            sceneError(
+                it.key() + " must be one of " + spec->rangeText() + " (got \"" + name + "\")",
+                it.key());
+          value = static_cast<double>(c - spec->choices.begin());
+        } else {
+          sceneError(it.key() + " has the wrong type (accepted " + spec->rangeText() + ")",
+                     it.key());
+        }
+        s.designParams.set(it.key(), value);
+      }
+    }
+    if (j.contains("frequency")) {
+      const json& f = j.at("frequency");
+      if (!f.is_object()) sceneError("frequency must be an object");
+      rejectUnknownKeys(
+          f, {"plan", "head_dim", "rotary_dim", "base", "sections", "kv_heads", "kv_head"},
+          "frequency");
+      if (f.contains("plan")) s.frequency.plan = getAs<std::string>(f, "plan", "frequency");
+      if (f.contains("head_dim"))
+        s.frequency.rotary.headDim = getAs<int>(f, "head_dim", "frequency");
+      if (f.contains("rotary_dim"))
+        s.frequency.rotary.rotaryDim = getAs<int>(f, "rotary_dim", "frequency");
+      if (f.contains("base")) s.frequency.rotary.base = getAs<double>(f, "base", "frequency");
+      if (f.contains("kv_heads")) s.frequency.kvHeads = getAs<int>(f, "kv_heads", "frequency");
+      if (f.contains("kv_head")) s.frequency.kvHead = getAs<int>(f, "kv_head", "frequency");
+      if (f.contains("sections")) {
+        const json& sec = f.at("sections");
+        if (!sec.is_array() || sec.size() > 3)
+          sceneError("frequency.sections must be [] or [t, h, w]", "sections");
+        s.frequency.sections.clear();
+        for (const json& x : sec) {
+          if (!x.is_number_integer() || x.get<long long>() < 0 || x.get<long long>() > 100000)
+            sceneError("frequency.sections must hold whole numbers 0..100000", "sections");
+          s.frequency.sections.push_back(x.get<int>());
+        }
+      }
+    }
+    if (j.contains("age")) {
+      const json& a = j.at("age");
+      if (!a.is_object()) sceneError("age must be an object");
+      rejectUnknownKeys(a, {"layers", "strategy", "layer"}, "age");
+      if (a.contains("layers")) s.age.layers = getAs<int>(a, "layers", "age");
+      if (a.contains("strategy"))
+        s.age.strategy = parseAgeStrategy(getAs<std::string>(a, "strategy", "age"));
+      if (a.contains("layer")) s.ageLayer = getAs<int>(a, "layer", "age");
+    }
+    if (j.contains("selected_text")) s.selectedText = getAs<int>(j, "selected_text", "scene");
+    validateScene(s);
+  } catch (const json::exception& e) {
+    sceneError(std::string("malformed (") + e.what() + ")");
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    if (m.rfind("scene file: ", 0) == 0) throw;
+    throw InputError("scene file: " + m, e.field());
+  }
+  return s;
+}
+
+Scene loadSceneFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open scene file \"" + path + "\"", "scene");
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size < 0) throw InputError("cannot read scene file \"" + path + "\"", "scene");
+  if (static_cast<std::size_t>(size) > kMaxSceneBytes)
+    throw InputError("scene file \"" + path + "\" is larger than 16 MiB", "scene");
+  in.seekg(0);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), size);
+  if (!in) throw InputError("cannot read scene file \"" + path + "\"", "scene");
+  try {
+    return sceneFromJson(text);
+  } catch (const InputError& e) {
+    throw InputError(
+        std::string(e.what()).insert(std::string("scene file").size(), " \"" + path + "\""),
+        e.field());
+  }
+}
+
+void saveSceneFile(const Scene& scene, const std::string& path) {
+  validateScene(scene);
+  const std::string text = sceneToJson(scene);
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw InputError("cannot write \"" + tmp + "\"", "scene");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
+                  std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+  if (std::fclose(f) != 0 || !ok) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot write \"" + path + "\" (disk full or no permission?)", "scene");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot replace \"" + path + "\"", "scene");
+  }
+}
+
+}  // namespace ropescope

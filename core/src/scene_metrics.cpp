@@ -1,0 +1,57 @@
+// One call that computes everything the live views show for a Scene.
+#include "ropescope/scene_metrics.h"
+
+#include "ropescope/errors.h"
+#include "ropescope/position_design.h"
+
+namespace ropescope {
+
+std::string effectiveDesign(const Scene& scene) {
+  if (scene.design == "circle" && scene.ageLayer >= 0 && !ageUsesCircle(scene.age, scene.ageLayer))
+    return "mrope";
+  return scene.design;
+}
+
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads) {
+  validateScene(scene);
+  SceneMetrics m;
+  m.designUsed = effectiveDesign(scene);
+  // An AGE layer without circle uses plain M-RoPE ids (default parameters), as the released code.
+  const ParameterSet params = m.designUsed == scene.design ? scene.designParams : ParameterSet{};
+  m.ids = findDesign(m.designUsed).ids(scene.layout, params);
+  m.pairs = resolvePairs(scene.frequency);
+  m.ptd = perTokenDistance(m.ids, threads);
+  m.bias = biasSpread(m.ids, m.pairs, threads);
+  m.decayDistance.resize(static_cast<std::size_t>(maxDistance) + 1);
+  for (int r = 0; r <= maxDistance; ++r) m.decayDistance[r] = r;
+  for (int a = 0; a < 3; ++a) {
+    Id3 dir{0, 0, 0};
+    dir[a] = 1.0;
+    m.decayAxis[a] = decayCurve(m.pairs, dir, maxDistance, DecayForm::Full, threads);
+  }
+  m.wavelengths = wavelengths(m.pairs, 32768.0);
+  const auto text = m.ids.textIndices();
+  if (!text.empty()) {
+    const std::size_t sel =
+        std::min<std::size_t>(static_cast<std::size_t>(scene.selectedText), text.size() - 1);
+    m.selectedToken = static_cast<long>(text[sel]);
+    m.selectedDistance = distancesToVisual(m.ids, text[sel]);
+    m.selectedBias = biasToVisual(m.ids, m.pairs, text[sel]);
+  }
+  return m;
+}
+
+std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads) {
+  validateScene(scene);
+  const PairTable pairs = resolvePairs(scene.frequency);
+  std::vector<DesignSummary> out;
+  for (const PositionDesign* d : allDesigns()) {
+    const ParameterSet params = d->name() == scene.design ? scene.designParams : ParameterSet{};
+    const PositionIds ids = d->ids(scene.layout, params);
+    out.push_back({d->name(), d->title(), perTokenDistance(ids, threads).ptd,
+                   biasSpread(ids, pairs, threads).spread});
+  }
+  return out;
+}
+
+}  // namespace ropescope
