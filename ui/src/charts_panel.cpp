@@ -1,0 +1,411 @@
+#include "charts_panel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QGridLayout>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "axis_colors.h"
+#include "ropescope/position_design.h"
+#include "scene_model.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+constexpr const char* axisNames[3] = {"t", "h", "w"};
+
+QString exact(double v) {
+  return QString::number(v, 'g', 10);
+}
+
+void fitAxis(QValueAxis* axis, double lo, double hi) {
+  // A flat curve (PTD = 0 up to rounding) must read as flat, not as magnified rounding noise.
+  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
+  if (!(hi - lo > 1e-9 * scale)) {
+    const double half = std::max(0.5, 0.1 * std::abs(lo));
+    lo -= half;
+    hi += half;
+  }
+  const double pad = (hi - lo) * 0.05;
+  axis->setRange(lo - pad, hi + pad);
+  axis->applyNiceNumbers();
+}
+
+QChartView* viewFor(QChart* chart, QWidget* parent) {
+  auto* view = new QChartView(chart, parent);
+  view->setRenderHint(QPainter::Antialiasing);
+  view->setMinimumSize(240, 200);
+  return view;
+}
+
+}  // namespace
+
+ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(2);
+  staleBanner_ =
+      new QLabel(tr("input invalid \xe2\x80\x94 charts show the last valid scene"), this);
+  staleBanner_->setAlignment(Qt::AlignCenter);
+  staleBanner_->setStyleSheet(
+      QStringLiteral("background: #6b6b6b; color: #f0f0f0; padding: 3px; font-weight: bold;"));
+  staleBanner_->hide();
+  column->addWidget(staleBanner_);
+  auto* grid = new QGridLayout;
+  grid->setSpacing(2);
+  column->addLayout(grid, 1);
+
+  // Decay bound per axis
+  decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
+  decayX_ = new QValueAxis;
+  decayX_->setTitleText(tr("\xce\xb4 (positions)"));
+  decayX_->setLabelFormat(QStringLiteral("%d"));
+  decayY_ = new QValueAxis;
+  decayY_->setTitleText(tr("U(\xce\xb4) (logit units)"));
+  decayChart_->addAxis(decayX_, Qt::AlignBottom);
+  decayChart_->addAxis(decayY_, Qt::AlignLeft);
+
+  for (int a = 0; a < 3; ++a) {
+    decay_[a] = new QLineSeries;
+    decay_[a]->setName(tr("along %1").arg(QLatin1String(axisNames[a])));
+    decayChart_->addSeries(decay_[a]);
+    decay_[a]->attachAxis(decayX_);
+    decay_[a]->attachAxis(decayY_);
+    connect(decay_[a], &QLineSeries::hovered, this, [this, a](const QPointF& p, bool on) {
+      if (!on) return;
+      const auto& curve = model_->metrics().decayAxis[a];
+      const long d = std::lround(p.x());
+      if (d < 0 || d >= static_cast<long>(curve.size())) return;
+      QToolTip::showText(QCursor::pos(), tr("axis %1, \xce\xb4 = %2\nU = %3")
+                                             .arg(QLatin1String(axisNames[a]))
+                                             .arg(d)
+                                             .arg(exact(curve[d])));
+    });
+  }
+  grid->addWidget(viewFor(decayChart_, this), 0, 0);
+
+  // PTD and bias spread of every design
+  auto* bars = new QWidget(this);
+  auto* barsColumn = new QVBoxLayout(bars);
+  barsColumn->setContentsMargins(0, 0, 0, 0);
+  barsColumn->setSpacing(0);
+  auto makeBars = [&](const QString& title, const QString& name, QChart*& chart,
+                      QAbstractBarSeries*& series, QBarSet*& set, QBarCategoryAxis*& x,
+                      QValueAxis*& y, bool ptd) {
+    chart = makeChart(title);
+    chart->legend()->hide();
+    series = new QHorizontalBarSeries;
+    set = new QBarSet(name);
+    series->append(set);
+    series->setBarWidth(0.75);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsPrecision(4);
+    chart->addSeries(series);
+    x = new QBarCategoryAxis;
+    x->setTruncateLabels(false);  // design names are short; eliding them hides which is which
+    y = new QValueAxis;
+    y->setTitleText(ptd ? tr("PTD (positions)") : tr("bias spread"));
+    chart->addAxis(x, Qt::AlignLeft);
+    chart->addAxis(y, Qt::AlignBottom);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    connect(series, &QAbstractBarSeries::hovered, this, [this, ptd](bool on, int index, QBarSet*) {
+      const auto& all = model_->designSummaries();
+      if (!on || index < 0 || index >= static_cast<int>(all.size())) return;
+      const auto& d = all[index];
+      QToolTip::showText(QCursor::pos(), tr("%1\n%2 = %3\nclick to switch to this design")
+                                             .arg(QString::fromStdString(d.title))
+                                             .arg(ptd ? tr("PTD") : tr("bias spread"))
+                                             .arg(exact(ptd ? d.ptd : d.biasSpread)));
+    });
+    connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet*) {
+      const auto& all = model_->designSummaries();
+      if (index < 0 || index >= static_cast<int>(all.size())) return;
+      const std::string name = all[index].design;
+      if (name == model_->scene().design) return;
+      model_->edit([&](Scene& s) {
+        s.design = name;
+        s.designParams = {};
+      });
+    });
+    auto* view = viewFor(chart, bars);
+    view->setMinimumHeight(150);
+    barsColumn->addWidget(view);
+  };
+  makeBars(tr("PTD of every design (this layout)"), tr("PTD"), ptdChart_, ptdSeries_, ptdSet_,
+           ptdX_, ptdY_, true);
+  makeBars(tr("Bias spread of every design"), tr("bias spread"), biasChart_, biasSeries_, biasSet_,
+           biasX_, biasY_, false);
+  grid->addWidget(bars, 0, 1);
+
+  // Profile of the selected text token
+  profileChart_ = makeChart(tr("Selected text token over the visual tokens"));
+  profileX_ = new QValueAxis;
+  profileX_->setTitleText(tr("visual token index"));
+  profileX_->setLabelFormat(QStringLiteral("%d"));
+  distanceY_ = new QValueAxis;
+  distanceY_->setTitleText(tr("distance d (positions)"));
+  biasY2_ = new QValueAxis;
+  biasY2_->setTitleText(tr("bias b (logit)"));
+  profileChart_->addAxis(profileX_, Qt::AlignBottom);
+  profileChart_->addAxis(distanceY_, Qt::AlignLeft);
+  profileChart_->addAxis(biasY2_, Qt::AlignRight);
+  distance_ = new QLineSeries;
+  distance_->setName(tr("distance"));
+  bias_ = new QLineSeries;
+  bias_->setName(tr("bias"));
+  marker_ = new QScatterSeries;
+  marker_->setName(tr("picked"));
+  marker_->setMarkerSize(11);
+  profileChart_->addSeries(distance_);
+  profileChart_->addSeries(bias_);
+  profileChart_->addSeries(marker_);
+  distance_->attachAxis(profileX_);
+  distance_->attachAxis(distanceY_);
+  bias_->attachAxis(profileX_);
+  bias_->attachAxis(biasY2_);
+  marker_->attachAxis(profileX_);
+  marker_->attachAxis(distanceY_);
+  auto profileTip = [this](const QPointF& p, bool on) {
+    if (!on) return;
+    const auto& m = model_->metrics();
+    const long i = std::lround(p.x());
+    if (i < 0 || i >= static_cast<long>(m.selectedDistance.size())) return;
+    QToolTip::showText(QCursor::pos(), tr("visual token %1\nd = %2\nb = %3\nclick to pick it")
+                                           .arg(i)
+                                           .arg(exact(m.selectedDistance[i]))
+                                           .arg(exact(m.selectedBias[i])));
+  };
+  auto profileClick = [this](const QPointF& p) { model_->setSelectedVisual(std::lround(p.x())); };
+  connect(distance_, &QLineSeries::hovered, this, profileTip);
+  connect(bias_, &QLineSeries::hovered, this, profileTip);
+  connect(distance_, &QLineSeries::clicked, this, profileClick);
+  connect(bias_, &QLineSeries::clicked, this, profileClick);
+  grid->addWidget(viewFor(profileChart_, this), 1, 0);
+
+  // Wavelength per pair
+  waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+  waveX_ = new QValueAxis;
+  waveX_->setTitleText(tr("pair index p"));
+  waveX_->setLabelFormat(QStringLiteral("%d"));
+  waveY_ = new QLogValueAxis;
+  waveY_->setTitleText(tr("wavelength (positions, log)"));
+  waveY_->setBase(10);
+  waveY_->setLabelFormat(QStringLiteral("%.0e"));
+  waveChart_->addAxis(waveX_, Qt::AlignBottom);
+  waveChart_->addAxis(waveY_, Qt::AlignLeft);
+  for (int a = 0; a < 3; ++a) {
+    wave_[a] = new QScatterSeries;
+    wave_[a]->setName(tr("axis %1").arg(QLatin1String(axisNames[a])));
+    wave_[a]->setMarkerSize(6);
+    waveChart_->addSeries(wave_[a]);
+    wave_[a]->attachAxis(waveX_);
+    wave_[a]->attachAxis(waveY_);
+    connect(wave_[a], &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
+      if (!on) return;
+      const auto& w = model_->metrics().wavelengths;
+      const long i = std::lround(p.x());
+      if (i < 0 || i >= static_cast<long>(w.size())) return;
+      QToolTip::showText(QCursor::pos(),
+                         tr("pair %1 (axis %2)\n\xce\xb8 = %3\nwavelength = %4")
+                             .arg(i)
+                             .arg(QLatin1String(axisName(w[i].axis)))
+                             .arg(exact(w[i].theta))
+                             .arg(w[i].wavelength ? exact(*w[i].wavelength) : tr("none (NoPE)")));
+    });
+  }
+  grid->addWidget(viewFor(waveChart_, this), 1, 1);
+
+  applyColors();
+  connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);
+  connect(model_, &SceneModel::selectionChanged, this, &ChartsPanel::refreshSelection);
+  refresh();
+}
+
+QChart* ChartsPanel::makeChart(const QString& title) {
+  auto* chart = new QChart;
+  chart->setTitle(title);
+  chart->setAnimationOptions(QChart::NoAnimation);  // deterministic grabs, instant feedback
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->legend()->setAlignment(Qt::AlignTop);
+  return chart;
+}
+
+void ChartsPanel::setDark(bool dark) {
+  dark_ = dark;
+  applyColors();
+}
+
+void ChartsPanel::applyColors() {
+  for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) {
+    c->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    c->setBackgroundRoundness(0);
+  }
+  // setTheme resets series colours: the axis colours must be re-applied after it.
+  for (int a = 0; a < 3; ++a) {
+    QPen pen(axisColor(a));
+    pen.setWidthF(2.0);
+    decay_[a]->setPen(pen);
+    wave_[a]->setColor(axisColor(a));
+    wave_[a]->setBorderColor(axisColor(a));
+  }
+  const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
+  const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
+  for (QBarSet* set : {ptdSet_, biasSet_}) {
+    set->setColor(bar);
+    set->setBorderColor(bar);
+    set->setSelectedColor(current);
+  }
+  QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
+  dpen.setWidthF(1.6);
+  distance_->setPen(dpen);
+  QPen bpen(dark_ ? QColor(255, 150, 90) : QColor(210, 100, 20));
+  bpen.setWidthF(1.6);
+  bias_->setPen(bpen);
+  marker_->setColor(current);
+  marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
+}
+
+void ChartsPanel::refresh() {
+  const SceneMetrics& m = model_->metrics();
+  const bool stale = model_->isStale();
+  staleBanner_->setVisible(stale);
+
+  // Decay
+  double lo = 0, hi = 0;
+  bool first = true;
+  int maxD = 1;
+  for (int a = 0; a < 3; ++a) {
+    const auto& curve = m.decayAxis[a];
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(curve.size()));
+    for (std::size_t d = 0; d < curve.size(); ++d) {
+      pts.append(QPointF(static_cast<double>(d), curve[d]));
+      lo = first ? curve[d] : std::min(lo, curve[d]);
+      hi = first ? curve[d] : std::max(hi, curve[d]);
+      first = false;
+    }
+    maxD = std::max(maxD, static_cast<int>(curve.size()) - 1);
+    decay_[a]->replace(pts);
+  }
+  decayX_->setRange(0, maxD);
+  fitAxis(decayY_, std::min(0.0, lo), hi);
+
+  // Designs
+  const auto& all = model_->designSummaries();
+  QStringList names;
+  QList<qreal> ptd, spread;
+  highlighted_ = -1;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    names << QString::fromStdString(all[i].design);
+    ptd << all[i].ptd;
+    spread << all[i].biasSpread;
+    if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
+  }
+  for (auto [set, values, x, y] :
+       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_}, std::tuple{biasSet_, spread, biasX_, biasY_}}) {
+    set->remove(0, set->count());
+    set->append(values);
+    x->clear();
+    x->append(names);
+    double top = 0;
+    for (double v : values) top = std::max(top, v);
+    y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
+    y->applyNiceNumbers();
+    set->deselectAllBars();
+    if (highlighted_ >= 0) set->selectBar(highlighted_);
+  }
+
+  // Wavelengths
+  QList<QPointF> wpts[3];
+  double wlo = 0, whi = 0;
+  bool wfirst = true;
+  int nope = 0;
+  for (const PairWavelength& w : m.wavelengths) {
+    const int a = static_cast<int>(w.axis);
+    if (!w.wavelength || a > 2) {
+      ++nope;
+      continue;
+    }
+    wpts[a].append(QPointF(w.index, *w.wavelength));
+    wlo = wfirst ? *w.wavelength : std::min(wlo, *w.wavelength);
+    whi = wfirst ? *w.wavelength : std::max(whi, *w.wavelength);
+    wfirst = false;
+  }
+  for (int a = 0; a < 3; ++a) wave_[a]->replace(wpts[a]);
+  waveX_->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
+  if (!wfirst)
+    waveY_->setRange(std::pow(10, std::floor(std::log10(wlo))),
+                     std::pow(10, std::ceil(std::log10(whi))));
+  waveChart_->setTitle(nope > 0
+                           ? tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope)
+                           : tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+
+  // Profile
+  QList<QPointF> dpts, bpts;
+  double dlo = 0, dhi = 0, blo = 0, bhi = 0;
+  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
+    const double d = m.selectedDistance[i];
+    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
+    dpts.append(QPointF(static_cast<double>(i), d));
+    bpts.append(QPointF(static_cast<double>(i), b));
+    dlo = i == 0 ? d : std::min(dlo, d);
+    dhi = i == 0 ? d : std::max(dhi, d);
+    blo = i == 0 ? b : std::min(blo, b);
+    bhi = i == 0 ? b : std::max(bhi, b);
+  }
+  distance_->replace(dpts);
+  bias_->replace(bpts);
+  profileX_->setRange(0, std::max<double>(1, static_cast<double>(dpts.size()) - 1));
+  fitAxis(distanceY_, dlo, dhi);
+  fitAxis(biasY2_, blo, bhi);
+  profileChart_->setTitle(m.selectedToken >= 0 ? tr("Text token %1 (#%2) to every visual token")
+                                                     .arg(model_->validScene().selectedText)
+                                                     .arg(m.selectedToken)
+                                               : tr("No text token to profile"));
+  refreshSelection();
+}
+
+void ChartsPanel::refreshSelection() {
+  const auto& m = model_->metrics();
+  const long v = model_->selectedVisual();
+  marker_->clear();
+  marked_ = -1;
+  if (v >= 0 && v < static_cast<long>(m.selectedDistance.size())) {
+    marker_->append(QPointF(static_cast<double>(v), m.selectedDistance[v]));
+    marked_ = v;
+  }
+}
+
+int ChartsPanel::profilePointCount() const {
+  return static_cast<int>(distance_->count());
+}
+long ChartsPanel::markedVisual() const {
+  return marked_;
+}
+int ChartsPanel::highlightedDesign() const {
+  return highlighted_;
+}
+bool ChartsPanel::showsStaleBanner() const {
+  return !staleBanner_->isHidden();
+}
+
+}  // namespace ropescope::ui

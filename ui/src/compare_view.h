@@ -1,0 +1,50 @@
+// Compare mode: one layout under several designs side by side (by default the four schemes of
+// the Circle-RoPE paper), each 3-D view titled with its design and PTD, with linked cameras.
+#pragma once
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+#include "position_space_view.h"
+
+namespace ropescope::ui {
+
+class SceneModel;
+
+class CompareView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit CompareView(SceneModel* model, QWidget* parent = nullptr);
+  ~CompareView() override;
+
+  const std::vector<std::string>& designs() const { return designs_; }
+  PositionSpaceView* view(int i) const { return views_[static_cast<std::size_t>(i)]; }
+  int viewCount() const { return static_cast<int>(views_.size()); }
+  // PTD each view's title shows, in designs() order (NaN where the design failed).
+  const std::vector<double>& ptds() const { return ptds_; }
+
+  void setColorMode(ColorMode mode);
+  void setDark(bool dark);
+  void applyPreset(CameraPreset preset);
+  // Recomputes from the model; done lazily while the view is hidden.
+  void refresh();
+
+ protected:
+  void showEvent(QShowEvent* e) override;
+
+ private:
+  // Turns every other view's camera the way `source` turned, each keeping its own framing.
+  void followCamera(PositionSpaceView* source);
+
+  SceneModel* model_;
+  std::vector<std::string> designs_;
+  std::vector<PositionSpaceView*> views_;
+  std::vector<double> ptds_;
+  std::vector<double> distances_;  // each camera's distance after the last sync
+  bool dirty_ = true;
+};
+
+}  // namespace ropescope::ui

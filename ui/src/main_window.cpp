@@ -1,0 +1,394 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPalette>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "charts_panel.h"
+#include "compare_view.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene_metrics.h"
+#include "scene_equality.h"
+#include "scene_model.h"
+#include "scene_panel.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+QPalette darkPalette() {
+  QPalette p;
+  const QColor window(45, 47, 52), base(30, 32, 36), text(225, 225, 225), disabled(130, 130, 130);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::ToolTipBase, QColor(250, 250, 220));
+  p.setColor(QPalette::ToolTipText, Qt::black);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::BrightText, Qt::red);
+  p.setColor(QPalette::Mid, QColor(150, 150, 150));
+  p.setColor(QPalette::Link, QColor(100, 160, 255));
+  p.setColor(QPalette::Highlight, QColor(60, 110, 190));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+    p.setColor(QPalette::Disabled, role, disabled);
+  return p;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneModel(this)) {
+  setObjectName(QStringLiteral("ropescopeMainWindow"));
+  savedScene_ = model_->scene();
+
+  panel_ = new ScenePanel(model_);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(panel_);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(340);
+  auto* dock = new QDockWidget(tr("Scene"), this);
+  dock->setObjectName(QStringLiteral("sceneDock"));
+  dock->setWidget(scroll);
+  dock->setFeatures(QDockWidget::DockWidgetMovable);
+  addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+  view_ = new PositionSpaceView;
+  view_->setObjectName(QStringLiteral("positionSpace"));
+  compare_ = new CompareView(model_);
+  stack_ = new QStackedWidget;
+  stack_->addWidget(view_);
+  stack_->addWidget(compare_);
+  charts_ = new ChartsPanel(model_);
+  splitter_ = new QSplitter(Qt::Horizontal);
+  splitter_->addWidget(stack_);
+  splitter_->addWidget(charts_);
+  splitter_->setStretchFactor(0, 3);
+  splitter_->setStretchFactor(1, 2);
+  setCentralWidget(splitter_);
+
+  connect(view_, &PositionSpaceView::textTokenClicked, model_, &SceneModel::setSelectedText);
+  connect(view_, &PositionSpaceView::visualTokenClicked, model_, &SceneModel::setSelectedVisual);
+  connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
+  connect(model_, &SceneModel::selectionChanged, this, &MainWindow::refreshSelection);
+
+  status_ = new QLabel;
+  status_->setObjectName(QStringLiteral("statusMetrics"));
+  staleStatus_ = new QLabel;
+  staleStatus_->setStyleSheet(QStringLiteral("color: #e04040; font-weight: bold;"));
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(staleStatus_);
+
+  buildMenus();
+  setDarkPalette(true);
+  refreshViews();
+  resize(1500, 950);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open scene\xe2\x80\xa6"), this, &MainWindow::openDialog);
+  open->setShortcut(QKeySequence::Open);
+  recentMenu_ = file->addMenu(tr("Open &recent"));
+  file->addSeparator();
+  QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
+  saveAction->setShortcut(QKeySequence::Save);
+  QAction* saveAsAction = file->addAction(tr("Save &as\xe2\x80\xa6"), this, [this] { saveAs(); });
+  saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  file->addSeparator();
+  QAction* exportPng =
+      file->addAction(tr("&Export 3-D view as PNG\xe2\x80\xa6"), this, &MainWindow::exportViewPng);
+  exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  rebuildRecentMenu();
+
+  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  auto* toolbar = addToolBar(tr("View"));
+  toolbar->setObjectName(QStringLiteral("viewToolbar"));
+  toolbar->setMovable(false);
+
+  compareAction_ = viewMenu->addAction(tr("&Compare designs"));
+  compareAction_->setCheckable(true);
+  compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+  compareAction_->setToolTip(tr("hard, unordered, spatial and circle side by side (Ctrl+M)"));
+  connect(compareAction_, &QAction::toggled, this, &MainWindow::setCompareMode);
+  toolbar->addAction(compareAction_);
+  toolbar->addSeparator();
+
+  toolbar->addWidget(new QLabel(tr(" Colour by ")));
+  colorBy_ = new QComboBox;
+  colorBy_->addItems({tr("grid cell (row \xc3\x97 col)"), tr("modality")});
+  toolbar->addWidget(colorBy_);
+  connect(colorBy_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    const ColorMode mode = i == 0 ? ColorMode::GridCell : ColorMode::Modality;
+    view_->setColorMode(mode);
+    compare_->setColorMode(mode);
+  });
+  QAction* toggleColor = viewMenu->addAction(tr("Toggle colour by &modality"), this, [this] {
+    colorBy_->setCurrentIndex(1 - colorBy_->currentIndex());
+  });
+  toggleColor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  toolbar->addSeparator();
+
+  viewMenu->addSeparator();
+  struct Preset {
+    QString name;
+    CameraPreset preset;
+    QKeySequence key;
+    QString tip;
+  };
+  const Preset presets[] = {
+      {tr("Default view"), CameraPreset::Default, QKeySequence(Qt::CTRL | Qt::Key_1),
+       tr("Oblique view of t, h, w (Ctrl+1)")},
+      {tr("Down the text axis"), CameraPreset::DownTextAxis, QKeySequence(Qt::CTRL | Qt::Key_2),
+       tr("Look along (1,1,1): the ring of a circle design shows round (Ctrl+2)")},
+      {tr("Side on"), CameraPreset::SideOn, QKeySequence(Qt::CTRL | Qt::Key_3),
+       tr("Text axis horizontal, the visual plane edge-on (Ctrl+3)")},
+  };
+  for (const Preset& p : presets) {
+    QAction* a = viewMenu->addAction(p.name);
+    a->setShortcut(p.key);
+    a->setToolTip(p.tip);
+    const CameraPreset preset = p.preset;
+    connect(a, &QAction::triggered, this, [this, preset] { applyPreset(preset); });
+    toolbar->addAction(a);
+  }
+  QAction* reset = viewMenu->addAction(tr("&Reset camera"));
+  reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  reset->setToolTip(tr("Back to the default view (Ctrl+0)"));
+  connect(reset, &QAction::triggered, this, [this] { applyPreset(CameraPreset::Default); });
+  toolbar->addAction(reset);
+
+  viewMenu->addSeparator();
+  darkAction_ = viewMenu->addAction(tr("&Dark palette"));
+  darkAction_->setCheckable(true);
+  darkAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkPalette);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About ropescope"), this, &MainWindow::about);
+}
+
+void MainWindow::refreshViews() {
+  const SceneMetrics& m = model_->metrics();
+  const Scene& valid = model_->validScene();
+  view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
+  view_->setStale(model_->isStale());
+  QString designTitle = QString::fromStdString(valid.design);
+  try {
+    designTitle = QString::fromStdString(
+        findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
+  } catch (const std::exception&) {
+  }
+  QString title = QStringLiteral("%1    PTD %2").arg(designTitle).arg(m.ptd.ptd, 0, 'f', 4);
+  if (valid.design == "circle" && valid.ageLayer >= 0)
+    title += tr("    (AGE layer %1)").arg(valid.ageLayer);
+  view_->setTitle(title);
+
+  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual tokens  "
+                      "\xc2\xb7  computed in %5 ms")
+                       .arg(m.ptd.ptd, 0, 'g', 6)
+                       .arg(m.bias.spread, 0, 'g', 6)
+                       .arg(m.ptd.nText)
+                       .arg(m.ptd.nVisual)
+                       .arg(model_->computeMilliseconds(), 0, 'f', 2));
+  staleStatus_->setText(
+      model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene") : QString());
+  refreshTitle();
+}
+
+void MainWindow::refreshSelection() {
+  const SceneMetrics& m = model_->metrics();
+  view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
+}
+
+QString MainWindow::statusText() const {
+  return status_->text();
+}
+
+bool MainWindow::isModified() const {
+  return !sameScene(model_->scene(), savedScene_);
+}
+
+void MainWindow::refreshTitle() {
+  const QString name = currentFile_.isEmpty() ? tr("untitled") : QFileInfo(currentFile_).fileName();
+  setWindowTitle(QStringLiteral("%1[*] — ropescope").arg(name));
+  setWindowModified(isModified());
+}
+
+void MainWindow::setCompareMode(bool on) {
+  if (compareAction_->isChecked() != on) compareAction_->setChecked(on);  // re-enters once
+  stack_->setCurrentIndex(on ? 1 : 0);
+  if (on) compare_->refresh();
+}
+
+bool MainWindow::compareMode() const {
+  return stack_->currentIndex() == 1;
+}
+
+void MainWindow::applyPreset(CameraPreset preset) {
+  if (compareMode()) {
+    compare_->applyPreset(preset);
+  } else {
+    view_->applyPreset(preset);
+  }
+}
+
+void MainWindow::setDarkPalette(bool dark) {
+  dark_ = dark;
+  if (darkAction_ && darkAction_->isChecked() != dark) darkAction_->setChecked(dark);
+  QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+  view_->setDark(dark);
+  compare_->setDark(dark);
+  charts_->setDark(dark);
+}
+
+bool MainWindow::openFile(const QString& path) {
+  try {
+    const Scene scene = loadSceneFile(path.toStdString());
+    model_->setScene(scene);
+    currentFile_ = path;
+    savedScene_ = scene;
+    addRecent(path);
+    refreshTitle();
+    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Open scene"),
+                         tr("Could not open %1:\n%2").arg(path, QString::fromStdString(e.what())));
+    return false;
+  }
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  try {
+    saveSceneFile(model_->scene(), path.toStdString());  // atomic: temporary file + rename
+    currentFile_ = path;
+    savedScene_ = model_->scene();
+    addRecent(path);
+    refreshTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Save scene"),
+                         tr("Could not save %1:\n%2").arg(path, QString::fromStdString(e.what())));
+    return false;
+  }
+}
+
+bool MainWindow::save() {
+  return currentFile_.isEmpty() ? saveAs() : saveTo(currentFile_);
+}
+
+bool MainWindow::saveAs() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save scene"), currentFile_.isEmpty() ? QStringLiteral("scene.json") : currentFile_,
+      tr("ropescope scene (*.json)"));
+  return !path.isEmpty() && saveTo(path);
+}
+
+void MainWindow::openDialog() {
+  if (!maybeSave()) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), QString(),
+                                                    tr("ropescope scene (*.json);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::maybeSave() {
+  if (!isModified()) return true;
+  const auto answer = QMessageBox::question(
+      this, tr("Unsaved changes"), tr("The scene has unsaved changes. Save them?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Save) return save();
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QStringLiteral("recentFiles"), recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  for (const QString& path : recent) {
+    recentMenu_
+        ->addAction(QFileInfo(path).fileName(), this,
+                    [this, path] {
+                      if (maybeSave()) openFile(path);
+                    })
+        ->setToolTip(path);
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportViewPng() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export 3-D view"),
+                                                    QStringLiteral("view.png"), tr("PNG (*.png)"));
+  if (path.isEmpty()) return;
+  QWidget* target = compareMode() ? static_cast<QWidget*>(compare_) : view_;
+  if (!target->grab().save(path))
+    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+}
+
+void MainWindow::about() {
+  QMessageBox::about(
+      this, tr("About ropescope"),
+      tr("<b>ropescope %1</b><p>Looks at, measures and teaches the geometry of rotary position "
+         "embeddings in vision-language models: position ids of every design, PTD, bias "
+         "spread, decay bounds and wavelengths.</p><p>Qt %2 \xc2\xb7 VTK 9.1</p>")
+          .arg(QStringLiteral(ROPESCOPE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  setDarkPalette(settings.value(QStringLiteral("dark"), true).toBool());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  QSettings settings;
+  settings.setValue(QStringLiteral("geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("windowState"), saveState());
+  settings.setValue(QStringLiteral("dark"), dark_);
+  e->accept();
+}
+
+}  // namespace ropescope::ui

@@ -1,0 +1,87 @@
+// The main window: scene panel, the 3-D position view (or compare mode's grid), the charts,
+// menus, shortcuts, status bar and session files.
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include "position_space_view.h"
+#include "ropescope/scene.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QSplitter;
+class QStackedWidget;
+
+namespace ropescope::ui {
+
+class ChartsPanel;
+class CompareView;
+class SceneModel;
+class ScenePanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  SceneModel* model() const { return model_; }
+  ScenePanel* panel() const { return panel_; }
+  PositionSpaceView* spaceView() const { return view_; }
+  CompareView* compareView() const { return compare_; }
+  ChartsPanel* charts() const { return charts_; }
+  QString statusText() const;
+
+  void setCompareMode(bool on);
+  bool compareMode() const;
+  void setDarkPalette(bool dark);
+  void applyPreset(CameraPreset preset);
+
+  // Session files. Both report failures in a message box and return false.
+  bool openFile(const QString& path);
+  bool saveTo(const QString& path);
+  bool isModified() const;
+  QString currentFile() const { return currentFile_; }
+
+  void restoreSettings();
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildMenus();
+  void refreshViews();
+  void refreshSelection();
+  void refreshTitle();
+  bool save();
+  bool saveAs();
+  void openDialog();
+  bool maybeSave();
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void exportViewPng();
+  void about();
+
+  SceneModel* model_;
+  ScenePanel* panel_ = nullptr;
+  PositionSpaceView* view_ = nullptr;
+  CompareView* compare_ = nullptr;
+  ChartsPanel* charts_ = nullptr;
+  QStackedWidget* stack_ = nullptr;
+  QSplitter* splitter_ = nullptr;
+  QComboBox* colorBy_ = nullptr;
+  QAction* compareAction_ = nullptr;
+  QAction* darkAction_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* staleStatus_ = nullptr;
+  QString currentFile_;
+  Scene savedScene_;
+  bool dark_ = false;
+};
+
+}  // namespace ropescope::ui

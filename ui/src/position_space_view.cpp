@@ -1,0 +1,483 @@
+#include "position_space_view.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkCubeAxesActor.h>
+#include <vtkMatrix4x4.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+#include "axis_colors.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+vtkSmartPointer<vtkActor> makeActor(vtkPolyData* data) {
+  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+  mapper->SetInputData(data);
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  actor->SetMapper(mapper);
+  return actor;
+}
+
+// Four corner colours of the grid-cell colour map: reading the ring, one can tell which corner
+// of the image (top-left red, top-right yellow, bottom-left blue, bottom-right green) went where.
+constexpr double kCorner[4][3] = {
+    {0.91, 0.26, 0.24}, {0.98, 0.80, 0.18}, {0.22, 0.45, 0.95}, {0.20, 0.75, 0.45}};
+
+std::array<unsigned char, 3> cellColor(double u, double v) {
+  std::array<unsigned char, 3> rgb{};
+  for (int c = 0; c < 3; ++c) {
+    const double top = kCorner[0][c] * (1 - u) + kCorner[1][c] * u;
+    const double bottom = kCorner[2][c] * (1 - u) + kCorner[3][c] * u;
+    rgb[c] = static_cast<unsigned char>(std::lround(255.0 * (top * (1 - v) + bottom * v)));
+  }
+  return rgb;
+}
+
+std::array<unsigned char, 3> modalityColor(Modality m) {
+  switch (m) {
+    case Modality::Image:
+      return {245, 140, 40};
+    case Modality::Video:
+      return {170, 100, 230};
+    default:
+      return {220, 220, 220};
+  }
+}
+
+QString number(double v) {
+  return QString::number(v, 'g', 10);
+}
+
+}  // namespace
+
+PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
+  textPoints_ = vtkSmartPointer<vtkPolyData>::New();
+  textLine_ = vtkSmartPointer<vtkPolyData>::New();
+  visualPoints_ = vtkSmartPointer<vtkPolyData>::New();
+  cone_ = vtkSmartPointer<vtkPolyData>::New();
+  highlight_ = vtkSmartPointer<vtkPolyData>::New();
+  textPointsActor_ = makeActor(textPoints_);
+  textLineActor_ = makeActor(textLine_);
+  visualActor_ = makeActor(visualPoints_);
+  coneActor_ = makeActor(cone_);
+  highlightActor_ = makeActor(highlight_);
+
+  const double s = pixelScale();
+  textPointsActor_->GetProperty()->SetPointSize(9 * s);
+  textPointsActor_->GetProperty()->SetRenderPointsAsSpheres(true);
+  textLineActor_->GetProperty()->SetLineWidth(2 * s);
+  visualActor_->GetProperty()->SetPointSize(9 * s);
+  visualActor_->GetProperty()->SetRenderPointsAsSpheres(true);
+  coneActor_->GetProperty()->SetLineWidth(1 * s);
+  coneActor_->GetProperty()->SetOpacity(0.35);
+  highlightActor_->GetProperty()->SetPointSize(17 * s);
+  highlightActor_->GetProperty()->SetRenderPointsAsSpheres(true);
+  highlightActor_->GetProperty()->SetColor(1.0, 0.95, 0.3);
+
+  axes_ = vtkSmartPointer<vtkCubeAxesActor>::New();
+  axes_->SetCamera(renderer()->GetActiveCamera());
+  axes_->SetXTitle("t");
+  axes_->SetYTitle("h");
+  axes_->SetZTitle("w");
+  axes_->SetXLabelFormat("%.4g");
+  axes_->SetYLabelFormat("%.4g");
+  axes_->SetZLabelFormat("%.4g");
+  axes_->SetFlyModeToOuterEdges();
+  axes_->SetScreenSize(11.0);
+  axes_->SetLabelOffset(14);
+  axes_->SetTitleOffset(22);
+  axes_->SetVisibility(false);
+
+  staleText_ = vtkSmartPointer<vtkTextActor>::New();
+  staleText_->SetInput("input invalid \xe2\x80\x94 showing last valid scene");
+  staleText_->GetTextProperty()->SetFontSize(16);
+  staleText_->GetTextProperty()->SetColor(0.85, 0.85, 0.85);
+  staleText_->GetTextProperty()->SetBackgroundColor(0.35, 0.35, 0.35);
+  staleText_->GetTextProperty()->SetBackgroundOpacity(0.85);
+  staleText_->GetTextProperty()->SetJustificationToCentered();
+  staleText_->GetTextProperty()->SetVerticalJustificationToTop();
+  staleText_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  staleText_->SetPosition(0.5, 0.97);
+  staleText_->SetVisibility(false);
+
+  titleText_ = vtkSmartPointer<vtkTextActor>::New();
+  titleText_->GetTextProperty()->SetFontSize(15);
+  titleText_->GetTextProperty()->SetBold(true);
+  titleText_->GetTextProperty()->SetVerticalJustificationToBottom();
+  titleText_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  titleText_->SetPosition(0.02, 0.025);
+
+  vtkRenderer* ren = renderer();
+  ren->AddActor(coneActor_);
+  ren->AddActor(textLineActor_);
+  ren->AddActor(textPointsActor_);
+  ren->AddActor(visualActor_);
+  ren->AddActor(highlightActor_);
+  ren->AddActor(axes_);
+  ren->AddActor2D(staleText_);
+  ren->AddActor2D(titleText_);
+  applyTheme();
+
+  connect(this, &VtkView::hovered, this, &PositionSpaceView::onHover);
+  connect(this, &VtkView::clicked, this, &PositionSpaceView::onClick);
+  connect(this, &VtkView::left, this, [] { QToolTip::hideText(); });
+}
+
+PositionSpaceView::~PositionSpaceView() = default;
+
+void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
+  ids_ = ids;
+  selectedToken_ = selectedToken;
+  selectedVisual_ = selectedVisual;
+  rebuild();
+}
+
+void PositionSpaceView::setColorMode(ColorMode mode) {
+  if (mode == colorMode_) return;
+  colorMode_ = mode;
+  applyColors();
+  update();
+}
+
+void PositionSpaceView::setStale(bool stale) {
+  if (stale == stale_) return;
+  stale_ = stale;
+  staleText_->SetVisibility(stale);
+  // Fade the content so numbers of the last valid scene do not read as current.
+  const double opacity = stale ? 0.3 : 1.0;
+  for (vtkActor* a :
+       {textPointsActor_.Get(), textLineActor_.Get(), visualActor_.Get(), highlightActor_.Get()}) {
+    a->GetProperty()->SetOpacity(opacity);
+  }
+  coneActor_->GetProperty()->SetOpacity(stale ? 0.1 : 0.35);
+  update();
+}
+
+void PositionSpaceView::setTitle(const QString& title) {
+  titleText_->SetInput(title.toUtf8().constData());
+  update();
+}
+
+void PositionSpaceView::setDark(bool dark) {
+  dark_ = dark;
+  applyTheme();
+  update();
+}
+
+void PositionSpaceView::applyTheme() {
+  vtkRenderer* ren = renderer();
+  const double fg = dark_ ? 0.85 : 0.15;
+  if (dark_) {
+    ren->SetBackground(0.09, 0.10, 0.13);
+    ren->SetBackground2(0.17, 0.19, 0.24);
+  } else {
+    ren->SetBackground(0.99, 0.99, 1.0);
+    ren->SetBackground2(0.86, 0.88, 0.92);
+  }
+  ren->GradientBackgroundOn();
+  textLineActor_->GetProperty()->SetColor(fg, fg, fg);
+  coneActor_->GetProperty()->SetColor(dark_ ? 0.55 : 0.35, dark_ ? 0.75 : 0.45, dark_ ? 1.0 : 0.8);
+  highlightActor_->GetProperty()->SetColor(dark_ ? 1.0 : 0.85, dark_ ? 0.95 : 0.1,
+                                           dark_ ? 0.3 : 0.55);
+  titleText_->GetTextProperty()->SetColor(fg, fg, fg);
+  const std::array<vtkTextProperty*, 3> titles{axes_->GetTitleTextProperty(0),
+                                               axes_->GetTitleTextProperty(1),
+                                               axes_->GetTitleTextProperty(2)};
+  const std::array<vtkTextProperty*, 3> labels{axes_->GetLabelTextProperty(0),
+                                               axes_->GetLabelTextProperty(1),
+                                               axes_->GetLabelTextProperty(2)};
+  const std::array<vtkProperty*, 3> lines{axes_->GetXAxesLinesProperty(),
+                                          axes_->GetYAxesLinesProperty(),
+                                          axes_->GetZAxesLinesProperty()};
+  for (int a = 0; a < 3; ++a) {
+    const QColor c = axisColor(a);
+    titles[a]->SetColor(c.redF(), c.greenF(), c.blueF());
+    titles[a]->SetFontSize(18);
+    titles[a]->SetBold(true);
+    labels[a]->SetColor(fg, fg, fg);
+    labels[a]->SetFontSize(13);
+    lines[a]->SetColor(c.redF(), c.greenF(), c.blueF());
+  }
+  applyColors();
+}
+
+void PositionSpaceView::rebuild() {
+  const std::size_t n = ids_.size();
+  textIndexOf_.assign(n, -1);
+  visualIndexOf_.assign(n, -1);
+  visualTokens_.clear();
+
+  auto textPts = vtkSmartPointer<vtkPoints>::New();
+  auto textVerts = vtkSmartPointer<vtkCellArray>::New();
+  auto visPts = vtkSmartPointer<vtkPoints>::New();
+  auto visVerts = vtkSmartPointer<vtkCellArray>::New();
+  long textCount = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Id3& p = ids_.ids[i];
+    if (ids_.tokens[i].modality == Modality::Text) {
+      textIndexOf_[i] = textCount++;
+      const vtkIdType id = textPts->InsertNextPoint(p[0], p[1], p[2]);
+      textVerts->InsertNextCell(1, &id);
+    } else {
+      visualIndexOf_[i] = static_cast<long>(visualTokens_.size());
+      visualTokens_.push_back(static_cast<long>(i));
+      const vtkIdType id = visPts->InsertNextPoint(p[0], p[1], p[2]);
+      visVerts->InsertNextCell(1, &id);
+    }
+  }
+  textPoints_->Initialize();
+  textPoints_->SetPoints(textPts);
+  textPoints_->SetVerts(textVerts);
+
+  // The polyline follows the text tokens in sequence order, across the visual blocks.
+  textLine_->Initialize();
+  textLine_->SetPoints(textPts);
+  auto line = vtkSmartPointer<vtkCellArray>::New();
+  if (textPts->GetNumberOfPoints() > 1) {
+    line->InsertNextCell(textPts->GetNumberOfPoints());
+    for (vtkIdType k = 0; k < textPts->GetNumberOfPoints(); ++k) line->InsertCellPoint(k);
+  }
+  textLine_->SetLines(line);
+
+  visualPoints_->Initialize();
+  visualPoints_->SetPoints(visPts);
+  visualPoints_->SetVerts(visVerts);
+
+  // The cone: the selected text token joined to every visual token.
+  cone_->Initialize();
+  highlight_->Initialize();
+  auto conePts = vtkSmartPointer<vtkPoints>::New();
+  auto coneLines = vtkSmartPointer<vtkCellArray>::New();
+  auto hiPts = vtkSmartPointer<vtkPoints>::New();
+  auto hiVerts = vtkSmartPointer<vtkCellArray>::New();
+  if (selectedToken_ >= 0 && selectedToken_ < static_cast<long>(n)) {
+    const Id3& s = ids_.ids[selectedToken_];
+    const vtkIdType origin = conePts->InsertNextPoint(s[0], s[1], s[2]);
+    for (long t : visualTokens_) {
+      const Id3& p = ids_.ids[t];
+      const vtkIdType end = conePts->InsertNextPoint(p[0], p[1], p[2]);
+      const vtkIdType seg[2] = {origin, end};
+      coneLines->InsertNextCell(2, seg);
+    }
+    const vtkIdType h = hiPts->InsertNextPoint(s[0], s[1], s[2]);
+    hiVerts->InsertNextCell(1, &h);
+  }
+  if (selectedVisual_ >= 0 && selectedVisual_ < static_cast<long>(visualTokens_.size())) {
+    const Id3& p = ids_.ids[visualTokens_[selectedVisual_]];
+    const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);
+    hiVerts->InsertNextCell(1, &h);
+  }
+  cone_->SetPoints(conePts);
+  cone_->SetLines(coneLines);
+  highlight_->SetPoints(hiPts);
+  highlight_->SetVerts(hiVerts);
+  applyColors();
+
+  double b[6];
+  contentBounds(b);
+  axes_->SetBounds(b);
+  axes_->SetVisibility(n > 0);
+
+  const QString key = QString::fromStdString(ids_.design) + QLatin1Char('/') + QString::number(n);
+  if (!hasContent_ || key != shapeKey_) {
+    shapeKey_ = key;
+    hasContent_ = true;
+    applyPreset(CameraPreset::Default);
+  } else {
+    renderer()->ResetCameraClippingRange();
+  }
+  update();
+}
+
+void PositionSpaceView::applyColors() {
+  const double fg = dark_ ? 0.93 : 0.12;
+  textPointsActor_->GetProperty()->SetColor(fg, fg, fg);
+
+  // Grid extents per segment, so each block spans the whole colour map.
+  std::map<int, std::pair<int, int>> extent;
+  for (long t : visualTokens_) {
+    const TokenInfo& info = ids_.tokens[t];
+    auto& e = extent[info.segment];
+    e.first = std::max(e.first, info.row);
+    e.second = std::max(e.second, info.col);
+  }
+  auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  colors->SetNumberOfComponents(3);
+  colors->SetName("colors");
+  for (long t : visualTokens_) {
+    const TokenInfo& info = ids_.tokens[t];
+    std::array<unsigned char, 3> rgb;
+    if (colorMode_ == ColorMode::GridCell) {
+      const auto& e = extent[info.segment];
+      const double u = e.second > 0 ? static_cast<double>(info.col) / e.second : 0.5;
+      const double v = e.first > 0 ? static_cast<double>(info.row) / e.first : 0.5;
+      rgb = cellColor(u, v);
+    } else {
+      rgb = modalityColor(info.modality);
+    }
+    colors->InsertNextTypedTuple(rgb.data());
+  }
+  visualPoints_->GetPointData()->SetScalars(colors);
+  visualPoints_->Modified();
+}
+
+void PositionSpaceView::contentBounds(double b[6]) const {
+  if (ids_.size() == 0) {
+    for (int a = 0; a < 3; ++a) {
+      b[2 * a] = 0.0;
+      b[2 * a + 1] = 1.0;
+    }
+    return;
+  }
+  for (int a = 0; a < 3; ++a) {
+    b[2 * a] = ids_.ids[0][a];
+    b[2 * a + 1] = ids_.ids[0][a];
+  }
+  for (const Id3& p : ids_.ids) {
+    for (int a = 0; a < 3; ++a) {
+      b[2 * a] = std::min(b[2 * a], p[a]);
+      b[2 * a + 1] = std::max(b[2 * a + 1], p[a]);
+    }
+  }
+  // A flat axis (e.g. one image row) still needs a visible extent for the axes' ticks.
+  for (int a = 0; a < 3; ++a) {
+    if (b[2 * a + 1] - b[2 * a] < 1e-9) {
+      b[2 * a] -= 0.5;
+      b[2 * a + 1] += 0.5;
+    }
+  }
+}
+
+void PositionSpaceView::applyPreset(CameraPreset preset, const double* bounds) {
+  double own[6];
+  if (!bounds) {
+    contentBounds(own);
+    bounds = own;
+  }
+  const double c[3] = {(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2,
+                       (bounds[4] + bounds[5]) / 2};
+  double dir[3], up[3];
+  switch (preset) {
+    case CameraPreset::DownTextAxis:  // the text axis (1,1,1) points at the viewer
+      dir[0] = 1, dir[1] = 1, dir[2] = 1;
+      up[0] = -1, up[1] = -1, up[2] = 2;
+      break;
+    case CameraPreset::SideOn:  // text axis horizontal, the visual plane seen edge-on
+      dir[0] = 1, dir[1] = -1, dir[2] = 0;
+      up[0] = -1, up[1] = -1, up[2] = 2;
+      break;
+    default:
+      dir[0] = 0.45, dir[1] = -1.0, dir[2] = 0.7;
+      up[0] = 0, up[1] = 0, up[2] = 1;
+      break;
+  }
+  vtkCamera* cam = renderer()->GetActiveCamera();
+  cam->SetFocalPoint(c);
+  cam->SetPosition(c[0] + dir[0], c[1] + dir[1], c[2] + dir[2]);
+  cam->SetViewUp(up);
+  cam->OrthogonalizeViewUp();
+  double padded[6];
+  std::copy(bounds, bounds + 6, padded);
+  renderer()->ResetCamera(padded);
+  cam->Zoom(0.78);  // room for the axes' labels
+  renderer()->ResetCameraClippingRange(padded);
+  update();
+}
+
+void PositionSpaceView::setCamera(vtkCamera* camera) {
+  renderer()->SetActiveCamera(camera);
+  axes_->SetCamera(camera);
+  update();
+}
+
+vtkCamera* PositionSpaceView::camera() const {
+  return renderer()->GetActiveCamera();
+}
+
+long PositionSpaceView::tokenAt(QPoint pos) const {
+  const int w = width(), h = height();
+  if (w <= 0 || h <= 0 || ids_.size() == 0) return -1;
+  vtkCamera* cam = renderer()->GetActiveCamera();
+  vtkMatrix4x4* m =
+      cam->GetCompositeProjectionTransformMatrix(static_cast<double>(w) / h, -1.0, 1.0);
+  long best = -1;
+  double bestD2 = 8.0 * 8.0;  // pick radius in logical pixels
+  double bestDepth = 2.0;
+  for (std::size_t i = 0; i < ids_.size(); ++i) {
+    const double p[4] = {ids_.ids[i][0], ids_.ids[i][1], ids_.ids[i][2], 1.0};
+    double q[4];
+    m->MultiplyPoint(p, q);
+    if (q[3] <= 0) continue;
+    const double x = (q[0] / q[3] + 1.0) * 0.5 * w;
+    const double y = (1.0 - q[1] / q[3]) * 0.5 * h;
+    const double depth = q[2] / q[3];
+    const double d2 = (x - pos.x()) * (x - pos.x()) + (y - pos.y()) * (y - pos.y());
+    // Prefer the nearest on screen; among overlapping tokens, the one closest to the viewer.
+    if (d2 < bestD2 - 1e-9 || (std::abs(d2 - bestD2) <= 1e-9 && depth < bestDepth)) {
+      bestD2 = d2;
+      bestDepth = depth;
+      best = static_cast<long>(i);
+    }
+  }
+  return best;
+}
+
+QString PositionSpaceView::describeToken(long token) const {
+  if (token < 0 || token >= static_cast<long>(ids_.size())) return {};
+  const TokenInfo& info = ids_.tokens[token];
+  const Id3& p = ids_.ids[token];
+  QString text = QStringLiteral("token %1 · %2 (segment %3)")
+                     .arg(token)
+                     .arg(QString::fromLatin1(modalityName(info.modality)))
+                     .arg(info.segment);
+  if (info.modality == Modality::Text) {
+    text += QStringLiteral("\ntext token %1").arg(textIndexOf_[token]);
+  } else {
+    text += QStringLiteral("\nvisual token %1 · cell frame %2, row %3, col %4")
+                .arg(visualIndexOf_[token])
+                .arg(info.frame)
+                .arg(info.row)
+                .arg(info.col);
+  }
+  text +=
+      QStringLiteral("\nid (t, h, w) = (%1, %2, %3)").arg(number(p[0]), number(p[1]), number(p[2]));
+  return text;
+}
+
+void PositionSpaceView::onHover(QPoint pos) {
+  const long token = tokenAt(pos);
+  if (token < 0) {
+    QToolTip::hideText();
+    return;
+  }
+  QToolTip::showText(mapToGlobal(pos), describeToken(token), this);
+}
+
+void PositionSpaceView::onClick(QPoint pos) {
+  const long token = tokenAt(pos);
+  if (token < 0) return;
+  if (textIndexOf_[token] >= 0) {
+    emit textTokenClicked(static_cast<int>(textIndexOf_[token]));
+  } else {
+    emit visualTokenClicked(visualIndexOf_[token]);
+  }
+}
+
+}  // namespace ropescope::ui

@@ -1,0 +1,87 @@
+// The 3-D view of the position-id space: text tokens along the text axis, visual tokens coloured
+// by grid cell or modality, the selected text token's lines to every visual token, axes, picking.
+#pragma once
+
+#include <QString>
+
+#include <array>
+#include <vector>
+
+#include <vtkSmartPointer.h>
+
+#include "ropescope/position_ids.h"
+#include "vtk_view.h"
+
+class vtkActor;
+class vtkCamera;
+class vtkCubeAxesActor;
+class vtkPolyData;
+class vtkTextActor;
+
+namespace ropescope::ui {
+
+enum class ColorMode { GridCell, Modality };
+enum class CameraPreset { Default, DownTextAxis, SideOn };
+
+class PositionSpaceView : public VtkView {
+  Q_OBJECT
+
+ public:
+  explicit PositionSpaceView(QWidget* parent = nullptr);
+  ~PositionSpaceView() override;
+
+  // selectedToken: token index of the selected text token, -1 for none;
+  // selectedVisual: index among visual tokens, -1 for none.
+  void showIds(const PositionIds& ids, long selectedToken, long selectedVisual);
+  void setColorMode(ColorMode mode);
+  ColorMode colorMode() const { return colorMode_; }
+  // Stale: the input is invalid and the view still shows the last valid scene.
+  void setStale(bool stale);
+  bool isStale() const { return stale_; }
+  void setTitle(const QString& title);
+  void setDark(bool dark);
+
+  // Places the camera for a preset and fits `bounds` (xmin,xmax,ymin,ymax,zmin,zmax), or the
+  // view's own content when bounds is null.
+  void applyPreset(CameraPreset preset, const double* bounds = nullptr);
+  void contentBounds(double bounds[6]) const;
+  // Lets several views share one camera (compare mode's linked cameras).
+  void setCamera(vtkCamera* camera);
+  vtkCamera* camera() const;
+
+  // Token under a widget-pixel position (within a few pixels), -1 if none.
+  long tokenAt(QPoint pos) const;
+  QString describeToken(long token) const;
+  const PositionIds& ids() const { return ids_; }
+
+ signals:
+  void textTokenClicked(int textIndex);
+  void visualTokenClicked(long visualIndex);
+
+ private:
+  void rebuild();
+  void onHover(QPoint pos);
+  void onClick(QPoint pos);
+  void applyColors();
+  void applyTheme();
+
+  PositionIds ids_;
+  std::vector<long> textIndexOf_;    // per token: index among text tokens or -1
+  std::vector<long> visualIndexOf_;  // per token: index among visual tokens or -1
+  std::vector<long> visualTokens_;   // token index of every visual token
+  long selectedToken_ = -1;
+  long selectedVisual_ = -1;
+  ColorMode colorMode_ = ColorMode::GridCell;
+  bool stale_ = false;
+  bool dark_ = true;
+  bool hasContent_ = false;
+  QString shapeKey_;  // camera is refitted only when the kind of content changes
+
+  vtkSmartPointer<vtkPolyData> textPoints_, textLine_, visualPoints_, cone_, highlight_;
+  vtkSmartPointer<vtkActor> textPointsActor_, textLineActor_, visualActor_, coneActor_,
+      highlightActor_;
+  vtkSmartPointer<vtkCubeAxesActor> axes_;
+  vtkSmartPointer<vtkTextActor> staleText_, titleText_;
+};
+
+}  // namespace ropescope::ui

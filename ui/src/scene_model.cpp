@@ -1,0 +1,69 @@
+#include "scene_model.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <algorithm>
+
+#include "ropescope/errors.h"
+#include "scene_equality.h"
+
+namespace ropescope::ui {
+
+SceneModel::SceneModel(QObject* parent) : QObject(parent) {
+  try {
+    scene_ = defaultScene();
+  } catch (const std::exception&) {
+    // A missing default must not stop the window from opening; the panel shows the error.
+  }
+  valid_ = scene_;
+  compute();
+}
+
+void SceneModel::setScene(const Scene& scene) {
+  if (sameScene(scene, scene_) && !problem_) return;
+  scene_ = scene;
+  compute();
+  emit changed();
+}
+
+void SceneModel::compute() {
+  const int threads = std::max(1, QThread::idealThreadCount());
+  QElapsedTimer timer;
+  timer.start();
+  try {
+    SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
+    std::vector<DesignSummary> summaries = compareDesigns(scene_, threads);
+    computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    metrics_ = std::move(metrics);
+    summaries_ = std::move(summaries);
+    valid_ = scene_;
+    problem_.reset();
+    if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
+  } catch (const InputError& e) {
+    problem_ = InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())};
+  } catch (const std::exception& e) {
+    // Anything else from core is still about the input as far as the user can act on it.
+    problem_ = InputProblem{QString::fromStdString(e.what()), {}};
+  }
+}
+
+void SceneModel::reportProblem(const InputProblem& problem) {
+  problem_ = problem;
+  emit changed();
+}
+
+void SceneModel::setSelectedText(int textIndex) {
+  if (textIndex == scene_.selectedText) return;
+  edit([textIndex](Scene& s) { s.selectedText = textIndex; });
+}
+
+void SceneModel::setSelectedVisual(long visualIndex) {
+  const long count = static_cast<long>(metrics_.ptd.nVisual);
+  if (visualIndex < -1 || visualIndex >= count) visualIndex = -1;
+  if (visualIndex == selectedVisual_) return;
+  selectedVisual_ = visualIndex;
+  emit selectionChanged();
+}
+
+}  // namespace ropescope::ui

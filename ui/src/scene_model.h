@@ -1,0 +1,73 @@
+// The one Qt model of the GUI: holds the Scene being edited, the last valid Scene with its
+// metrics, the input problem (if any) and the linked token selection; emits changed().
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
+
+namespace ropescope::ui {
+
+// An input the core refused, and the field it names (empty when the whole input is at fault).
+struct InputProblem {
+  QString message;
+  QString field;
+  bool operator==(const InputProblem&) const = default;
+};
+
+class SceneModel : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit SceneModel(QObject* parent = nullptr);
+
+  // The scene as the user last edited it; may be invalid (then isStale()).
+  const Scene& scene() const { return scene_; }
+  // The last scene the core accepted; every view shows this one.
+  const Scene& validScene() const { return valid_; }
+  const SceneMetrics& metrics() const { return metrics_; }
+  const std::vector<DesignSummary>& designSummaries() const { return summaries_; }
+  bool isStale() const { return problem_.has_value(); }
+  const std::optional<InputProblem>& problem() const { return problem_; }
+  double computeMilliseconds() const { return computeMs_; }
+
+  // Visual token the user picked (index among visual tokens), -1 for none. Not part of the
+  // Scene file: it only links the views.
+  long selectedVisual() const { return selectedVisual_; }
+
+  // Recomputes at once; on InputError keeps the last valid scene and records the problem.
+  void setScene(const Scene& scene);
+  template <typename Edit>
+  void edit(Edit&& change) {
+    Scene next = scene_;
+    change(next);
+    setScene(next);
+  }
+  // For input the ui parses itself before it is a Scene (e.g. a typed layout spec).
+  void reportProblem(const InputProblem& problem);
+
+  void setSelectedText(int textIndex);
+  void setSelectedVisual(long visualIndex);
+
+ signals:
+  void changed();
+  void selectionChanged();
+
+ private:
+  void compute();
+
+  Scene scene_;
+  Scene valid_;
+  SceneMetrics metrics_;
+  std::vector<DesignSummary> summaries_;
+  std::optional<InputProblem> problem_;
+  double computeMs_ = 0.0;
+  long selectedVisual_ = -1;
+};
+
+}  // namespace ropescope::ui

@@ -1,0 +1,68 @@
+// The scene panel: layout, position design with its generated parameter editors, frequency plan,
+// AGE layer and the selected text token. Edits go straight to the SceneModel (no Apply button).
+#pragma once
+
+#include <QWidget>
+
+#include <map>
+#include <string>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QSpinBox;
+
+namespace ropescope::ui {
+
+class ParameterEditor;
+class SceneModel;
+class SegmentListEditor;
+
+class ScenePanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ScenePanel(SceneModel* model, QWidget* parent = nullptr);
+
+  // The red message shown beside a field ("layout", "alpha", "base", ...), empty if none;
+  // "" names the panel-wide message for errors without a field.
+  QString errorFor(const QString& field) const;
+  ParameterEditor* parameterEditor(const std::string& key) const;
+  SegmentListEditor* segmentEditor() const { return segments_; }
+
+ private:
+  void sync();
+  void rebuildParameterEditors();
+  void showErrors();
+  QLabel* makeErrorLabel();
+
+  SceneModel* model_;
+  SegmentListEditor* segments_ = nullptr;
+  QComboBox* design_ = nullptr;
+  QLabel* designSummary_ = nullptr;
+  QFormLayout* paramsForm_ = nullptr;
+  QWidget* paramsBox_ = nullptr;
+  std::string editorsDesign_;  // which design the parameter editors were generated for
+  std::map<std::string, ParameterEditor*> editors_;
+  QComboBox* plan_ = nullptr;
+  QSpinBox* headDim_ = nullptr;
+  QSpinBox* rotaryDim_ = nullptr;
+  QDoubleSpinBox* base_ = nullptr;
+  QLineEdit* sections_ = nullptr;
+  QSpinBox* kvHeads_ = nullptr;
+  QSpinBox* kvHead_ = nullptr;
+  QWidget* multiheadRow_ = nullptr;
+  QSpinBox* ageLayers_ = nullptr;
+  QComboBox* ageStrategy_ = nullptr;
+  QSlider* ageLayer_ = nullptr;
+  QLabel* ageLayerText_ = nullptr;
+  QWidget* ageBox_ = nullptr;
+  QSpinBox* selectedText_ = nullptr;
+  QLabel* generalError_ = nullptr;
+  std::map<QString, QLabel*> fieldErrors_;  // field name -> its red label
+};
+
+}  // namespace ropescope::ui

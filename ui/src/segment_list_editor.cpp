@@ -1,0 +1,209 @@
+#include "segment_list_editor.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ropescope/errors.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+enum Column { KindColumn = 0, FramesColumn, RowsColumn, ColsColumn, ColumnCount };
+
+QSpinBox* spinAt(const QTableWidget* table, int row, int column) {
+  return qobject_cast<QSpinBox*>(table->cellWidget(row, column));
+}
+
+QComboBox* kindAt(const QTableWidget* table, int row) {
+  return qobject_cast<QComboBox*>(table->cellWidget(row, KindColumn));
+}
+
+}  // namespace
+
+SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(0, 0, 0, 0);
+
+  spec_ = new QLineEdit(this);
+  spec_->setObjectName(QStringLiteral("layoutSpec"));
+  spec_->setToolTip(
+      tr("The layout in one line: t<N> text, i<H>x<W> image, v<T>x<H>x<W> video; "
+         "press Enter to apply"));
+  spec_->setPlaceholderText(QStringLiteral("t5,i3x3,t2"));
+  column->addWidget(spec_);
+  connect(spec_, &QLineEdit::returnPressed, this, [this] {
+    try {
+      const Layout layout = parseLayoutSpec(spec_->text().toStdString());
+      emit edited(layout);
+    } catch (const InputError& e) {
+      emit specRejected(QString::fromStdString(e.what()));
+    }
+  });
+
+  table_ = new QTableWidget(0, ColumnCount, this);
+  table_->setObjectName(QStringLiteral("segments"));
+  table_->setHorizontalHeaderLabels({tr("Kind"), tr("Len / T"), tr("Rows"), tr("Cols")});
+  table_->verticalHeader()->setVisible(false);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setMinimumHeight(130);
+  table_->setMaximumHeight(190);
+  column->addWidget(table_);
+
+  auto* buttons = new QHBoxLayout;
+  auto button = [this, buttons](const QString& text, const QString& tip, auto slot) {
+    auto* b = new QToolButton(this);
+    b->setText(text);
+    b->setToolTip(tip);
+    buttons->addWidget(b);
+    connect(b, &QToolButton::clicked, this, slot);
+    return b;
+  };
+  button(tr("+ Text"), tr("Append a text run"), [this] { addSegment(Segment::text(4)); });
+  button(tr("+ Image"), tr("Append an image grid"), [this] { addSegment(Segment::image(4, 4)); });
+  button(tr("+ Video"), tr("Append a video grid"), [this] { addSegment(Segment::video(2, 4, 4)); });
+  buttons->addStretch(1);
+  button(QStringLiteral("▲"), tr("Move the selected segment up"), [this] { moveSelected(-1); });
+  button(QStringLiteral("▼"), tr("Move the selected segment down"), [this] { moveSelected(1); });
+  button(tr("Remove"), tr("Remove the selected segment"), [this] { removeSelected(); });
+  column->addLayout(buttons);
+
+  error_ = new QLabel(this);
+  error_->setObjectName(QStringLiteral("error"));
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("color: #d03030;"));
+  error_->hide();
+  column->addWidget(error_);
+}
+
+int SegmentListEditor::rowCount() const {
+  return table_->rowCount();
+}
+
+void SegmentListEditor::setError(const QString& message) {
+  error_->setText(message);
+  error_->setVisible(!message.isEmpty());
+}
+
+QString SegmentListEditor::error() const {
+  return error_->isVisible() ? error_->text() : QString();
+}
+
+void SegmentListEditor::showLayout(const Layout& layout) {
+  if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(layout)));
+  if (table_->rowCount() != static_cast<int>(layout.segments.size())) {
+    rebuildRows(layout);
+    return;
+  }
+  for (int r = 0; r < table_->rowCount(); ++r) fillRow(r, layout.segments[r]);
+}
+
+void SegmentListEditor::rebuildRows(const Layout& layout) {
+  const int current = table_->currentRow();
+  table_->setRowCount(0);
+  table_->setRowCount(static_cast<int>(layout.segments.size()));
+  for (int r = 0; r < table_->rowCount(); ++r) {
+    auto* kind = new QComboBox(table_);
+    kind->addItems({tr("text"), tr("image"), tr("video")});
+    table_->setCellWidget(r, KindColumn, kind);
+    connect(kind, &QComboBox::currentIndexChanged, this, [this, kind](int k) {
+      // A row switched to another kind gets usable sizes for it instead of zeros.
+      for (int row = 0; row < table_->rowCount(); ++row) {
+        if (kindAt(table_, row) != kind) continue;
+        Segment s = k == 0   ? Segment::text(4)
+                    : k == 1 ? Segment::image(4, 4)
+                             : Segment::video(2, 4, 4);
+        fillRow(row, s);
+      }
+      emitFromRows();
+    });
+    for (int c = FramesColumn; c < ColumnCount; ++c) {
+      auto* spin = new QSpinBox(table_);
+      // 0 stays reachable so the core's message about it can show beside the list.
+      spin->setRange(0, static_cast<int>(kMaxLayoutTokens));
+      spin->setKeyboardTracking(false);
+      table_->setCellWidget(r, c, spin);
+      connect(spin, &QSpinBox::valueChanged, this, [this] { emitFromRows(); });
+    }
+    fillRow(r, layout.segments[r]);
+  }
+  if (current >= 0 && current < table_->rowCount()) table_->selectRow(current);
+}
+
+void SegmentListEditor::fillRow(int row, const Segment& s) {
+  QComboBox* kind = kindAt(table_, row);
+  QSpinBox* a = spinAt(table_, row, FramesColumn);
+  QSpinBox* rows = spinAt(table_, row, RowsColumn);
+  QSpinBox* cols = spinAt(table_, row, ColsColumn);
+  const QSignalBlocker b0(kind), b1(a), b2(rows), b3(cols);
+  kind->setCurrentIndex(static_cast<int>(s.kind));
+  a->setValue(s.kind == SegmentKind::Text ? s.length : s.frames);
+  rows->setValue(s.rows);
+  cols->setValue(s.cols);
+  a->setEnabled(s.kind != SegmentKind::Image);
+  rows->setEnabled(s.kind != SegmentKind::Text);
+  cols->setEnabled(s.kind != SegmentKind::Text);
+}
+
+Layout SegmentListEditor::layoutFromRows() const {
+  Layout layout;
+  for (int r = 0; r < table_->rowCount(); ++r) {
+    const auto kind = static_cast<SegmentKind>(kindAt(table_, r)->currentIndex());
+    const int a = spinAt(table_, r, FramesColumn)->value();
+    const int rows = spinAt(table_, r, RowsColumn)->value();
+    const int cols = spinAt(table_, r, ColsColumn)->value();
+    switch (kind) {
+      case SegmentKind::Text:
+        layout.segments.push_back(Segment::text(a));
+        break;
+      case SegmentKind::Image:
+        layout.segments.push_back(Segment::image(rows, cols));
+        break;
+      case SegmentKind::Video:
+        layout.segments.push_back(Segment::video(a, rows, cols));
+        break;
+    }
+  }
+  return layout;
+}
+
+void SegmentListEditor::emitFromRows() {
+  emit edited(layoutFromRows());
+}
+
+void SegmentListEditor::addSegment(const Segment& segment) {
+  Layout layout = layoutFromRows();
+  layout.segments.push_back(segment);
+  emit edited(layout);
+  table_->selectRow(static_cast<int>(layout.segments.size()) - 1);
+}
+
+void SegmentListEditor::moveSelected(int delta) {
+  const int row = table_->currentRow();
+  Layout layout = layoutFromRows();
+  const int target = row + delta;
+  if (row < 0 || target < 0 || target >= static_cast<int>(layout.segments.size())) return;
+  std::swap(layout.segments[row], layout.segments[target]);
+  emit edited(layout);
+  table_->selectRow(target);
+}
+
+void SegmentListEditor::removeSelected() {
+  const int row = table_->currentRow();
+  Layout layout = layoutFromRows();
+  if (row < 0 || row >= static_cast<int>(layout.segments.size())) return;
+  layout.segments.erase(layout.segments.begin() + row);
+  emit edited(layout);
+}
+
+}  // namespace ropescope::ui

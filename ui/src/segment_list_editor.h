@@ -1,0 +1,45 @@
+// The layout as an editable list of segments (text runs, images, videos) plus its one-line
+// spec form ("t5,i3x3,t2"); every edit hands a whole new Layout to the model.
+#pragma once
+
+#include <QWidget>
+
+#include "ropescope/layout.h"
+
+class QLineEdit;
+class QTableWidget;
+class QLabel;
+
+namespace ropescope::ui {
+
+class SegmentListEditor : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SegmentListEditor(QWidget* parent = nullptr);
+
+  // Shows the model's layout without emitting edited().
+  void showLayout(const Layout& layout);
+  int rowCount() const;
+  void setError(const QString& message);
+  QString error() const;
+
+ signals:
+  void edited(const ropescope::Layout& layout);
+  void specRejected(const QString& message);
+
+ private:
+  void rebuildRows(const Layout& layout);
+  void fillRow(int row, const Segment& segment);
+  Layout layoutFromRows() const;
+  void emitFromRows();
+  void addSegment(const Segment& segment);
+  void moveSelected(int delta);
+  void removeSelected();
+
+  QTableWidget* table_ = nullptr;
+  QLineEdit* spec_ = nullptr;
+  QLabel* error_ = nullptr;
+};
+
+}  // namespace ropescope::ui
