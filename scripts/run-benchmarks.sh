@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Builds the Release benchmarks, runs every C++ benchmark and its numpy peer in the same run, checks
+# that both computed the same numbers, and prints the comparison table with the issue-2 targets.
+#
+# Usage: scripts/run-benchmarks.sh [--reps N] [--no-build] [--no-variants]
+#   ROPESCOPE_BENCH_BUILD  build folder (default: build-bench in the repository)
+# Results (JSON) stay in <build>/bench-results. Never run as a test: timings depend on the machine.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${ROPESCOPE_BENCH_BUILD:-$root/build-bench}
+reps=3
+do_build=1
+variants=ON
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --reps) reps=$2; shift 2 ;;
+    --no-build) do_build=0; shift ;;
+    --no-variants) variants=OFF; shift ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "run-benchmarks.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+py=/usr/bin/python3  # Debian's python3 with python3-numpy (OpenBLAS via update-alternatives)
+peers=$root/tests/bench/peers
+out=$build/bench-results
+benches=(bench_floor bench_ptd bench_decay bench_bias bench_live)
+[[ $variants == ON ]] && benches+=(bench_ptd_nomatherrno bench_ptd_native)
+
+if [[ $do_build == 1 ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROPESCOPE_BUILD_GUI=OFF \
+    -DROPESCOPE_BUILD_BENCH=ON -DROPESCOPE_BENCH_CORE_VARIANTS=$variants >/dev/null
+  ninja -C "$build" -j2 "${benches[@]}"
+fi
+bin=$(dirname "$(find "$build" -name bench_ptd -type f -perm -u+x | head -n 1)")
+[[ -x $bin/bench_ptd ]] || { echo "run-benchmarks.sh: bench_ptd not built in $build" >&2; exit 1; }
+rm -rf "$out" && mkdir -p "$out"
+
+gbench() {  # name, extra args...: repetitions, medians to JSON, console copy to .txt
+  local name=$1; shift
+  echo "== $name $*" >&2
+  "$bin/$name" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/$name.json" --benchmark_out_format=json "$@" >"$out/$name.txt"
+}
+peer() {  # threads, output name, script, args...
+  local threads=$1 name=$2 script=$3; shift 3
+  echo "== numpy $name (OPENBLAS_NUM_THREADS=$threads)" >&2
+  OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads \
+    "$py" "$peers/$script" --repeat "$reps" "$@" >"$out/peer_$name.json"
+}
+
+# Checksums (and the ids / curves the peers compare against), outside any timing.
+"$bin/bench_ptd" --check --ids-dir="$out" >"$out/check_ptd.jsonl"
+"$bin/bench_decay" --check --ids-dir="$out" >"$out/check_decay.jsonl"
+"$bin/bench_bias" --check --ids-dir="$out" >"$out/check_bias.jsonl"
+"$bin/bench_live" --check >"$out/check_live.jsonl"
+params() {  # design parameters (core's defaults) from the PTD check line
+  "$py" -c 'import json,sys; [print(json.dumps(r["params"])) for r in map(json.loads, open(sys.argv[1])) if r["case"] == sys.argv[2]]' \
+    "$out/check_ptd.jsonl" "ptd/$1"
+}
+
+gbench bench_floor
+gbench bench_ptd
+for d in mrope circle; do
+  peer 1 "ptd_$d" ptd_peer.py --design "$d" --params "$(params "$d")" --ids-npy "$out/ids_ptd_$d.npy"
+done
+if [[ $variants == ON ]]; then
+  gbench bench_ptd_nomatherrno --benchmark_filter='ptd-only'
+  gbench bench_ptd_native --benchmark_filter='ptd-only'
+fi
+gbench bench_decay
+peer 1 decay decay_peer.py --reference-npy "$out/decay_vanilla128.npy"
+gbench bench_bias
+for d in mrope circle; do
+  peer 1 "bias_direct_$d" bias_peer.py --design "$d" --form direct --params "$(params "$d")" \
+    --ids-npy "$out/ids_bias_$d.npy" --pairs-npy "$out/pairs_bias.npy"
+  for t in 1 2; do
+    peer "$t" "bias_gemm_${d}_t$t" bias_peer.py --design "$d" --form gemm --params "$(params "$d")" \
+      --ids-npy "$out/ids_bias_$d.npy" --pairs-npy "$out/pairs_bias.npy"
+  done
+done
+gbench bench_live
+
+# Peak RSS of one ids + PTD run (131 M distances) and of the numpy peer: memory stays O(N).
+rss() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}'; }
+rss_cpp=$(rss "$bin/bench_ptd" --benchmark_filter='^ptd/ids\+ptd/mrope/threads:1' --benchmark_min_time=0)
+rss_ids=$(rss "$bin/bench_ptd" --benchmark_filter='^ptd/ids-only/mrope' --benchmark_min_time=0)
+rss_np=$(OPENBLAS_NUM_THREADS=1 rss "$py" "$peers/ptd_peer.py" --repeat 1 --params "$(params mrope)")
+printf '{"rss_kib_ptd": %s, "rss_kib_ids_only": %s, "rss_kib_numpy_ptd": %s}\n' \
+  "$rss_cpp" "$rss_ids" "$rss_np" >"$out/rss.json"
+
+"$py" - "$out" "$reps" <<'EOF'
+import glob, json, math, os, sys
+
+out, reps = sys.argv[1], sys.argv[2]
+
+def lines(path):
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+checks = {r["case"]: r for p in glob.glob(f"{out}/check_*.jsonl") for r in lines(p)}
+peer = {os.path.basename(p)[5:-5]: lines(p)[0] for p in glob.glob(f"{out}/peer_*.json")}
+cpp = {}  # benchmark name -> (median real time in ms, ns per distance or None)
+for p in glob.glob(f"{out}/bench_*.json"):
+    prefix = os.path.basename(p)[:-5].replace("bench_ptd_", "core-") + ":"
+    prefix = prefix if prefix.startswith("core-") else ""
+    for b in json.load(open(p))["benchmarks"]:
+        if b.get("aggregate_name") != "median":
+            continue
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+        name = prefix + b["run_name"].removesuffix("/real_time")
+        cpp[name] = (b["real_time"] * scale, b.get("ns_per_distance"))
+
+def ms(name):
+    return cpp.get(name, (math.nan, None))[0]
+
+def rel(a, b):
+    return abs(a - b) / max(abs(a), abs(b), 1e-300)
+
+def same(case, pname, keys, tol=1e-9):
+    c, p = checks.get(case), peer.get(pname)
+    if not c or not p:
+        return False, "missing"
+    worst = max(rel(c[k], p[k]) for k in keys)
+    extra = [p.get(k, 0.0) for k in ("ids_max_abs_diff", "max_rel_diff", "pairs_theta_max_rel_diff")]
+    ok = worst <= tol and all(x <= 1e-9 for x in extra)
+    return ok, f"{worst:.1e}"
+
+rows = []
+def row(case, c1, c2, np_ms, target, ok_check, note=""):
+    r1, r2 = np_ms / c1, np_ms / c2
+    rows.append((case, c1, c2, np_ms, r1, r2, target, ok_check, note))
+    return r1, r2
+
+verdicts = []
+def verdict(name, ok):
+    verdicts.append((name, "PASS" if ok else "FAIL"))
+
+for d in ("mrope", "circle"):
+    ok, diff = same(f"ptd/{d}", f"ptd_{d}", ["ptd", "sum_mean_distance", "sum_per_text"])
+    npm = peer[f"ptd_{d}"]["median_s"] * 1e3
+    r1, r2 = row(f"PTD ids+PTD {d}", ms(f"ptd/ids+ptd/{d}/threads:1"),
+                 ms(f"ptd/ids+ptd/{d}/threads:2"), npm, ">=7x / >=12x", (ok, diff))
+    verdict(f"PTD {d}: >= 7x numpy on 1 core ({r1:.1f}x)", ok and r1 >= 7)
+    verdict(f"PTD {d}: >= 12x numpy on 2 cores ({r2:.1f}x)", ok and r2 >= 12)
+    for kind in ("exact", "rsqrt"):
+        pc = checks[f"ptd/{d}"]
+        pok = rel(pc[f"prototype_{kind}_ptd"], pc["ptd"]) <= 1e-9 and pc[f"prototype_{kind}_mean_maxrel"] <= 1e-9
+        row(f"  prototype-{kind} {d}", ms(f"ptd/ids+prototype-{kind}/{d}/threads:1"),
+            ms(f"ptd/ids+prototype-{kind}/{d}/threads:2"), npm, "(bench kernel)",
+            (pok and ok, f"{rel(pc[f'prototype_{kind}_ptd'], pc['ptd']):.1e}"))
+
+ok, diff = same("decay/vanilla128", "decay", ["sum", "u10", "u200", "ulast"])
+r1, _ = row("Decay 100k d=128", ms("decay/vanilla128/curve/threads:1"),
+            ms("decay/vanilla128/curve/threads:2"), peer["decay"]["median_s"] * 1e3, ">=20x",
+            (ok, diff), f"max elementwise rel {peer['decay'].get('max_rel_diff', math.nan):.1e}")
+verdict(f"Decay: >= 20x numpy ({r1:.1f}x)", ok and r1 >= 20)
+row("  decay reference (trig)", ms("decay/vanilla128/reference-trig"), math.nan,
+    peer["decay"]["median_s"] * 1e3, "(info)", (ok, diff))
+for d in ("mrope", "circle"):
+    keys = ["spread", "sum_mean_bias", "sum_per_text"]
+    ok, diff = same(f"bias/{d}", f"bias_direct_{d}", keys)
+    c1, c2 = ms(f"bias/{d}/threads:1"), ms(f"bias/{d}/threads:2")
+    row(f"Bias spread {d}", c1, c2, peer[f"bias_direct_{d}"]["median_s"] * 1e3,
+        "(vs numpy)", (ok, diff), "numpy: cos per pair")
+    for t in (1, 2):
+        ok, diff = same(f"bias/{d}", f"bias_gemm_{d}_t{t}", keys)
+        row(f"  vs numpy GEMM form, {t} BLAS thr", c1, c2,
+            peer[f"bias_gemm_{d}_t{t}"]["median_s"] * 1e3, "(info)", (ok, diff))
+
+frame = 1000.0 / 60.0
+print(f"\nropescope benchmarks: C++ (Google Benchmark, median of {reps}) vs numpy peer "
+      f"(median of {reps}; numpy {next(iter(peer.values()))['numpy']}, 1 BLAS/OMP thread unless noted)")
+print("ratio = numpy time / C++ time; check = worst relative difference of the checksums (<= 1e-9)\n")
+hdr = f"{'case':34} {'C++ 1t ms':>10} {'C++ 2t ms':>10} {'numpy ms':>10} {'ratio 1t':>9} {'ratio 2t':>9}  {'target':14} check"
+print(hdr)
+print("-" * len(hdr))
+for case, c1, c2, npm, r1, r2, target, (ok, diff), note in rows:
+    chk = ("ok " if ok else "MISMATCH ") + diff
+    print(f"{case:34} {c1:10.2f} {c2:10.2f} {npm:10.1f} {r1:8.1f}x {r2:8.1f}x  {target:14} {chk}"
+          + (f"  [{note}]" if note else ""))
+
+print("\nLive update (computeSceneMetrics, one core; one 60 Hz frame = 16.7 ms):")
+for d in ("mrope", "circle"):
+    t1, t2 = ms(f"live/scene-metrics/{d}/threads:1"), ms(f"live/scene-metrics/{d}/threads:2")
+    parts = ", ".join(f"{p} {ms(f'live/part/{d}/{p}'):.2f}" for p in ("ids", "ptd", "bias", "decay3"))
+    print(f"  {d:7} {checks[f'live/{d}']['layout']} ({checks[f'live/{d}']['tokens']} tokens): "
+          f"1 thread {t1:.2f} ms, 2 threads {t2:.2f} ms   parts (ms): {parts}")
+    verdict(f"Live {d}: < 16.7 ms on one core ({t1:.2f} ms)", t1 < frame)
+    verdict(f"Live {d}: well under a frame, <= half (8.3 ms) ({t1:.2f} ms)", t1 <= frame / 2)
+
+print("\nFloor for an exact double distance (sum of sqrt(dx^2+dy^2+dz^2), 131 M per run), ns/distance:")
+floor = {k.split("floor/")[1]: v[1] for k, v in cpp.items() if k.startswith("floor/")}
+for k, v in sorted(floor.items(), key=lambda kv: kv[1]):
+    print(f"  {k:38} {v:.3f}")
+exact = min(v for k, v in floor.items() if k.startswith("exact3/"))
+print(f"  => floor (best exact3 loop): {exact:.3f} ns/distance")
+print("C++ inner loop (perTokenDistance, ids prepared), ns/distance:")
+for d in ("mrope", "circle"):
+    for t in (1, 2):
+        print(f"  core {d} {t} thread(s): {cpp[f'ptd/ptd-only/{d}/threads:{t}'][1]:.3f}")
+    for v in ("nomatherrno", "native"):
+        key = f"core-{v}:ptd/ptd-only/{d}/threads:1"
+        if key in cpp:
+            print(f"  core built with {v:12} {d} 1 thread: {cpp[key][1]:.3f}")
+inner = cpp["ptd/ptd-only/mrope/threads:1"][1]
+verdict(f"PTD inner loop within 1.5x of floor ({inner:.3f} / {exact:.3f} = {inner / exact:.2f}x)",
+        inner <= 1.5 * exact)
+
+rss = json.load(open(f"{out}/rss.json"))
+nt, nv = checks["ptd/mrope"]["n_text"], checks["ptd/mrope"]["n_visual"]
+print(f"\nPeak RSS (/usr/bin/time -v): ids + PTD run {rss['rss_kib_ptd'] / 1024:.1f} MiB, ids-only run "
+      f"{rss['rss_kib_ids_only'] / 1024:.1f} MiB, numpy peer {rss['rss_kib_numpy_ptd'] / 1024:.1f} MiB; "
+      f"an N_text x N_vis double matrix would be {nt * nv * 8 / 2**20:.0f} MiB")
+verdict(f"PTD memory O(N): peak RSS {rss['rss_kib_ptd'] / 1024:.1f} MiB",
+        rss["rss_kib_ptd"] * 1024 < nt * nv * 8 / 10)
+print(f"numpy BLAS: {next(iter(peer.values()))['blas']}")
+print("(numpy's PTD, decay and direct bias are element-wise ufunc loops: BLAS threads do not touch "
+      "them; only the GEMM form of the bias uses them.)")
+print("\nTargets:")
+for name, v in verdicts:
+    print(f"  {v}  {name}")
+EOF

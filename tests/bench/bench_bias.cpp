@@ -1,0 +1,75 @@
+// Bias-spread speed: ids + pair table + bias spread for t1024,i32x64,t1024 (2048 x 2048 tokens,
+// 64 pairs) under mrope and circle with the M-RoPE [16,24,24] plan, base 1e6; --check checksums.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "bench_common.h"
+#include "ropescope/frequency_plan.h"
+#include "ropescope/metrics.h"
+
+namespace rb = ropescope::bench;
+
+namespace {
+
+const char* const kDesigns[] = {"mrope", "circle"};
+
+ropescope::FrequencySpec biasSpec() {
+  return ropescope::FrequencySpec{"mrope", {128, 0, 1e6}};
+}
+
+void bias(benchmark::State& state, std::string design, int threads) {
+  for (auto _ : state) {
+    const ropescope::PositionIds ids = rb::designIds(design, rb::kLiveLayout);
+    const ropescope::PairTable pairs = ropescope::resolvePairs(biasSpec());
+    const ropescope::BiasResult r = ropescope::biasSpread(ids, pairs, threads);
+    benchmark::DoNotOptimize(r.spread);
+  }
+}
+
+int check(const std::string& outDir) {
+  const ropescope::PairTable pairs = ropescope::resolvePairs(biasSpec());
+  for (const char* design : kDesigns) {
+    const ropescope::PositionIds ids = rb::designIds(design, rb::kLiveLayout);
+    const ropescope::BiasResult r1 = ropescope::biasSpread(ids, pairs, 1);
+    const ropescope::BiasResult r2 = ropescope::biasSpread(ids, pairs, 2);
+    rb::JsonLine()
+        .add("case", std::string("bias/") + design)
+        .add("layout", std::string(rb::kLiveLayout))
+        .add("spread", r1.spread)
+        .add("sum_per_text", rb::sum(r1.perText))
+        .add("sum_mean_bias", rb::sum(r1.meanBias))
+        .add("spread_threads2", r2.spread)
+        .add("sum_mean_bias_threads2", rb::sum(r2.meanBias))
+        .print();
+    if (!outDir.empty()) rb::writeIdsNpy(outDir + "/ids_bias_" + design + ".npy", ids);
+  }
+  if (!outDir.empty()) {
+    std::vector<double> table;
+    for (int p = 0; p < pairs.size(); ++p) {
+      table.push_back(static_cast<double>(static_cast<int>(pairs.axis[p])));
+      table.push_back(pairs.theta[p]);
+    }
+    rb::writeNpy(outDir + "/pairs_bias.npy", table.data(),
+                 {static_cast<std::size_t>(pairs.size()), 2});
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (rb::hasFlag(argc, argv, "check")) return check(rb::flagValue(argc, argv, "ids-dir"));
+  for (const char* design : kDesigns)
+    for (int threads : {1, 2})
+      benchmark::RegisterBenchmark(
+          ("bias/" + std::string(design) + "/threads:" + std::to_string(threads)).c_str(), bias,
+          std::string(design), threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,99 @@
+// Live-update speed: computeSceneMetrics (ids, PTD, bias spread, three decay curves, profiles)
+// for the 4096-token layout t1024,i32x64,t1024 on one core, and its parts one by one.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "bench_common.h"
+#include "ropescope/decay.h"
+#include "ropescope/metrics.h"
+#include "ropescope/scene_metrics.h"
+
+namespace rb = ropescope::bench;
+
+namespace {
+
+const char* const kDesigns[] = {"mrope", "circle"};
+
+ropescope::Scene liveScene(const std::string& design) {
+  ropescope::Scene s = ropescope::defaultScene();
+  s.layout = ropescope::parseLayoutSpec(rb::kLiveLayout);
+  s.design = design;
+  s.designParams = {};
+  return s;
+}
+
+void sceneMetrics(benchmark::State& state, std::string design, int threads) {
+  const ropescope::Scene scene = liveScene(design);
+  for (auto _ : state) {
+    const ropescope::SceneMetrics m = ropescope::computeSceneMetrics(scene, 256, threads);
+    benchmark::DoNotOptimize(m.ptd.ptd);
+  }
+}
+
+// The parts computeSceneMetrics is made of, to show where a frame goes.
+enum class Part { Ids, Ptd, Bias, Decay };
+
+void part(benchmark::State& state, std::string design, Part which) {
+  const ropescope::Scene scene = liveScene(design);
+  const ropescope::PositionIds ids = rb::designIds(design, rb::kLiveLayout);
+  const ropescope::PairTable pairs = ropescope::resolvePairs(scene.frequency);
+  for (auto _ : state) {
+    switch (which) {
+      case Part::Ids:
+        benchmark::DoNotOptimize(rb::designIds(design, rb::kLiveLayout).ids.data());
+        break;
+      case Part::Ptd:
+        benchmark::DoNotOptimize(ropescope::perTokenDistance(ids, 1).ptd);
+        break;
+      case Part::Bias:
+        benchmark::DoNotOptimize(ropescope::biasSpread(ids, pairs, 1).spread);
+        break;
+      case Part::Decay:
+        for (const ropescope::Id3& dir :
+             {ropescope::Id3{1, 0, 0}, ropescope::Id3{0, 1, 0}, ropescope::Id3{0, 0, 1}})
+          benchmark::DoNotOptimize(ropescope::decayCurve(pairs, dir, 256).data());
+        break;
+    }
+  }
+}
+
+int check() {
+  for (const char* design : kDesigns) {
+    const ropescope::SceneMetrics m = ropescope::computeSceneMetrics(liveScene(design));
+    rb::JsonLine()
+        .add("case", std::string("live/") + design)
+        .add("layout", std::string(rb::kLiveLayout))
+        .add("tokens", static_cast<long>(m.ids.size()))
+        .add("ptd", m.ptd.ptd)
+        .add("bias_spread", m.bias.spread)
+        .add("decay_t_sum", rb::sum(m.decayAxis[0]))
+        .print();
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (rb::hasFlag(argc, argv, "check")) return check();
+  for (const char* design : kDesigns) {
+    const std::string d = design;
+    for (int threads : {1, 2})
+      benchmark::RegisterBenchmark(
+          ("live/scene-metrics/" + d + "/threads:" + std::to_string(threads)).c_str(), sceneMetrics,
+          d, threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    const std::pair<const char*, Part> parts[] = {
+        {"ids", Part::Ids}, {"ptd", Part::Ptd}, {"bias", Part::Bias}, {"decay3", Part::Decay}};
+    for (const auto& [name, which] : parts)
+      benchmark::RegisterBenchmark(("live/part/" + d + "/" + name).c_str(), part, d, which)
+          ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

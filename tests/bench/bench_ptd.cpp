@@ -1,0 +1,160 @@
+// PTD speed: ids + PTD for t4000,v16x32x32,t4000 (131 M distances) under mrope and circle, on one
+// and two threads, plus the inner loop alone and prototype kernels; --check prints checksums.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "bench_common.h"
+#include "ptd_prototype.h"
+#include "ropescope/metrics.h"
+
+namespace rb = ropescope::bench;
+using ropescope::PositionIds;
+
+namespace {
+
+const char* const kDesigns[] = {"mrope", "circle"};
+
+double distances(const PositionIds& ids) {
+  std::size_t text = 0;
+  for (const auto& t : ids.tokens) text += t.modality == ropescope::Modality::Text;
+  return static_cast<double>(text) * static_cast<double>(ids.size() - text);
+}
+
+void setRate(benchmark::State& state, double perIter) {
+  state.counters["ns_per_distance"] =
+      benchmark::Counter(perIter * static_cast<double>(state.iterations()) * 1e-9,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// ids from the layout spec inside the timed region, as the numpy peer does.
+void idsAndPtd(benchmark::State& state, std::string design, int threads) {
+  double perIter = 0;
+  for (auto _ : state) {
+    const PositionIds ids = rb::designIds(design, rb::kPtdLayout);
+    const ropescope::PtdResult r = ropescope::perTokenDistance(ids, threads);
+    benchmark::DoNotOptimize(r.ptd);
+    perIter = distances(ids);
+  }
+  setRate(state, perIter);
+}
+
+// The inner loop alone: ids prepared outside the timed region.
+void ptdOnly(benchmark::State& state, std::string design, int threads) {
+  const PositionIds ids = rb::designIds(design, rb::kPtdLayout);
+  for (auto _ : state) {
+    const ropescope::PtdResult r = ropescope::perTokenDistance(ids, threads);
+    benchmark::DoNotOptimize(r.ptd);
+  }
+  setRate(state, distances(ids));
+}
+
+void idsOnly(benchmark::State& state, std::string design) {
+  for (auto _ : state) {
+    const PositionIds ids = rb::designIds(design, rb::kPtdLayout);
+    benchmark::DoNotOptimize(ids.ids.data());
+  }
+}
+
+template <rb::SqrtKind K>
+void idsAndPrototype(benchmark::State& state, std::string design, int threads) {
+  double perIter = 0;
+  for (auto _ : state) {
+    const PositionIds ids = rb::designIds(design, rb::kPtdLayout);
+    const rb::PrototypeResult r = rb::prototypePtd<K>(ids, threads);
+    benchmark::DoNotOptimize(r.ptd);
+    perIter = distances(ids);
+  }
+  setRate(state, perIter);
+}
+
+void registerAll() {
+  for (const char* design : kDesigns) {
+    const std::string d = design;
+    for (int threads : {1, 2})
+      benchmark::RegisterBenchmark(
+          ("ptd/ids+ptd/" + d + "/threads:" + std::to_string(threads)).c_str(), idsAndPtd, d,
+          threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    for (int threads : {1, 2})
+      benchmark::RegisterBenchmark(
+          ("ptd/ptd-only/" + d + "/threads:" + std::to_string(threads)).c_str(), ptdOnly, d,
+          threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    benchmark::RegisterBenchmark(("ptd/ids-only/" + d).c_str(), idsOnly, d)
+        ->Unit(benchmark::kMillisecond);
+    for (int threads : {1, 2}) {
+      benchmark::RegisterBenchmark(
+          ("ptd/ids+prototype-exact/" + d + "/threads:" + std::to_string(threads)).c_str(),
+          idsAndPrototype<rb::SqrtKind::Exact>, d, threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(
+          ("ptd/ids+prototype-rsqrt/" + d + "/threads:" + std::to_string(threads)).c_str(),
+          idsAndPrototype<rb::SqrtKind::Rsqrt>, d, threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+}
+
+double maxRelDiff(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = a.size() == b.size() ? 0.0 : INFINITY;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    m = std::max(m, std::abs(a[i] - b[i]) / std::max(std::abs(b[i]), 1e-300));
+  return m;
+}
+
+// One JSON line per design: core's result, its 2-thread result and the prototypes'.
+int check(const std::string& idsDir) {
+  for (const char* design : kDesigns) {
+    const PositionIds ids = rb::designIds(design, rb::kPtdLayout);
+    const ropescope::PtdResult r1 = ropescope::perTokenDistance(ids, 1);
+    const ropescope::PtdResult r2 = ropescope::perTokenDistance(ids, 2);
+    const rb::PrototypeResult pe = rb::prototypePtd<rb::SqrtKind::Exact>(ids, 1);
+    const rb::PrototypeResult pr = rb::prototypePtd<rb::SqrtKind::Rsqrt>(ids, 2);
+    std::string params = "{";
+    for (const auto& spec : ropescope::findDesign(design).parameters()) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", spec.defaultValue);
+      params += (params.size() > 1 ? ", \"" : "\"") + spec.key + "\": " + buf;
+    }
+    params += "}";
+    rb::JsonLine()
+        .add("case", std::string("ptd/") + design)
+        .add("layout", std::string(rb::kPtdLayout))
+        .add("n_text", static_cast<long>(r1.nText))
+        .add("n_visual", static_cast<long>(r1.nVisual))
+        .add("ptd", r1.ptd)
+        .add("sum_per_text", rb::sum(r1.perText))
+        .add("sum_mean_distance", rb::sum(r1.meanDistance))
+        .add("ptd_threads2", r2.ptd)
+        .add("sum_mean_distance_threads2", rb::sum(r2.meanDistance))
+        .add("prototype_exact_ptd", pe.ptd)
+        .add("prototype_exact_mean_maxrel", maxRelDiff(pe.meanDistance, r1.meanDistance))
+        .add("prototype_exact_per_text_sum", rb::sum(pe.perText))
+        .add("prototype_rsqrt_ptd", pr.ptd)
+        .add("prototype_rsqrt_mean_maxrel", maxRelDiff(pr.meanDistance, r1.meanDistance))
+        .add("prototype_rsqrt_per_text_sum", rb::sum(pr.perText))
+        .raw("params", params)
+        .print();
+    if (!idsDir.empty()) rb::writeIdsNpy(idsDir + "/ids_ptd_" + design + ".npy", ids);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (rb::hasFlag(argc, argv, "check")) return check(rb::flagValue(argc, argv, "ids-dir"));
+  registerAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
