@@ -113,7 +113,7 @@ Scene sceneFromJson(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     std::string msg = e.what();
     const auto pos = msg.find("parse error");
     sceneError("not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");

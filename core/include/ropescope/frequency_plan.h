@@ -18,6 +18,7 @@ struct RotaryConfig {
 
   int effectiveRotaryDim() const { return rotaryDim > 0 ? rotaryDim : headDim; }
   int pairCount() const { return effectiveRotaryDim() / 2; }
+  bool operator==(const RotaryConfig&) const = default;
 };
 
 // What the user chose: plan name, rotary settings, sections, and for multihead the KV heads.

@@ -1,0 +1,136 @@
+// The Scene: JSON round trip, strict reading of malformed files, atomic saving, the AGE
+// schedule and the all-in-one metrics call.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "ropescope/age_schedule.h"
+#include "ropescope/errors.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
+
+using namespace ropescope;
+
+TEST(SceneJson, RoundTripsEveryField) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t3,v2x3x4,t1,i2x2");
+  s.design = "circle";
+  s.designParams.set("alpha", 0.25);
+  s.designParams.set("radius_mode", 1);
+  s.designParams.set("centre", 0);
+  s.frequency.plan = "interleaved";
+  s.frequency.rotary = {256, 64, 1e7};
+  s.frequency.sections = {11, 11, 10};
+  s.age = {28, AgeStrategy::FirstHalf};
+  s.ageLayer = 5;
+  s.selectedText = 2;
+  const std::string text = sceneToJson(s);
+  EXPECT_NE(text.find("\"radius_mode\": \"auto\""), std::string::npos) << text;
+  EXPECT_EQ(sceneFromJson(text), s);
+}
+
+TEST(SceneJson, MalformedFilesGiveOneLineErrors) {
+  const char* cases[][2] = {
+      {"", "not valid JSON"},
+      {"{", "not valid JSON"},
+      {"[1,2]", "top level must be a JSON object"},
+      {R"({"format":"other","version":1,"layout":"t1"})", "\"format\""},
+      {R"({"format":"ropescope-scene","version":2,"layout":"t1"})", "version"},
+      {R"({"format":"ropescope-scene","version":1})", "missing \"layout\""},
+      {R"({"format":"ropescope-scene","version":1,"layout":"i0x3"})", "1..4096"},
+      {R"({"format":"ropescope-scene","version":1,"layout":5})", "must be a string"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","colour":1})", "unknown key"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","design":"cone"})",
+       "unknown design"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","design":"circle","design_params":{"alpha":7}})",
+       "[0, 1]"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","design":"circle","design_params":{"radius":"big"}})",
+       "wrong type"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","design":"circle","design_params":{"radius_mode":"huge"}})",
+       "one of"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"head_dim":"x"}})",
+       "whole number"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"base":1e999}})",
+       "not valid JSON"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"sections":[1,2]}})",
+       "three numbers"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"head_dim":99999999999}})",
+       "out of range"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","age":{"strategy":"odd"}})",
+       "AGE strategy"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","age":{"layer":40}})", "AGE layer"},
+  };
+  for (const auto& c : cases) {
+    try {
+      sceneFromJson(c[0]);
+      ADD_FAILURE() << "accepted: " << c[0];
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind("scene file: ", 0), 0u) << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+      EXPECT_NE(m.find(c[1]), std::string::npos) << "for " << c[0] << " got: " << m;
+    }
+  }
+}
+
+TEST(SceneFile, SavesAtomicallyAndLoadsBack) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ropescope-scene-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "s.json").string();
+  Scene s = defaultScene();
+  saveSceneFile(s, path);
+  EXPECT_EQ(loadSceneFile(path), s);
+  // Only the target remains: no temporary file left behind.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+  // An invalid scene is refused before anything is written: the old file stays.
+  Scene bad = s;
+  bad.frequency.rotary.headDim = 3;
+  EXPECT_THROW(saveSceneFile(bad, path), InputError);
+  EXPECT_EQ(loadSceneFile(path), s);
+  EXPECT_THROW(loadSceneFile((dir / "missing.json").string()), InputError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Age, StrategiesMatchTheReleasedTables) {
+  AgeSchedule s{36, AgeStrategy::Alternate};
+  const auto alt = ageLayers(s);
+  for (int l = 0; l < 36; ++l) EXPECT_EQ(alt[l], l % 2 == 0);
+  s.strategy = AgeStrategy::FirstHalf;
+  const auto first = ageLayers(s);
+  for (int l = 0; l < 36; ++l) EXPECT_EQ(first[l], l < 18);
+  s.strategy = AgeStrategy::SecondHalf;
+  EXPECT_FALSE(ageLayers(s)[17]);
+  EXPECT_TRUE(ageLayers(s)[18]);
+  s.strategy = AgeStrategy::All;
+  for (bool b : ageLayers(s)) EXPECT_TRUE(b);
+  EXPECT_THROW(ageLayers({0, AgeStrategy::All}), InputError);
+}
+
+TEST(SceneMetricsTest, AgeLayerSwitchesBetweenCircleAndMropeIds) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t2,i3x3,t3");
+  s.ageLayer = 1;  // alternate: odd layers use M-RoPE ids
+  const SceneMetrics m = computeSceneMetrics(s, 64);
+  EXPECT_EQ(m.designUsed, "mrope");
+  EXPECT_EQ(m.ids.ids, findDesign("mrope").ids(s.layout, {}).ids);
+  s.ageLayer = 2;
+  const SceneMetrics c = computeSceneMetrics(s, 64);
+  EXPECT_EQ(c.designUsed, "circle");
+  EXPECT_LT(c.ptd.ptd, 1e-12);
+  EXPECT_EQ(c.decayAxis[1].size(), 65u);
+  EXPECT_EQ(c.selectedDistance.size(), 9u);
+  EXPECT_EQ(c.wavelengths.size(), 64u);
+}
+
+TEST(SceneMetricsTest, CompareCoversEveryDesign) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("i3x3,t5");
+  const auto rows = compareDesigns(s);
+  ASSERT_EQ(rows.size(), allDesigns().size());
+  EXPECT_NEAR(rows[0].ptd, 20.0 / 9.0, 1e-12);  // hard
+  EXPECT_EQ(rows[1].ptd, 0.0);                  // unordered
+}
