@@ -55,7 +55,9 @@ int main(int argc, char** argv) {
       printUsage(std::cout);
       return 0;
     }
-    if (args.size() > 1 || (!args.empty() && args[0].rfind("-", 0) == 0)) {
+    const bool sceneArg = args.size() == 1 && args[0].size() > 5 &&
+                          args[0].compare(args[0].size() - 5, 5, ".json") == 0;
+    if (!args.empty() && !sceneArg) {
       std::cerr << "ropescope: unknown command \"" << args[0]
                 << "\" (accepted: ids, ptd, bias, decay, freqs, or a scene FILE.json)\n";
       return 2;

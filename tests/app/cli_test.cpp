@@ -1,0 +1,209 @@
+// End-to-end tests of the ropescope command line: real processes, their stdout, stderr, exit
+// status and output files, for good input and for every kind of bad input.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ropescope/position_design.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct ProcessResult {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const fs::path& workDir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("ropescope-cli-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+// Runs the binary with shell-quoted arguments; captures stdout, stderr and the exit status.
+ProcessResult runCli(const std::vector<std::string>& args) {
+  std::string cmd = "'" ROPESCOPE_BIN "'";
+  for (const std::string& a : args) {
+    std::string q;
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    cmd += " '" + q + "'";
+  }
+  const fs::path errFile = workDir() / "stderr.txt";
+  cmd += " 2>'" + errFile.string() + "' </dev/null";
+  ProcessResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[65536];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  r.err = slurp(errFile);
+  return r;
+}
+
+void expectBadInput(const std::vector<std::string>& args, const std::string& mention) {
+  const ProcessResult r = runCli(args);
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  EXPECT_EQ(r.status, 2) << joined << "\nstderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << joined << "\nstdout: " << r.out;
+  ASSERT_FALSE(r.err.empty()) << joined;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << joined << "\nstderr: " << r.err;
+}
+
+}  // namespace
+
+TEST(Cli, VersionAndHelp) {
+  const ProcessResult v = runCli({"--version"});
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out, "ropescope " ROPESCOPE_VERSION "\n");
+  for (const char* cmd : {"ids", "ptd", "bias", "decay", "freqs"}) {
+    const ProcessResult h = runCli({cmd, "--help"});
+    EXPECT_EQ(h.status, 0) << cmd;
+    EXPECT_NE(h.out.find(std::string("usage: ropescope ") + cmd), std::string::npos);
+    EXPECT_NE(h.out.find("--out FILE"), std::string::npos) << cmd;
+  }
+  EXPECT_NE(runCli({"ptd", "--help"}).out.find("circle:"), std::string::npos);
+  EXPECT_EQ(runCli({"--help"}).status, 0);
+}
+
+TEST(Cli, PtdReproducesThePaperNumbers) {
+  const ProcessResult hard = runCli({"ptd", "--layout", "i3x3,t5", "--design", "hard"});
+  ASSERT_EQ(hard.status, 0) << hard.err;
+  const json j = json::parse(hard.out);
+  EXPECT_DOUBLE_EQ(j["ptd"].get<double>(), 20.0 / 9.0);
+  EXPECT_EQ(j["n_text"], 5);
+  EXPECT_EQ(j["n_visual"], 9);
+  EXPECT_EQ(j["per_text"].size(), 5u);
+  const json circle = json::parse(runCli({"ptd", "--layout", "i3x3,t5", "--design", "circle",
+                                          "--alpha", "0.5", "--radius", "10"})
+                                      .out);
+  EXPECT_LT(circle["ptd"].get<double>(), 1e-12);
+}
+
+TEST(Cli, IdsReadBackBitExact) {
+  const ProcessResult r = runCli({"ids", "--layout", "t1,i3x4,t1", "--design", "circle"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  const auto ids =
+      ropescope::findDesign("circle").ids(ropescope::parseLayoutSpec("t1,i3x4,t1"), {});
+  ASSERT_EQ(j["tokens"].size(), ids.size());
+  EXPECT_TRUE(j["tokens"][0]["cell"].is_null());
+  EXPECT_EQ(j["tokens"][0]["modality"], "text");
+  EXPECT_EQ(j["tokens"][5]["cell"], json::array({0, 1, 0}));
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (int a = 0; a < 3; ++a) EXPECT_EQ(j["tokens"][i]["id"][a].get<double>(), ids.ids[i][a]);
+  EXPECT_EQ(j["rope_delta"].get<double>(), ids.ropeDelta);
+  EXPECT_EQ(j["design"], "circle");
+}
+
+TEST(Cli, DecayBiasAndFreqs) {
+  const json d = json::parse(
+      runCli({"decay", "--plan", "vanilla", "--base", "1e4", "--max-distance", "200"}).out);
+  ASSERT_EQ(d["bound"].size(), 201u);
+  EXPECT_NEAR(d["bound"][10].get<double>(), 17.954137137085, 1e-11);
+  EXPECT_NEAR(d["bound"][200].get<double>(), 7.244770748511, 1e-11);
+  const json axis = json::parse(
+      runCli({"decay", "--plan", "mrope", "--base", "1e4", "--axis", "t", "--max-distance", "50"})
+          .out);
+  EXPECT_NEAR(axis["bound"][50].get<double>(), 21.855130565307, 1e-11);  // rope_math.md §5
+  const json b = json::parse(runCli({"bias", "--layout", "i3x3,t5", "--design", "circle"}).out);
+  EXPECT_GT(b["bias_spread"].get<double>(), 1e-3);
+  EXPECT_EQ(b["per_text"].size(), 5u);
+  const json f = json::parse(runCli({"freqs", "--plan", "interleaved"}).out);
+  ASSERT_EQ(f["pairs"].size(), 64u);
+  EXPECT_EQ(f["pairs"][1]["axis"], "h");
+  EXPECT_EQ(f["pairs"][63]["axis"], "t");
+  EXPECT_DOUBLE_EQ(f["pairs"][0]["wavelength"].get<double>(), 2 * 3.141592653589793);
+  const json hope = json::parse(runCli({"freqs", "--plan", "hope"}).out);
+  EXPECT_TRUE(hope["pairs"][63]["wavelength"].is_null());
+}
+
+TEST(Cli, CsvTables) {
+  const ProcessResult r =
+      runCli({"ids", "--layout", "t1,i1x2", "--design", "mrope", "--format", "csv"});
+  EXPECT_EQ(r.out,
+            "index,modality,segment,frame,row,col,t,h,w\n0,text,0,,,,0,0,0\n"
+            "1,image,1,0,0,0,1,1,1\n2,image,1,0,0,1,1,1,2\n");
+  const ProcessResult d = runCli({"decay", "--max-distance", "1", "--format", "csv"});
+  EXPECT_EQ(d.out.substr(0, 21), "distance,bound\n0,32.5");
+}
+
+TEST(Cli, SceneFilesAndOutFiles) {
+  const fs::path scene = workDir() / "scene.json";
+  std::ofstream(scene)
+      << R"({"format":"ropescope-scene","version":1,"layout":"i3x3,t5","design":"hard"})";
+  const fs::path out = workDir() / "ptd.json";
+  const ProcessResult r = runCli({"ptd", "--scene", scene.string(), "--out", out.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_DOUBLE_EQ(json::parse(slurp(out))["ptd"].get<double>(), 20.0 / 9.0);
+  // A failing run leaves an existing output file untouched and creates no new one.
+  const std::string before = slurp(out);
+  EXPECT_EQ(runCli({"ptd", "--layout", "i0x3", "--out", out.string()}).status, 2);
+  EXPECT_EQ(slurp(out), before);
+  const fs::path fresh = workDir() / "never.json";
+  EXPECT_EQ(runCli({"ptd", "--layout", "t1,", "--out", fresh.string()}).status, 2);
+  EXPECT_FALSE(fs::exists(fresh));
+  for (const auto& e : fs::directory_iterator(workDir()))
+    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST(Cli, BadLayoutsExitTwoWithOneLine) {
+  for (const char* spec : {"i0x3", "t-1", "i3x", "q4", "", "t1,", "t1,,i2x2", "v1x2"})
+    expectBadInput({"ptd", "--layout", spec}, "layout");
+  expectBadInput({"ptd", "--layout", "t262145"}, "1..262144");
+  expectBadInput({"ptd", "--layout", "v64x64x65"}, "more than 262144 tokens");
+  expectBadInput({"ptd"}, "needs --layout");
+}
+
+TEST(Cli, BadParametersExitTwoWithTheRange) {
+  const std::string L = "t2,i2x2";
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--alpha", "1.5"}, "[0, 1]");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--alpha", "nan"}, "finite");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--alpha", "inf"}, "finite");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "0"}, "(0, 1000000]");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "-2"}, "(0, 1000000]");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "auto-0"}, "auto_k");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--dff", "1.01"}, "[0, 1]");
+  expectBadInput({"ptd", "--layout", L, "--design", "cone"}, "unknown design");
+  expectBadInput({"ptd", "--layout", L, "--design", "hard", "--alpha", "0.5"}, "no parameter");
+  expectBadInput({"bias", "--layout", L, "--head-dim", "127"}, "even");
+  expectBadInput({"bias", "--layout", L, "--sections", "16,24,23"}, "sum to 63");
+  expectBadInput({"decay", "--base", "nan"}, "finite");
+  expectBadInput({"decay", "--axis", "x"}, "t, h or w");
+  expectBadInput({"decay", "--max-distance", "-5"}, "0..100000000");
+  expectBadInput({"decay", "--direction", "1,2"}, "3 comma-separated");
+  expectBadInput({"ptd", "--layout", L, "--frobnicate"}, "unknown option");
+  expectBadInput({"ptd", "--layout"}, "needs a value");
+  expectBadInput({"ptd", "--layout", L, "--format", "xml"}, "json, csv");
+  expectBadInput({"frobnicate"}, "unknown command");
+}
+
+TEST(Cli, BadSceneFilesExitTwo) {
+  expectBadInput({"ptd", "--scene", (workDir() / "missing.json").string()}, "cannot open");
+  const fs::path bad = workDir() / "bad.json";
+  std::ofstream(bad) << "{\"format\": \"ropescope-scene\", ";
+  expectBadInput({"ptd", "--scene", bad.string()}, "not valid JSON");
+  const fs::path dir = workDir() / "a-directory.json";
+  fs::create_directories(dir);
+  expectBadInput({"ptd", "--scene", dir.string()}, "scene file");
+}
