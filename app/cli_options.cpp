@@ -14,9 +14,9 @@ namespace ropescope::cli {
 
 namespace {
 
-constexpr unsigned kScene = kIds | kPtd | kBias;  // need a layout
-constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd;
-constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs;
+constexpr unsigned kScene = kIds | kPtd | kBias | kAttention;  // need a layout
+constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention;
+constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid;
 
 struct State {
   Request req;
@@ -251,6 +251,10 @@ const char* commandName(Command c) {
       return "decay";
     case kFreqs:
       return "freqs";
+    case kAttention:
+      return "attention";
+    case kGrid:
+      return "grid";
   }
   return "?";
 }
@@ -267,12 +271,16 @@ const char* commandSummary(Command c) {
       return "RoFormer's long-term decay bound U(delta) along an axis or direction";
     case kFreqs:
       return "frequency, axis and wavelength of every rotary pair";
+    case kAttention:
+      return "RoPE attention logits / softmax over the sequence (CPU or GPU)";
+    case kGrid:
+      return "image files -> resized size and LLM grid (Qwen2.5-VL smart_resize)";
   }
   return "";
 }
 
 bool parseCommand(const std::string& name, Command* out) {
-  for (Command c : {kIds, kPtd, kBias, kDecay, kFreqs})
+  for (Command c : kAllCommands)
     if (name == commandName(c)) {
       *out = c;
       return true;
@@ -280,7 +288,8 @@ bool parseCommand(const std::string& name, Command* out) {
   return false;
 }
 
-Request parseArguments(Command command, const std::vector<std::string>& args) {
+Request parseArguments(Command command, const std::vector<std::string>& args,
+                       const ExtraOptions& extra) {
   State s;
   s.req.command = command;
   s.req.scene = defaultScene();
@@ -299,6 +308,19 @@ Request parseArguments(Command command, const std::vector<std::string>& args) {
     const Option* opt = nullptr;
     for (const Option& o : options())
       if (name == o.name && (o.commands & command)) opt = &o;
+    if (!opt && extra) {
+      bool used = false;
+      auto fetch = [&]() -> std::string {
+        used = true;
+        if (inlineValue) return value;
+        if (i + 1 >= args.size()) throw InputError("--" + name + " needs a value", name);
+        return args[++i];
+      };
+      if (extra(name, fetch)) {
+        if (inlineValue && !used) throw InputError("--" + name + " takes no value", name);
+        continue;
+      }
+    }
     if (!opt)
       throw InputError(where + ": unknown option --" + name + " (see " + where + " --help)");
     if (opt->arg && !inlineValue) {
@@ -312,7 +334,7 @@ Request parseArguments(Command command, const std::vector<std::string>& args) {
   }
   if (s.haveLayout && s.haveScene)
     throw InputError("give either --layout or --scene, not both", "layout");
-  if ((command & kScene) && !s.haveLayout && !s.haveScene)
+  if ((command & kScene) && !s.haveLayout && !s.haveScene && !s.req.help)
     throw InputError(where + " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE", "layout");
   applyParams(s);
   validateScene(s.req.scene);
@@ -322,7 +344,13 @@ Request parseArguments(Command command, const std::vector<std::string>& args) {
 std::string commandHelp(Command command) {
   std::ostringstream o;
   o << "usage: ropescope " << commandName(command) << " [options]\n"
-    << commandSummary(command) << "\n\noptions:\n";
+    << commandSummary(command) << "\n\noptions:\n"
+    << sharedOptionsHelp(command);
+  return o.str();
+}
+
+std::string sharedOptionsHelp(Command command) {
+  std::ostringstream o;
   for (const Option& opt : options()) {
     if (!(opt.commands & command)) continue;
     std::string left = std::string("  --") + opt.name + (opt.arg ? std::string(" ") + opt.arg : "");

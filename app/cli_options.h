@@ -2,6 +2,7 @@
 // parser and --help read, and parsed into a Scene plus output settings.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,18 @@
 
 namespace ropescope::cli {
 
-enum Command : unsigned { kIds = 1, kPtd = 2, kBias = 4, kDecay = 8, kFreqs = 16 };
+enum Command : unsigned {
+  kIds = 1,
+  kPtd = 2,
+  kBias = 4,
+  kDecay = 8,
+  kFreqs = 16,
+  kAttention = 32,
+  kGrid = 64
+};
+
+// Every command, in help order.
+inline constexpr Command kAllCommands[] = {kIds, kPtd, kBias, kDecay, kFreqs, kAttention, kGrid};
 
 struct Request {
   Command command = kIds;
@@ -31,8 +43,18 @@ bool parseCommand(const std::string& name, Command* out);
 // One-line summary per subcommand, for the top-level help.
 const char* commandSummary(Command c);
 
+// A subcommand's own options: called for an option the shared table does not know. `value`
+// fetches the option's value (from "--name=value" or the next argument). Return false if the
+// option is unknown to the subcommand too.
+using ExtraOptions =
+    std::function<bool(const std::string& name, const std::function<std::string()>& value)>;
+
 // Throws InputError with a one-line message for any bad option or value.
-Request parseArguments(Command command, const std::vector<std::string>& args);
+Request parseArguments(Command command, const std::vector<std::string>& args,
+                       const ExtraOptions& extra = {});
+
+// Help for the shared options that apply to `command` (subcommands append their own).
+std::string sharedOptionsHelp(Command command);
 
 std::string commandHelp(Command command);
 

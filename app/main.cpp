@@ -1,5 +1,6 @@
 // ropescope entry point: the GUI when started without a subcommand (or with a scene file), the
 // command-line subcommands otherwise. Bad input: one line on stderr, exit status 2.
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "ropescope/errors.h"
+#include "subcommands.h"
 
 #ifdef ROPESCOPE_WITH_GUI
 #include "ropescope_ui/gui_main.h"
@@ -24,8 +26,9 @@ void printUsage(std::ostream& o) {
        "usage: ropescope [FILE.json]             open the desktop app (on a scene file)\n"
        "       ropescope COMMAND [options]       compute and print JSON or CSV\n"
        "       ropescope --version | --help\n\ncommands:\n";
-  for (Command c : {kIds, kPtd, kBias, kDecay, kFreqs})
-    o << "  " << commandName(c) << std::string(8 - std::strlen(commandName(c)), ' ')
+  for (Command c : kAllCommands)
+    o << "  " << commandName(c)
+      << std::string(std::max<std::size_t>(11 - std::strlen(commandName(c)), 1), ' ')
       << commandSummary(c) << "\n";
   o << "\n'ropescope COMMAND --help' lists a command's options.\n";
 }
@@ -38,8 +41,10 @@ int main(int argc, char** argv) {
   try {
     cli::Command command;
     if (!args.empty() && cli::parseCommand(args[0], &command)) {
-      const cli::Request request =
-          cli::parseArguments(command, std::vector<std::string>(args.begin() + 1, args.end()));
+      const std::vector<std::string> rest(args.begin() + 1, args.end());
+      if (command == cli::kGrid) return cli::runGridCommand(rest);
+      if (command == cli::kAttention) return cli::runAttentionCommand(rest);
+      const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
         std::cout << cli::commandHelp(command);
         return 0;
@@ -58,8 +63,9 @@ int main(int argc, char** argv) {
     const bool sceneArg = args.size() == 1 && args[0].size() > 5 &&
                           args[0].compare(args[0].size() - 5, 5, ".json") == 0;
     if (!args.empty() && !sceneArg) {
-      std::cerr << "ropescope: unknown command \"" << args[0]
-                << "\" (accepted: ids, ptd, bias, decay, freqs, or a scene FILE.json)\n";
+      std::cerr
+          << "ropescope: unknown command \"" << args[0]
+          << "\" (accepted: ids, ptd, bias, decay, freqs, attention, grid, or a scene FILE.json)\n";
       return 2;
     }
 #ifdef ROPESCOPE_WITH_GUI

@@ -1,0 +1,13 @@
+// Subcommands that parse their own options on top of the shared table: each lives in its own
+// file (cmd_<name>.cpp), returns the exit status and throws InputError for bad input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ropescope::cli {
+
+int runGridCommand(const std::vector<std::string>& args);       // cmd_grid.cpp
+int runAttentionCommand(const std::vector<std::string>& args);  // cmd_attention.cpp
+
+}  // namespace ropescope::cli
