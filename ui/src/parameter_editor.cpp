@@ -9,6 +9,7 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ropescope::ui {
@@ -82,14 +83,33 @@ ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
   setValue(spec_.defaultValue);
 }
 
+bool ParameterEditor::logSlider() const {
+  // Wide ranges such as R in (0, 1e6] would leave every useful value in the slider's first pixel.
+  return spec_.kind == ParameterSpec::Kind::Number && spec_.max > 0 &&
+         spec_.max - spec_.min > 1000.0 && spec_.min >= 0;
+}
+
 int ParameterEditor::sliderPosition(double value) const {
   const double span = spec_.max - spec_.min;
   if (span <= 0) return 0;
+  if (logSlider()) {
+    const double lo = std::max(spec_.min, spec_.max * 1e-6);
+    if (value <= lo) return 0;
+    return static_cast<int>(
+        std::lround(std::log(value / lo) / std::log(spec_.max / lo) * kSliderSteps));
+  }
   return static_cast<int>(std::lround((value - spec_.min) / span * kSliderSteps));
 }
 
 double ParameterEditor::sliderValue(int position) const {
-  double v = spec_.min + (spec_.max - spec_.min) * position / kSliderSteps;
+  double v = 0.0;
+  if (logSlider()) {
+    const double lo = std::max(spec_.min, spec_.max * 1e-6);
+    v = lo * std::pow(spec_.max / lo, static_cast<double>(position) / kSliderSteps);
+    v = std::round(v * 1e4) / 1e4;  // the spin box shows four decimals
+  } else {
+    v = spec_.min + (spec_.max - spec_.min) * position / kSliderSteps;
+  }
   if (spec_.kind == ParameterSpec::Kind::Integer) v = std::round(v);
   return v;
 }

@@ -32,6 +32,7 @@ class ParameterEditor : public QWidget {
   void edited(double value);
 
  private:
+  bool logSlider() const;
   int sliderPosition(double value) const;
   double sliderValue(int position) const;
   void commit(double value);

@@ -100,9 +100,11 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   axes_->SetYLabelFormat("%.4g");
   axes_->SetZLabelFormat("%.4g");
   axes_->SetFlyModeToOuterEdges();
-  axes_->SetScreenSize(11.0);
-  axes_->SetLabelOffset(14);
-  axes_->SetTitleOffset(22);
+  // Labels are sized relative to the box and the tick count follows the data range, so short
+  // ranges (step 2) need small labels or they run into each other.
+  axes_->SetScreenSize(7.0);
+  axes_->SetLabelOffset(10);
+  axes_->SetTitleOffset(16);
   axes_->SetVisibility(false);
 
   staleText_ = vtkSmartPointer<vtkTextActor>::New();
@@ -209,10 +211,8 @@ void PositionSpaceView::applyTheme() {
   for (int a = 0; a < 3; ++a) {
     const QColor c = axisColor(a);
     titles[a]->SetColor(c.redF(), c.greenF(), c.blueF());
-    titles[a]->SetFontSize(18);
     titles[a]->SetBold(true);
     labels[a]->SetColor(fg, fg, fg);
-    labels[a]->SetFontSize(13);
     lines[a]->SetColor(c.redF(), c.greenF(), c.blueF());
   }
   applyColors();
@@ -384,8 +384,10 @@ void PositionSpaceView::applyPreset(CameraPreset preset, const double* bounds) {
       up[0] = -1, up[1] = -1, up[2] = 2;
       break;
     default:
-      dir[0] = 0.45, dir[1] = -1.0, dir[2] = 0.7;
-      up[0] = 0, up[1] = 0, up[2] = 1;
+      // Oblique, partly down the text axis: the text line recedes and a ring of visual tokens
+      // (circle designs) opens into an ellipse instead of collapsing to a stroke.
+      dir[0] = 1.25, dir[1] = -0.45, dir[2] = 0.95;
+      up[0] = -0.3, up[1] = 0.2, up[2] = 1;
       break;
   }
   vtkCamera* cam = renderer()->GetActiveCamera();
@@ -396,7 +398,7 @@ void PositionSpaceView::applyPreset(CameraPreset preset, const double* bounds) {
   double padded[6];
   std::copy(bounds, bounds + 6, padded);
   renderer()->ResetCamera(padded);
-  cam->Zoom(0.78);  // room for the axes' labels
+  cam->Zoom(0.72);  // room for the axes' labels
   renderer()->ResetCameraClippingRange(padded);
   update();
 }
@@ -437,6 +439,19 @@ long PositionSpaceView::tokenAt(QPoint pos) const {
     }
   }
   return best;
+}
+
+QPointF PositionSpaceView::tokenPosition(long token) const {
+  const int w = width(), h = height();
+  if (token < 0 || token >= static_cast<long>(ids_.size()) || w <= 0 || h <= 0)
+    return QPointF(-1, -1);
+  vtkMatrix4x4* m = renderer()->GetActiveCamera()->GetCompositeProjectionTransformMatrix(
+      static_cast<double>(w) / h, -1.0, 1.0);
+  const double p[4] = {ids_.ids[token][0], ids_.ids[token][1], ids_.ids[token][2], 1.0};
+  double q[4];
+  m->MultiplyPoint(p, q);
+  if (q[3] <= 0) return QPointF(-1, -1);
+  return QPointF((q[0] / q[3] + 1.0) * 0.5 * w, (1.0 - q[1] / q[3]) * 0.5 * h);
 }
 
 QString PositionSpaceView::describeToken(long token) const {

@@ -51,6 +51,8 @@ class PositionSpaceView : public VtkView {
 
   // Token under a widget-pixel position (within a few pixels), -1 if none.
   long tokenAt(QPoint pos) const;
+  // Where a token is drawn, in widget pixels (for tests and tooltips); (-1,-1) if off-screen.
+  QPointF tokenPosition(long token) const;
   QString describeToken(long token) const;
   const PositionIds& ids() const { return ids_; }
 

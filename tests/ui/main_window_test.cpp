@@ -1,0 +1,200 @@
+// The main window as a user drives it: edits recompute at once, bad input shows beside its field
+// and marks the views stale, a click selects a token in every view, sessions round-trip, and
+// compare mode links its cameras.
+#include <gtest/gtest.h>
+
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <cmath>
+
+#include <vtkCamera.h>
+
+#include "charts_panel.h"
+#include "compare_view.h"
+#include "gui_test_util.h"
+#include "image_compare.h"
+#include "main_window.h"
+#include "parameter_editor.h"
+#include "scene_model.h"
+#include "scene_panel.h"
+#include "segment_list_editor.h"
+
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+QDoubleSpinBox* numberField(ScenePanel* panel, const std::string& key) {
+  ParameterEditor* editor = panel->parameterEditor(key);
+  return editor ? editor->findChild<QDoubleSpinBox*>() : nullptr;
+}
+
+struct Window {
+  MainWindow w;
+  Window() {
+    w.setDarkPalette(true);
+    w.model()->setScene(fixedScene());
+    w.resize(1400, 900);
+    showAndSettle(&w);
+  }
+};
+
+}  // namespace
+
+TEST(MainWindow, ParameterEditRecomputesAndRedrawsAtOnce) {
+  Window win;
+  QDoubleSpinBox* alpha = numberField(win.w.panel(), "alpha");
+  ASSERT_NE(alpha, nullptr);
+  const auto idsBefore = win.w.spaceView()->ids().ids;
+  const QImage before = win.w.spaceView()->grabFramebuffer();
+  alpha->setValue(0.0);
+  EXPECT_EQ(win.w.model()->validScene().designParams.find("alpha").value_or(-1), 0.0);
+  EXPECT_NE(win.w.spaceView()->ids().ids, idsBefore);
+  const QImage after = win.w.spaceView()->grabFramebuffer();
+  EXPECT_GT(compareImages(before, after).differingFraction, 0.0005);
+  EXPECT_TRUE(win.w.isModified());
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("PTD")));
+}
+
+TEST(MainWindow, InvalidInputShowsBesideItsFieldAndMarksViewsStale) {
+  Window win;
+  QDoubleSpinBox* radius = numberField(win.w.panel(), "radius");
+  ASSERT_NE(radius, nullptr);
+  const auto idsBefore = win.w.spaceView()->ids().ids;
+  radius->setValue(0.0);  // R must be > 0
+  EXPECT_FALSE(win.w.panel()->errorFor(QStringLiteral("radius")).isEmpty());
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("alpha")).isEmpty());
+  EXPECT_TRUE(win.w.spaceView()->isStale());
+  EXPECT_TRUE(win.w.charts()->showsStaleBanner());
+  EXPECT_EQ(win.w.spaceView()->ids().ids, idsBefore);  // the last valid scene, not garbage
+  // The field keeps what the user typed so it can be corrected.
+  EXPECT_EQ(win.w.model()->scene().designParams.find("radius").value_or(-1), 0.0);
+
+  radius->setValue(4.0);
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("radius")).isEmpty());
+  EXPECT_FALSE(win.w.spaceView()->isStale());
+  EXPECT_FALSE(win.w.charts()->showsStaleBanner());
+  EXPECT_NE(win.w.spaceView()->ids().ids, idsBefore);
+}
+
+TEST(MainWindow, TypedLayoutErrorShowsBesideTheLayout) {
+  Window win;
+  auto* spec = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  spec->setText(QStringLiteral("t4,q3"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_FALSE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
+  EXPECT_TRUE(win.w.model()->isStale());
+  spec->setText(QStringLiteral("t3,i2x5,t2"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
+  EXPECT_EQ(win.w.model()->metrics().ids.size(), 15u);
+  EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), 3);
+}
+
+TEST(MainWindow, SegmentButtonsEditTheLayout) {
+  Window win;
+  QToolButton* addImage = nullptr;
+  for (auto* b : win.w.panel()->findChildren<QToolButton*>())
+    if (b->text() == QStringLiteral("+ Image")) addImage = b;
+  ASSERT_NE(addImage, nullptr);
+  const std::size_t before = win.w.model()->metrics().ids.size();
+  QTest::mouseClick(addImage, Qt::LeftButton);
+  EXPECT_EQ(win.w.model()->scene().layout.segments.size(), 4u);
+  EXPECT_EQ(win.w.model()->metrics().ids.size(), before + 16);  // a 4x4 image
+  EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), 4);
+}
+
+TEST(MainWindow, ClickingATokenSelectsItInEveryView) {
+  Window win;
+  PositionSpaceView* view = win.w.spaceView();
+  const auto& ids = view->ids();
+  // A visual token that is not hidden behind another one.
+  long visual = -1, token = -1;
+  for (long t = 0, v = 0; t < static_cast<long>(ids.size()); ++t) {
+    if (ids.tokens[t].modality == ropescope::Modality::Text) continue;
+    if (v >= 3 && view->tokenAt(view->tokenPosition(t).toPoint()) == t) {
+      visual = v;
+      token = t;
+      break;
+    }
+    ++v;
+  }
+  ASSERT_GE(token, 0);
+  QTest::mouseClick(view, Qt::LeftButton, {}, view->tokenPosition(token).toPoint());
+  EXPECT_EQ(win.w.model()->selectedVisual(), visual);
+  EXPECT_EQ(win.w.charts()->markedVisual(), visual);
+
+  // A text token: the panel's spin box and the profile chart follow.
+  long text = -1;
+  int textIndex = 0;
+  for (long t = 0; t < static_cast<long>(ids.size()); ++t) {
+    if (ids.tokens[t].modality != ropescope::Modality::Text) continue;
+    if (textIndex != win.w.model()->scene().selectedText &&
+        view->tokenAt(view->tokenPosition(t).toPoint()) == t) {
+      text = t;
+      break;
+    }
+    ++textIndex;
+  }
+  ASSERT_GE(text, 0);
+  QTest::mouseClick(view, Qt::LeftButton, {}, view->tokenPosition(text).toPoint());
+  EXPECT_EQ(win.w.model()->scene().selectedText, textIndex);
+  EXPECT_EQ(win.w.model()->metrics().selectedToken, text);
+  auto* spin = win.w.panel()->findChild<QSpinBox*>(QStringLiteral("selectedText"));
+  ASSERT_NE(spin, nullptr);
+  EXPECT_EQ(spin->value(), textIndex);
+
+  // And back: the panel's spin box moves the cone in the 3-D view.
+  spin->setValue(0);
+  EXPECT_EQ(win.w.model()->metrics().selectedToken, 0);
+}
+
+TEST(MainWindow, SaveAndReopenRoundTrips) {
+  Window win;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("scene.json"));
+  numberField(win.w.panel(), "alpha")->setValue(0.3);
+  ASSERT_TRUE(win.w.saveTo(path));
+  EXPECT_FALSE(win.w.isModified());
+  EXPECT_TRUE(win.w.windowTitle().contains(QStringLiteral("scene.json")));
+  numberField(win.w.panel(), "alpha")->setValue(0.9);
+  EXPECT_TRUE(win.w.isModified());
+  ASSERT_TRUE(win.w.openFile(path));
+  EXPECT_FALSE(win.w.isModified());
+  EXPECT_NEAR(win.w.model()->scene().designParams.find("alpha").value_or(-1), 0.3, 1e-12);
+  EXPECT_NEAR(numberField(win.w.panel(), "alpha")->value(), 0.3, 1e-12);
+}
+
+TEST(MainWindow, CompareModeTitlesAndLinksCameras) {
+  Window win;
+  win.w.setCompareMode(true);
+  CompareView* compare = win.w.compareView();
+  showAndSettle(compare);
+  ASSERT_EQ(compare->viewCount(), 4);
+  EXPECT_EQ(compare->designs(),
+            (std::vector<std::string>{"hard", "unordered", "spatial", "circle"}));
+  EXPECT_GT(compare->ptds()[0], 1.0);          // hard: text and image far apart in 1-D
+  EXPECT_NEAR(compare->ptds()[3], 0.0, 1e-9);  // circle: the cone, PTD 0
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(looksBlank(compare->view(i)->grabFramebuffer())) << i;
+
+  PositionSpaceView* source = compare->view(0);
+  double before[3];
+  compare->view(2)->camera()->GetDirectionOfProjection(before);
+  drag(source, QPointF(source->width() / 2.0, source->height() / 2.0),
+       QPointF(source->width() / 2.0 + 60, source->height() / 2.0 + 25));
+  double src[3], other[3];
+  source->camera()->GetDirectionOfProjection(src);
+  for (int i = 1; i < 4; ++i) {
+    compare->view(i)->camera()->GetDirectionOfProjection(other);
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(other[a], src[a], 1e-9) << "view " << i;
+  }
+  EXPECT_GT(
+      std::abs(before[0] - src[0]) + std::abs(before[1] - src[1]) + std::abs(before[2] - src[2]),
+      0.05);
+}

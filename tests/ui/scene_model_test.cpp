@@ -1,0 +1,142 @@
+// SceneModel logic without a display: recompute on edit, last-valid scene on bad input,
+// problem fields, and the linked token selection.
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+
+#include "ropescope/layout.h"
+#include "scene_equality.h"
+#include "scene_model.h"
+
+using ropescope::Scene;
+using ropescope::ui::SceneModel;
+
+namespace {
+
+Scene circleScene() {
+  Scene s = ropescope::defaultScene();
+  s.layout = ropescope::parseLayoutSpec("t4,i3x3,t5");
+  s.design = "circle";
+  s.designParams = {};
+  s.selectedText = 0;
+  return s;
+}
+
+}  // namespace
+
+TEST(SceneModel, DefaultSceneComputesAtConstruction) {
+  SceneModel model;
+  EXPECT_FALSE(model.isStale());
+  EXPECT_EQ(model.metrics().ids.size(), model.scene().layout.tokenCount());
+  EXPECT_FALSE(model.designSummaries().empty());
+}
+
+TEST(SceneModel, EditRecomputesAndEmitsOnce) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.edit([](Scene& s) { s.design = "hard"; });
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_EQ(model.validScene().design, "hard");
+  // Hard embedding of a 3x3 image between text runs: PTD is far from 0 (circle gives 0).
+  EXPECT_GT(model.metrics().ptd.ptd, 0.5);
+  EXPECT_EQ(model.metrics().ids.size(), 18u);
+}
+
+TEST(SceneModel, NoOpEditDoesNotEmit) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.setScene(circleScene());
+  model.edit([](Scene&) {});
+  EXPECT_EQ(changed.count(), 0);
+}
+
+TEST(SceneModel, InvalidParameterKeepsLastValidSceneAndNamesTheField) {
+  SceneModel model;
+  model.setScene(circleScene());
+  const double ptdBefore = model.metrics().ptd.ptd;
+  const auto idsBefore = model.metrics().ids.ids;
+  model.edit([](Scene& s) { s.designParams.set("alpha", 2.0); });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("alpha"));
+  EXPECT_FALSE(model.problem()->message.isEmpty());
+  // The edited value stays visible to the panel; the views keep the last valid scene.
+  EXPECT_EQ(model.scene().designParams.find("alpha").value_or(-1), 2.0);
+  EXPECT_FALSE(model.validScene().designParams.find("alpha").has_value());
+  EXPECT_DOUBLE_EQ(model.metrics().ptd.ptd, ptdBefore);
+  EXPECT_EQ(model.metrics().ids.ids, idsBefore);
+}
+
+TEST(SceneModel, FixingTheInputClearsTheProblem) {
+  SceneModel model;
+  model.setScene(circleScene());
+  model.edit([](Scene& s) { s.designParams.set("alpha", -1.0); });
+  ASSERT_TRUE(model.isStale());
+  model.edit([](Scene& s) { s.designParams.set("alpha", 0.25); });
+  EXPECT_FALSE(model.isStale());
+  EXPECT_EQ(model.validScene().designParams.find("alpha").value_or(-1), 0.25);
+}
+
+TEST(SceneModel, BadFrequencyAndLayoutNameTheirFields) {
+  SceneModel model;
+  model.setScene(circleScene());
+  model.edit([](Scene& s) { s.frequency.rotary.base = 0.5; });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("base"));
+  model.setScene(circleScene());
+  model.edit([](Scene& s) { s.layout.segments.clear(); });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("layout"));
+  EXPECT_EQ(model.metrics().ids.size(), 18u);
+}
+
+TEST(SceneModel, ReportedProblemMarksStaleUntilTheNextValidEdit) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.reportProblem({QStringLiteral("bad spec"), QStringLiteral("layout")});
+  EXPECT_TRUE(model.isStale());
+  EXPECT_EQ(changed.count(), 1);
+  model.edit([](Scene& s) { s.designParams.set("alpha", 0.75); });
+  EXPECT_FALSE(model.isStale());
+}
+
+TEST(SceneModel, SelectedTextMovesTheProfile) {
+  SceneModel model;
+  model.setScene(circleScene());
+  const long first = model.metrics().selectedToken;
+  model.setSelectedText(4);  // the first token of the second text run
+  EXPECT_EQ(model.scene().selectedText, 4);
+  EXPECT_NE(model.metrics().selectedToken, first);
+  EXPECT_EQ(model.metrics().selectedToken, 13);  // t4 + 9 visual tokens, then index 0 of t5
+}
+
+TEST(SceneModel, SelectedVisualIsClampedAndSignalled) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy selection(&model, &SceneModel::selectionChanged);
+  model.setSelectedVisual(4);
+  EXPECT_EQ(model.selectedVisual(), 4);
+  EXPECT_EQ(selection.count(), 1);
+  model.setSelectedVisual(9);  // only 9 visual tokens: 0..8
+  EXPECT_EQ(model.selectedVisual(), -1);
+  model.setSelectedVisual(8);
+  // A layout with fewer visual tokens drops a selection that no longer exists.
+  model.edit([](Scene& s) { s.layout = ropescope::parseLayoutSpec("t4,i2x2,t5"); });
+  EXPECT_EQ(model.selectedVisual(), -1);
+}
+
+TEST(SceneEquality, SeesEveryField) {
+  const Scene a = circleScene();
+  Scene b = a;
+  EXPECT_TRUE(ropescope::ui::sameScene(a, b));
+  b.frequency.rotary.base = 1e4;
+  EXPECT_FALSE(ropescope::ui::sameScene(a, b));
+  b = a;
+  b.frequency.sections = {16, 24, 24};
+  EXPECT_FALSE(ropescope::ui::sameScene(a, b));
+  b = a;
+  b.ageLayer = 3;
+  EXPECT_FALSE(ropescope::ui::sameScene(a, b));
+}
