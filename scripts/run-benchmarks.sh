@@ -26,7 +26,12 @@ py=/usr/bin/python3  # Debian's python3 with python3-numpy (OpenBLAS via update-
 peers=$root/tests/bench/peers
 out=$build/bench-results
 benches=(bench_floor bench_ptd bench_decay bench_bias bench_live)
-[[ $variants == ON ]] && benches+=(bench_ptd_nomatherrno bench_ptd_native)
+variant_names=(nomatherrno native)  # core rebuilt with -fno-math-errno [-march=native]
+if [[ $variants == ON ]]; then
+  for v in "${variant_names[@]}"; do
+    benches+=(bench_ptd_$v bench_decay_$v bench_bias_$v bench_live_$v)
+  done
+fi
 
 if [[ $do_build == 1 ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROPESCOPE_BUILD_GUI=OFF \
@@ -36,6 +41,7 @@ fi
 bin=$(dirname "$(find "$build" -name bench_ptd -type f -perm -u+x | head -n 1)")
 [[ -x $bin/bench_ptd ]] || { echo "run-benchmarks.sh: bench_ptd not built in $build" >&2; exit 1; }
 rm -rf "$out" && mkdir -p "$out"
+cut -d' ' -f1-3 /proc/loadavg >"$out/load.txt"
 
 gbench() {  # name, extra args...: repetitions, medians to JSON, console copy to .txt
   local name=$1; shift
@@ -65,10 +71,6 @@ gbench bench_ptd
 for d in mrope circle; do
   peer 1 "ptd_$d" ptd_peer.py --design "$d" --params "$(params "$d")" --ids-npy "$out/ids_ptd_$d.npy"
 done
-if [[ $variants == ON ]]; then
-  gbench bench_ptd_nomatherrno --benchmark_filter='ptd-only'
-  gbench bench_ptd_native --benchmark_filter='ptd-only'
-fi
 gbench bench_decay
 peer 1 decay decay_peer.py --reference-npy "$out/decay_vanilla128.npy"
 gbench bench_bias
@@ -81,6 +83,14 @@ for d in mrope circle; do
   done
 done
 gbench bench_live
+if [[ $variants == ON ]]; then
+  for v in "${variant_names[@]}"; do
+    gbench bench_ptd_$v --benchmark_filter='ptd/(ids\+ptd|ptd-only)/'
+    gbench bench_decay_$v --benchmark_filter='curve'
+    gbench bench_bias_$v
+    gbench bench_live_$v
+  done
+fi
 
 # Peak RSS of one ids + PTD run (131 M distances) and of the numpy peer: memory stays O(N).
 rss() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}'; }
@@ -89,6 +99,8 @@ rss_ids=$(rss "$bin/bench_ptd" --benchmark_filter='^ptd/ids-only/mrope' --benchm
 rss_np=$(OPENBLAS_NUM_THREADS=1 rss "$py" "$peers/ptd_peer.py" --repeat 1 --params "$(params mrope)")
 printf '{"rss_kib_ptd": %s, "rss_kib_ids_only": %s, "rss_kib_numpy_ptd": %s}\n' \
   "$rss_cpp" "$rss_ids" "$rss_np" >"$out/rss.json"
+
+cut -d' ' -f1-3 /proc/loadavg >>"$out/load.txt"
 
 "$py" - "$out" "$reps" <<'EOF'
 import glob, json, math, os, sys
@@ -103,10 +115,12 @@ checks = {r["case"]: r for p in glob.glob(f"{out}/check_*.jsonl") for r in lines
 peer = {os.path.basename(p)[5:-5]: lines(p)[0] for p in glob.glob(f"{out}/peer_*.json")}
 cpp = {}  # benchmark name -> (median real time in ms, ns per distance or None)
 for p in glob.glob(f"{out}/bench_*.json"):
-    prefix = os.path.basename(p)[:-5].replace("bench_ptd_", "core-") + ":"
-    prefix = prefix if prefix.startswith("core-") else ""
-    for b in json.load(open(p))["benchmarks"]:
-        if b.get("aggregate_name") != "median":
+    variant = os.path.basename(p)[:-5].split("_")[2:]
+    prefix = f"core-{variant[0]}:" if variant else ""
+    runs = json.load(open(p))["benchmarks"]
+    medians = any(b.get("aggregate_name") == "median" for b in runs)
+    for b in runs:  # medians of the repetitions; the single run with --reps 1
+        if medians and b.get("aggregate_name") != "median":
             continue
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
         name = prefix + b["run_name"].removesuffix("/real_time")
@@ -128,9 +142,15 @@ def same(case, pname, keys, tol=1e-9):
     return ok, f"{worst:.1e}"
 
 rows = []
-def row(case, c1, c2, np_ms, target, ok_check, note=""):
+variants = {"nomatherrno": "-fno-math-errno", "native": "-fno-math-errno -march=native"}
+def row(case, c1, c2, np_ms, target, ok_check, note="", key1=None, key2=None):
     r1, r2 = np_ms / c1, np_ms / c2
     rows.append((case, c1, c2, np_ms, r1, r2, target, ok_check, note))
+    for v, flags in variants.items():  # the same core sources built with candidate flags
+        if key1 and f"core-{v}:{key1}" in cpp:
+            v1, v2 = ms(f"core-{v}:{key1}"), ms(f"core-{v}:{key2}") if key2 else math.nan
+            rows.append((f"  core {flags}", v1, v2, np_ms, np_ms / v1, np_ms / v2, "(flag test)",
+                         ok_check, ""))
     return r1, r2
 
 verdicts = []
@@ -140,8 +160,9 @@ def verdict(name, ok):
 for d in ("mrope", "circle"):
     ok, diff = same(f"ptd/{d}", f"ptd_{d}", ["ptd", "sum_mean_distance", "sum_per_text"])
     npm = peer[f"ptd_{d}"]["median_s"] * 1e3
-    r1, r2 = row(f"PTD ids+PTD {d}", ms(f"ptd/ids+ptd/{d}/threads:1"),
-                 ms(f"ptd/ids+ptd/{d}/threads:2"), npm, ">=7x / >=12x", (ok, diff))
+    k1, k2 = f"ptd/ids+ptd/{d}/threads:1", f"ptd/ids+ptd/{d}/threads:2"
+    r1, r2 = row(f"PTD ids+PTD {d}", ms(k1), ms(k2), npm, ">=7x / >=12x", (ok, diff),
+                 key1=k1, key2=k2)
     verdict(f"PTD {d}: >= 7x numpy on 1 core ({r1:.1f}x)", ok and r1 >= 7)
     verdict(f"PTD {d}: >= 12x numpy on 2 cores ({r2:.1f}x)", ok and r2 >= 12)
     for kind in ("exact", "rsqrt"):
@@ -154,8 +175,15 @@ for d in ("mrope", "circle"):
 ok, diff = same("decay/vanilla128", "decay", ["sum", "u10", "u200", "ulast"])
 r1, _ = row("Decay 100k d=128", ms("decay/vanilla128/curve/threads:1"),
             ms("decay/vanilla128/curve/threads:2"), peer["decay"]["median_s"] * 1e3, ">=20x",
-            (ok, diff), f"max elementwise rel {peer['decay'].get('max_rel_diff', math.nan):.1e}")
+            (ok, diff), f"max elementwise rel {peer['decay'].get('max_rel_diff', math.nan):.1e}",
+            key1="decay/vanilla128/curve/threads:1", key2="decay/vanilla128/curve/threads:2")
 verdict(f"Decay: >= 20x numpy ({r1:.1f}x)", ok and r1 >= 20)
+dc = checks["decay/vanilla128"]
+for anchor in (256, 4096):
+    err = dc[f"prototype{anchor}_vs_exact_max_rel"]
+    row(f"  prototype, anchor every {anchor}", ms(f"decay/vanilla128/prototype-anchor{anchor}/threads:1"),
+        ms(f"decay/vanilla128/prototype-anchor{anchor}/threads:2"), peer["decay"]["median_s"] * 1e3,
+        "(bench kernel)", (err <= 1e-9, f"{err:.1e}"), "check = max rel vs exact trig")
 row("  decay reference (trig)", ms("decay/vanilla128/reference-trig"), math.nan,
     peer["decay"]["median_s"] * 1e3, "(info)", (ok, diff))
 for d in ("mrope", "circle"):
@@ -163,13 +191,23 @@ for d in ("mrope", "circle"):
     ok, diff = same(f"bias/{d}", f"bias_direct_{d}", keys)
     c1, c2 = ms(f"bias/{d}/threads:1"), ms(f"bias/{d}/threads:2")
     row(f"Bias spread {d}", c1, c2, peer[f"bias_direct_{d}"]["median_s"] * 1e3,
-        "(vs numpy)", (ok, diff), "numpy: cos per pair")
+        "(vs numpy)", (ok, diff), "numpy: cos per pair", key1=f"bias/{d}/threads:1",
+        key2=f"bias/{d}/threads:2")
+    bc = checks[f"bias/{d}"]
+    if "prototype_spread" in bc:
+        err = max(rel(bc["prototype_spread"], bc["spread"]),
+                  rel(bc["prototype_sum_mean_bias"], bc["sum_mean_bias"]))
+        row(f"  prototype (integer ids)", ms(f"bias/{d}/prototype/threads:1"),
+            ms(f"bias/{d}/prototype/threads:2"), peer[f"bias_direct_{d}"]["median_s"] * 1e3,
+            "(bench kernel)", (ok and err <= 1e-9, f"{err:.1e}"))
     for t in (1, 2):
         ok, diff = same(f"bias/{d}", f"bias_gemm_{d}_t{t}", keys)
         row(f"  vs numpy GEMM form, {t} BLAS thr", c1, c2,
             peer[f"bias_gemm_{d}_t{t}"]["median_s"] * 1e3, "(info)", (ok, diff))
 
 frame = 1000.0 / 60.0
+load = open(f"{out}/load.txt").read().split("\n")
+print(f"\nload average (1, 5, 15 min) before: {load[0]}; after: {load[1]} (2 CPUs; > 0.3 means noise)")
 print(f"\nropescope benchmarks: C++ (Google Benchmark, median of {reps}) vs numpy peer "
       f"(median of {reps}; numpy {next(iter(peer.values()))['numpy']}, 1 BLAS/OMP thread unless noted)")
 print("ratio = numpy time / C++ time; check = worst relative difference of the checksums (<= 1e-9)\n")
@@ -187,6 +225,15 @@ for d in ("mrope", "circle"):
     parts = ", ".join(f"{p} {ms(f'live/part/{d}/{p}'):.2f}" for p in ("ids", "ptd", "bias", "decay3"))
     print(f"  {d:7} {checks[f'live/{d}']['layout']} ({checks[f'live/{d}']['tokens']} tokens): "
           f"1 thread {t1:.2f} ms, 2 threads {t2:.2f} ms   parts (ms): {parts}")
+    for v, flags in variants.items():
+        key = f"core-{v}:live/scene-metrics/{d}/threads:1"
+        if key in cpp:
+            parts = ", ".join(f"{p} {ms(f'core-{v}:live/part/{d}/{p}'):.2f}"
+                              for p in ("ids", "ptd", "bias", "decay3"))
+            print(f"    core {flags}: 1 thread {ms(key):.2f} ms   parts (ms): {parts}")
+    if f"live/prototype-kernels/{d}" in cpp:
+        print(f"    prototype PTD + bias kernels with core's decay and profiles: "
+              f"{ms(f'live/prototype-kernels/{d}'):.2f} ms")
     verdict(f"Live {d}: < 16.7 ms on one core ({t1:.2f} ms)", t1 < frame)
     verdict(f"Live {d}: well under a frame, <= half (8.3 ms) ({t1:.2f} ms)", t1 <= frame / 2)
 
@@ -200,10 +247,10 @@ print("C++ inner loop (perTokenDistance, ids prepared), ns/distance:")
 for d in ("mrope", "circle"):
     for t in (1, 2):
         print(f"  core {d} {t} thread(s): {cpp[f'ptd/ptd-only/{d}/threads:{t}'][1]:.3f}")
-    for v in ("nomatherrno", "native"):
+    for v, flags in variants.items():
         key = f"core-{v}:ptd/ptd-only/{d}/threads:1"
         if key in cpp:
-            print(f"  core built with {v:12} {d} 1 thread: {cpp[key][1]:.3f}")
+            print(f"  core {d} built with {flags}, 1 thread: {cpp[key][1]:.3f}")
 inner = cpp["ptd/ptd-only/mrope/threads:1"][1]
 verdict(f"PTD inner loop within 1.5x of floor ({inner:.3f} / {exact:.3f} = {inner / exact:.2f}x)",
         inner <= 1.5 * exact)

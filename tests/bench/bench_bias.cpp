@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench_common.h"
+#include "bias_prototype.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
 
@@ -27,21 +28,35 @@ void bias(benchmark::State& state, std::string design, int threads) {
   }
 }
 
+// Integer ids only (the M-RoPE case): the prototype refuses fractional ids.
+void prototype(benchmark::State& state, std::string design, int threads) {
+  for (auto _ : state) {
+    const ropescope::PositionIds ids = rb::designIds(design, rb::kLiveLayout);
+    const ropescope::PairTable pairs = ropescope::resolvePairs(biasSpec());
+    const rb::BiasPrototypeResult r = rb::prototypeBiasSpread(ids, pairs, threads);
+    if (!r.handled) state.SkipWithError("prototype handles integer ids only");
+    benchmark::DoNotOptimize(r.spread);
+  }
+}
+
 int check(const std::string& outDir) {
   const ropescope::PairTable pairs = ropescope::resolvePairs(biasSpec());
   for (const char* design : kDesigns) {
     const ropescope::PositionIds ids = rb::designIds(design, rb::kLiveLayout);
     const ropescope::BiasResult r1 = ropescope::biasSpread(ids, pairs, 1);
     const ropescope::BiasResult r2 = ropescope::biasSpread(ids, pairs, 2);
-    rb::JsonLine()
-        .add("case", std::string("bias/") + design)
+    rb::JsonLine line;
+    line.add("case", std::string("bias/") + design)
         .add("layout", std::string(rb::kLiveLayout))
         .add("spread", r1.spread)
         .add("sum_per_text", rb::sum(r1.perText))
         .add("sum_mean_bias", rb::sum(r1.meanBias))
         .add("spread_threads2", r2.spread)
-        .add("sum_mean_bias_threads2", rb::sum(r2.meanBias))
-        .print();
+        .add("sum_mean_bias_threads2", rb::sum(r2.meanBias));
+    const rb::BiasPrototypeResult pr = rb::prototypeBiasSpread(ids, pairs, 2);
+    if (pr.handled)
+      line.add("prototype_spread", pr.spread).add("prototype_sum_mean_bias", rb::sum(pr.meanBias));
+    line.print();
     if (!outDir.empty()) rb::writeIdsNpy(outDir + "/ids_bias_" + design + ".npy", ids);
   }
   if (!outDir.empty()) {
@@ -67,6 +82,12 @@ int main(int argc, char** argv) {
           std::string(design), threads)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
+  for (int threads : {1, 2})
+    benchmark::RegisterBenchmark(
+        ("bias/mrope/prototype/threads:" + std::to_string(threads)).c_str(), prototype,
+        std::string("mrope"), threads)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "bench_common.h"
+#include "bias_prototype.h"
+#include "ptd_prototype.h"
 #include "ropescope/decay.h"
 #include "ropescope/metrics.h"
 #include "ropescope/scene_metrics.h"
@@ -58,6 +60,25 @@ void part(benchmark::State& state, std::string design, Part which) {
   }
 }
 
+// What a fixed core could reach for integer ids: the prototype PTD and bias kernels plus core's
+// decay curves and the selected token's profiles (the rest of computeSceneMetrics).
+void prototypeLive(benchmark::State& state, std::string design) {
+  const ropescope::Scene scene = liveScene(design);
+  for (auto _ : state) {
+    const ropescope::PositionIds ids = rb::designIds(design, rb::kLiveLayout);
+    const ropescope::PairTable pairs = ropescope::resolvePairs(scene.frequency);
+    benchmark::DoNotOptimize(rb::prototypePtd<rb::SqrtKind::Exact>(ids, 1).ptd);
+    const rb::BiasPrototypeResult b = rb::prototypeBiasSpread(ids, pairs, 1);
+    if (!b.handled) state.SkipWithError("prototype handles integer ids only");
+    for (const ropescope::Id3& dir :
+         {ropescope::Id3{1, 0, 0}, ropescope::Id3{0, 1, 0}, ropescope::Id3{0, 0, 1}})
+      benchmark::DoNotOptimize(ropescope::decayCurve(pairs, dir, 256).data());
+    const std::size_t token = ids.textIndices().front();
+    benchmark::DoNotOptimize(ropescope::distancesToVisual(ids, token).data());
+    benchmark::DoNotOptimize(ropescope::biasToVisual(ids, pairs, token).data());
+  }
+}
+
 int check() {
   for (const char* design : kDesigns) {
     const ropescope::SceneMetrics m = ropescope::computeSceneMetrics(liveScene(design));
@@ -91,6 +112,8 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("live/part/" + d + "/" + name).c_str(), part, d, which)
           ->Unit(benchmark::kMillisecond);
   }
+  benchmark::RegisterBenchmark("live/prototype-kernels/mrope", prototypeLive, std::string("mrope"))
+      ->Unit(benchmark::kMillisecond);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
