@@ -1,0 +1,116 @@
+// smart_resize as in Hugging Face's Qwen2-VL image processor. The arithmetic is done in doubles
+// in the same order as the Python (int / int true division, math.sqrt, floor, ceil, round), so
+// results agree bit for bit: Python's int/int division and sqrt are correctly rounded, like
+// IEEE double division and std::sqrt on operands that are exact (products kept below 2^53).
+#include "ropescope/image_grid.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+namespace {
+
+// Sides are capped so that height * width < 2^53 stays exact as a double.
+constexpr long long kMaxSide = 1LL << 26;
+
+// Python's round(x) for a float: nearest integer, halves to even. Written out rather than
+// std::nearbyint so a caller's floating-point rounding mode cannot change the grid.
+double roundHalfEven(double x) {
+  const double r = std::floor(x);
+  const double diff = x - r;
+  if (diff > 0.5) return r + 1.0;
+  if (diff < 0.5) return r;
+  return std::fmod(r, 2.0) == 0.0 ? r : r + 1.0;
+}
+
+}  // namespace
+
+std::vector<std::string> imageGridPresetNames() {
+  return {"qwen2.5-vl", "qwen3-vl"};
+}
+
+ImageGridSettings imageGridPreset(std::string_view name) {
+  if (name == "qwen2.5-vl" || name == "qwen2-vl") return ImageGridSettings{};
+  if (name == "qwen3-vl") {
+    // Qwen3-VL preprocessor_config.json on the Hugging Face hub (e.g. Qwen3-VL-2B / -8B
+    // -Instruct): "size": {"longest_edge": 16777216, "shortest_edge": 65536}, "patch_size": 16,
+    // "merge_size": 2, "temporal_patch_size": 2, image_processor_type Qwen2VLImageProcessorFast.
+    // The Qwen2-VL processor reads shortest_edge / longest_edge as min_pixels / max_pixels.
+    ImageGridSettings s;
+    s.patch = 16;
+    s.merge = 2;
+    s.minPixels = 65536;     // 256 * 256
+    s.maxPixels = 16777216;  // 4096 * 4096
+    return s;
+  }
+  throw InputError(
+      "unknown image grid preset \"" + std::string(name) + "\" (accepted: qwen2.5-vl, qwen3-vl)",
+      "preset");
+}
+
+void validateImageGridSettings(const ImageGridSettings& s) {
+  if (s.patch < 1 || s.patch > kMaxPatch)
+    throw InputError("patch size must be 1.." + std::to_string(kMaxPatch) + " (got " +
+                         std::to_string(s.patch) + ")",
+                     "patch");
+  if (s.merge < 1 || s.merge > kMaxMerge)
+    throw InputError("merge size must be 1.." + std::to_string(kMaxMerge) + " (got " +
+                         std::to_string(s.merge) + ")",
+                     "merge");
+  if (s.minPixels < 1 || s.minPixels > kMaxMaxPixels)
+    throw InputError("min_pixels must be 1.." + std::to_string(kMaxMaxPixels) + " (got " +
+                         std::to_string(s.minPixels) + ")",
+                     "min_pixels");
+  if (s.maxPixels < 1 || s.maxPixels > kMaxMaxPixels)
+    throw InputError("max_pixels must be 1.." + std::to_string(kMaxMaxPixels) + " (got " +
+                         std::to_string(s.maxPixels) + ")",
+                     "max_pixels");
+  if (s.minPixels > s.maxPixels)
+    throw InputError("min_pixels (" + std::to_string(s.minPixels) +
+                         ") must not be above max_pixels (" + std::to_string(s.maxPixels) + ")",
+                     "min_pixels");
+}
+
+ImageGrid smartResize(long long height, long long width, const ImageGridSettings& settings) {
+  validateImageGridSettings(settings);
+  const long long factor = settings.factor();
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (height < factor || width < factor)
+    throw InputError("picture " + size + " has a side shorter than " + std::to_string(factor) +
+                         " px (patch " + std::to_string(settings.patch) + " x merge " +
+                         std::to_string(settings.merge) + "), which the Qwen processor refuses",
+                     "image");
+  if (height > kMaxSide || width > kMaxSide)
+    throw InputError("picture " + size + " has a side above " + std::to_string(kMaxSide) + " px",
+                     "image");
+  const double h = static_cast<double>(height), w = static_cast<double>(width);
+  const double f = static_cast<double>(factor);
+  if (std::max(h, w) / std::min(h, w) > kMaxAspectRatio)
+    throw InputError("picture " + size + " has an aspect ratio above 200:1, which the Qwen " +
+                         "processor refuses",
+                     "image");
+
+  long long hBar = static_cast<long long>(roundHalfEven(h / f)) * factor;
+  long long wBar = static_cast<long long>(roundHalfEven(w / f)) * factor;
+  const double area = static_cast<double>(height * width);  // exact: below 2^53
+  if (hBar * wBar > settings.maxPixels) {
+    const double beta = std::sqrt(area / static_cast<double>(settings.maxPixels));
+    hBar = std::max(factor, static_cast<long long>(std::floor(h / beta / f)) * factor);
+    wBar = std::max(factor, static_cast<long long>(std::floor(w / beta / f)) * factor);
+  } else if (hBar * wBar < settings.minPixels) {
+    const double beta = std::sqrt(static_cast<double>(settings.minPixels) / area);
+    hBar = static_cast<long long>(std::ceil(h * beta / f)) * factor;
+    wBar = static_cast<long long>(std::ceil(w * beta / f)) * factor;
+  }
+  ImageGrid g;
+  g.resizedHeight = static_cast<int>(hBar);
+  g.resizedWidth = static_cast<int>(wBar);
+  g.rows = static_cast<int>(hBar / factor);
+  g.cols = static_cast<int>(wBar / factor);
+  return g;
+}
+
+}  // namespace ropescope
