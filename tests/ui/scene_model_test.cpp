@@ -140,3 +140,27 @@ TEST(SceneEquality, SeesEveryField) {
   b.ageLayer = 3;
   EXPECT_FALSE(ropescope::ui::sameScene(a, b));
 }
+
+TEST(SceneModel, LargeScenesCompareDesignsOnceEditsSettle) {
+  SceneModel model;
+  Scene big = circleScene();
+  big.layout = ropescope::parseLayoutSpec("t64,i62x64,t64");  // 4096 tokens
+  model.setScene(big);
+  ASSERT_FALSE(model.isStale());
+  QSignalSpy summaries(&model, &SceneModel::summariesChanged);
+  // Whether the comparison waits depends on this machine's speed; either way the model must say
+  // which, and a flush must deliver summaries of the current scene.
+  EXPECT_EQ(model.summariesPending(), model.computeMilliseconds() >= 8.0);
+  const bool wasPending = model.summariesPending();
+  model.flushSummaries();
+  EXPECT_FALSE(model.summariesPending());
+  EXPECT_EQ(summaries.count(), wasPending ? 1 : 0);
+  ASSERT_FALSE(model.designSummaries().empty());
+  bool sawCircle = false;
+  for (const auto& d : model.designSummaries()) {
+    if (d.design != "circle") continue;
+    sawCircle = true;
+    EXPECT_NEAR(d.ptd, model.metrics().ptd.ptd, 1e-9);
+  }
+  EXPECT_TRUE(sawCircle);
+}

@@ -237,6 +237,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);
   connect(model_, &SceneModel::selectionChanged, this, &ChartsPanel::refreshSelection);
+  connect(model_, &SceneModel::summariesChanged, this, &ChartsPanel::refreshDesigns);
   refresh();
 }
 
@@ -309,30 +310,7 @@ void ChartsPanel::refresh() {
   decayX_->setRange(0, maxD);
   fitAxis(decayY_, std::min(0.0, lo), hi);
 
-  // Designs
-  const auto& all = model_->designSummaries();
-  QStringList names;
-  QList<qreal> ptd, spread;
-  highlighted_ = -1;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    names << QString::fromStdString(all[i].design);
-    ptd << all[i].ptd;
-    spread << all[i].biasSpread;
-    if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
-  }
-  for (auto [set, values, x, y] :
-       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_}, std::tuple{biasSet_, spread, biasX_, biasY_}}) {
-    set->remove(0, set->count());
-    set->append(values);
-    x->clear();
-    x->append(names);
-    double top = 0;
-    for (double v : values) top = std::max(top, v);
-    y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
-    y->applyNiceNumbers();
-    set->deselectAllBars();
-    if (highlighted_ >= 0) set->selectBar(highlighted_);
-  }
+  refreshDesigns();
 
   // Wavelengths
   QList<QPointF> wpts[3];
@@ -382,6 +360,36 @@ void ChartsPanel::refresh() {
                                                      .arg(m.selectedToken)
                                                : tr("No text token to profile"));
   refreshSelection();
+}
+
+void ChartsPanel::refreshDesigns() {
+  const auto& all = model_->designSummaries();
+  QStringList names;
+  QList<qreal> ptd, spread;
+  highlighted_ = -1;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    names << QString::fromStdString(all[i].design);
+    ptd << all[i].ptd;
+    spread << all[i].biasSpread;
+    if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
+  }
+  for (auto [set, values, x, y] :
+       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_}, std::tuple{biasSet_, spread, biasX_, biasY_}}) {
+    set->remove(0, set->count());
+    set->append(values);
+    x->clear();
+    x->append(names);
+    double top = 0;
+    for (double v : values) top = std::max(top, v);
+    y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
+    y->applyNiceNumbers();
+    set->deselectAllBars();
+    if (highlighted_ >= 0) set->selectBar(highlighted_);
+  }
+
+  const QString pending = model_->summariesPending() ? tr(" (updating\xe2\x80\xa6)") : QString();
+  ptdChart_->setTitle(tr("PTD of every design (this layout)") + pending);
+  biasChart_->setTitle(tr("Bias spread of every design") + pending);
 }
 
 void ChartsPanel::refreshSelection() {

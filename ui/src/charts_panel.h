@@ -35,6 +35,7 @@ class ChartsPanel : public QWidget {
  private:
   void refresh();
   void refreshSelection();
+  void refreshDesigns();
   void applyColors();
   QChart* makeChart(const QString& title);
 

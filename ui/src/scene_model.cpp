@@ -10,7 +10,18 @@
 
 namespace ropescope::ui {
 
+namespace {
+// Above this compute time the all-designs comparison (every design's PTD and bias spread, several
+// times the cost of the scene itself) waits until edits pause, so sliders stay live.
+constexpr double kSynchronousSummaryMs = 8.0;
+constexpr int kSummaryDelayMs = 150;
+}  // namespace
+
 SceneModel::SceneModel(QObject* parent) : QObject(parent) {
+  summaryTimer_ = new QTimer(this);
+  summaryTimer_->setSingleShot(true);
+  summaryTimer_->setInterval(kSummaryDelayMs);
+  connect(summaryTimer_, &QTimer::timeout, this, &SceneModel::flushSummaries);
   try {
     scene_ = defaultScene();
   } catch (const std::exception&) {
@@ -18,6 +29,7 @@ SceneModel::SceneModel(QObject* parent) : QObject(parent) {
   }
   valid_ = scene_;
   compute();
+  flushSummaries();  // the first picture is complete; only edits are allowed to defer it
 }
 
 void SceneModel::setScene(const Scene& scene) {
@@ -33,12 +45,16 @@ void SceneModel::compute() {
   timer.start();
   try {
     SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
-    std::vector<DesignSummary> summaries = compareDesigns(scene_, threads);
     computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     metrics_ = std::move(metrics);
-    summaries_ = std::move(summaries);
     valid_ = scene_;
     problem_.reset();
+    if (computeMs_ < kSynchronousSummaryMs) {
+      computeSummaries();
+    } else {
+      summariesPending_ = true;
+      summaryTimer_->start();
+    }
     if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
   } catch (const InputError& e) {
     problem_ = InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())};
@@ -46,6 +62,22 @@ void SceneModel::compute() {
     // Anything else from core is still about the input as far as the user can act on it.
     problem_ = InputProblem{QString::fromStdString(e.what()), {}};
   }
+}
+
+void SceneModel::computeSummaries() {
+  summaryTimer_->stop();
+  summariesPending_ = false;
+  try {
+    summaries_ = compareDesigns(valid_, std::max(1, QThread::idealThreadCount()));
+  } catch (const std::exception&) {
+    summaries_.clear();  // valid_ passed the core's checks, so this is not the user's input
+  }
+}
+
+void SceneModel::flushSummaries() {
+  if (!summariesPending_) return;
+  computeSummaries();
+  emit summariesChanged();
 }
 
 void SceneModel::reportProblem(const InputProblem& problem) {

@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <optional>
 #include <vector>
@@ -32,6 +33,11 @@ class SceneModel : public QObject {
   const Scene& validScene() const { return valid_; }
   const SceneMetrics& metrics() const { return metrics_; }
   const std::vector<DesignSummary>& designSummaries() const { return summaries_; }
+  // True while the all-designs comparison of a large scene waits for edits to settle; the
+  // summaries then still belong to an earlier scene.
+  bool summariesPending() const { return summariesPending_; }
+  // Computes a pending comparison now (tests, and before saving a figure).
+  void flushSummaries();
   bool isStale() const { return problem_.has_value(); }
   const std::optional<InputProblem>& problem() const { return problem_; }
   double computeMilliseconds() const { return computeMs_; }
@@ -57,9 +63,11 @@ class SceneModel : public QObject {
  signals:
   void changed();
   void selectionChanged();
+  void summariesChanged();
 
  private:
   void compute();
+  void computeSummaries();
 
   Scene scene_;
   Scene valid_;
@@ -67,6 +75,8 @@ class SceneModel : public QObject {
   std::vector<DesignSummary> summaries_;
   std::optional<InputProblem> problem_;
   double computeMs_ = 0.0;
+  bool summariesPending_ = false;
+  QTimer* summaryTimer_ = nullptr;
   long selectedVisual_ = -1;
 };
 

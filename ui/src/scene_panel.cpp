@@ -105,8 +105,13 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
     fieldErrors_[QString::fromLatin1(f)] = fieldErrors_[QStringLiteral("age")];
   }
   column->addWidget(ageBox_);
-  connect(ageLayers_, &QSpinBox::valueChanged, this,
-          [this](int v) { model_->edit([v](Scene& s) { s.age.layers = v; }); });
+  connect(ageLayers_, &QSpinBox::valueChanged, this, [this](int v) {
+    model_->edit([v](Scene& s) {
+      s.age.layers = v;
+      // Fewer layers must not strand the shown layer outside the schedule.
+      if (s.ageLayer >= v) s.ageLayer = v - 1;
+    });
+  });
   connect(ageStrategy_, &QComboBox::currentIndexChanged, this,
           [this](int i) { model_->edit([i](Scene& s) { s.age.strategy = kStrategies[i]; }); });
   connect(ageLayer_, &QSlider::valueChanged, this,
