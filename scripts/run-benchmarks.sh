@@ -2,7 +2,9 @@
 # Builds the Release benchmarks, runs every C++ benchmark and its numpy peer in the same run, checks
 # that both computed the same numbers, and prints the comparison table with the issue-2 targets.
 #
-# Usage: scripts/run-benchmarks.sh [--reps N] [--no-build] [--no-variants]
+# Usage: scripts/run-benchmarks.sh [--reps N] [--no-build] [--no-variants] [--native]
+#   --no-variants  skip core rebuilt with -fno-math-errno; --native: also with -march=native
+#   --report-only  print the table again from the last run's results
 #   ROPESCOPE_BENCH_BUILD  build folder (default: build-bench in the repository)
 # Results (JSON) stay in <build>/bench-results. Never run as a test: timings depend on the machine.
 set -euo pipefail
@@ -12,12 +14,16 @@ build=${ROPESCOPE_BENCH_BUILD:-$root/build-bench}
 reps=3
 do_build=1
 variants=ON
+native=0
+report_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --reps) reps=$2; shift 2 ;;
     --no-build) do_build=0; shift ;;
     --no-variants) variants=OFF; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --native) native=1; shift ;;
+    --report-only) report_only=1; shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "run-benchmarks.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -26,13 +32,17 @@ py=/usr/bin/python3  # Debian's python3 with python3-numpy (OpenBLAS via update-
 peers=$root/tests/bench/peers
 out=$build/bench-results
 benches=(bench_floor bench_ptd bench_decay bench_bias bench_live)
-variant_names=(nomatherrno native)  # core rebuilt with -fno-math-errno [-march=native]
+variant_names=(nomatherrno)  # core rebuilt with -fno-math-errno (--native: also -march=native)
+[[ $native == 1 ]] && variant_names+=(native)
 if [[ $variants == ON ]]; then
   for v in "${variant_names[@]}"; do
     benches+=(bench_ptd_$v bench_decay_$v bench_bias_$v bench_live_$v)
   done
 fi
 
+if [[ $report_only == 1 ]]; then
+  do_build=0
+fi
 if [[ $do_build == 1 ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROPESCOPE_BUILD_GUI=OFF \
     -DROPESCOPE_BUILD_BENCH=ON -DROPESCOPE_BENCH_CORE_VARIANTS=$variants >/dev/null
@@ -40,6 +50,7 @@ if [[ $do_build == 1 ]]; then
 fi
 bin=$(dirname "$(find "$build" -name bench_ptd -type f -perm -u+x | head -n 1)")
 [[ -x $bin/bench_ptd ]] || { echo "run-benchmarks.sh: bench_ptd not built in $build" >&2; exit 1; }
+if [[ $report_only == 0 ]]; then
 rm -rf "$out" && mkdir -p "$out"
 cut -d' ' -f1-3 /proc/loadavg >"$out/load.txt"
 
@@ -101,6 +112,7 @@ printf '{"rss_kib_ptd": %s, "rss_kib_ids_only": %s, "rss_kib_numpy_ptd": %s}\n' 
   "$rss_cpp" "$rss_ids" "$rss_np" >"$out/rss.json"
 
 cut -d' ' -f1-3 /proc/loadavg >>"$out/load.txt"
+fi  # report_only
 
 "$py" - "$out" "$reps" <<'EOF'
 import glob, json, math, os, sys
@@ -124,10 +136,13 @@ for p in glob.glob(f"{out}/bench_*.json"):
             continue
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
         name = prefix + b["run_name"].removesuffix("/real_time")
-        cpp[name] = (b["real_time"] * scale, b.get("ns_per_distance"))
+        cpp[name] = (b["real_time"] * scale, b.get("ns_per_distance"), b["cpu_time"] * scale)
 
 def ms(name):
     return cpp.get(name, (math.nan, None))[0]
+
+def cpu_ms(name):
+    return cpp.get(name, (math.nan, None, math.nan))[2]
 
 def rel(a, b):
     return abs(a - b) / max(abs(a), abs(b), 1e-300)
@@ -143,15 +158,19 @@ def same(case, pname, keys, tol=1e-9):
 
 rows = []
 variants = {"nomatherrno": "-fno-math-errno", "native": "-fno-math-errno -march=native"}
-def row(case, c1, c2, np_ms, target, ok_check, note="", key1=None, key2=None):
-    r1, r2 = np_ms / c1, np_ms / c2
-    rows.append((case, c1, c2, np_ms, r1, r2, target, ok_check, note))
+def row(case, key1, key2, pname, target, ok_check, note="", flag_rows=True):
+    """C++ benchmarks key1 (1 thread) and key2 (2 threads) against numpy peer pname. Ratios of
+    wall-time medians; the CPU ratio compares process CPU times on one thread."""
+    np_ms, np_cpu = peer[pname]["median_s"] * 1e3, peer[pname]["cpu_median_s"] * 1e3
+    def add(label, prefix):
+        c1, c2 = ms(prefix + key1), ms(prefix + key2) if key2 else math.nan
+        rows.append((label, c1, c2, np_ms, np_ms / c1, np_ms / c2, np_cpu / cpu_ms(prefix + key1),
+                     target if not prefix else "(flag test)", ok_check, note if not prefix else ""))
+    add(case, "")
     for v, flags in variants.items():  # the same core sources built with candidate flags
-        if key1 and f"core-{v}:{key1}" in cpp:
-            v1, v2 = ms(f"core-{v}:{key1}"), ms(f"core-{v}:{key2}") if key2 else math.nan
-            rows.append((f"  core {flags}", v1, v2, np_ms, np_ms / v1, np_ms / v2, "(flag test)",
-                         ok_check, ""))
-    return r1, r2
+        if flag_rows and f"core-{v}:{key1}" in cpp:
+            add(f"  core {flags}", f"core-{v}:")
+    return rows[-1 - sum(flag_rows and f"core-{v}:{key1}" in cpp for v in variants)][4:6]
 
 verdicts = []
 def verdict(name, ok):
@@ -159,64 +178,64 @@ def verdict(name, ok):
 
 for d in ("mrope", "circle"):
     ok, diff = same(f"ptd/{d}", f"ptd_{d}", ["ptd", "sum_mean_distance", "sum_per_text"])
-    npm = peer[f"ptd_{d}"]["median_s"] * 1e3
-    k1, k2 = f"ptd/ids+ptd/{d}/threads:1", f"ptd/ids+ptd/{d}/threads:2"
-    r1, r2 = row(f"PTD ids+PTD {d}", ms(k1), ms(k2), npm, ">=7x / >=12x", (ok, diff),
-                 key1=k1, key2=k2)
+    r1, r2 = row(f"PTD ids+PTD {d}", f"ptd/ids+ptd/{d}/threads:1", f"ptd/ids+ptd/{d}/threads:2",
+                 f"ptd_{d}", ">=7x / >=12x", (ok, diff))
     verdict(f"PTD {d}: >= 7x numpy on 1 core ({r1:.1f}x)", ok and r1 >= 7)
     verdict(f"PTD {d}: >= 12x numpy on 2 cores ({r2:.1f}x)", ok and r2 >= 12)
-    for kind in ("exact", "rsqrt"):
-        pc = checks[f"ptd/{d}"]
-        pok = rel(pc[f"prototype_{kind}_ptd"], pc["ptd"]) <= 1e-9 and pc[f"prototype_{kind}_mean_maxrel"] <= 1e-9
-        row(f"  prototype-{kind} {d}", ms(f"ptd/ids+prototype-{kind}/{d}/threads:1"),
-            ms(f"ptd/ids+prototype-{kind}/{d}/threads:2"), npm, "(bench kernel)",
-            (pok and ok, f"{rel(pc[f'prototype_{kind}_ptd'], pc['ptd']):.1e}"))
+    pc = checks[f"ptd/{d}"]
+    for kind in ("exact", "rsqrt", "exact-dedupe", "rsqrt-dedupe"):
+        err = rel(pc[f"prototype_{kind}_ptd"], pc["ptd"])
+        pok = ok and err <= 1e-9 and pc[f"prototype_{kind}_mean_maxrel"] <= 1e-9
+        row(f"  prototype-{kind} {d}", f"ptd/ids+prototype-{kind}/{d}/threads:1",
+            f"ptd/ids+prototype-{kind}/{d}/threads:2", f"ptd_{d}", "(bench kernel)",
+            (pok, f"{err:.1e}"), flag_rows=False)
 
 ok, diff = same("decay/vanilla128", "decay", ["sum", "u10", "u200", "ulast"])
-r1, _ = row("Decay 100k d=128", ms("decay/vanilla128/curve/threads:1"),
-            ms("decay/vanilla128/curve/threads:2"), peer["decay"]["median_s"] * 1e3, ">=20x",
-            (ok, diff), f"max elementwise rel {peer['decay'].get('max_rel_diff', math.nan):.1e}",
-            key1="decay/vanilla128/curve/threads:1", key2="decay/vanilla128/curve/threads:2")
+r1, _ = row("Decay 100k d=128", "decay/vanilla128/curve/threads:1",
+            "decay/vanilla128/curve/threads:2", "decay", ">=20x", (ok, diff),
+            f"max elementwise rel {peer['decay'].get('max_rel_diff', math.nan):.1e}")
 verdict(f"Decay: >= 20x numpy ({r1:.1f}x)", ok and r1 >= 20)
 dc = checks["decay/vanilla128"]
 for anchor in (256, 4096):
     err = dc[f"prototype{anchor}_vs_exact_max_rel"]
-    row(f"  prototype, anchor every {anchor}", ms(f"decay/vanilla128/prototype-anchor{anchor}/threads:1"),
-        ms(f"decay/vanilla128/prototype-anchor{anchor}/threads:2"), peer["decay"]["median_s"] * 1e3,
-        "(bench kernel)", (err <= 1e-9, f"{err:.1e}"), "check = max rel vs exact trig")
-row("  decay reference (trig)", ms("decay/vanilla128/reference-trig"), math.nan,
-    peer["decay"]["median_s"] * 1e3, "(info)", (ok, diff))
+    row(f"  prototype, anchor every {anchor}", f"decay/vanilla128/prototype-anchor{anchor}/threads:1",
+        f"decay/vanilla128/prototype-anchor{anchor}/threads:2", "decay", "(bench kernel)",
+        (err <= 1e-9, f"{err:.1e}"), "check = max rel vs exact trig", flag_rows=False)
+row("  decay reference (trig)", "decay/vanilla128/reference-trig", None, "decay", "(info)",
+    (ok, diff), flag_rows=False)
 for d in ("mrope", "circle"):
     keys = ["spread", "sum_mean_bias", "sum_per_text"]
     ok, diff = same(f"bias/{d}", f"bias_direct_{d}", keys)
-    c1, c2 = ms(f"bias/{d}/threads:1"), ms(f"bias/{d}/threads:2")
-    row(f"Bias spread {d}", c1, c2, peer[f"bias_direct_{d}"]["median_s"] * 1e3,
-        "(vs numpy)", (ok, diff), "numpy: cos per pair", key1=f"bias/{d}/threads:1",
-        key2=f"bias/{d}/threads:2")
+    k1, k2 = f"bias/{d}/threads:1", f"bias/{d}/threads:2"
+    row(f"Bias spread {d}", k1, k2, f"bias_direct_{d}", "(no target)", (ok, diff),
+        "numpy: cos per pair")
     bc = checks[f"bias/{d}"]
     if "prototype_spread" in bc:
         err = max(rel(bc["prototype_spread"], bc["spread"]),
                   rel(bc["prototype_sum_mean_bias"], bc["sum_mean_bias"]))
-        row(f"  prototype (integer ids)", ms(f"bias/{d}/prototype/threads:1"),
-            ms(f"bias/{d}/prototype/threads:2"), peer[f"bias_direct_{d}"]["median_s"] * 1e3,
-            "(bench kernel)", (ok and err <= 1e-9, f"{err:.1e}"))
+        row(f"  prototype (integer ids)", f"bias/{d}/prototype/threads:1",
+            f"bias/{d}/prototype/threads:2", f"bias_direct_{d}", "(bench kernel)",
+            (ok and err <= 1e-9, f"{err:.1e}"), flag_rows=False)
     for t in (1, 2):
         ok, diff = same(f"bias/{d}", f"bias_gemm_{d}_t{t}", keys)
-        row(f"  vs numpy GEMM form, {t} BLAS thr", c1, c2,
-            peer[f"bias_gemm_{d}_t{t}"]["median_s"] * 1e3, "(info)", (ok, diff))
+        row(f"  vs numpy GEMM form, {t} BLAS thr", k1, k2, f"bias_gemm_{d}_t{t}", "(info)",
+            (ok, diff), flag_rows=False)
 
 frame = 1000.0 / 60.0
 load = open(f"{out}/load.txt").read().split("\n")
 print(f"\nload average (1, 5, 15 min) before: {load[0]}; after: {load[1]} (2 CPUs; > 0.3 means noise)")
 print(f"\nropescope benchmarks: C++ (Google Benchmark, median of {reps}) vs numpy peer "
       f"(median of {reps}; numpy {next(iter(peer.values()))['numpy']}, 1 BLAS/OMP thread unless noted)")
-print("ratio = numpy time / C++ time; check = worst relative difference of the checksums (<= 1e-9)\n")
-hdr = f"{'case':34} {'C++ 1t ms':>10} {'C++ 2t ms':>10} {'numpy ms':>10} {'ratio 1t':>9} {'ratio 2t':>9}  {'target':14} check"
+print("ratio = numpy wall time / C++ wall time (medians); 1t CPU = the same ratio of process CPU times\n"
+      "on one thread (robust to other load); check = worst relative checksum difference (<= 1e-9)\n")
+hdr = (f"{'case':34} {'C++ 1t ms':>10} {'C++ 2t ms':>10} {'numpy ms':>10} {'ratio 1t':>9} "
+       f"{'ratio 2t':>9} {'1t CPU':>7}  {'target':14} check")
 print(hdr)
 print("-" * len(hdr))
-for case, c1, c2, npm, r1, r2, target, (ok, diff), note in rows:
+for case, c1, c2, npm, r1, r2, rcpu, target, (ok, diff), note in rows:
     chk = ("ok " if ok else "MISMATCH ") + diff
-    print(f"{case:34} {c1:10.2f} {c2:10.2f} {npm:10.1f} {r1:8.1f}x {r2:8.1f}x  {target:14} {chk}"
+    print(f"{case:34} {c1:10.2f} {c2:10.2f} {npm:10.1f} {r1:8.1f}x {r2:8.1f}x {rcpu:6.1f}x  "
+          f"{target:14} {chk}"
           + (f"  [{note}]" if note else ""))
 
 print("\nLive update (computeSceneMetrics, one core; one 60 Hz frame = 16.7 ms):")

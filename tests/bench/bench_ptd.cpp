@@ -58,12 +58,12 @@ void idsOnly(benchmark::State& state, std::string design) {
   }
 }
 
-template <rb::SqrtKind K>
+template <rb::SqrtKind K, bool Dedupe>
 void idsAndPrototype(benchmark::State& state, std::string design, int threads) {
   double perIter = 0;
   for (auto _ : state) {
     const PositionIds ids = rb::designIds(design, rb::kPtdLayout);
-    const rb::PrototypeResult r = rb::prototypePtd<K>(ids, threads);
+    const rb::PrototypeResult r = rb::prototypePtd<K, Dedupe>(ids, threads);
     benchmark::DoNotOptimize(r.ptd);
     perIter = distances(ids);
   }
@@ -87,18 +87,19 @@ void registerAll() {
           ->UseRealTime();
     benchmark::RegisterBenchmark(("ptd/ids-only/" + d).c_str(), idsOnly, d)
         ->Unit(benchmark::kMillisecond);
-    for (int threads : {1, 2}) {
-      benchmark::RegisterBenchmark(
-          ("ptd/ids+prototype-exact/" + d + "/threads:" + std::to_string(threads)).c_str(),
-          idsAndPrototype<rb::SqrtKind::Exact>, d, threads)
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-      benchmark::RegisterBenchmark(
-          ("ptd/ids+prototype-rsqrt/" + d + "/threads:" + std::to_string(threads)).c_str(),
-          idsAndPrototype<rb::SqrtKind::Rsqrt>, d, threads)
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    }
+    const std::pair<const char*, void (*)(benchmark::State&, std::string, int)> kernels[] = {
+        {"exact", idsAndPrototype<rb::SqrtKind::Exact, false>},
+        {"rsqrt", idsAndPrototype<rb::SqrtKind::Rsqrt, false>},
+        {"exact-dedupe", idsAndPrototype<rb::SqrtKind::Exact, true>},
+        {"rsqrt-dedupe", idsAndPrototype<rb::SqrtKind::Rsqrt, true>}};
+    for (const auto& [kernel, fn] : kernels)
+      for (int threads : {1, 2})
+        benchmark::RegisterBenchmark(("ptd/ids+prototype-" + std::string(kernel) + "/" + d +
+                                      "/threads:" + std::to_string(threads))
+                                         .c_str(),
+                                     fn, d, threads)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
   }
 }
 
@@ -117,6 +118,8 @@ int check(const std::string& idsDir) {
     const ropescope::PtdResult r2 = ropescope::perTokenDistance(ids, 2);
     const rb::PrototypeResult pe = rb::prototypePtd<rb::SqrtKind::Exact>(ids, 1);
     const rb::PrototypeResult pr = rb::prototypePtd<rb::SqrtKind::Rsqrt>(ids, 2);
+    const rb::PrototypeResult pde = rb::prototypePtd<rb::SqrtKind::Exact, true>(ids, 1);
+    const rb::PrototypeResult pdr = rb::prototypePtd<rb::SqrtKind::Rsqrt, true>(ids, 2);
     std::string params = "{";
     for (const auto& spec : ropescope::findDesign(design).parameters()) {
       char buf[64];
@@ -140,6 +143,11 @@ int check(const std::string& idsDir) {
         .add("prototype_rsqrt_ptd", pr.ptd)
         .add("prototype_rsqrt_mean_maxrel", maxRelDiff(pr.meanDistance, r1.meanDistance))
         .add("prototype_rsqrt_per_text_sum", rb::sum(pr.perText))
+        .add("prototype_exact-dedupe_ptd", pde.ptd)
+        .add("prototype_exact-dedupe_mean_maxrel", maxRelDiff(pde.meanDistance, r1.meanDistance))
+        .add("prototype_rsqrt-dedupe_ptd", pdr.ptd)
+        .add("prototype_rsqrt-dedupe_mean_maxrel", maxRelDiff(pdr.meanDistance, r1.meanDistance))
+        .add("distinct_visual", static_cast<long>(rb::prepareVisual(ids, true).w.size()))
         .raw("params", params)
         .print();
     if (!idsDir.empty()) rb::writeIdsNpy(idsDir + "/ids_ptd_" + design + ".npy", ids);
