@@ -274,6 +274,7 @@ void ChartsPanel::applyColors() {
     set->setColor(bar);
     set->setBorderColor(bar);
     set->setSelectedColor(current);
+    set->setLabelColor(dark_ ? QColor(235, 235, 235) : QColor(30, 30, 30));
   }
   QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
   dpen.setWidthF(1.6);

@@ -101,7 +101,8 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   axes_->SetZLabelFormat("%.4g");
   axes_->SetFlyModeToOuterEdges();
   // Labels are sized relative to the box and the tick count follows the data range, so short
-  // ranges (step 2) need small labels or they run into each other.
+  // ranges (step 2) need small labels or they run into each other. (Use2DMode keeps point
+  // sizes but misplaces the titles in VTK 9.1.)
   axes_->SetScreenSize(7.0);
   axes_->SetLabelOffset(10);
   axes_->SetTitleOffset(16);
