@@ -1,11 +1,278 @@
-// `ropescope attention`: not built yet (issue 5).
+// `ropescope attention`: RoPE attention logits / softmax for a scene, on the CPU or the GPU.
+// Writes the requested rows (or pooled blocks) as .npy and prints a JSON summary.
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli_options.h"
+#include "ropescope/attention.h"
 #include "ropescope/errors.h"
+#include "ropescope/npy.h"
+#include "ropescope/report.h"
+#include "ropescope/scene_metrics.h"
 #include "subcommands.h"
+
+#ifdef ROPESCOPE_WITH_GPU
+#include "ropescope_gpu/gpu_attention.h"
+#endif
 
 namespace ropescope::cli {
 
-int runAttentionCommand(const std::vector<std::string>&) {
-  throw InputError("ropescope attention is not available in this build yet");
+namespace {
+
+// Output of one run is held in memory before it is written: 2^28 float32 values (1 GiB).
+constexpr std::size_t kMaxOutputValues = std::size_t{1} << 28;
+
+struct AttentionOptions {
+  QkSourceSpec source;
+  bool haveQk = false, haveSeed = false, haveHeads = false;
+  bool causal = false, softmax = false;
+  bool haveRows = false;
+  long rowBegin = 0, rowEnd = 0;
+  int pool = 0;
+  int threads = 0;
+  BackendChoice backend = BackendChoice::Auto;
+};
+
+long parseWhole(const std::string& option, const std::string& text, long lo, long hi) {
+  long v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
+    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
+                         std::to_string(hi) + " (got \"" + text + "\")",
+                     option);
+  return v;
+}
+
+const char* kHelp =
+    "\nattention options:\n"
+    "  --qk identical|random        q/k source: identical unit vectors (1,...,1)/sqrt(d), the "
+    "pure\n"
+    "                               positional bias (default), or standard normal with --seed\n"
+    "  --seed S                     seed of --qk random (default 0; std::mt19937_64 + Box-Muller)\n"
+    "  --q FILE.npy --k FILE.npy    real pre-RoPE q and k: [N, d] or [heads, N, d], float32/16,\n"
+    "                               C order (convert bfloat16 dumps to float32 first); q heads a\n"
+    "                               multiple of k heads (grouped-query attention)\n"
+    "  --heads H                    heads of --qk identical|random, 1..256 (default 1)\n"
+    "  --causal                     mask keys after the query\n"
+    "  --softmax                    write probabilities instead of logits q'k'/sqrt(d)\n"
+    "  --rows A:B                   query rows A..B-1 (default all) for --out and the summary\n"
+    "  --pool B                     write means over B x B blocks ([heads, ceil(N/B), ceil(N/B)])\n"
+    "                               instead of rows\n"
+    "  --backend auto|cpu|gpu       compute backend (default auto: the GPU when an OpenGL 4.3\n"
+    "                               context can be had, else the CPU)\n"
+    "  --threads N                  CPU worker threads, 0 = all cores (default 0)\n"
+    "\n--out FILE.npy receives float32 [heads, rows, N] (C order); the JSON summary goes to\n"
+    "standard output: tokens, heads, backend used, and per-row max logit, peak probability\n"
+    "and entropy (nats) as min/mean/max over the summarised rows of every head.\n";
+
+std::string json3(const Summary3& s) {
+  return "{\"min\": " + formatDouble(s.min) + ", \"mean\": " + formatDouble(s.mean) +
+         ", \"max\": " + formatDouble(s.max) + "}";
+}
+
+std::string quoted(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o + "\"";
+}
+
+struct Selected {
+  std::unique_ptr<AttentionBackend> backend;
+  std::string note;
+};
+
+Selected selectBackend(BackendChoice choice, int threads) {
+#ifdef ROPESCOPE_WITH_GPU
+  gpu::BackendSelection s = gpu::selectAttentionBackend(choice, threads);
+  return {std::move(s.backend), s.note};
+#else
+  Selected s{makeCpuAttentionBackend(threads), {}};
+  if (choice != BackendChoice::Cpu) s.note = "this build has no GPU backend (built without Qt 6)";
+  return s;
+#endif
+}
+
+}  // namespace
+
+int runAttentionCommand(const std::vector<std::string>& args) {
+  AttentionOptions o;
+  const auto extra = [&o](const std::string& name, const std::function<std::string()>& value) {
+    if (name == "qk") {
+      const std::string v = value();
+      if (v == "identical")
+        o.source.kind = QkSourceSpec::Kind::Identical;
+      else if (v == "random")
+        o.source.kind = QkSourceSpec::Kind::Random;
+      else
+        throw InputError("--qk must be identical or random (got \"" + v + "\"); real q/k: --q/--k",
+                         "qk");
+      o.haveQk = true;
+    } else if (name == "seed") {
+      const std::string v = value();
+      unsigned long long s = 0;
+      const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
+      if (ec != std::errc() || ptr != v.data() + v.size())
+        throw InputError("--seed expects a whole number in 0..2^64-1 (got \"" + v + "\")", "seed");
+      o.source.seed = s;
+      o.haveSeed = true;
+    } else if (name == "q") {
+      o.source.qPath = value();
+      if (o.source.qPath.empty()) throw InputError("--q needs a file name", "q");
+    } else if (name == "k") {
+      o.source.kPath = value();
+      if (o.source.kPath.empty()) throw InputError("--k needs a file name", "k");
+    } else if (name == "heads") {
+      o.source.heads = static_cast<int>(parseWhole("heads", value(), 1, 256));
+      o.haveHeads = true;
+    } else if (name == "causal") {
+      o.causal = true;
+    } else if (name == "softmax") {
+      o.softmax = true;
+    } else if (name == "rows") {
+      const std::string v = value();
+      const auto colon = v.find(':');
+      if (colon == std::string::npos)
+        throw InputError("--rows expects A:B, query rows A..B-1 (got \"" + v + "\")", "rows");
+      o.rowBegin = parseWhole("rows", v.substr(0, colon), 0, 1L << 40);
+      o.rowEnd = parseWhole("rows", v.substr(colon + 1), 0, 1L << 40);
+      o.haveRows = true;
+    } else if (name == "pool") {
+      o.pool = static_cast<int>(parseWhole("pool", value(), 1, 1 << 20));
+    } else if (name == "backend") {
+      o.backend = parseBackendChoice(value());
+    } else if (name == "threads") {
+      o.threads = static_cast<int>(parseWhole("threads", value(), 0, 256));
+    } else {
+      return false;
+    }
+    return true;
+  };
+  const Request req = parseArguments(kAttention, args, extra);
+  if (req.help) {
+    std::cout << commandHelp(kAttention) << kHelp;
+    return 0;
+  }
+  if (req.format != TableFormat::Json)
+    throw InputError("ropescope attention prints a JSON summary only (--format json)", "format");
+  const bool files = !o.source.qPath.empty() || !o.source.kPath.empty();
+  if (files) {
+    if (o.source.qPath.empty() || o.source.kPath.empty())
+      throw InputError("give both --q FILE.npy and --k FILE.npy",
+                       o.source.qPath.empty() ? "q" : "k");
+    if (o.haveQk) throw InputError("give either --q/--k files or --qk, not both", "qk");
+    o.source.kind = QkSourceSpec::Kind::Files;
+  }
+  if (o.haveSeed && o.source.kind != QkSourceSpec::Kind::Random)
+    throw InputError("--seed applies to --qk random only", "seed");
+  if (o.haveRows && o.pool > 0) throw InputError("give either --rows or --pool, not both", "pool");
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
+  const std::size_t n = problem.qk.tokens;
+  const int heads = problem.qk.qHeads;
+  if (files && o.haveHeads && o.source.heads != heads)
+    throw InputError("--heads " + std::to_string(o.source.heads) + " but q file \"" +
+                         o.source.qPath + "\" has " + std::to_string(heads) + " heads",
+                     "heads");
+  const std::size_t b = o.haveRows ? std::size_t(o.rowBegin) : 0;
+  const std::size_t e = o.haveRows ? std::size_t(o.rowEnd) : n;
+  if (b >= e || e > n)
+    throw InputError("--rows " + std::to_string(o.rowBegin) + ":" + std::to_string(o.rowEnd) +
+                         " is outside 0:" + std::to_string(n) + " (A < B <= tokens)",
+                     "rows");
+  const std::size_t nb = o.pool > 0 ? (n + std::size_t(o.pool) - 1) / std::size_t(o.pool) : 0;
+  const std::size_t perHead = o.pool > 0 ? nb * nb : (e - b) * n;
+  if (!req.out.empty() && double(perHead) * heads > double(kMaxOutputValues))
+    throw InputError("--out would hold " + std::to_string(perHead * std::size_t(heads)) +
+                         " values (limit " + std::to_string(kMaxOutputValues) +
+                         "); narrow --rows or use a larger --pool",
+                     "rows");
+
+  Selected sel = selectBackend(o.backend, o.threads);
+  if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
+    throw InputError("--backend gpu: " + sel.note, "backend");
+  AttentionBackend& be = *sel.backend;
+  be.load(problem);
+
+  const AttentionValue value = o.softmax ? AttentionValue::Softmax : AttentionValue::Logits;
+  std::vector<float> maxLogit, peak, entropy;
+  std::vector<float> out;
+  if (!req.out.empty()) out.resize(perHead * std::size_t(heads));
+  for (int h = 0; h < heads; ++h) {
+    const RowStats st = be.rowStats(h, b, e);
+    maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
+    for (float s : st.sumExp) peak.push_back(1.0f / s);
+    entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
+    if (out.empty()) continue;
+    float* dst = out.data() + std::size_t(h) * perHead;
+    if (o.pool > 0)
+      be.pooled(h, o.pool, value, dst);
+    else
+      be.rows(h, b, e, value, dst);
+  }
+  if (!out.empty()) {
+    const std::vector<std::size_t> shape =
+        o.pool > 0 ? std::vector<std::size_t>{std::size_t(heads), nb, nb}
+                   : std::vector<std::size_t>{std::size_t(heads), e - b, n};
+    writeNpy(req.out, out.data(), out.size(), shape);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const Scene& sc = req.scene;
+  const char* source = o.source.kind == QkSourceSpec::Kind::Identical ? "identical"
+                       : o.source.kind == QkSourceSpec::Kind::Random  ? "random"
+                                                                      : "npy";
+  std::ostringstream j;
+  j << "{\n  \"command\": \"attention\",\n"
+    << "  \"tokens\": " << n << ",\n"
+    << "  \"heads\": " << heads << ",\n"
+    << "  \"kv_heads\": " << problem.qk.kvHeads << ",\n"
+    << "  \"head_dim\": " << problem.qk.headDim << ",\n"
+    << "  \"rotary_dim\": " << 2 * problem.rotary.pairs << ",\n"
+    << "  \"layout\": " << quoted(formatLayoutSpec(sc.layout)) << ",\n"
+    << "  \"design\": " << quoted(effectiveDesign(sc)) << ",\n"
+    << "  \"plan\": " << quoted(sc.frequency.plan) << ",\n"
+    << "  \"base\": " << formatDouble(sc.frequency.rotary.base) << ",\n"
+    << "  \"qk\": \"" << source << "\",\n";
+  if (o.source.kind == QkSourceSpec::Kind::Random) j << "  \"seed\": " << o.source.seed << ",\n";
+  if (files)
+    j << "  \"q_file\": " << quoted(o.source.qPath) << ",\n  \"k_file\": " << quoted(o.source.kPath)
+      << ",\n";
+  j << "  \"causal\": " << (o.causal ? "true" : "false") << ",\n"
+    << "  \"value\": \"" << (o.softmax ? "softmax" : "logits") << "\",\n"
+    << "  \"rows\": [" << b << ", " << e << "],\n";
+  if (o.pool > 0) j << "  \"pool\": " << o.pool << ",\n";
+  j << "  \"out\": " << (req.out.empty() ? std::string("null") : quoted(req.out)) << ",\n";
+  if (!out.empty()) {
+    j << "  \"out_shape\": [" << heads << ", " << (o.pool > 0 ? nb : e - b) << ", "
+      << (o.pool > 0 ? nb : n) << "],\n";
+  }
+  j << "  \"backend\": \"" << be.name() << "\",\n"
+    << "  \"backend_detail\": " << quoted(be.description()) << ",\n";
+  if (!sel.note.empty()) j << "  \"backend_note\": " << quoted(sel.note) << ",\n";
+  j << "  \"row_max_logit\": " << json3(summarize(maxLogit)) << ",\n"
+    << "  \"row_max_probability\": " << json3(summarize(peak)) << ",\n"
+    << "  \"row_entropy\": " << json3(summarize(entropy)) << ",\n"
+    << "  \"seconds\": " << formatDouble(std::round(seconds * 1e4) / 1e4) << "\n}\n";
+  std::cout << j.str();
+  std::cout.flush();
+  return 0;
 }
 
 }  // namespace ropescope::cli

@@ -1,0 +1,153 @@
+// Attention preview: RoPE (Hugging Face rotate_half layout) applied to q/k with a scene's ids and
+// plan, logits q'k'^T/sqrt(d), causal mask and row softmax, behind a tiled backend interface.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ropescope/frequency_plan.h"
+#include "ropescope/position_ids.h"
+
+namespace ropescope {
+
+struct Scene;
+
+// q and k before RoPE, float32, C order: q is [qHeads, tokens, headDim], k [kvHeads, tokens,
+// headDim]. qHeads must be a multiple of kvHeads; q head h reads k head h / (qHeads / kvHeads),
+// as grouped-query attention does (Hugging Face repeat_kv).
+struct QkTensors {
+  int qHeads = 1;
+  int kvHeads = 1;
+  std::size_t tokens = 0;
+  int headDim = 0;
+  std::vector<float> q, k;
+};
+
+// Pure positional bias: every q and k is the unit vector (1, ..., 1)/sqrt(headDim). A rotated
+// pair then contributes (2/d) cos(phase difference), so logit * sqrt(d) equals the positional
+// bias b(delta) of DOMAIN.md plus (d - rotaryDim)/d from the dims that do not rotate.
+QkTensors identicalQk(int heads, std::size_t tokens, int headDim);
+
+// Independent standard-normal q and k entries, reproducible across platforms: a
+// std::mt19937_64 seeded with `seed` gives 64-bit words x; u = ((x >> 11) + 1) * 2^-53 lies in
+// (0, 1]; consecutive words (u1, u2) give z1 = sqrt(-2 ln u1) cos(2 pi u2) and
+// z2 = sqrt(-2 ln u1) sin(2 pi u2) (Box-Muller, evaluated in double, then rounded to float).
+// Values fill q (all heads, tokens, dims in C order) and then k. std::normal_distribution is
+// not used because its algorithm differs between standard libraries.
+QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std::uint64_t seed);
+
+// Loads q and k from .npy files of shape [tokens, headDim] or [heads, tokens, headDim]
+// (float32, float16 or float64, C order). Throws InputError naming the file when a file is
+// unreadable (see readNpy) or its shape does not match `tokens` (the layout's token count) and
+// `headDim`, or when q's heads are not a multiple of k's.
+QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::size_t tokens,
+                    int headDim);
+
+// cos and sin of every token's angle for every rotary pair: angle = id[axis(p)] * theta_p,
+// computed in double (NoPE pairs: angle 0), then rounded to float. Both backends rotate with
+// these same tables, so they agree to float rounding. (Hugging Face forms the angle in float32;
+// for ids near 32768 its angle is off by up to ~2e-3 rad, ours is exact to float rounding.)
+struct RotaryTable {
+  std::size_t tokens = 0;
+  int pairs = 0;                // rotary_dim / 2; pair p rotates dims p and p + pairs
+  int headDim = 0;              // dims >= 2 * pairs pass through unrotated
+  std::vector<float> cos, sin;  // [tokens][pairs]
+};
+RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs);
+
+// Everything a backend needs for one preview. ids and pairs are kept for the double reference;
+// backends read only qk, rotary and causal.
+struct AttentionProblem {
+  QkTensors qk;
+  std::vector<Id3> ids;
+  PairTable pairs;
+  RotaryTable rotary;
+  bool causal = false;
+};
+
+// Builds the rotary table from ids and pairs and checks the shapes (see validateProblem).
+AttentionProblem makeAttentionProblem(QkTensors qk, std::vector<Id3> ids, PairTable pairs,
+                                      bool causal);
+
+// Where q and k come from, as the CLI and the GUI choose it.
+struct QkSourceSpec {
+  enum class Kind { Identical, Random, Files } kind = Kind::Identical;
+  int heads = 1;  // identical / random: q heads (= kv heads)
+  std::uint64_t seed = 0;
+  std::string qPath, kPath;
+};
+
+// Ids of the scene's effective design, its pair table, and q/k from the source. Throws
+// InputError for an invalid scene, a head dim that differs from the plan's, or bad files.
+AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal);
+
+// Applies RoPE in the rotate_half layout to q (also scaling it by 1/sqrt(headDim), so a plain
+// dot product is the logit) and k, in float32: x'[p] = x[p] c - x[p+h] s,
+// x'[p+h] = x[p+h] c + x[p] s with h = pairs. Output shapes as the input.
+void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vector<float>& k,
+              int threads = 1);
+
+enum class AttentionValue { Logits, Softmax };
+
+// Per-row results of the streaming pass (online softmax), for rows [begin, end) of one head.
+struct RowStats {
+  std::vector<float> max;      // largest logit of the row
+  std::vector<float> sumExp;   // sum_j exp(logit_j - max); the row's peak probability is 1/sumExp
+  std::vector<float> entropy;  // of the row's softmax, in nats
+};
+
+// One way to compute attention (CPU, OpenGL compute). Tiled: nothing holds an N x N buffer;
+// callers ask for the rows or pooled blocks they show. A backend is used from one thread.
+class AttentionBackend {
+ public:
+  virtual ~AttentionBackend() = default;
+  virtual std::string name() const = 0;         // "cpu", "gpu"
+  virtual std::string description() const = 0;  // e.g. "cpu, 2 threads, avx512"
+  // Takes a problem (rotation happens here, on the backend's device); replaces the previous one.
+  // Throws InputError for inconsistent shapes.
+  virtual void load(const AttentionProblem& problem) = 0;
+  // Streaming pass over all keys for rows [rowBegin, rowEnd) of q head `head`.
+  virtual RowStats rowStats(int head, std::size_t rowBegin, std::size_t rowEnd) = 0;
+  // Rows [rowBegin, rowEnd) of head `head`: (rowEnd - rowBegin) x N values, row-major.
+  // Masked (causal) logits are -inf, masked probabilities 0.
+  virtual void rows(int head, std::size_t rowBegin, std::size_t rowEnd, AttentionValue value,
+                    float* out) = 0;
+  // Means over block x block tiles of the N x N matrix: ceil(N/block)^2 values, row-major.
+  // Softmax: masked entries count as 0. Logits: the mean over the unmasked entries of the tile,
+  // -inf where a tile is entirely masked.
+  virtual void pooled(int head, int block, AttentionValue value, float* out) = 0;
+
+  int heads() const { return heads_; }
+  std::size_t tokens() const { return tokens_; }
+
+ protected:
+  int heads_ = 0;
+  std::size_t tokens_ = 0;
+};
+
+// The Eigen backend: float32, `threads` workers (0 = all cores), kernels for the best of
+// AVX-512 / AVX2 / baseline x86-64 chosen at run time.
+std::unique_ptr<AttentionBackend> makeCpuAttentionBackend(int threads = 0);
+
+enum class BackendChoice { Auto, Cpu, Gpu };
+// "auto", "cpu", "gpu"; throws InputError naming the accepted values.
+BackendChoice parseBackendChoice(const std::string& text);
+
+// Double-precision reference for tests and small N: the full (head x N x N) matrix of the
+// requested value, straight from the definitions (rotation in double from the double angles).
+std::vector<double> referenceAttention(const AttentionProblem& problem, int head,
+                                       AttentionValue value);
+
+// Checks shapes of a problem (heads, tokens, head dim, table sizes); throws InputError.
+void validateProblem(const AttentionProblem& problem);
+
+// Summary statistics of a vector (min, mean, max); all 0 for an empty one.
+struct Summary3 {
+  double min = 0.0, mean = 0.0, max = 0.0;
+};
+Summary3 summarize(const std::vector<float>& values);
+
+}  // namespace ropescope

@@ -1,0 +1,51 @@
+// NumPy .npy files: a strict reader (float32 / float16 / float64 -> float32, C order) for q/k
+// activations, and a float32 writer for attention output. Bad files raise one-line InputErrors.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ropescope {
+
+// Largest header accepted. numpy writes 64..128 bytes; anything near this cap is not an array
+// header but a corrupt or hostile file, and the header is read before any size is trusted.
+inline constexpr std::size_t kNpyMaxHeaderBytes = 65536;
+// Largest array read (elements). 2^30 float32 values are 4 GiB: far above one layer's q of a 7B
+// model at 32k tokens (28 x 32768 x 128 = 1.2e8), and below what a desktop can hold twice.
+inline constexpr std::size_t kNpyMaxElements = std::size_t{1} << 30;
+
+struct NpyArray {
+  std::vector<std::size_t> shape;
+  std::vector<float> data;  // C order, converted to float32
+  std::string dtype;        // the file's descr, e.g. "<f4" or "<f2"
+
+  std::size_t elementCount() const { return data.size(); }
+};
+
+// Reads a .npy file (format version 1, 2 or 3). Accepts little-endian float32 ("<f4"),
+// float16 ("<f2") and float64 ("<f8"), big-endian ones byte-swapped, all converted to float32.
+// Throws InputError with one line "<what> "<path>": <problem>" for: a missing file, a wrong magic
+// string or version, a header longer than kNpyMaxHeaderBytes or not a numpy dict, an unsupported
+// dtype (bfloat16 dumps are 2-byte void/"V2" in numpy: the message says to convert to float32
+// first), Fortran order, more than kNpyMaxElements (or maxElements) elements, and a data size
+// that does not match the file size (truncated or trailing bytes). Memory is allocated only
+// after the shape has been checked against both the cap and the actual file size.
+// `what` names the file's role in messages ("q file", "k file").
+NpyArray readNpy(const std::string& path, const std::string& what = "npy file",
+                 std::size_t maxElements = kNpyMaxElements);
+
+// Writes a C-order little-endian float32 array (format 1.0, header padded to 64 bytes).
+// Atomic: a temporary file next to `path`, flushed, then renamed. Throws InputError naming the
+// file if it cannot be written or if the shape's product differs from `count`.
+void writeNpy(const std::string& path, const float* data, std::size_t count,
+              const std::vector<std::size_t>& shape);
+
+// The header text (without magic, version and length) that writeNpy would write for `shape`.
+std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr = "<f4",
+                      bool fortranOrder = false);
+
+// IEEE half -> float (exact; subnormals, infinities and NaN kept).
+float halfToFloat(unsigned short h);
+
+}  // namespace ropescope

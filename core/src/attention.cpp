@@ -1,0 +1,308 @@
+// q/k sources, the rotary table, rotation, problem checks and the double-precision reference:
+// the parts of the attention preview that every backend shares.
+#include "ropescope/attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+
+#include "parallel.h"
+#include "ropescope/errors.h"
+#include "ropescope/npy.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
+
+namespace ropescope {
+
+namespace {
+
+// q and k are held as float vectors; the same cap as for .npy input keeps generated inputs
+// (heads x tokens x head dim) to what a desktop can hold.
+void checkQkSize(int heads, std::size_t tokens, int headDim) {
+  if (heads < 1 || heads > 256)
+    throw InputError("heads must be in 1..256 (got " + std::to_string(heads) + ")", "heads");
+  if (headDim < 2 || headDim > 1024 || headDim % 2 != 0)
+    throw InputError(
+        "head dim must be an even number in 2..1024 (got " + std::to_string(headDim) + ")",
+        "head-dim");
+  const double values = double(heads) * double(tokens) * double(headDim);
+  if (values > double(kNpyMaxElements))
+    throw InputError("q/k of " + std::to_string(heads) + " heads x " + std::to_string(tokens) +
+                         " tokens x " + std::to_string(headDim) + " dims exceed the limit of " +
+                         std::to_string(kNpyMaxElements) + " values; use fewer heads or tokens",
+                     "heads");
+}
+
+}  // namespace
+
+QkTensors identicalQk(int heads, std::size_t tokens, int headDim) {
+  checkQkSize(heads, tokens, headDim);
+  QkTensors t;
+  t.qHeads = t.kvHeads = heads;
+  t.tokens = tokens;
+  t.headDim = headDim;
+  const float v = static_cast<float>(1.0 / std::sqrt(double(headDim)));
+  t.q.assign(std::size_t(heads) * tokens * std::size_t(headDim), v);
+  t.k = t.q;
+  return t;
+}
+
+QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std::uint64_t seed) {
+  checkQkSize(qHeads, tokens, headDim);
+  checkQkSize(kvHeads, tokens, headDim);
+  if (qHeads % kvHeads != 0)
+    throw InputError("q heads (" + std::to_string(qHeads) + ") must be a multiple of k heads (" +
+                         std::to_string(kvHeads) + ")",
+                     "heads");
+  QkTensors t;
+  t.qHeads = qHeads;
+  t.kvHeads = kvHeads;
+  t.tokens = tokens;
+  t.headDim = headDim;
+  t.q.resize(std::size_t(qHeads) * tokens * std::size_t(headDim));
+  t.k.resize(std::size_t(kvHeads) * tokens * std::size_t(headDim));
+  std::mt19937_64 rng(seed);
+  const auto uniform = [&rng] { return double((rng() >> 11) + 1) * 0x1.0p-53; };  // (0, 1]
+  bool haveSpare = false;
+  double spare = 0.0;
+  const auto normal = [&]() -> float {
+    if (haveSpare) {
+      haveSpare = false;
+      return static_cast<float>(spare);
+    }
+    const double u1 = uniform(), u2 = uniform();
+    const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * std::numbers::pi * u2;
+    spare = r * std::sin(a);
+    haveSpare = true;
+    return static_cast<float>(r * std::cos(a));
+  };
+  for (float& x : t.q) x = normal();
+  for (float& x : t.k) x = normal();
+  return t;
+}
+
+QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::size_t tokens,
+                    int headDim) {
+  QkTensors t;
+  t.tokens = tokens;
+  t.headDim = headDim;
+  const auto load = [&](const std::string& path, const char* what, int* heads) {
+    NpyArray a = readNpy(path, what);
+    const std::string where = std::string(what) + " \"" + path + "\" ";
+    std::string shape = "(";
+    for (std::size_t i = 0; i < a.shape.size(); ++i) {
+      if (i) shape += ", ";
+      shape += std::to_string(a.shape[i]);
+    }
+    shape += ")";
+    const std::string nd = std::to_string(tokens) + ", " + std::to_string(headDim) + "]";
+    const std::string want = std::string("[") + nd + " or [heads, " + nd;
+    if (a.shape.size() != 2 && a.shape.size() != 3)
+      throw InputError(where + "has shape " + shape + "; expected " + want);
+    const std::size_t n = a.shape[a.shape.size() - 2], d = a.shape.back();
+    const std::size_t h = a.shape.size() == 3 ? a.shape[0] : 1;
+    if (n != tokens)
+      throw InputError(where + "has " + std::to_string(n) + " tokens (shape " + shape +
+                       ") but the layout has " + std::to_string(tokens));
+    if (d != std::size_t(headDim))
+      throw InputError(where + "has head dim " + std::to_string(d) + " (shape " + shape +
+                       ") but the plan's head dim is " + std::to_string(headDim) + " (--head-dim)");
+    if (h < 1 || h > 256)
+      throw InputError(where + "has " + std::to_string(h) + " heads (accepted 1..256)");
+    *heads = static_cast<int>(h);
+    // A NaN or inf would turn whole softmax rows into NaN without saying where it came from.
+    for (std::size_t i = 0; i < a.data.size(); ++i)
+      if (!std::isfinite(a.data[i]))
+        throw InputError(where + "has a non-finite value (NaN or inf) at flat index " +
+                         std::to_string(i));
+    return std::move(a.data);
+  };
+  t.q = load(qPath, "q file", &t.qHeads);
+  t.k = load(kPath, "k file", &t.kvHeads);
+  if (t.qHeads % t.kvHeads != 0)
+    throw InputError("q file \"" + qPath + "\" has " + std::to_string(t.qHeads) +
+                     " heads, not a multiple of the " + std::to_string(t.kvHeads) +
+                     " heads of k file \"" + kPath + "\"");
+  return t;
+}
+
+RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
+  RotaryTable r;
+  r.tokens = ids.size();
+  r.pairs = pairs.size();
+  r.headDim = pairs.headDim;
+  r.cos.resize(r.tokens * std::size_t(r.pairs));
+  r.sin.resize(r.cos.size());
+  for (std::size_t t = 0; t < r.tokens; ++t)
+    for (int p = 0; p < r.pairs; ++p) {
+      const Axis a = pairs.axis[std::size_t(p)];
+      const double angle =
+          a == Axis::None ? 0.0 : ids[t][std::size_t(a)] * pairs.theta[std::size_t(p)];
+      r.cos[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(std::cos(angle));
+      r.sin[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(std::sin(angle));
+    }
+  return r;
+}
+
+void validateProblem(const AttentionProblem& p) {
+  const QkTensors& qk = p.qk;
+  if (qk.qHeads < 1 || qk.kvHeads < 1 || qk.qHeads % qk.kvHeads != 0)
+    throw InputError("attention: q heads must be a positive multiple of k heads");
+  if (qk.tokens == 0) throw InputError("attention: the layout has no tokens");
+  const std::size_t row = qk.tokens * std::size_t(qk.headDim);
+  if (qk.q.size() != std::size_t(qk.qHeads) * row || qk.k.size() != std::size_t(qk.kvHeads) * row)
+    throw InputError("attention: q/k sizes do not match heads x tokens x head dim");
+  if (p.rotary.tokens != qk.tokens || p.rotary.headDim != qk.headDim ||
+      2 * p.rotary.pairs > qk.headDim ||
+      p.rotary.cos.size() != qk.tokens * std::size_t(p.rotary.pairs) ||
+      p.rotary.sin.size() != p.rotary.cos.size())
+    throw InputError("attention: the rotary table does not match q/k (tokens " +
+                     std::to_string(p.rotary.tokens) + " vs " + std::to_string(qk.tokens) +
+                     ", head dim " + std::to_string(p.rotary.headDim) + " vs " +
+                     std::to_string(qk.headDim) + ")");
+}
+
+AttentionProblem makeAttentionProblem(QkTensors qk, std::vector<Id3> ids, PairTable pairs,
+                                      bool causal) {
+  AttentionProblem p;
+  p.rotary = rotaryTable(ids, pairs);
+  p.qk = std::move(qk);
+  p.ids = std::move(ids);
+  p.pairs = std::move(pairs);
+  p.causal = causal;
+  validateProblem(p);
+  return p;
+}
+
+AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal) {
+  validateScene(scene);
+  const std::string design = effectiveDesign(scene);
+  PositionIds ids = findDesign(design).ids(
+      scene.layout, design == scene.design ? scene.designParams : ParameterSet{});
+  PairTable pairs = resolvePairs(scene.frequency);
+  const std::size_t n = ids.size();
+  const int d = scene.frequency.rotary.headDim;
+  QkTensors qk;
+  switch (source.kind) {
+    case QkSourceSpec::Kind::Identical:
+      qk = identicalQk(source.heads, n, d);
+      break;
+    case QkSourceSpec::Kind::Random:
+      qk = randomQk(source.heads, source.heads, n, d, source.seed);
+      break;
+    case QkSourceSpec::Kind::Files:
+      qk = loadQkNpy(source.qPath, source.kPath, n, d);
+      break;
+  }
+  return makeAttentionProblem(std::move(qk), std::move(ids.ids), std::move(pairs), causal);
+}
+
+void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vector<float>& k,
+              int threads) {
+  validateProblem(problem);
+  const QkTensors& in = problem.qk;
+  const RotaryTable& rt = problem.rotary;
+  const std::size_t d = std::size_t(in.headDim), h = std::size_t(rt.pairs), n = in.tokens;
+  const float scale = static_cast<float>(1.0 / std::sqrt(double(in.headDim)));
+  q.resize(in.q.size());
+  k.resize(in.k.size());
+  // One row = one (head, token); rows of q then rows of k.
+  const std::size_t qRows = std::size_t(in.qHeads) * n, kRows = std::size_t(in.kvHeads) * n;
+  detail::parallelFor(qRows + kRows, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t row = b; row < e; ++row) {
+      const bool isQ = row < qRows;
+      const std::size_t r = isQ ? row : row - qRows;
+      const float* x = (isQ ? in.q.data() : in.k.data()) + r * d;
+      float* y = (isQ ? q.data() : k.data()) + r * d;
+      const float s = isQ ? scale : 1.0f;
+      const float* c = rt.cos.data() + (r % n) * h;
+      const float* sn = rt.sin.data() + (r % n) * h;
+      for (std::size_t p = 0; p < h; ++p) {
+        const float x0 = x[p], x1 = x[p + h];
+        y[p] = (x0 * c[p] - x1 * sn[p]) * s;
+        y[p + h] = (x1 * c[p] + x0 * sn[p]) * s;
+      }
+      for (std::size_t i = 2 * h; i < d; ++i) y[i] = x[i] * s;
+    }
+  });
+}
+
+std::vector<double> referenceAttention(const AttentionProblem& problem, int head,
+                                       AttentionValue value) {
+  validateProblem(problem);
+  const QkTensors& in = problem.qk;
+  if (head < 0 || head >= in.qHeads) throw InputError("attention: head out of range");
+  if (problem.ids.size() != in.tokens || problem.pairs.size() != problem.rotary.pairs)
+    throw InputError("attention: the reference needs the problem's ids and pairs");
+  const std::size_t n = in.tokens, d = std::size_t(in.headDim),
+                    h = std::size_t(problem.rotary.pairs);
+  const int group = in.qHeads / in.kvHeads;
+  const auto rotate = [&](const float* x, std::size_t t) {
+    std::vector<double> y(d);
+    for (std::size_t p = 0; p < h; ++p) {
+      const Axis a = problem.pairs.axis[p];
+      const double angle =
+          a == Axis::None ? 0.0 : problem.ids[t][std::size_t(a)] * problem.pairs.theta[p];
+      const double c = std::cos(angle), s = std::sin(angle);
+      y[p] = double(x[p]) * c - double(x[p + h]) * s;
+      y[p + h] = double(x[p + h]) * c + double(x[p]) * s;
+    }
+    for (std::size_t i = 2 * h; i < d; ++i) y[i] = x[i];
+    return y;
+  };
+  std::vector<std::vector<double>> qr(n), kr(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    qr[t] = rotate(in.q.data() + (std::size_t(head) * n + t) * d, t);
+    kr[t] = rotate(in.k.data() + (std::size_t(head / group) * n + t) * d, t);
+  }
+  const double inv = 1.0 / std::sqrt(double(d));
+  std::vector<double> out(n * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double* row = out.data() + i * n;
+    double m = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) {
+      if (problem.causal && j > i) {
+        row[j] = -std::numeric_limits<double>::infinity();
+        continue;
+      }
+      double dot = 0.0;
+      for (std::size_t x = 0; x < d; ++x) dot += qr[i][x] * kr[j][x];
+      row[j] = dot * inv;
+      m = std::max(m, row[j]);
+    }
+    if (value == AttentionValue::Softmax) {
+      double s = 0.0;
+      for (std::size_t j = 0; j < n; ++j) s += std::isinf(row[j]) ? 0.0 : std::exp(row[j] - m);
+      for (std::size_t j = 0; j < n; ++j)
+        row[j] = std::isinf(row[j]) ? 0.0 : std::exp(row[j] - m) / s;
+    }
+  }
+  return out;
+}
+
+BackendChoice parseBackendChoice(const std::string& text) {
+  if (text == "auto") return BackendChoice::Auto;
+  if (text == "cpu") return BackendChoice::Cpu;
+  if (text == "gpu") return BackendChoice::Gpu;
+  throw InputError("--backend must be auto, cpu or gpu (got \"" + text + "\")", "backend");
+}
+
+Summary3 summarize(const std::vector<float>& values) {
+  Summary3 s;
+  if (values.empty()) return s;
+  s.min = std::numeric_limits<double>::infinity();
+  s.max = -s.min;
+  double sum = 0.0;
+  for (float v : values) {
+    s.min = std::min(s.min, double(v));
+    s.max = std::max(s.max, double(v));
+    sum += v;
+  }
+  s.mean = sum / double(values.size());
+  return s;
+}
+
+}  // namespace ropescope

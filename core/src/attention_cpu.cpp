@@ -1,0 +1,170 @@
+// The CPU attention backend: rotation once per load, then tiled Eigen products over row tiles
+// handed to worker threads one tile at a time (causal rows cost more the later they come).
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include "attention_kernels.h"
+#include "parallel.h"
+#include "ropescope/attention.h"
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+namespace {
+
+// ROPESCOPE_CPU_ISA=avx2|baseline caps the choice, so tests and benchmarks can run the lower
+// kernels on a machine that has AVX-512.
+const detail::AttentionKernels& bestKernels() {
+  const char* cap = std::getenv("ROPESCOPE_CPU_ISA");
+  const std::string limit = cap ? cap : "";
+  // __builtin_cpu_supports reads cpuid once; the flag set matches the file's compile flags.
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (const auto* k = detail::attentionKernelsAvx512();
+      k && limit != "avx2" && limit != "baseline" && __builtin_cpu_supports("avx512f") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma"))
+    return *k;
+  if (const auto* k = detail::attentionKernelsAvx2();
+      k && limit != "baseline" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return *k;
+#endif
+  return detail::attentionKernelsBaseline();
+}
+
+// Runs fn(task, scratch) for task in [0, count) on up to `threads` workers, each taking the next
+// task when done: tiles near the end of a causal matrix cost more than early ones.
+template <typename Fn>
+void runTasks(std::size_t count, int threads, Fn&& fn) {
+  const std::size_t workers = std::min<std::size_t>(std::size_t(detail::resolveThreads(threads)),
+                                                    std::max<std::size_t>(count, 1));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    // 64-byte aligned (see attention_kernels.inc: alignment decides Eigen's scalar/vector split).
+    std::vector<float> buffer(detail::kScratchFloats + 16);
+    float* scratch = buffer.data();
+    while (reinterpret_cast<std::uintptr_t>(scratch) % 64 != 0) ++scratch;
+    for (std::size_t t = next++; t < count; t = next++) fn(t, scratch);
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t i = 1; i < workers; ++i) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+}
+
+class CpuAttentionBackend final : public AttentionBackend {
+ public:
+  explicit CpuAttentionBackend(int threads)
+      : threads_(detail::resolveThreads(threads)), kernels_(bestKernels()) {}
+
+  std::string name() const override { return "cpu"; }
+  std::string description() const override {
+    return "cpu, " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") + ", " +
+           kernels_.isa;
+  }
+
+  void load(const AttentionProblem& problem) override {
+    validateProblem(problem);
+    rotateQk(problem, q_, k_, threads_);
+    heads_ = problem.qk.qHeads;
+    group_ = problem.qk.qHeads / problem.qk.kvHeads;
+    tokens_ = problem.qk.tokens;
+    d_ = problem.qk.headDim;
+    causal_ = problem.causal;
+  }
+
+  RowStats rowStats(int head, std::size_t b, std::size_t e) override {
+    check(head, b, e);
+    RowStats st;
+    st.max.resize(e - b);
+    st.sumExp.resize(e - b);
+    st.entropy.resize(e - b);
+    const std::size_t tasks = (e - b + detail::kTileRows - 1) / detail::kTileRows;
+    runTasks(tasks, threads_, [&](std::size_t t, float* scratch) {
+      const std::size_t r0 = b + t * detail::kTileRows, r1 = std::min(e, r0 + detail::kTileRows);
+      kernels_.stats(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, &st.max[r0 - b],
+                     &st.sumExp[r0 - b], &st.entropy[r0 - b], scratch);
+    });
+    return st;
+  }
+
+  void rows(int head, std::size_t b, std::size_t e, AttentionValue value, float* out) override {
+    check(head, b, e);
+    const std::size_t tasks = (e - b + detail::kTileRows - 1) / detail::kTileRows;
+    runTasks(tasks, threads_, [&](std::size_t t, float*) {
+      const std::size_t r0 = b + t * detail::kTileRows, r1 = std::min(e, r0 + detail::kTileRows);
+      float* o = out + (r0 - b) * tokens_;
+      kernels_.logits(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, o);
+      if (value == AttentionValue::Softmax) kernels_.softmaxRows(o, r1 - r0, tokens_);
+    });
+  }
+
+  void pooled(int head, int block, AttentionValue value, float* out) override {
+    check(head, 0, tokens_);
+    if (block < 1) throw InputError("attention: pooling block must be >= 1", "block");
+    const std::size_t bs = std::size_t(block), nb = (tokens_ + bs - 1) / bs;
+    RowStats st;
+    if (value == AttentionValue::Softmax) st = rowStats(head, 0, tokens_);
+    std::vector<double> acc(nb * nb, 0.0), cnt(nb * nb, 0.0);
+    // A task is a run of whole block rows (so no two tasks touch the same output cells),
+    // at least one row tile long.
+    const std::size_t perTask = std::max<std::size_t>(1, detail::kTileRows / bs);
+    const std::size_t tasks = (nb + perTask - 1) / perTask;
+    runTasks(tasks, threads_, [&](std::size_t t, float* scratch) {
+      const std::size_t r0 = t * perTask * bs, r1 = std::min(tokens_, r0 + perTask * bs);
+      kernels_.pool(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, bs, nb,
+                    st.max.empty() ? nullptr : st.max.data(),
+                    st.sumExp.empty() ? nullptr : st.sumExp.data(), acc.data(), cnt.data(),
+                    scratch);
+    });
+    for (std::size_t I = 0; I < nb; ++I)
+      for (std::size_t J = 0; J < nb; ++J) {
+        const std::size_t cell = I * nb + J;
+        if (value == AttentionValue::Softmax) {
+          const double rows = double(std::min(tokens_, (I + 1) * bs) - I * bs);
+          const double cols = double(std::min(tokens_, (J + 1) * bs) - J * bs);
+          out[cell] = static_cast<float>(acc[cell] / (rows * cols));
+        } else {
+          out[cell] = cnt[cell] > 0 ? static_cast<float>(acc[cell] / cnt[cell])
+                                    : -std::numeric_limits<float>::infinity();
+        }
+      }
+  }
+
+ private:
+  void check(int head, std::size_t b, std::size_t e) const {
+    if (tokens_ == 0) throw InputError("attention: no problem loaded");
+    if (head < 0 || head >= heads_)
+      throw InputError("attention: head " + std::to_string(head) + " out of range 0.." +
+                           std::to_string(heads_ - 1),
+                       "head");
+    if (b >= e || e > tokens_)
+      throw InputError("attention: rows " + std::to_string(b) + ":" + std::to_string(e) +
+                           " out of range 0:" + std::to_string(tokens_),
+                       "rows");
+  }
+  const float* qHead(int h) const { return q_.data() + std::size_t(h) * tokens_ * std::size_t(d_); }
+  const float* kHead(int h) const {
+    return k_.data() + std::size_t(h / group_) * tokens_ * std::size_t(d_);
+  }
+
+  int threads_;
+  const detail::AttentionKernels& kernels_;
+  std::vector<float> q_, k_;
+  int group_ = 1, d_ = 0;
+  bool causal_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<AttentionBackend> makeCpuAttentionBackend(int threads) {
+  return std::make_unique<CpuAttentionBackend>(threads);
+}
+
+}  // namespace ropescope
