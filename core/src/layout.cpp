@@ -3,9 +3,11 @@
 #include "ropescope/layout.h"
 
 #include <charconv>
+#include <filesystem>
 #include <string>
 
 #include "ropescope/errors.h"
+#include "ropescope/layout_files.h"
 
 namespace ropescope {
 
@@ -35,7 +37,8 @@ std::size_t Layout::visualCount() const {
 namespace {
 
 const char* kSpecForm =
-    "expected t<N> (text), i<H>x<W> (image) or v<T>x<H>x<W> (video), e.g. t5,i3x3,t2";
+    "expected t<N> (text), i<H>x<W> (image), v<T>x<H>x<W> (video), img:FILE or vid:FOLDER/, "
+    "vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2";
 
 [[noreturn]] void specError(std::size_t item, std::string_view text, const std::string& why) {
   throw InputError("layout item " + std::to_string(item) + " \"" + std::string(text) + "\": " + why,
@@ -90,6 +93,50 @@ void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
   side(s.cols, "grid cols");
 }
 
+namespace fs = std::filesystem;
+
+std::string resolvePath(std::string_view raw, const std::string& baseDir) {
+  fs::path p{std::string(raw)};
+  if (p.is_relative() && !baseDir.empty()) p = fs::path(baseDir) / p;
+  return p.string();
+}
+
+// img:PATH and vid:... items. Path problems throw InputError with field "image"; the caller
+// turns them into a layout error or a reported problem.
+Segment parseFileItem(std::size_t item, std::string_view text, const LayoutFileContext& ctx) {
+  const bool image = text.substr(0, 4) == "img:";
+  std::string_view body = text.substr(4);
+  while (!body.empty() && (body.front() == ' ' || body.front() == '\t')) body.remove_prefix(1);
+  if (body.empty())
+    specError(item, text,
+              image ? "img: needs a file, e.g. img:photo.jpg"
+                    : "vid: needs a folder, frame files or a GIF, e.g. vid:frames/");
+  if (image) return imageSegmentFromFile(resolvePath(body, ctx.baseDir), ctx.grid);
+  if (body.find('+') != std::string_view::npos) {
+    std::vector<std::string> frames;
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t end = body.find('+', pos);
+      const std::string_view part =
+          trim(body.substr(pos, end == std::string_view::npos ? end : end - pos));
+      if (part.empty()) specError(item, text, "empty frame name in a vid: list (A+B+C)");
+      frames.push_back(resolvePath(part, ctx.baseDir));
+      if (end == std::string_view::npos) break;
+      pos = end + 1;
+    }
+    return videoSegmentFromFrames(frames, ctx.grid);
+  }
+  const std::string path = resolvePath(body, ctx.baseDir);
+  std::error_code ec;
+  if (body.back() == '/' || fs::is_directory(path, ec))
+    return videoSegmentFromFolder(path, ctx.grid);
+  // One file: an animation gives all its frames; a still picture is a one-frame video.
+  return videoSegmentFromAnimation(path, ctx.grid);
+}
+
+Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
+                       std::vector<LayoutProblem>* problems);
+
 }  // namespace
 
 void validateLayout(const Layout& layout) {
@@ -109,7 +156,20 @@ void validateLayout(const Layout& layout) {
   }
 }
 
-Layout parseLayoutSpec(std::string_view spec) {
+Layout parseLayoutSpec(std::string_view spec, const LayoutFileContext& files) {
+  return parseLayoutImpl(spec, files, nullptr);
+}
+
+Layout parseLayoutSpecKeeping(std::string_view spec, const LayoutFileContext& files,
+                              std::vector<LayoutProblem>& problems) {
+  return parseLayoutImpl(spec, files, &problems);
+}
+
+namespace {
+
+Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
+                       std::vector<LayoutProblem>* problems) {
+  validateImageGridSettings(files.grid);
   Layout layout;
   if (trim(spec).empty()) throw InputError(std::string("layout is empty; ") + kSpecForm, "layout");
   std::size_t item = 0;
@@ -127,7 +187,23 @@ Layout parseLayoutSpec(std::string_view spec) {
     std::string_view body = text.substr(1);
     Segment s;
     std::vector<long long> d;
+    if (text.substr(0, 4) == "img:" || text.substr(0, 4) == "vid:") {
+      try {
+        s = parseFileItem(item, text, files);
+        checkSegment(s, item, text);
+      } catch (const InputError& e) {
+        if (e.field() == "layout") throw;
+        if (!problems) specError(item, text, e.what());
+        problems->push_back({item, std::string(text), e.what()});
+        if (end == std::string_view::npos) break;
+        pos = end + 1;
+        continue;
+      }
+      kind = '\0';  // handled
+    }
     switch (kind) {
+      case '\0':
+        break;
       case 't':
         d = parseDims(item, text, body);
         if (d.size() != 1) specError(item, text, "text takes one number, e.g. t5");
@@ -173,10 +249,38 @@ Layout parseLayoutSpec(std::string_view spec) {
   return layout;
 }
 
-std::string formatLayoutSpec(const Layout& layout) {
+}  // namespace
+
+std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
+  auto rel = [&](const std::string& path) {
+    if (baseDir.empty()) return path;
+    std::error_code ec;
+    fs::path base = fs::absolute(fs::path(baseDir), ec).lexically_normal();
+    return fs::path(path).lexically_proximate(base).string();
+  };
   std::string out;
   for (const Segment& s : layout.segments) {
     if (!out.empty()) out += ',';
+    switch (s.source.kind) {
+      case SourceKind::None:
+        break;
+      case SourceKind::Image:
+        out += "img:" + rel(s.source.path);
+        continue;
+      case SourceKind::Folder:
+        out += "vid:" + rel(s.source.path) + "/";
+        continue;
+      case SourceKind::Animation:
+        out += "vid:" + rel(s.source.path);
+        continue;
+      case SourceKind::FrameList: {
+        out += "vid:";
+        for (std::size_t i = 0; i < s.source.frames.size(); ++i)
+          out += (i ? "+" : "") + rel(s.source.frames[i]);
+        // One frame would read back as an animation; the result is the same grid (T = 1).
+        continue;
+      }
+    }
     switch (s.kind) {
       case SegmentKind::Text:
         out += 't' + std::to_string(s.length);

@@ -8,7 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include <filesystem>
+
 #include "ropescope/errors.h"
+#include "ropescope/layout_files.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope {
@@ -66,6 +69,7 @@ Scene defaultScene() {
 }
 
 void validateScene(const Scene& scene) {
+  validateImageGridSettings(scene.imageGrid);
   validateLayout(scene.layout);
   const PositionDesign& design = findDesign(scene.design);
   validateParameters(scene.designParams, design.parameters());
@@ -78,11 +82,15 @@ void validateScene(const Scene& scene) {
   if (scene.selectedText < 0) throw InputError("selected text token must be >= 0", "selected_text");
 }
 
-std::string sceneToJson(const Scene& scene) {
+std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   json j;
   j["format"] = kFormat;
   j["version"] = kVersion;
-  j["layout"] = formatLayoutSpec(scene.layout);
+  j["layout"] = formatLayoutSpec(scene.layout, baseDir);
+  j["image_grid"] = {{"min_pixels", scene.imageGrid.minPixels},
+                     {"max_pixels", scene.imageGrid.maxPixels},
+                     {"patch", scene.imageGrid.patch},
+                     {"merge", scene.imageGrid.merge}};
   j["design"] = scene.design;
   json params = json::object();
   const auto specs = findDesign(scene.design).parameters();
@@ -108,7 +116,10 @@ std::string sceneToJson(const Scene& scene) {
   return j.dump(2) + "\n";
 }
 
-Scene sceneFromJson(const std::string& text) {
+namespace {
+
+Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
+                        std::vector<LayoutProblem>* problems) {
   if (text.size() > kMaxSceneBytes) sceneError("larger than 16 MiB");
   json j;
   try {
@@ -122,15 +133,34 @@ Scene sceneFromJson(const std::string& text) {
   Scene s = defaultScene();
   try {
     rejectUnknownKeys(j,
-                      {"format", "version", "layout", "design", "design_params", "frequency", "age",
-                       "selected_text"},
+                      {"format", "version", "layout", "image_grid", "design", "design_params",
+                       "frequency", "age", "selected_text"},
                       "the scene");
     if (!j.contains("format") || getAs<std::string>(j, "format", "scene") != kFormat)
       sceneError("\"format\" must be \"ropescope-scene\"");
     if (!j.contains("version") || getAs<int>(j, "version", "scene") != kVersion)
       sceneError("unsupported \"version\" (accepted: 1)");
     if (!j.contains("layout")) sceneError("missing \"layout\"");
-    s.layout = parseLayoutSpec(getAs<std::string>(j, "layout", "scene"));
+    if (j.contains("image_grid")) {
+      const json& g = j.at("image_grid");
+      if (!g.is_object()) sceneError("image_grid must be an object");
+      rejectUnknownKeys(g, {"min_pixels", "max_pixels", "patch", "merge"}, "image_grid");
+      auto pixels = [&](const char* key) {
+        const json& v = g.at(key);
+        if (!v.is_number_integer())
+          sceneError(std::string("image_grid.") + key + " must be a whole number", key);
+        return v.get<long long>();
+      };
+      if (g.contains("min_pixels")) s.imageGrid.minPixels = pixels("min_pixels");
+      if (g.contains("max_pixels")) s.imageGrid.maxPixels = pixels("max_pixels");
+      if (g.contains("patch")) s.imageGrid.patch = getAs<int>(g, "patch", "image_grid");
+      if (g.contains("merge")) s.imageGrid.merge = getAs<int>(g, "merge", "image_grid");
+      validateImageGridSettings(s.imageGrid);
+    }
+    const LayoutFileContext files{baseDir, s.imageGrid};
+    const std::string spec = getAs<std::string>(j, "layout", "scene");
+    s.layout =
+        problems ? parseLayoutSpecKeeping(spec, files, *problems) : parseLayoutSpec(spec, files);
     if (j.contains("design")) s.design = getAs<std::string>(j, "design", "scene");
     const PositionDesign& design = findDesign(s.design);
     const auto specs = design.parameters();
@@ -213,7 +243,13 @@ Scene sceneFromJson(const std::string& text) {
   return s;
 }
 
-Scene loadSceneFile(const std::string& path) {
+std::string parentDir(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  return (ec ? std::filesystem::path(path) : abs).parent_path().string();
+}
+
+std::string readSceneText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open scene file \"" + path + "\"", "scene");
   in.seekg(0, std::ios::end);
@@ -225,8 +261,13 @@ Scene loadSceneFile(const std::string& path) {
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), size);
   if (!in) throw InputError("cannot read scene file \"" + path + "\"", "scene");
+  return text;
+}
+
+Scene sceneFromFile(const std::string& path, std::vector<LayoutProblem>* problems) {
+  const std::string text = readSceneText(path);
   try {
-    return sceneFromJson(text);
+    return sceneFromJsonImpl(text, parentDir(path), problems);
   } catch (const InputError& e) {
     throw InputError(
         std::string(e.what()).insert(std::string("scene file").size(), " \"" + path + "\""),
@@ -234,9 +275,25 @@ Scene loadSceneFile(const std::string& path) {
   }
 }
 
+}  // namespace
+
+Scene sceneFromJson(const std::string& text, const std::string& baseDir) {
+  return sceneFromJsonImpl(text, baseDir, nullptr);
+}
+
+Scene loadSceneFile(const std::string& path) {
+  return sceneFromFile(path, nullptr);
+}
+
+SceneLoadReport loadSceneFileReport(const std::string& path) {
+  SceneLoadReport r;
+  r.scene = sceneFromFile(path, &r.problems);
+  return r;
+}
+
 void saveSceneFile(const Scene& scene, const std::string& path) {
   validateScene(scene);
-  const std::string text = sceneToJson(scene);
+  const std::string text = sceneToJson(scene, parentDir(path));
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw InputError("cannot write \"" + tmp + "\"", "scene");

@@ -7,22 +7,56 @@
 #include <string_view>
 #include <vector>
 
+#include "ropescope/image_grid.h"
+
 namespace ropescope {
 
 enum class SegmentKind { Text, Image, Video };
 
+// Where a visual segment's grid came from when it was made from picture files.
+enum class SourceKind {
+  None,       // a plain grid (i3x3, v2x4x4)
+  Image,      // img:photo.jpg — one picture (an animated file gives its first frame)
+  FrameList,  // vid:a.png+b.png+c.png — frames in the order given
+  Folder,     // vid:frames/ — every picture file in the folder, in natural name order
+  Animation   // vid:anim.gif — the frames of an animated GIF or WebP
+};
+
+// The files behind a segment and what probing them found. Paths are absolute and lexically
+// normal in memory; the spec and scene-file forms write them relative to a base folder.
+struct SegmentSource {
+  SourceKind kind = SourceKind::None;
+  std::string path;                 // the file (Image, Animation) or folder (Folder)
+  std::vector<std::string> frames;  // FrameList: as given; Folder: as found; else empty
+  int width = 0;                    // picture (frame) size before smart_resize, as displayed
+  int height = 0;
+  int resizedWidth = 0;  // after smart_resize: cols * factor, rows * factor
+  int resizedHeight = 0;
+  int frameCount = 1;  // pictures before Qwen's temporal pairing (videos); 1 for images
+  // Animated GIF/WebP: frames per second from the frame delays (0 = unknown, always for frame
+  // lists and folders). The ids use the design's "fps" parameter, not this: the GUI offers to
+  // copy it there, the CLI takes --param fps=N.
+  double fps = 0.0;
+  std::vector<std::string> warnings;  // e.g. an extension that disagrees with the content
+
+  bool isFile() const { return kind != SourceKind::None; }
+  bool operator==(const SegmentSource&) const = default;
+};
+
 // One segment. Text uses `length`; images use rows x cols (frames = 1); videos use
-// frames x rows x cols (frames = temporal patches after Qwen's pairing of frames).
+// frames x rows x cols (frames = temporal patches after Qwen's pairing of frames). A segment
+// made from files also carries its source; its grid is the one smart_resize gives the files.
 struct Segment {
   SegmentKind kind = SegmentKind::Text;
   int length = 0;
   int frames = 1;
   int rows = 0;
   int cols = 0;
+  SegmentSource source;
 
-  static Segment text(int n) { return {SegmentKind::Text, n, 1, 0, 0}; }
-  static Segment image(int h, int w) { return {SegmentKind::Image, 0, 1, h, w}; }
-  static Segment video(int t, int h, int w) { return {SegmentKind::Video, 0, t, h, w}; }
+  static Segment text(int n) { return {SegmentKind::Text, n, 1, 0, 0, {}}; }
+  static Segment image(int h, int w) { return {SegmentKind::Image, 0, 1, h, w, {}}; }
+  static Segment video(int t, int h, int w) { return {SegmentKind::Video, 0, t, h, w, {}}; }
 
   bool isVisual() const { return kind != SegmentKind::Text; }
   std::size_t tokenCount() const;
@@ -44,12 +78,36 @@ struct Layout {
   bool operator==(const Layout&) const = default;
 };
 
-// Parses "t5,i3x3,t2,v8x16x16": t<N> text run, i<H>x<W> image, v<T>x<H>x<W> video.
-// Throws InputError (field "layout") naming the bad item and the accepted form and range.
-Layout parseLayoutSpec(std::string_view spec);
+// How file items of a spec are read: paths relative to `baseDir` (empty: the current
+// folder), grids by smart_resize with `grid`.
+struct LayoutFileContext {
+  std::string baseDir;
+  ImageGridSettings grid;
+};
 
-// The inverse of parseLayoutSpec.
-std::string formatLayoutSpec(const Layout& layout);
+// Parses "t5,i3x3,t2,v8x16x16": t<N> text run, i<H>x<W> image, v<T>x<H>x<W> video, and the
+// file forms img:PATH (one picture), vid:DIR/ (a folder of frames), vid:A+B+C (frames in
+// order) and vid:ANIM.gif (an animated GIF or WebP). Paths may hold spaces but not ',' (the
+// item separator), and frame paths of vid: lists not '+'. Throws InputError (field "layout")
+// naming the bad item and the accepted form and range; for a bad file, also the file and its
+// problem.
+Layout parseLayoutSpec(std::string_view spec, const LayoutFileContext& files = {});
+
+// A problem with one file item, for loading that keeps the rest (see parseLayoutSpecKeeping).
+struct LayoutProblem {
+  std::size_t item = 0;  // 1-based position of the item in the spec
+  std::string text;      // the item as written, e.g. "img:photo.jpg"
+  std::string message;   // one line naming the file and the problem
+};
+
+// Like parseLayoutSpec, but a file item whose files are missing or bad is left out and
+// reported in `problems` instead of failing the whole spec. Syntax errors still throw.
+Layout parseLayoutSpecKeeping(std::string_view spec, const LayoutFileContext& files,
+                              std::vector<LayoutProblem>& problems);
+
+// The inverse of parseLayoutSpec. File paths are written relative to `baseDir` when given
+// (as absolute paths otherwise), so the result parses back with the same base.
+std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir = {});
 
 // Throws InputError when a layout built in code (e.g. by the GUI) breaks the limits above.
 void validateLayout(const Layout& layout);

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ropescope/age_schedule.h"
 #include "ropescope/frequency_plan.h"
+#include "ropescope/image_grid.h"
 #include "ropescope/layout.h"
 #include "ropescope/parameters.h"
 
@@ -19,6 +21,9 @@ struct Scene {
   AgeSchedule age;
   int selectedText = 0;  // index among the text tokens, for per-token profiles
   int ageLayer = -1;     // circle design only: show the ids this layer uses; -1 = circle ids
+  // How picture files in the layout (img:, vid:) become grids. Changing it means re-reading the
+  // files: call regridLayout(scene.layout, scene.imageGrid) (layout_files.h).
+  ImageGridSettings imageGrid;
   bool operator==(const Scene&) const = default;
 };
 
@@ -27,14 +32,29 @@ Scene defaultScene();
 // Throws InputError for an unknown design or plan, bad parameters or a bad layout.
 void validateScene(const Scene& scene);
 
-// JSON text of the session file (format "ropescope-scene", version 1).
-std::string sceneToJson(const Scene& scene);
+// JSON text of the session file (format "ropescope-scene", version 1). Picture paths in the
+// layout are written relative to `baseDir` (the scene file's folder) when given.
+std::string sceneToJson(const Scene& scene, const std::string& baseDir = {});
 // Parses and validates. Throws InputError("scene file: ...") for malformed JSON, wrong types,
-// unknown keys or out-of-range values.
-Scene sceneFromJson(const std::string& text);
+// unknown keys or out-of-range values, and for a picture file of the layout that is missing or
+// bad (naming the file). Relative picture paths are read from `baseDir`.
+Scene sceneFromJson(const std::string& text, const std::string& baseDir = {});
 
-// File helpers: read (size-limited) and atomic write (temporary file, flush, rename).
+// File helpers: read (size-limited) and atomic write (temporary file, flush, rename). Picture
+// paths are stored relative to the scene file's folder.
 Scene loadSceneFile(const std::string& path);
 void saveSceneFile(const Scene& scene, const std::string& path);
+
+// A scene read with its bad picture files left out: what the GUI opens so that one missing
+// photo does not lose the rest of the session.
+struct SceneLoadReport {
+  Scene scene;
+  // One entry per layout item left out: its position, its text (e.g. "img:photo.jpg", relative
+  // to the scene file, to offer "locate the file") and one line naming the file and problem.
+  std::vector<LayoutProblem> problems;
+};
+// Never throws for a missing or bad picture (it lands in problems); still throws InputError for
+// an unreadable or malformed scene file, or when nothing valid is left of the layout.
+SceneLoadReport loadSceneFileReport(const std::string& path);
 
 }  // namespace ropescope

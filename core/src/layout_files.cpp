@@ -1,0 +1,210 @@
+// Segments from picture files. Only headers are read (probeImage), so adding a folder of a
+// thousand frames costs a thousand small reads, not a thousand decodes.
+#include "ropescope/layout_files.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+
+#include "ropescope/errors.h"
+#include "ropescope/image_probe.h"
+
+namespace ropescope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fileError(const std::string& path, const std::string& problem) {
+  throw InputError(path + ": " + problem, "image");
+}
+
+std::string absolutePath(const std::string& path) {
+  if (path.empty()) throw InputError("empty file name", "image");
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(path), ec);
+  if (ec) p = fs::path(path);
+  p = p.lexically_normal();
+  if (!p.has_filename() && p.has_relative_path()) p = p.parent_path();  // "frames/" -> "frames"
+  return p.string();
+}
+
+// smart_resize with the file named in the message when the picture is refused.
+ImageGrid gridFor(const std::string& path, const ImageInfo& info, const ImageGridSettings& grid) {
+  try {
+    return smartResize(info.height, info.width, grid);
+  } catch (const InputError& e) {
+    if (e.field() != "image") throw;  // bad settings: not the file's fault
+    fileError(path, e.what());
+  }
+}
+
+void describe(SegmentSource& src, const ImageInfo& info, const ImageGrid& g) {
+  src.width = info.width;
+  src.height = info.height;
+  src.resizedWidth = g.resizedWidth;
+  src.resizedHeight = g.resizedHeight;
+  if (!info.warning.empty()) src.warnings.push_back(info.warning);
+}
+
+// Natural order: runs of digits compare as numbers, so frame2 sorts before frame10.
+bool naturalLess(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      std::size_t zi = i, zj = j;  // skip leading zeros, then longer means larger
+      while (zi + 1 < ei && a[zi] == '0') ++zi;
+      while (zj + 1 < ej && b[zj] == '0') ++zj;
+      if (ei - zi != ej - zj) return ei - zi < ej - zj;
+      const int c = a.compare(zi, ei - zi, b, zj, ej - zj);
+      if (c != 0) return c < 0;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    ++i;
+    ++j;
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;  // "f01" vs "f1": keep a total order
+}
+
+Segment videoSegment(SegmentSource src, const ImageGrid& g, int frameCount) {
+  src.frameCount = frameCount;
+  Segment s = Segment::video(temporalPatches(frameCount), g.rows, g.cols);
+  s.source = std::move(src);
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& pictureExtensions() {
+  static const std::vector<std::string> exts = {"png",  "jpg", "jpeg", "bmp",
+                                                "webp", "gif", "tif",  "tiff"};
+  return exts;
+}
+
+std::vector<std::string> listFrameFiles(const std::string& folder) {
+  const std::string dir = absolutePath(folder);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    fileError(dir, fs::exists(dir, ec) ? "is not a folder" : "folder not found");
+  std::vector<std::string> names;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    if (!it->is_regular_file(ec)) continue;
+    std::string ext = it->path().extension().string();
+    if (!ext.empty()) ext.erase(0, 1);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto& known = pictureExtensions();
+    if (std::find(known.begin(), known.end(), ext) == known.end()) continue;
+    names.push_back(name);
+    if (names.size() > static_cast<std::size_t>(kMaxVideoFrames))
+      fileError(dir, "more than " + std::to_string(kMaxVideoFrames) + " frames");
+  }
+  if (ec) fileError(dir, "cannot list the folder (" + ec.message() + ")");
+  if (names.empty())
+    fileError(dir, "no picture files in the folder (png, jpg, jpeg, bmp, webp, gif, tif, tiff)");
+  std::sort(names.begin(), names.end(), naturalLess);
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const std::string& n : names) out.push_back((fs::path(dir) / n).string());
+  return out;
+}
+
+Segment imageSegmentFromFile(const std::string& path, const ImageGridSettings& grid) {
+  validateImageGridSettings(grid);
+  SegmentSource src;
+  src.kind = SourceKind::Image;
+  src.path = absolutePath(path);
+  const ImageInfo info = probeImage(src.path);
+  const ImageGrid g = gridFor(src.path, info, grid);
+  describe(src, info, g);
+  Segment s = Segment::image(g.rows, g.cols);
+  s.source = std::move(src);
+  return s;
+}
+
+Segment videoSegmentFromFrames(const std::vector<std::string>& frames,
+                               const ImageGridSettings& grid) {
+  validateImageGridSettings(grid);
+  if (frames.empty()) throw InputError("a video needs at least one frame", "image");
+  if (frames.size() > static_cast<std::size_t>(kMaxVideoFrames))
+    throw InputError("a video takes at most " + std::to_string(kMaxVideoFrames) + " frames (got " +
+                         std::to_string(frames.size()) + ")",
+                     "image");
+  SegmentSource src;
+  src.kind = SourceKind::FrameList;
+  ImageInfo first;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const std::string p = absolutePath(frames[i]);
+    const ImageInfo info = probeImage(p);
+    if (!info.warning.empty()) src.warnings.push_back(info.warning);
+    if (i == 0) {
+      first = info;
+    } else if (info.width != first.width || info.height != first.height) {
+      fileError(p, "frame " + std::to_string(i + 1) + " is " + std::to_string(info.width) + "x" +
+                       std::to_string(info.height) + " but the first frame (" + src.frames[0] +
+                       ") is " + std::to_string(first.width) + "x" + std::to_string(first.height) +
+                       "; all frames of a video share one size");
+    }
+    src.frames.push_back(p);
+  }
+  ImageInfo shown = first;
+  shown.warning.clear();
+  const ImageGrid g = gridFor(src.frames[0], first, grid);
+  describe(src, shown, g);
+  return videoSegment(std::move(src), g, static_cast<int>(frames.size()));
+}
+
+Segment videoSegmentFromFolder(const std::string& folder, const ImageGridSettings& grid) {
+  Segment s = videoSegmentFromFrames(listFrameFiles(folder), grid);
+  s.source.kind = SourceKind::Folder;
+  s.source.path = absolutePath(folder);
+  return s;
+}
+
+Segment videoSegmentFromAnimation(const std::string& path, const ImageGridSettings& grid) {
+  validateImageGridSettings(grid);
+  SegmentSource src;
+  src.kind = SourceKind::Animation;
+  src.path = absolutePath(path);
+  const ImageInfo info = probeImage(src.path);
+  const ImageGrid g = gridFor(src.path, info, grid);
+  describe(src, info, g);
+  src.fps = info.fps;
+  return videoSegment(std::move(src), g, info.frames);
+}
+
+Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid) {
+  switch (segment.source.kind) {
+    case SourceKind::None:
+      return segment;
+    case SourceKind::Image:
+      return imageSegmentFromFile(segment.source.path, grid);
+    case SourceKind::FrameList:
+      return videoSegmentFromFrames(segment.source.frames, grid);
+    case SourceKind::Folder:
+      return videoSegmentFromFolder(segment.source.path, grid);
+    case SourceKind::Animation:
+      return videoSegmentFromAnimation(segment.source.path, grid);
+  }
+  return segment;
+}
+
+void regridLayout(Layout& layout, const ImageGridSettings& grid) {
+  validateImageGridSettings(grid);
+  Layout out = layout;
+  for (Segment& s : out.segments) s = refreshFileSegment(s, grid);
+  layout = std::move(out);
+}
+
+}  // namespace ropescope
