@@ -272,6 +272,14 @@ std::vector<Sample> validSamples() {
           {"be.tiff", tiff(200, 300, true), ImageFormat::Tiff, 200, 300}};
 }
 
+// Leaves no fixtures behind in the temporary folder.
+class RemoveFixtures : public ::testing::Environment {
+ public:
+  void TearDown() override { fs::remove_all(dir()); }
+};
+[[maybe_unused]] ::testing::Environment* const kRemoveFixtures =
+    ::testing::AddGlobalTestEnvironment(new RemoveFixtures);
+
 }  // namespace
 
 TEST(ImageProbe, ReadsSizesOfEveryFormat) {
