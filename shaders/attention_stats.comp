@@ -1,0 +1,68 @@
+// Streaming pass (online softmax): one invocation per query row keeps the running max m, the
+// sum z of exp(l - m) and t = sum exp(l - m)(l - m) over all keys, which the work group loads
+// tile by tile into shared memory. Keys come in chunks [keyBegin, keyEnd), one dispatch each,
+// with (m, z, t) carried in the buffer between them: Mesa's llvmpipe stops any invocation after
+// 65535 loop iterations in total, and short dispatches keep drivers' watchdogs quiet. The dot
+// products are unrolled (DOT_SHARED, generated for HEAD_DIM) for the same reason.
+// After the last chunk (last = 1) the third value becomes the entropy log z - t/z.
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Q { float q[]; };
+layout(std430, binding = 1) readonly buffer K { float k[]; };
+layout(std430, binding = 2) buffer Stats { float st[]; };
+uniform uint tokens;
+uniform uint rowBegin;
+uniform uint rowEnd;
+uniform uint causal;
+uniform uint keyBegin;
+uniform uint keyEnd;
+uniform uint first;
+uniform uint last;
+
+#define KEY_TILE 32u
+shared float ks[KEY_TILE * uint(HEAD_DIM)];
+
+void main() {
+  uint r = rowBegin + gl_GlobalInvocationID.x;
+  bool live = r < rowEnd;
+  float qr[HEAD_DIM];
+  for (int i = 0; i < HEAD_DIM; ++i) qr[i] = live ? q[r * uint(HEAD_DIM) + uint(i)] : 0.0;
+  float m = 0.0, z = 0.0, t = 0.0;
+  uint o = 3u * (r - rowBegin);
+  if (live && first == 0u) {
+    m = st[o];
+    z = st[o + 1u];
+    t = st[o + 2u];
+  }
+  uint lastRow = min(rowBegin + (gl_WorkGroupID.x + 1u) * 64u, rowEnd) - 1u;
+  uint cEnd = causal != 0u ? min(keyEnd, lastRow + 1u) : keyEnd;
+  for (uint c0 = keyBegin; c0 < cEnd; c0 += KEY_TILE) {
+    uint bc = min(KEY_TILE, cEnd - c0);
+    barrier();
+    for (uint i = gl_LocalInvocationID.x; i < bc * uint(HEAD_DIM); i += 64u)
+      ks[i] = k[c0 * uint(HEAD_DIM) + i];
+    barrier();
+    if (!live) continue;
+    uint lim = bc;
+    if (causal != 0u) lim = r >= c0 ? min(bc, r - c0 + 1u) : 0u;
+    for (uint j = 0u; j < lim; ++j) {
+      uint kb = j * uint(HEAD_DIM);
+      float l = DOT_SHARED(kb);
+      if (z == 0.0) {
+        m = l;
+      } else if (l > m) {  // rescale the running sums to the new maximum
+        float sc = exp(m - l);
+        t = sc * (t + (m - l) * z);
+        z *= sc;
+        m = l;
+      }
+      float e = exp(l - m);
+      z += e;
+      t += e * (l - m);
+    }
+  }
+  if (live) {
+    st[o] = m;
+    st[o + 1u] = z;
+    st[o + 2u] = last != 0u ? log(z) - t / z : t;
+  }
+}

@@ -1,0 +1,210 @@
+// The GPU attention backend against the CPU backend (1e-4 relative, float32, same inputs) and
+// both against the double-precision reference, over layouts, designs, plans, causal on/off and
+// identical / random / .npy sources. Run under xvfb-run (Mesa llvmpipe: OpenGL 4.5).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <QGuiApplication>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "ropescope/attention.h"
+#include "ropescope/errors.h"
+#include "ropescope/npy.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene.h"
+#include "ropescope_gpu/gpu_attention.h"
+
+namespace ropescope {
+namespace {
+
+std::unique_ptr<AttentionBackend>& gpuBackend() {
+  static std::unique_ptr<AttentionBackend> g = [] {
+    std::string why;
+    auto b = gpu::makeGpuAttentionBackend(&why);
+    if (!b) std::fprintf(stderr, "no GPU backend: %s\n", why.c_str());
+    return b;
+  }();
+  return g;
+}
+
+struct Case {
+  const char* layout;
+  const char* design;
+  const char* plan;
+  int headDim;
+  int rotaryDim;
+  bool causal;
+  QkSourceSpec::Kind source;
+  int heads;
+};
+
+AttentionProblem problemFor(const Case& c) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec(c.layout);
+  s.design = c.design;
+  s.designParams = ParameterSet{};
+  s.frequency.plan = c.plan;
+  s.frequency.sections.clear();
+  s.frequency.rotary.headDim = c.headDim;
+  s.frequency.rotary.rotaryDim = c.rotaryDim;
+  QkSourceSpec src;
+  src.kind = c.source;
+  src.heads = c.heads;
+  src.seed = 11;
+  if (c.source == QkSourceSpec::Kind::Files) {
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("ropescope-gpu-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::size_t n = s.layout.tokenCount();
+    const QkTensors r = randomQk(c.heads, 1, n, c.headDim, 5);  // grouped: all q heads on one k
+    src.qPath = (dir / "q.npy").string();
+    src.kPath = (dir / "k.npy").string();
+    writeNpy(src.qPath, r.q.data(), r.q.size(), {std::size_t(c.heads), n, std::size_t(c.headDim)});
+    writeNpy(src.kPath, r.k.data(), r.k.size(), {n, std::size_t(c.headDim)});
+  }
+  return makeAttentionProblem(s, src, c.causal);
+}
+
+// max |a - b| / max(|b|, 1e-2 * max|b| of the row); masked entries must match exactly.
+template <typename B>
+double rowError(const float* a, const B* b, std::size_t n) {
+  double scale = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    if (std::isfinite(double(b[j]))) scale = std::max(scale, std::abs(double(b[j])));
+  double worst = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (std::isinf(double(b[j]))) {
+      EXPECT_EQ(a[j], -std::numeric_limits<float>::infinity());
+      continue;
+    }
+    worst = std::max(worst, std::abs(double(a[j]) - double(b[j])) /
+                                std::max(std::abs(double(b[j])), 1e-2 * scale));
+  }
+  return worst;
+}
+
+const Case kCases[] = {
+    {"t5,i3x3,t2", "mrope", "mrope", 128, 0, false, QkSourceSpec::Kind::Identical, 1},
+    {"t5,i3x3,t2", "circle", "mrope", 128, 0, true, QkSourceSpec::Kind::Random, 2},
+    {"t7,i4x5,t3", "circle", "interleaved", 64, 0, true, QkSourceSpec::Kind::Files, 2},
+    {"t3,v2x3x4,t6", "videorope", "videorope", 32, 0, false, QkSourceSpec::Kind::Random, 1},
+    {"t4,i6x6,t4", "hope", "hope", 128, 0, true, QkSourceSpec::Kind::Identical, 1},
+    {"t9,i5x7,t9", "hard", "vanilla", 128, 64, false, QkSourceSpec::Kind::Files, 3},
+    {"t130,i12x12,t100", "mrope", "mrope", 128, 0, true, QkSourceSpec::Kind::Random, 1},
+    {"t130,i12x12,t100", "mrope-reset", "mrope", 48, 0, false, QkSourceSpec::Kind::Random, 1},
+};
+
+class GpuCases : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GpuCases, AgreesWithCpuAndReference) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu) << "no OpenGL 4.3 context (run under xvfb-run)";
+  const Case c = GetParam();
+  const AttentionProblem p = problemFor(c);
+  const std::size_t n = p.qk.tokens;
+  auto cpu = makeCpuAttentionBackend(2);
+  cpu->load(p);
+  gpu->load(p);
+  ASSERT_EQ(gpu->heads(), cpu->heads());
+  double worstCpu = 0, worstRef = 0, worstStats = 0, worstPool = 0;
+  for (int h = 0; h < p.qk.qHeads; ++h)
+    for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+      std::vector<float> g(n * n), cp(n * n);
+      gpu->rows(h, 0, n, v, g.data());
+      cpu->rows(h, 0, n, v, cp.data());
+      const auto ref = referenceAttention(p, h, v);
+      for (std::size_t i = 0; i < n; ++i) {
+        worstCpu = std::max(worstCpu, rowError(&g[i * n], &cp[i * n], n));
+        worstRef = std::max(worstRef, rowError(&g[i * n], &ref[i * n], n));
+      }
+      const RowStats gs = gpu->rowStats(h, 0, n), cs = cpu->rowStats(h, 0, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        worstStats = std::max(worstStats, std::abs(double(gs.max[i]) - cs.max[i]) /
+                                              std::max(1.0, std::abs(double(cs.max[i]))));
+        worstStats =
+            std::max(worstStats, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
+        worstStats = std::max(worstStats, std::abs(double(gs.entropy[i]) - cs.entropy[i]) /
+                                              std::max(1.0, double(cs.entropy[i])));
+      }
+      for (int block : {1, 7, 64}) {
+        const std::size_t nb = (n + block - 1) / block;
+        std::vector<float> gp(nb * nb), cpp(nb * nb);
+        gpu->pooled(h, block, v, gp.data());
+        cpu->pooled(h, block, v, cpp.data());
+        for (std::size_t I = 0; I < nb; ++I)
+          worstPool = std::max(worstPool, rowError(&gp[I * nb], &cpp[I * nb], nb));
+      }
+    }
+  std::printf(
+      "[ agreement ] %s %s %s d=%d causal=%d: gpu-cpu %.2e, gpu-ref %.2e, stats %.2e, pooled "
+      "%.2e\n",
+      c.layout, c.design, c.plan, c.headDim, int(c.causal), worstCpu, worstRef, worstStats,
+      worstPool);
+  EXPECT_LT(worstCpu, 1e-4);
+  EXPECT_LT(worstRef, 1e-4);
+  EXPECT_LT(worstStats, 1e-4);
+  EXPECT_LT(worstPool, 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, GpuCases, ::testing::ValuesIn(kCases));
+
+TEST(GpuAttention, DescribesItselfAndRejectsBadRequests) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu);
+  EXPECT_EQ(gpu->name(), "gpu");
+  EXPECT_NE(gpu->description().find("OpenGL"), std::string::npos) << gpu->description();
+  std::printf("[ device ] %s\n", gpu->description().c_str());
+  const AttentionProblem p =
+      problemFor({"t5,i3x3,t2", "mrope", "mrope", 16, 0, false, QkSourceSpec::Kind::Random, 1});
+  gpu->load(p);
+  float out[256];
+  EXPECT_THROW(gpu->rows(1, 0, 1, AttentionValue::Logits, out), InputError);
+  EXPECT_THROW(gpu->rows(0, 3, 2, AttentionValue::Logits, out), InputError);
+  EXPECT_THROW(gpu->pooled(0, 0, AttentionValue::Logits, out), InputError);
+}
+
+TEST(GpuAttention, SelectionFollowsTheChoice) {
+  EXPECT_EQ(gpu::selectAttentionBackend(BackendChoice::Cpu, 1).backend->name(), "cpu");
+  const auto a = gpu::selectAttentionBackend(BackendChoice::Auto, 1);
+  EXPECT_EQ(a.backend->name(), "gpu") << a.note;
+  EXPECT_TRUE(a.note.empty());
+}
+
+// A longer sequence: many work groups, key tiles and more than one key chunk (8192 keys per
+// dispatch, which keeps llvmpipe under its 65535-iteration loop limit).
+TEST(GpuAttention, LongerSequenceRowsAndStats) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu);
+  const AttentionProblem p = problemFor(
+      {"t4000,i64x64,t2000", "mrope", "mrope", 128, 0, true, QkSourceSpec::Kind::Random, 1});
+  const std::size_t n = p.qk.tokens;
+  auto cpu = makeCpuAttentionBackend(2);
+  cpu->load(p);
+  gpu->load(p);
+  std::vector<float> g(70 * n), c(70 * n);
+  gpu->rows(0, 1900, 1970, AttentionValue::Softmax, g.data());
+  cpu->rows(0, 1900, 1970, AttentionValue::Softmax, c.data());
+  double worst = 0;
+  for (std::size_t i = 0; i < 70; ++i) worst = std::max(worst, rowError(&g[i * n], &c[i * n], n));
+  const RowStats gs = gpu->rowStats(0, 9000, n), cs = cpu->rowStats(0, 9000, n);
+  double worstStats = 0;
+  for (std::size_t i = 0; i < n - 9000; ++i)
+    worstStats = std::max(worstStats, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
+  std::printf("[ agreement ] N=%zu rows 1900:1970 %.2e, stats %.2e\n", n, worst, worstStats);
+  EXPECT_LT(worst, 1e-4);
+  EXPECT_LT(worstStats, 1e-4);
+}
+
+}  // namespace
+}  // namespace ropescope
+
+int main(int argc, char** argv) {
+  QGuiApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int rc = RUN_ALL_TESTS();
+  ropescope::gpuBackend().reset();  // GL objects go while the application still exists
+  return rc;
+}

@@ -1,0 +1,470 @@
+// The GPU attention backend: the CPU backend's tiling and online softmax as GLSL 4.30 compute
+// shaders, with q/k rotated on the device from core's cos/sin tables. Float32 throughout.
+#include "ropescope_gpu/gpu_attention.h"
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QFile>
+#include <QGuiApplication>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions_4_3_Core>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QSurfaceFormat>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "ropescope/errors.h"
+
+// Q_INIT_RESOURCE must run at global scope; a static library's resources are otherwise dropped
+// by the linker because nothing references them.
+static void initAttentionShaders() {
+  Q_INIT_RESOURCE(shaders);
+}
+
+namespace ropescope::gpu {
+
+namespace {
+
+// Largest buffer written by one dispatch (64 MiB): keeps each dispatch short enough for
+// drivers with a watchdog and the read-back buffer small.
+constexpr std::size_t kChunkFloats = std::size_t{16} << 20;
+constexpr GLuint kMaxGroupsY = 65535;  // the minimum GL 4.3 guarantees for dispatch y
+// Keys per dispatch of the streaming and pooling shaders: Mesa's llvmpipe ends an invocation
+// after 65535 loop iterations in all, and one key costs about three (see attention_stats.comp).
+constexpr std::size_t kKeyChunk = 8192;
+
+// "(a[x + 0] * b[y + 0] + a[x + 1] * b[y + 1] + ...)" for HEAD_DIM terms: the dot products
+// unrolled at compile time, so that they spend none of llvmpipe's loop budget.
+QByteArray dotMacro(const char* name, const char* args, const char* a, const char* ai,
+                    const char* b, const char* bi, int d) {
+  QByteArray m = QByteArray("#define ") + name + "(" + args + ") (";
+  for (int i = 0; i < d; ++i) {
+    const QByteArray n = QByteArray::number(i);
+    m += (i ? " + " : "") + QByteArray(a) + "[" + ai + (ai[0] ? " + " : "") + n + "u] * " + b +
+         "[" + bi + " + " + n + "u]";
+  }
+  return m + ")\n";
+}
+
+bool ensureGuiApplication(std::string* why) {
+  if (qobject_cast<QGuiApplication*>(QCoreApplication::instance())) return true;
+  if (QCoreApplication::instance()) {
+    *why = "the running Qt application is not a QGuiApplication";
+    return false;
+  }
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+      *why = "no display to create an OpenGL context on (DISPLAY is not set)";
+      return false;
+    }
+    // A list: Qt aborts the process when its only platform plugin fails to connect, so a stale
+    // DISPLAY falls through to offscreen, where context creation then fails cleanly.
+    qputenv("QT_QPA_PLATFORM",
+            qEnvironmentVariableIsEmpty("DISPLAY") ? "wayland;offscreen" : "xcb;offscreen");
+  }
+  static int argc = 1;
+  static char name[] = "ropescope";
+  static char* argv[] = {name, nullptr};
+  // Lives until exit: the CLI has no QGuiApplication of its own, and Qt allows only one.
+  static QGuiApplication* app = new QGuiApplication(argc, argv);
+  (void)app;
+  return true;
+}
+
+class GpuAttentionBackend final : public AttentionBackend {
+ public:
+  ~GpuAttentionBackend() override {
+    if (ctx_.isValid() && ctx_.makeCurrent(&surface_)) {
+      freeBuffers();
+      programs_.clear();
+      ctx_.doneCurrent();
+    }
+  }
+
+  bool init(std::string* why) {
+    QSurfaceFormat want;
+    want.setRenderableType(QSurfaceFormat::OpenGL);
+    want.setVersion(4, 3);
+    want.setProfile(QSurfaceFormat::CoreProfile);
+    ctx_.setFormat(want);
+    if (!ctx_.create()) {
+      *why = "could not create an OpenGL 4.3 core context";
+      return false;
+    }
+    const QSurfaceFormat got = ctx_.format();
+    if (ctx_.isOpenGLES() || got.majorVersion() * 10 + got.minorVersion() < 43) {
+      *why = "the OpenGL context is " + std::to_string(got.majorVersion()) + "." +
+             std::to_string(got.minorVersion()) + (ctx_.isOpenGLES() ? " ES" : "") +
+             ", compute shaders need 4.3";
+      return false;
+    }
+    surface_.setFormat(got);
+    surface_.create();
+    if (!ctx_.makeCurrent(&surface_)) {
+      *why = "could not make the OpenGL context current on an offscreen surface";
+      return false;
+    }
+    f_ = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_4_3_Core>(&ctx_);
+    if (!f_ || !f_->initializeOpenGLFunctions()) {
+      *why = "OpenGL 4.3 core functions are not available";
+      return false;
+    }
+    GLint v = 0;
+    f_->glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &v);
+    maxBlockBytes_ = std::size_t(std::max(v, 0));
+    f_->glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &v);
+    alignment_ = std::size_t(std::max(v, 1));
+    description_ = std::string("gpu, OpenGL ") +
+                   reinterpret_cast<const char*>(f_->glGetString(GL_VERSION)) + ", " +
+                   reinterpret_cast<const char*>(f_->glGetString(GL_RENDERER));
+    // Compile once now so that a driver without working compute shaders is found here, where
+    // the caller can still fall back to the CPU, and not in the middle of a request.
+    try {
+      programsFor(128);
+    } catch (const InputError& e) {
+      *why = e.what();
+      return false;
+    }
+    return true;
+  }
+
+  std::string name() const override { return "gpu"; }
+  std::string description() const override { return description_; }
+
+  void load(const AttentionProblem& problem) override {
+    validateProblem(problem);
+    current();
+    const QkTensors& in = problem.qk;
+    const std::size_t n = in.tokens, d = std::size_t(in.headDim);
+    const std::size_t headBytes = n * d * sizeof(float);
+    if (headBytes > maxBlockBytes_)
+      throw InputError("GPU: one head of q/k needs " + std::to_string(headBytes >> 20) +
+                           " MiB, more than this device binds at once (" +
+                           std::to_string(maxBlockBytes_ >> 20) + " MiB); use --backend cpu",
+                       "backend");
+    Programs& pr = programsFor(in.headDim);
+    freeBuffers();
+    tokens_ = 0;
+    headStride_ = (headBytes + alignment_ - 1) / alignment_ * alignment_;
+    q_ = upload(in.q.data(), in.qHeads, headBytes);
+    k_ = upload(in.k.data(), in.kvHeads, headBytes);
+    const std::size_t tableBytes = problem.rotary.cos.size() * sizeof(float);
+    const GLuint cosBuf = buffer(std::max<std::size_t>(tableBytes, 4), problem.rotary.cos.data());
+    const GLuint sinBuf = buffer(std::max<std::size_t>(tableBytes, 4), problem.rotary.sin.data());
+    checkGl("uploading q and k");
+
+    pr.rope->bind();
+    setUint(*pr.rope, "tokens", GLuint(n));
+    setUint(*pr.rope, "pairs", GLuint(problem.rotary.pairs));
+    f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cosBuf);
+    f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, sinBuf);
+    const float scale = static_cast<float>(1.0 / std::sqrt(double(in.headDim)));
+    for (int h = 0; h < in.qHeads + in.kvHeads; ++h) {
+      const bool isQ = h < in.qHeads;
+      pr.rope->setUniformValue("scale", isQ ? scale : 1.0f);
+      bindHead(0, isQ ? q_ : k_, isQ ? h : h - in.qHeads, headBytes);
+      f_->glDispatchCompute(GLuint((n + 63) / 64), 1, 1);
+    }
+    f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    f_->glDeleteBuffers(1, &cosBuf);
+    f_->glDeleteBuffers(1, &sinBuf);
+    checkGl("rotating q and k");
+
+    heads_ = in.qHeads;
+    group_ = in.qHeads / in.kvHeads;
+    tokens_ = n;
+    d_ = in.headDim;
+    causal_ = problem.causal;
+  }
+
+  RowStats rowStats(int head, std::size_t b, std::size_t e) override {
+    check(head, b, e);
+    current();
+    RowStats st;
+    st.max.resize(e - b);
+    st.sumExp.resize(e - b);
+    st.entropy.resize(e - b);
+    std::vector<float> buf;
+    for (std::size_t r0 = b; r0 < e; r0 += kChunkFloats / 3) {
+      const std::size_t r1 = std::min(e, r0 + kChunkFloats / 3);
+      const GLuint stats = runStats(head, r0, r1);
+      buf.resize(3 * (r1 - r0));
+      read(stats, buf.data(), buf.size());
+      for (std::size_t i = 0; i < r1 - r0; ++i) {
+        st.max[r0 - b + i] = buf[3 * i];
+        st.sumExp[r0 - b + i] = buf[3 * i + 1];
+        st.entropy[r0 - b + i] = buf[3 * i + 2];
+      }
+    }
+    return st;
+  }
+
+  void rows(int head, std::size_t b, std::size_t e, AttentionValue value, float* out) override {
+    check(head, b, e);
+    current();
+    Programs& pr = programsFor(d_);
+    const std::size_t per = std::max<std::size_t>(
+        1,
+        std::min<std::size_t>({kChunkFloats / tokens_, maxBlockBytes_ / 4 / tokens_, kMaxGroupsY}));
+    const bool softmax = value == AttentionValue::Softmax;
+    for (std::size_t r0 = b; r0 < e; r0 += per) {
+      const std::size_t r1 = std::min(e, r0 + per);
+      const GLuint stats = softmax ? runStats(head, r0, r1) : scratch(Scratch::Stats, 4);
+      const GLuint o = scratch(Scratch::Out, (r1 - r0) * tokens_ * sizeof(float));
+      pr.rows->bind();
+      setCommon(*pr.rows, r0, r1);
+      setUint(*pr.rows, "softmax", GLuint(softmax));
+      bindHead(0, q_, head, tokens_ * d_ * 4);
+      bindHead(1, k_, head / group_, tokens_ * d_ * 4);
+      f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
+      f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, o);
+      f_->glDispatchCompute(GLuint((tokens_ + 63) / 64), GLuint(r1 - r0), 1);
+      read(o, out + (r0 - b) * tokens_, (r1 - r0) * tokens_);
+    }
+  }
+
+  void pooled(int head, int block, AttentionValue value, float* out) override {
+    check(head, 0, tokens_);
+    if (block < 1) throw InputError("attention: pooling block must be >= 1", "block");
+    current();
+    Programs& pr = programsFor(d_);
+    const bool softmax = value == AttentionValue::Softmax;
+    const std::size_t bs = std::size_t(block), nb = (tokens_ + bs - 1) / bs;
+    // Probabilities need every row's max and sum first: one streaming pass over all rows.
+    const GLuint stats = softmax ? runStats(head, 0, tokens_) : scratch(Scratch::Stats, 4);
+    std::vector<double> acc(nb * nb, 0.0);
+    std::vector<float> part;
+    const std::size_t per = std::max<std::size_t>(
+        1, std::min<std::size_t>({kChunkFloats / nb, maxBlockBytes_ / 4 / nb, kMaxGroupsY}));
+    for (std::size_t r0 = 0; r0 < tokens_; r0 += per) {
+      const std::size_t r1 = std::min(tokens_, r0 + per);
+      const GLuint p = scratch(Scratch::Out, (r1 - r0) * nb * sizeof(float));
+      pr.pool->bind();
+      setCommon(*pr.pool, r0, r1);
+      setUint(*pr.pool, "softmax", GLuint(softmax));
+      setUint(*pr.pool, "block", GLuint(bs));
+      setUint(*pr.pool, "blocks", GLuint(nb));
+      bindHead(0, q_, head, tokens_ * d_ * 4);
+      bindHead(1, k_, head / group_, tokens_ * d_ * 4);
+      f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
+      f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, p);
+      const std::size_t keys = causal_ ? r1 : tokens_;
+      for (std::size_t c = 0; c < keys; c += kKeyChunk) {
+        setUint(*pr.pool, "keyBegin", GLuint(c));
+        setUint(*pr.pool, "keyEnd", GLuint(std::min(keys, c + kKeyChunk)));
+        setUint(*pr.pool, "first", GLuint(c == 0));
+        f_->glDispatchCompute(GLuint((nb + 63) / 64), GLuint(r1 - r0), 1);
+        f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      }
+      part.resize((r1 - r0) * nb);
+      read(p, part.data(), part.size());
+      // Stage 2 (block rows) is a small sum: done here in double, like the CPU backend.
+      for (std::size_t r = r0; r < r1; ++r)
+        for (std::size_t J = 0; J < nb; ++J) acc[(r / bs) * nb + J] += part[(r - r0) * nb + J];
+    }
+    for (std::size_t I = 0; I < nb; ++I)
+      for (std::size_t J = 0; J < nb; ++J) {
+        const std::size_t rBegin = I * bs, rEnd = std::min(tokens_, rBegin + bs);
+        const std::size_t cBegin = J * bs, cEnd = std::min(tokens_, cBegin + bs);
+        double count = double(rEnd - rBegin) * double(cEnd - cBegin);
+        if (softmax) {
+          out[I * nb + J] = static_cast<float>(acc[I * nb + J] / count);
+          continue;
+        }
+        if (causal_) {
+          count = 0;
+          for (std::size_t r = rBegin; r < rEnd; ++r)
+            count += double(std::min(cEnd, r + 1) > cBegin ? std::min(cEnd, r + 1) - cBegin : 0);
+        }
+        out[I * nb + J] = count > 0 ? static_cast<float>(acc[I * nb + J] / count)
+                                    : -std::numeric_limits<float>::infinity();
+      }
+  }
+
+ private:
+  struct Programs {
+    std::unique_ptr<QOpenGLShaderProgram> rope, stats, rows, pool;
+  };
+  enum class Scratch { Stats, Out };
+
+  void current() {
+    if (!ctx_.makeCurrent(&surface_)) throw InputError("GPU: the OpenGL context was lost");
+  }
+
+  void check(int head, std::size_t b, std::size_t e) const {
+    if (tokens_ == 0) throw InputError("attention: no problem loaded");
+    if (head < 0 || head >= heads_)
+      throw InputError("attention: head " + std::to_string(head) + " out of range 0.." +
+                           std::to_string(heads_ - 1),
+                       "head");
+    if (b >= e || e > tokens_)
+      throw InputError("attention: rows " + std::to_string(b) + ":" + std::to_string(e) +
+                           " out of range 0:" + std::to_string(tokens_),
+                       "rows");
+  }
+
+  void checkGl(const char* what) {
+    const GLenum err = f_->glGetError();
+    if (err == GL_OUT_OF_MEMORY)
+      throw InputError(std::string("GPU: out of memory while ") + what + "; use --backend cpu",
+                       "backend");
+    if (err != GL_NO_ERROR)
+      throw InputError(std::string("GPU: OpenGL error ") + std::to_string(err) + " while " + what,
+                       "backend");
+  }
+
+  // The shaders for one head dim: HEAD_DIM is a compile-time constant so that loops unroll and
+  // each query row fits in registers; the key tile keeps shared memory within 32 KiB, the
+  // smallest amount OpenGL 4.3 guarantees.
+  Programs& programsFor(int headDim) {
+    auto it = programs_.find(headDim);
+    if (it != programs_.end()) return it->second;
+    initAttentionShaders();
+    const int keyTile = std::clamp(8192 / headDim, 1, 32);
+    const QByteArray prefix = "#version 430\n#define HEAD_DIM " + QByteArray::number(headDim) +
+                              "\n#define KEY_TILE_DEFAULT " + QByteArray::number(keyTile) + "u\n" +
+                              dotMacro("DOT_SHARED", "kb", "qr", "", "ks", "(kb)", headDim) +
+                              dotMacro("DOT_GLOBAL", "qb, kb", "q", "(qb)", "k", "(kb)", headDim) +
+                              dotMacro("DOT_REG_GLOBAL", "kb", "qr", "", "k", "(kb)", headDim);
+    auto make = [&](const char* file) {
+      QFile f(QString(":/shaders/") + file);
+      if (!f.open(QIODevice::ReadOnly))
+        throw InputError(std::string("GPU: shader resource ") + file + " is missing");
+      QByteArray src = prefix + f.readAll();
+      src.replace("#define KEY_TILE 32u", "#define KEY_TILE KEY_TILE_DEFAULT");
+      auto p = std::make_unique<QOpenGLShaderProgram>();
+      if (!p->addShaderFromSourceCode(QOpenGLShader::Compute, src) || !p->link())
+        throw InputError(std::string("GPU: compute shader ") + file +
+                         " failed to build: " + p->log().simplified().left(200).toStdString());
+      return p;
+    };
+    Programs pr;
+    pr.rope = make("attention_rope.comp");
+    pr.stats = make("attention_stats.comp");
+    pr.rows = make("attention_rows.comp");
+    pr.pool = make("attention_pool.comp");
+    return programs_.emplace(headDim, std::move(pr)).first->second;
+  }
+
+  GLuint buffer(std::size_t bytes, const void* data) {
+    GLuint b = 0;
+    f_->glGenBuffers(1, &b);
+    f_->glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+    f_->glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), data, GL_DYNAMIC_COPY);
+    return b;
+  }
+
+  // Heads at an aligned stride, so that each head can be bound on its own (glBindBufferRange).
+  GLuint upload(const float* data, int heads, std::size_t headBytes) {
+    const GLuint b = buffer(headStride_ * std::size_t(heads), nullptr);
+    for (int h = 0; h < heads; ++h)
+      f_->glBufferSubData(GL_SHADER_STORAGE_BUFFER, GLintptr(headStride_ * std::size_t(h)),
+                          GLsizeiptr(headBytes), data + std::size_t(h) * headBytes / sizeof(float));
+    return b;
+  }
+
+  void bindHead(GLuint binding, GLuint buf, int head, std::size_t bytes) {
+    f_->glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, buf,
+                          GLintptr(headStride_ * std::size_t(head)), GLsizeiptr(bytes));
+  }
+
+  // Reusable device buffers, grown on demand.
+  GLuint scratch(Scratch which, std::size_t bytes) {
+    auto& [buf, size] = which == Scratch::Stats ? statsBuf_ : outBuf_;
+    if (buf && size >= bytes) return buf;
+    if (buf) f_->glDeleteBuffers(1, &buf);
+    buf = buffer(bytes, nullptr);
+    size = bytes;
+    checkGl("allocating an output buffer");
+    return buf;
+  }
+
+  // QOpenGLShaderProgram's GLuint overload calls glUniform1i, which is an error on a uint.
+  void setUint(QOpenGLShaderProgram& p, const char* name, GLuint v) {
+    f_->glUniform1ui(p.uniformLocation(name), v);
+  }
+
+  void setCommon(QOpenGLShaderProgram& p, std::size_t r0, std::size_t r1) {
+    setUint(p, "tokens", GLuint(tokens_));
+    setUint(p, "rowBegin", GLuint(r0));
+    setUint(p, "rowEnd", GLuint(r1));
+    setUint(p, "causal", GLuint(causal_));
+  }
+
+  GLuint runStats(int head, std::size_t r0, std::size_t r1) {
+    Programs& pr = programsFor(d_);
+    const GLuint stats = scratch(Scratch::Stats, 3 * (r1 - r0) * sizeof(float));
+    pr.stats->bind();
+    setCommon(*pr.stats, r0, r1);
+    bindHead(0, q_, head, tokens_ * d_ * 4);
+    bindHead(1, k_, head / group_, tokens_ * d_ * 4);
+    f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
+    // Causal rows never look past their own index: later key chunks would be empty.
+    const std::size_t keys = causal_ ? r1 : tokens_;
+    for (std::size_t c = 0; c < keys; c += kKeyChunk) {
+      setUint(*pr.stats, "keyBegin", GLuint(c));
+      setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + kKeyChunk)));
+      setUint(*pr.stats, "first", GLuint(c == 0));
+      setUint(*pr.stats, "last", GLuint(c + kKeyChunk >= keys));
+      f_->glDispatchCompute(GLuint((r1 - r0 + 63) / 64), 1, 1);
+      f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    }
+    return stats;
+  }
+
+  void read(GLuint buf, float* out, std::size_t count) {
+    f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    f_->glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+    f_->glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(count * sizeof(float)), out);
+    checkGl("reading results back");
+  }
+
+  void freeBuffers() {
+    for (GLuint* b : {&q_, &k_, &statsBuf_.first, &outBuf_.first})
+      if (*b) {
+        f_->glDeleteBuffers(1, b);
+        *b = 0;
+      }
+    statsBuf_.second = outBuf_.second = 0;
+  }
+
+  QOpenGLContext ctx_;
+  QOffscreenSurface surface_;
+  QOpenGLFunctions_4_3_Core* f_ = nullptr;
+  std::map<int, Programs> programs_;
+  std::string description_;
+  std::size_t maxBlockBytes_ = 0, alignment_ = 1, headStride_ = 0;
+  GLuint q_ = 0, k_ = 0;
+  std::pair<GLuint, std::size_t> statsBuf_{0, 0}, outBuf_{0, 0};
+  int group_ = 1, d_ = 0;
+  bool causal_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why) {
+  std::string reason;
+  if (!ensureGuiApplication(&reason)) {
+    if (why) *why = reason;
+    return nullptr;
+  }
+  auto b = std::make_unique<GpuAttentionBackend>();
+  if (!b->init(&reason)) {
+    if (why) *why = reason;
+    return nullptr;
+  }
+  return b;
+}
+
+BackendSelection selectAttentionBackend(BackendChoice choice, int cpuThreads) {
+  if (choice == BackendChoice::Cpu) return {makeCpuAttentionBackend(cpuThreads), {}};
+  std::string why;
+  if (auto g = makeGpuAttentionBackend(&why)) return {std::move(g), {}};
+  return {makeCpuAttentionBackend(cpuThreads), "GPU unavailable (" + why + "); using the CPU"};
+}
+
+}  // namespace ropescope::gpu
