@@ -93,16 +93,19 @@ std::string quoted(const std::string& s) {
 
 struct Selected {
   std::unique_ptr<AttentionBackend> backend;
-  std::string note;
+  std::string note, reason;
 };
 
 Selected selectBackend(BackendChoice choice, int threads) {
 #ifdef ROPESCOPE_WITH_GPU
   gpu::BackendSelection s = gpu::selectAttentionBackend(choice, threads);
-  return {std::move(s.backend), s.note};
+  return {std::move(s.backend), s.note, s.reason};
 #else
-  Selected s{makeCpuAttentionBackend(threads), {}};
-  if (choice != BackendChoice::Cpu) s.note = "this build has no GPU backend (built without Qt 6)";
+  Selected s{makeCpuAttentionBackend(threads), {}, {}};
+  if (choice != BackendChoice::Cpu) {
+    s.reason = "this build has no GPU backend (built without Qt 6)";
+    s.note = s.reason + "; using the CPU";
+  }
   return s;
 #endif
 }
@@ -205,7 +208,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 
   Selected sel = selectBackend(o.backend, o.threads);
   if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
-    throw InputError("--backend gpu: " + sel.note, "backend");
+    throw InputError("--backend gpu: no OpenGL 4.3 compute context: " + sel.reason, "backend");
   AttentionBackend& be = *sel.backend;
   be.load(problem);
 

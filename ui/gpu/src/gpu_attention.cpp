@@ -446,7 +446,18 @@ class GpuAttentionBackend final : public AttentionBackend {
 
 }  // namespace
 
+namespace {
+// Qt reports a failed platform plugin or context on stderr; the caller reports the reason once,
+// in its own words, so the probe is quiet.
+void quiet(QtMsgType, const QMessageLogContext&, const QString&) {}
+}  // namespace
+
 std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why) {
+  const QtMessageHandler previous = qInstallMessageHandler(quiet);
+  struct Restore {
+    QtMessageHandler h;
+    ~Restore() { qInstallMessageHandler(h); }
+  } restore{previous};
   std::string reason;
   if (!ensureGuiApplication(&reason)) {
     if (why) *why = reason;
@@ -464,7 +475,7 @@ BackendSelection selectAttentionBackend(BackendChoice choice, int cpuThreads) {
   if (choice == BackendChoice::Cpu) return {makeCpuAttentionBackend(cpuThreads), {}};
   std::string why;
   if (auto g = makeGpuAttentionBackend(&why)) return {std::move(g), {}};
-  return {makeCpuAttentionBackend(cpuThreads), "GPU unavailable (" + why + "); using the CPU"};
+  return {makeCpuAttentionBackend(cpuThreads), "GPU unavailable (" + why + "); using the CPU", why};
 }
 
 }  // namespace ropescope::gpu

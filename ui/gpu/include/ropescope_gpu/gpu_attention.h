@@ -18,7 +18,8 @@ std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why);
 
 struct BackendSelection {
   std::unique_ptr<AttentionBackend> backend;  // never null
-  std::string note;                           // why the GPU was not used; empty if it was
+  std::string note;    // "GPU unavailable (<reason>); using the CPU", empty if it was used
+  std::string reason;  // just the reason, for callers that must have the GPU
 };
 
 // auto: the GPU if it can be had, else the CPU with the reason in `note` (say it once).

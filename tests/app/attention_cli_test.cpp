@@ -1,0 +1,223 @@
+// End-to-end tests of `ropescope attention`: real processes, the .npy it writes, its JSON
+// summary, and every kind of bad .npy input (generated here) ending in exit status 2, one line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ropescope/npy.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct ProcessResult {
+  int status = -1;
+  std::string out, err;
+};
+
+const fs::path& workDir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("ropescope-attn-cli-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string path(const std::string& name) {
+  return (workDir() / name).string();
+}
+
+ProcessResult runCli(const std::vector<std::string>& args) {
+  // No display: the GPU probe must fail quietly, whatever the test machine has.
+  std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" ROPESCOPE_BIN "' attention";
+  for (const std::string& a : args) {
+    std::string q;
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    cmd += " '" + q + "'";
+  }
+  const std::string errFile = path("stderr.txt");
+  cmd += " 2>'" + errFile + "' </dev/null";
+  ProcessResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[65536];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  std::ifstream in(errFile);
+  std::stringstream s;
+  s << in.rdbuf();
+  r.err = s.str();
+  return r;
+}
+
+void expectBadInput(const std::vector<std::string>& args, const std::string& mention) {
+  const ProcessResult r = runCli(args);
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  EXPECT_EQ(r.status, 2) << joined << "\nstderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << joined << "\nstdout: " << r.out;
+  ASSERT_FALSE(r.err.empty()) << joined;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << joined << "\nstderr: " << r.err;
+}
+
+// A .npy file from raw parts (header padded to 64 bytes unless raw).
+std::string npyFile(const std::string& name, const std::string& header, std::size_t dataBytes,
+                    char major = 1, const std::string& magic = "\x93NUMPY") {
+  std::string h = header;
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::string f = magic;
+  f += major;
+  f += '\0';
+  f += static_cast<char>(h.size() & 0xff);
+  f += static_cast<char>(h.size() >> 8);
+  f += h + std::string(dataBytes, '\0');
+  const std::string p = path(name);
+  std::ofstream(p, std::ios::binary) << f;
+  return p;
+}
+
+// t5,i3x3,t2 has 16 tokens.
+const std::vector<std::string> kScene = {"--layout",   "t5,i3x3,t2", "--design",  "mrope",
+                                         "--head-dim", "16",         "--backend", "cpu"};
+
+std::vector<std::string> with(std::vector<std::string> extra) {
+  std::vector<std::string> a = kScene;
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+}  // namespace
+
+TEST(AttentionCli, WritesRowsAndSummary) {
+  const std::string out = path("rows.npy");
+  const ProcessResult r = runCli(with({"--qk", "random", "--seed", "9", "--heads", "2", "--causal",
+                                       "--softmax", "--rows", "3:7", "--out", out}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["tokens"], 16);
+  EXPECT_EQ(j["heads"], 2);
+  EXPECT_EQ(j["backend"], "cpu");
+  EXPECT_EQ(j["value"], "softmax");
+  EXPECT_EQ(j["rows"], json::array({3, 7}));
+  EXPECT_EQ(j["out_shape"], json::array({2, 4, 16}));
+  for (const char* k : {"row_max_logit", "row_max_probability", "row_entropy"})
+    for (const char* s : {"min", "mean", "max"}) EXPECT_TRUE(j[k][s].is_number()) << k << s;
+  const ropescope::NpyArray a = ropescope::readNpy(out);
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{2, 4, 16}));
+  for (std::size_t row = 0; row < 8; ++row) {
+    double sum = 0;
+    for (std::size_t c = 0; c < 16; ++c) {
+      sum += a.data[row * 16 + c];
+      if (c > 3 + row % 4) EXPECT_EQ(a.data[row * 16 + c], 0.0f);  // causal
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+  }
+  // Same seed, same numbers.
+  const std::string again = path("rows2.npy");
+  ASSERT_EQ(runCli(with({"--qk", "random", "--seed", "9", "--heads", "2", "--causal", "--softmax",
+                         "--rows", "3:7", "--out", again}))
+                .status,
+            0);
+  EXPECT_EQ(ropescope::readNpy(again).data, a.data);
+}
+
+TEST(AttentionCli, ReadsNpyFilesAndPools) {
+  std::vector<float> q(4 * 16 * 16), k(2 * 16 * 16);
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = float((i * 37) % 11) / 11.0f - 0.5f;
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = float((i * 53) % 13) / 13.0f - 0.5f;
+  ropescope::writeNpy(path("q.npy"), q.data(), q.size(), {4, 16, 16});
+  ropescope::writeNpy(path("k.npy"), k.data(), k.size(), {2, 16, 16});
+  const ProcessResult r = runCli(with({"--q", path("q.npy"), "--k", path("k.npy"), "--pool", "5",
+                                       "--softmax", "--out", path("pool.npy")}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["heads"], 4);
+  EXPECT_EQ(j["kv_heads"], 2);
+  EXPECT_EQ(j["qk"], "npy");
+  const ropescope::NpyArray a = ropescope::readNpy(path("pool.npy"));
+  EXPECT_EQ(a.shape, (std::vector<std::size_t>{4, 4, 4}));
+  // Summary only, no output file: the streaming pass alone.
+  const ProcessResult s = runCli(with({"--qk", "identical"}));
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_EQ(json::parse(s.out)["out"], nullptr);
+}
+
+TEST(AttentionCli, HelpAndAutoBackend) {
+  const ProcessResult h = runCli({"--help"});
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("--backend auto|cpu|gpu"), std::string::npos);
+  EXPECT_NE(h.out.find("--rows A:B"), std::string::npos);
+  // auto without a display: the CPU, and the summary says why once.
+  const ProcessResult a = runCli({"--layout", "t4", "--backend", "auto"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(json::parse(a.out)["backend"], "cpu");
+  EXPECT_TRUE(a.err.empty()) << a.err;
+}
+
+TEST(AttentionCli, BadOptionsExitTwoWithOneLine) {
+  expectBadInput(with({"--rows", "7:3"}), "--rows 7:3");
+  expectBadInput(with({"--rows", "0:17"}), "outside 0:16");
+  expectBadInput(with({"--rows", "x"}), "--rows expects A:B");
+  expectBadInput(with({"--qk", "gaussian"}), "--qk must be identical or random");
+  expectBadInput(with({"--seed", "3"}), "--seed applies to --qk random");
+  expectBadInput(with({"--q", path("q.npy")}), "give both --q");
+  expectBadInput(with({"--backend", "tpu"}), "--backend must be auto, cpu or gpu");
+  expectBadInput(with({"--format", "csv"}), "JSON summary only");
+  expectBadInput(with({"--pool", "4", "--rows", "0:2"}), "either --rows or --pool");
+  expectBadInput(with({"--heads", "0"}), "--heads expects");
+  expectBadInput(with({"--causal=yes"}), "takes no value");
+  expectBadInput({"--layout", "t4", "--backend", "gpu"}, "--backend gpu: no OpenGL 4.3");
+}
+
+TEST(AttentionCli, EveryBadNpyExitsTwoWithOneLine) {
+  const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (16, 16), }";
+  const std::string good = npyFile("good.npy", ok, 16 * 16 * 4);
+  const auto bad = [&](const std::string& file, const std::string& mention) {
+    expectBadInput(with({"--q", file, "--k", good}), mention);
+    expectBadInput(with({"--q", good, "--k", file}), "k file");
+  };
+  bad(path("missing.npy"), "does not exist");
+  bad(npyFile("magic.npy", ok, 1024, 1, "\x93NUMPX"), "wrong magic");
+  bad(npyFile("version.npy", ok, 1024, 7), "format version 7");
+  {
+    std::string f = std::string("\x93NUMPY\x02\x00", 8);
+    f += std::string("\x70\x11\x01\x00", 4);  // a 70000-byte header
+    f += std::string(70000, ' ');
+    std::ofstream(path("big-header.npy"), std::ios::binary) << f;
+    bad(path("big-header.npy"), "header (limit 65536)");
+  }
+  bad(npyFile("malformed.npy", "{'descr': '<f4', 'shape' (16, 16)}", 1024), "malformed");
+  bad(npyFile("int.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (16, 16), }", 2048),
+      "unsupported dtype '<i8'");
+  bad(npyFile("bf16.npy", "{'descr': '<V2', 'fortran_order': False, 'shape': (16, 16), }", 512),
+      "convert it to float32 first");
+  bad(npyFile("fortran.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (16, 16), }", 1024),
+      "Fortran order");
+  bad(npyFile("tokens.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (15, 16), }", 960),
+      "has 15 tokens");
+  bad(npyFile("dim.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (16, 32), }", 2048),
+      "head dim 32");
+  bad(npyFile("rank.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (256,), }", 1024),
+      "has shape (256)");
+  bad(npyFile("truncated.npy", ok, 1000), "is truncated");
+  bad(npyFile("trailing.npy", ok, 1030), "bytes after the data");
+  bad(npyFile("huge.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (4000000000, 16), }",
+              64),
+      "elements");
+  {  // float16 input is accepted and converted
+    const std::string half =
+        npyFile("half.npy", "{'descr': '<f2', 'fortran_order': False, 'shape': (16, 16), }", 512);
+    EXPECT_EQ(runCli(with({"--q", half, "--k", good})).status, 0);
+  }
+}
