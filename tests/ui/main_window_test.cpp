@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -108,6 +109,21 @@ TEST(MainWindow, SegmentButtonsEditTheLayout) {
   EXPECT_EQ(win.w.model()->scene().layout.segments.size(), 4u);
   EXPECT_EQ(win.w.model()->metrics().ids.size(), before + 16);  // a 4x4 image
   EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), 4);
+
+  // Reorder: the first row (text) moves below the image.
+  auto* table = win.w.panel()->findChild<QTableWidget*>(QStringLiteral("segments"));
+  ASSERT_NE(table, nullptr);
+  table->selectRow(0);
+  QToolButton* down = nullptr;
+  for (auto* b : win.w.panel()->findChildren<QToolButton*>())
+    if (b->text() == QStringLiteral("▼")) down = b;
+  ASSERT_NE(down, nullptr);
+  QTest::mouseClick(down, Qt::LeftButton);
+  const auto& segments = win.w.model()->scene().layout.segments;
+  ASSERT_EQ(segments.size(), 4u);
+  EXPECT_EQ(segments[0].kind, ropescope::SegmentKind::Image);
+  EXPECT_EQ(segments[1].kind, ropescope::SegmentKind::Text);
+  EXPECT_EQ(win.w.model()->metrics().ids.tokens[0].modality, ropescope::Modality::Image);
 }
 
 TEST(MainWindow, ClickingATokenSelectsItInEveryView) {

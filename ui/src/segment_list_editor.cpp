@@ -100,6 +100,7 @@ QString SegmentListEditor::error() const {
 }
 
 void SegmentListEditor::showLayout(const Layout& layout) {
+  shown_ = layout;
   if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(layout)));
   if (table_->rowCount() != static_cast<int>(layout.segments.size())) {
     rebuildRows(layout);
@@ -162,17 +163,25 @@ Layout SegmentListEditor::layoutFromRows() const {
     const int a = spinAt(table_, r, FramesColumn)->value();
     const int rows = spinAt(table_, r, RowsColumn)->value();
     const int cols = spinAt(table_, r, ColsColumn)->value();
+    Segment s = r < static_cast<int>(shown_.segments.size()) ? shown_.segments[r] : Segment{};
     switch (kind) {
       case SegmentKind::Text:
-        layout.segments.push_back(Segment::text(a));
+        if (s.kind != kind) s = Segment::text(a);
+        s.length = a;
         break;
       case SegmentKind::Image:
-        layout.segments.push_back(Segment::image(rows, cols));
+        if (s.kind != kind) s = Segment::image(rows, cols);
+        s.rows = rows;
+        s.cols = cols;
         break;
       case SegmentKind::Video:
-        layout.segments.push_back(Segment::video(a, rows, cols));
+        if (s.kind != kind) s = Segment::video(a, rows, cols);
+        s.frames = a;
+        s.rows = rows;
+        s.cols = cols;
         break;
     }
+    layout.segments.push_back(s);
   }
   return layout;
 }

@@ -37,6 +37,9 @@ class SegmentListEditor : public QWidget {
   void moveSelected(int delta);
   void removeSelected();
 
+  // The model's layout as last shown: a row edit starts from its segment, so fields the table
+  // does not show (e.g. where a grid came from) survive. Replaced on every showLayout().
+  Layout shown_;
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
   QLabel* error_ = nullptr;
