@@ -145,8 +145,14 @@ void validateLayout(const Layout& layout) {
   std::size_t total = 0;
   for (std::size_t i = 0; i < layout.segments.size(); ++i) {
     const Segment& s = layout.segments[i];
-    // Checked in wide integers so a huge item cannot overflow before the check.
-    checkSegment(s, i + 1, formatLayoutSpec(Layout{{s}}));
+    // Checked in wide integers so a huge item cannot overflow before the check. The item's
+    // text is only formatted for the message: a folder video can list thousands of frames and
+    // this runs before every ids computation.
+    try {
+      checkSegment(s, i + 1, {});
+    } catch (const InputError&) {
+      checkSegment(s, i + 1, formatLayoutSpec(Layout{{s}}));
+    }
     total += s.tokenCount();
     if (total > kMaxLayoutTokens)
       throw InputError("layout has more than " + std::to_string(kMaxLayoutTokens) +

@@ -371,7 +371,7 @@ TEST(ImageProbe, NamesUnsupportedFormats) {
   Bytes heic(
       "\0\0\0\x18"
       "ftypheic\0\0\0\0mif1heic",
-      28);
+      24);
   Bytes bigTiff("II\x2b\0\x08\0\0\0", 8);
   const std::pair<const char*, Bytes> cases[] = {
       {"layers.psd", Bytes("8BPS\0\x01\0\0\0\0\0\0", 12)},
