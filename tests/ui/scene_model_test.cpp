@@ -164,3 +164,23 @@ TEST(SceneModel, LargeScenesCompareDesignsOnceEditsSettle) {
   }
   EXPECT_TRUE(sawCircle);
 }
+
+TEST(SceneModel, AgeLayerShowsTheIdsThatLayerUses) {
+  SceneModel model;
+  Scene s = circleScene();
+  s.age.layers = 4;
+  s.age.strategy = ropescope::AgeStrategy::Alternate;  // layer 0 circle, layer 1 M-RoPE, ...
+  model.setScene(s);
+  const auto circleIds = model.metrics().ids.ids;
+  model.edit([](Scene& sc) { sc.ageLayer = 1; });
+  ASSERT_FALSE(model.isStale());
+  EXPECT_EQ(model.metrics().designUsed, "mrope");
+  EXPECT_NE(model.metrics().ids.ids, circleIds);
+  model.edit([](Scene& sc) { sc.ageLayer = 2; });
+  EXPECT_EQ(model.metrics().designUsed, "circle");
+  EXPECT_EQ(model.metrics().ids.ids, circleIds);
+  // A layer outside the schedule is refused and named.
+  model.edit([](Scene& sc) { sc.ageLayer = 9; });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("age_layer"));
+}

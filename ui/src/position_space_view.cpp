@@ -79,15 +79,9 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   coneActor_ = makeActor(cone_);
   highlightActor_ = makeActor(highlight_);
 
-  const double s = pixelScale();
-  textPointsActor_->GetProperty()->SetPointSize(9 * s);
   textPointsActor_->GetProperty()->SetRenderPointsAsSpheres(true);
-  textLineActor_->GetProperty()->SetLineWidth(2 * s);
-  visualActor_->GetProperty()->SetPointSize(9 * s);
   visualActor_->GetProperty()->SetRenderPointsAsSpheres(true);
-  coneActor_->GetProperty()->SetLineWidth(1 * s);
   coneActor_->GetProperty()->SetOpacity(0.35);
-  highlightActor_->GetProperty()->SetPointSize(17 * s);
   highlightActor_->GetProperty()->SetRenderPointsAsSpheres(true);
   highlightActor_->GetProperty()->SetColor(1.0, 0.95, 0.3);
 
@@ -136,6 +130,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   ren->AddActor(axes_);
   ren->AddActor2D(staleText_);
   ren->AddActor2D(titleText_);
+  applyPixelSizes();
   applyTheme();
 
   connect(this, &VtkView::hovered, this, &PositionSpaceView::onHover);
@@ -144,6 +139,23 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
 }
 
 PositionSpaceView::~PositionSpaceView() = default;
+
+// Point sizes and line widths are device pixels (P7); the ratio is only known for sure once the
+// widget sits on a screen, and it changes when the window moves to another one.
+void PositionSpaceView::applyPixelSizes() {
+  const double s = pixelScale();
+  textPointsActor_->GetProperty()->SetPointSize(9 * s);
+  textLineActor_->GetProperty()->SetLineWidth(2 * s);
+  visualActor_->GetProperty()->SetPointSize(9 * s);
+  coneActor_->GetProperty()->SetLineWidth(1 * s);
+  highlightActor_->GetProperty()->SetPointSize(17 * s);
+  axes_->SetScreenSize(7.0 * s);
+}
+
+void PositionSpaceView::resizeGL(int w, int h) {
+  VtkView::resizeGL(w, h);
+  applyPixelSizes();
+}
 
 void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
   ids_ = ids;

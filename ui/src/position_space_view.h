@@ -60,7 +60,11 @@ class PositionSpaceView : public VtkView {
   void textTokenClicked(int textIndex);
   void visualTokenClicked(long visualIndex);
 
+ protected:
+  void resizeGL(int w, int h) override;
+
  private:
+  void applyPixelSizes();
   void rebuild();
   void onHover(QPoint pos);
   void onClick(QPoint pos);
