@@ -12,11 +12,13 @@ enum class ImageFormat { Png, Jpeg, Bmp, WebP, Gif, Tiff };
 // "PNG", "JPEG", "BMP", "WebP", "GIF", "TIFF".
 const char* imageFormatName(ImageFormat format);
 
-// Largest picture accepted: 8192 x 8192 = 67,108,864 pixels. That is 256 MiB as 32-bit RGBA,
-// Qt 6.4's default QImageReader allocation limit, so every picture the core accepts can also be
-// decoded by the GUI without raising Qt's limit (a 30000 x 30000 header is refused). Far above
-// what the Qwen processors keep (max_pixels 12,845,056 / 16,777,216): bigger inputs only cost
-// memory.
+// Largest picture accepted: 8192 x 8192 = 67,108,864 pixels (a 30000 x 30000 header is
+// refused). About 5x what the Qwen processors keep (max_pixels 12,845,056 / 16,777,216), so
+// any real photo up to 67 Mpx passes, and the decoded picture stays at 256 MiB as 32-bit RGBA
+// (512 MiB for 16-bit PNG, which Qt decodes to RGBA64). Qt 6.4's QImageReader refuses above
+// 128 MB by default (QImageReader::allocationLimit() on Debian 12): the GUI must raise it to
+// 512 MB or decodes with setScaledSize; PIL's DecompressionBombError (178,956,970 px) is
+// higher still.
 inline constexpr std::int64_t kMaxImagePixels = 8192LL * 8192LL;
 // Most frames counted in an animated GIF or WebP (more is refused, not truncated).
 inline constexpr int kMaxImageFrames = 100000;
