@@ -121,7 +121,23 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   titleText_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   titleText_->SetPosition(0.02, 0.025);
 
+  // Plain ASCII: VTK's built-in fonts have no box-drawing glyphs.
+  const char* keyText[3] = {"t axis", "h axis", "w axis"};
+  for (int a = 0; a < 3; ++a) {
+    axisKey_[a] = vtkSmartPointer<vtkTextActor>::New();
+    axisKey_[a]->SetInput(keyText[a]);
+    vtkTextProperty* p = axisKey_[a]->GetTextProperty();
+    p->SetFontSize(13);
+    p->SetBold(true);
+    p->SetJustificationToRight();
+    p->SetVerticalJustificationToTop();
+    const QColor c = axisColor(a);
+    p->SetColor(c.redF(), c.greenF(), c.blueF());
+    axisKey_[a]->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
+  }
+
   vtkRenderer* ren = renderer();
+  for (auto& key : axisKey_) ren->AddActor2D(key);
   ren->AddActor(coneActor_);
   ren->AddActor(textLineActor_);
   ren->AddActor(textPointsActor_);
@@ -150,6 +166,9 @@ void PositionSpaceView::applyPixelSizes() {
   coneActor_->GetProperty()->SetLineWidth(1 * s);
   highlightActor_->GetProperty()->SetPointSize(17 * s);
   axes_->SetScreenSize(7.0 * s);
+  // The key hangs from the top-right corner, one line per axis, in device pixels.
+  const double w = width() * s, h = height() * s;
+  for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, h - 6 * s - 17 * s * a);
 }
 
 void PositionSpaceView::resizeGL(int w, int h) {

@@ -88,6 +88,8 @@ class PositionSpaceView : public VtkView {
       highlightActor_;
   vtkSmartPointer<vtkCubeAxesActor> axes_;
   vtkSmartPointer<vtkTextActor> staleText_, titleText_;
+  // Colour key of the axes: the cube axes' own titles get small in a busy scene.
+  std::array<vtkSmartPointer<vtkTextActor>, 3> axisKey_;
 };
 
 }  // namespace ropescope::ui
