@@ -3,6 +3,7 @@
 // Run with OPENBLAS_NUM_THREADS equal to --threads for the peer; see the report in the issue.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -79,9 +80,25 @@ void BM_CpuWholePassStreaming(benchmark::State& state) {
   state.SetLabel(cpu->description());
 }
 
-BENCHMARK(BM_CpuLogits)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_CpuWholePassMatrix)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_CpuWholePassStreaming)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
+// "min" next to mean and median: the peer reports its best run, so compare best with best on a
+// shared machine.
+double minimum(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+BENCHMARK(BM_CpuLogits)
+    ->Arg(8192)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->ComputeStatistics("min", minimum);
+BENCHMARK(BM_CpuWholePassMatrix)
+    ->Arg(8192)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->ComputeStatistics("min", minimum);
+BENCHMARK(BM_CpuWholePassStreaming)
+    ->Arg(8192)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->ComputeStatistics("min", minimum);
 
 }  // namespace
 
