@@ -3,12 +3,16 @@
 // compare mode links its cameras.
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 #include <cmath>
@@ -213,4 +217,46 @@ TEST(MainWindow, CompareModeTitlesAndLinksCameras) {
   EXPECT_GT(
       std::abs(before[0] - src[0]) + std::abs(before[1] - src[1]) + std::abs(before[2] - src[2]),
       0.05);
+}
+
+TEST(MainWindow, QuitAsksAboutUnsavedChanges) {
+  Window win;
+  numberField(win.w.panel(), "alpha")->setValue(0.1);
+  ASSERT_TRUE(win.w.isModified());
+  auto answer = [](QMessageBox::StandardButton button, bool* asked) {
+    QTimer::singleShot(100, [button, asked] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      *asked = box != nullptr;
+      if (box) box->button(button)->click();
+    });
+  };
+  bool asked = false;
+  answer(QMessageBox::Cancel, &asked);
+  EXPECT_FALSE(win.w.close());
+  EXPECT_TRUE(asked);
+  EXPECT_TRUE(win.w.isVisible());
+
+  asked = false;
+  answer(QMessageBox::Discard, &asked);
+  EXPECT_TRUE(win.w.close());
+  EXPECT_TRUE(asked);
+}
+
+TEST(MainWindow, QuitAfterSavingDoesNotAsk) {
+  Window win;
+  numberField(win.w.panel(), "alpha")->setValue(0.1);
+  QTemporaryDir dir;
+  ASSERT_TRUE(win.w.saveTo(dir.filePath(QStringLiteral("saved.json"))));
+  ASSERT_FALSE(win.w.isModified());
+  bool asked = false;
+  // A prompt would block close(): answer it, but record that it came.
+  QTimer::singleShot(100, [&asked] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      asked = true;
+      box->button(QMessageBox::Cancel)->click();
+    }
+  });
+  EXPECT_TRUE(win.w.close());
+  QTest::qWait(150);
+  EXPECT_FALSE(asked);
 }
