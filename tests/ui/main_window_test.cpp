@@ -217,6 +217,11 @@ TEST(MainWindow, CompareModeTitlesAndLinksCameras) {
   EXPECT_GT(
       std::abs(before[0] - src[0]) + std::abs(before[1] - src[1]) + std::abs(before[2] - src[2]),
       0.05);
+  // Edits reach every compare view once the event loop has run.
+  win.w.model()->edit(
+      [](ropescope::Scene& sc) { sc.layout = ropescope::parseLayoutSpec("t2,i3x3,t2"); });
+  QTest::qWait(50);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(compare->view(i)->ids().size(), 13u) << "view " << i;
 }
 
 TEST(MainWindow, QuitAsksAboutUnsavedChanges) {

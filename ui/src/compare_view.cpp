@@ -34,14 +34,18 @@ CompareView::CompareView(SceneModel* model, QWidget* parent)
   }
   ptds_.assign(designs_.size(), std::numeric_limits<double>::quiet_NaN());
   distances_.assign(designs_.size(), 0.0);
-  connect(model_, &SceneModel::changed, this, [this] {
-    dirty_ = true;
-    if (isVisible()) refresh();
+  refreshTimer_ = new QTimer(this);
+  refreshTimer_->setSingleShot(true);
+  refreshTimer_->setInterval(0);
+  connect(refreshTimer_, &QTimer::timeout, this, [this] {
+    if (dirty_ && isVisible()) refresh();
   });
-  connect(model_, &SceneModel::selectionChanged, this, [this] {
+  auto later = [this] {
     dirty_ = true;
-    if (isVisible()) refresh();
-  });
+    if (isVisible()) refreshTimer_->start();
+  };
+  connect(model_, &SceneModel::changed, this, later);
+  connect(model_, &SceneModel::selectionChanged, this, later);
 }
 
 CompareView::~CompareView() = default;
@@ -53,6 +57,7 @@ void CompareView::showEvent(QShowEvent* e) {
 
 void CompareView::refresh() {
   dirty_ = false;
+  refreshTimer_->stop();
   const Scene& base = model_->validScene();
   for (std::size_t i = 0; i < designs_.size(); ++i) {
     Scene scene = base;

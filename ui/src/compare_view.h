@@ -2,6 +2,7 @@
 // the Circle-RoPE paper), each 3-D view titled with its design and PTD, with linked cameras.
 #pragma once
 
+#include <QTimer>
 #include <QWidget>
 
 #include <string>
@@ -45,6 +46,9 @@ class CompareView : public QWidget {
   std::vector<double> ptds_;
   std::vector<double> distances_;  // each camera's distance after the last sync
   bool dirty_ = true;
+  // Coalesces a burst of edits (a slider drag on a large scene) into one recompute of the four
+  // designs once the queued events are handled.
+  QTimer* refreshTimer_ = nullptr;
 };
 
 }  // namespace ropescope::ui
