@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6svg6-dev qt6-image-formats-plugins
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-image-formats-plugins
   libvtk9-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   poppler-utils
