@@ -44,20 +44,27 @@ void main() {
     if (!live) continue;
     uint lim = bc;
     if (causal != 0u) lim = r >= c0 ? min(bc, r - c0 + 1u) : 0u;
+    if (lim == 0u) continue;
+    // The tile's logits first, then one rescale to the tile's maximum: fewer divergent branches
+    // and exps than updating the running maximum key by key.
+    float lt[KEY_TILE];
+    float tm = uintBitsToFloat(0xff800000u);
     for (uint j = 0u; j < lim; ++j) {
       uint kb = j * uint(HEAD_DIM);
-      float l = DOT_SHARED(kb);
-      if (z == 0.0) {
-        m = l;
-      } else if (l > m) {  // rescale the running sums to the new maximum
-        float sc = exp(m - l);
-        t = sc * (t + (m - l) * z);
-        z *= sc;
-        m = l;
-      }
-      float e = exp(l - m);
+      lt[j] = DOT_SHARED(kb);
+      tm = max(tm, lt[j]);
+    }
+    float mNew = z == 0.0 ? tm : max(m, tm);
+    if (z > 0.0 && mNew > m) {  // rescale the running sums to the new maximum
+      float sc = exp(m - mNew);
+      t = sc * (t + (m - mNew) * z);
+      z *= sc;
+    }
+    m = mNew;
+    for (uint j = 0u; j < lim; ++j) {
+      float e = exp(lt[j] - m);
       z += e;
-      t += e * (l - m);
+      t += e * (lt[j] - m);
     }
   }
   if (live) {

@@ -198,6 +198,33 @@ TEST(GpuAttention, LongerSequenceRowsAndStats) {
   EXPECT_LT(worstStats, 1e-4);
 }
 
+// A larger head dim: smaller key chunks per dispatch (llvmpipe's loop budget; 5714 keys at
+// d = 256), more than one of them at N = 5900. (d = 1024 works too but llvmpipe needs minutes
+// to compile its unrolled shaders.)
+TEST(GpuAttention, LargerHeadDimUsesSeveralKeyChunks) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu);
+  const AttentionProblem p =
+      problemFor({"t5900", "hard", "vanilla", 256, 0, false, QkSourceSpec::Kind::Random, 1});
+  const std::size_t n = p.qk.tokens;
+  auto cpu = makeCpuAttentionBackend(2);
+  cpu->load(p);
+  gpu->load(p);
+  const RowStats gs = gpu->rowStats(0, 5800, 5864), cs = cpu->rowStats(0, 5800, 5864);
+  double worst = 0;
+  for (std::size_t i = 0; i < 64; ++i)
+    worst = std::max(worst, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
+  std::vector<float> g(4 * n), c(4 * n);
+  gpu->rows(0, 5800, 5804, AttentionValue::Softmax, g.data());
+  cpu->rows(0, 5800, 5804, AttentionValue::Softmax, c.data());
+  double worstRows = 0;
+  for (std::size_t i = 0; i < 4; ++i)
+    worstRows = std::max(worstRows, rowError(&g[i * n], &c[i * n], n));
+  std::printf("[ agreement ] d=256 N=%zu stats %.2e rows %.2e\n", n, worst, worstRows);
+  EXPECT_LT(worst, 1e-4);
+  EXPECT_LT(worstRows, 1e-4);
+}
+
 }  // namespace
 }  // namespace ropescope
 

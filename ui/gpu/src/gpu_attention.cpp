@@ -34,8 +34,12 @@ namespace {
 constexpr std::size_t kChunkFloats = std::size_t{16} << 20;
 constexpr GLuint kMaxGroupsY = 65535;  // the minimum GL 4.3 guarantees for dispatch y
 // Keys per dispatch of the streaming and pooling shaders: Mesa's llvmpipe ends an invocation
-// after 65535 loop iterations in all, and one key costs about three (see attention_stats.comp).
-constexpr std::size_t kKeyChunk = 8192;
+// after 65535 loop iterations in all. Per key the stats shader spends about d/64 iterations on
+// loading the shared tile and two on the logits, so the chunk shrinks with the head dim
+// (8192 keys at d = 128, 2105 at d = 1024), leaving a third of the budget spare.
+std::size_t keyChunk(int headDim) {
+  return std::min<std::size_t>(8192, 40000 / (std::size_t(headDim) / 64 + 3));
+}
 
 // "(a[x + 0] * b[y + 0] + a[x + 1] * b[y + 1] + ...)" for HEAD_DIM terms: the dot products
 // unrolled at compile time, so that they spend none of llvmpipe's loop budget.
@@ -253,9 +257,9 @@ class GpuAttentionBackend final : public AttentionBackend {
       f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
       f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, p);
       const std::size_t keys = causal_ ? r1 : tokens_;
-      for (std::size_t c = 0; c < keys; c += kKeyChunk) {
+      for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
         setUint(*pr.pool, "keyBegin", GLuint(c));
-        setUint(*pr.pool, "keyEnd", GLuint(std::min(keys, c + kKeyChunk)));
+        setUint(*pr.pool, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
         setUint(*pr.pool, "first", GLuint(c == 0));
         f_->glDispatchCompute(GLuint((nb + 63) / 64), GLuint(r1 - r0), 1);
         f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -405,11 +409,11 @@ class GpuAttentionBackend final : public AttentionBackend {
     f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
     // Causal rows never look past their own index: later key chunks would be empty.
     const std::size_t keys = causal_ ? r1 : tokens_;
-    for (std::size_t c = 0; c < keys; c += kKeyChunk) {
+    for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
       setUint(*pr.stats, "keyBegin", GLuint(c));
-      setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + kKeyChunk)));
+      setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
       setUint(*pr.stats, "first", GLuint(c == 0));
-      setUint(*pr.stats, "last", GLuint(c + kKeyChunk >= keys));
+      setUint(*pr.stats, "last", GLuint(c + keyChunk(d_) >= keys));
       f_->glDispatchCompute(GLuint((r1 - r0 + 63) / 64), 1, 1);
       f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
