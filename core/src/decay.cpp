@@ -1,9 +1,11 @@
 // RoFormer's decay bound. decayCurve walks integer distances with complex rotations instead of
-// trigonometry, eight distances per vector, re-anchored with exact cos/sin every 256 distances.
+// trigonometry, eight distances per vector, re-anchored with exact cos/sin every 256 distances
+// (the inner loop is in kernels/metric_kernels.cpp, one copy per instruction set).
 #include "ropescope/decay.h"
 
 #include <cmath>
 
+#include "kernels/metric_kernels.h"
 #include "parallel.h"
 #include "ropescope/errors.h"
 
@@ -52,39 +54,45 @@ PairTable curveTable(const PairTable& pairs, const Id3& direction, DecayForm for
 constexpr int kLanes = 8;
 constexpr int kAnchorEvery = 256;  // distances between exact re-anchoring
 
-// U at distances [first, first + count), count a multiple of kLanes handled by the caller.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void rotatedBlock(const double* omega,
-                                                                               int n, long first,
-                                                                               long blocks,
-                                                                               double* out) {
-  // State per pair and lane: e^{i (first + lane) omega_p}, rotated by e^{i kLanes omega_p}.
-  std::vector<double> zr(static_cast<std::size_t>(n) * kLanes), zi(zr.size()), rr(n), ri(n);
-  for (int p = 0; p < n; ++p) {
+// Per pair: the lane offsets e^{i l omega_p} (l < kLanes) and the step e^{i kLanes omega_p},
+// computed once per curve. An anchor at distance `first` is then one exact cos/sin per pair,
+// e^{i first omega_p}, times the offsets: the product adds an ulp or two, not the drift the
+// recurrence would accumulate without anchors.
+struct Rotation {
+  std::vector<double> laneCos, laneSin, stepCos, stepSin;
+};
+
+Rotation rotation(const std::vector<double>& omega) {
+  const std::size_t n = omega.size();
+  Rotation rot{std::vector<double>(n * kLanes), std::vector<double>(n * kLanes),
+               std::vector<double>(n), std::vector<double>(n)};
+  for (std::size_t p = 0; p < n; ++p) {
     for (int l = 0; l < kLanes; ++l) {
-      const double phi = static_cast<double>(first + l) * omega[p];
-      zr[p * kLanes + l] = std::cos(phi);
-      zi[p * kLanes + l] = std::sin(phi);
+      rot.laneCos[p * kLanes + l] = std::cos(l * omega[p]);
+      rot.laneSin[p * kLanes + l] = std::sin(l * omega[p]);
     }
-    rr[p] = std::cos(kLanes * omega[p]);
-    ri[p] = std::sin(kLanes * omega[p]);
+    rot.stepCos[p] = std::cos(kLanes * omega[p]);
+    rot.stepSin[p] = std::sin(kLanes * omega[p]);
   }
-  for (long b = 0; b < blocks; ++b) {
-    double sr[kLanes] = {}, si[kLanes] = {}, acc[kLanes] = {};
-    for (int p = 0; p < n; ++p) {
-      double* __restrict r = &zr[p * kLanes];
-      double* __restrict i = &zi[p * kLanes];
-      const double cr = rr[p], ci = ri[p];
-      for (int l = 0; l < kLanes; ++l) {
-        sr[l] += r[l];
-        si[l] += i[l];
-        acc[l] += std::sqrt(sr[l] * sr[l] + si[l] * si[l]);
-        const double nr = r[l] * cr - i[l] * ci;
-        i[l] = r[l] * ci + i[l] * cr;
-        r[l] = nr;
-      }
+  return rot;
+}
+
+// U at distances [first, first + kLanes * blocks), via the vectorised recurrence of the metric
+// kernels. zr/zi: scratch of kLanes doubles per pair.
+void rotatedBlock(const detail::MetricKernels& k, const std::vector<double>& omega,
+                  const Rotation& rot, long first, long blocks, double* zr, double* zi,
+                  double* out) {
+  const int n = static_cast<int>(omega.size());
+  for (int p = 0; p < n; ++p) {
+    const double phi = static_cast<double>(first) * omega[p];
+    const double ar = std::cos(phi), ai = std::sin(phi);
+    for (int l = 0; l < kLanes; ++l) {
+      const double lc = rot.laneCos[p * kLanes + l], ls = rot.laneSin[p * kLanes + l];
+      zr[p * kLanes + l] = ar * lc - ai * ls;
+      zi[p * kLanes + l] = ar * ls + ai * lc;
     }
-    for (int l = 0; l < kLanes; ++l) out[b * kLanes + l] = acc[l] / n;
   }
+  k.decayBlocks(zr, zi, rot.stepCos.data(), rot.stepSin.data(), n, blocks, out);
 }
 
 }  // namespace
@@ -110,14 +118,18 @@ std::vector<double> decayCurve(const PairTable& pairs, const Id3& direction, int
   const long fullBlocks = count / kLanes;
   const long blocksPerAnchor = kAnchorEvery / kLanes;
   const long anchors = (fullBlocks + blocksPerAnchor - 1) / blocksPerAnchor;
-  detail::parallelFor(
-      static_cast<std::size_t>(anchors), threads, [&](std::size_t b, std::size_t e) {
-        for (std::size_t a = b; a < e; ++a) {
-          const long firstBlock = static_cast<long>(a) * blocksPerAnchor;
-          const long nb = std::min(blocksPerAnchor, fullBlocks - firstBlock);
-          rotatedBlock(omega.data(), n, firstBlock * kLanes, nb, out.data() + firstBlock * kLanes);
-        }
-      });
+  const detail::MetricKernels& kern = detail::metricKernels();
+  const Rotation rot = rotation(omega);
+  detail::parallelFor(static_cast<std::size_t>(anchors), threads,
+                      [&](std::size_t b, std::size_t e) {
+                        std::vector<double> zr(static_cast<std::size_t>(n) * kLanes), zi(zr.size());
+                        for (std::size_t a = b; a < e; ++a) {
+                          const long firstBlock = static_cast<long>(a) * blocksPerAnchor;
+                          const long nb = std::min(blocksPerAnchor, fullBlocks - firstBlock);
+                          rotatedBlock(kern, omega, rot, firstBlock * kLanes, nb, zr.data(),
+                                       zi.data(), out.data() + firstBlock * kLanes);
+                        }
+                      });
   for (long r = fullBlocks * kLanes; r < count; ++r) {
     const double rd = static_cast<double>(r);
     out[r] = decayBound(table, {rd * direction[0], rd * direction[1], rd * direction[2]});

@@ -3,11 +3,14 @@
 #include "ropescope/metrics.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
-#include <Eigen/Dense>
-
+#include "kernels/bias_gemm.h"
+#include "kernels/metric_kernels.h"
 #include "parallel.h"
 
 namespace ropescope {
@@ -27,10 +30,18 @@ bool onDiagonal(const Id3& id) {
   return id[0] == id[1] && id[1] == id[2];
 }
 
-// Mean absolute deviation of v around its mean; writes the mean too.
+// Mean absolute deviation of v around its mean; writes the mean too. The sum is compensated
+// (Neumaier): when all values are nearly equal (circle PTD), the deviation is of the order of
+// the mean's rounding error, and a plain left-to-right sum would make the reference's answer
+// depend on its summation order by far more than the fast paths' vectorised sums do.
 double meanAbsDeviation(const double* v, std::size_t n, double* meanOut) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) sum += v[i];
+  double sum = 0.0, comp = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t = sum + v[i];
+    comp += std::abs(sum) >= std::abs(v[i]) ? (sum - t) + v[i] : (v[i] - t) + sum;
+    sum = t;
+  }
+  sum += comp;
   const double mean = sum / static_cast<double>(n);
   double dev = 0.0;
   for (std::size_t i = 0; i < n; ++i) dev += std::abs(v[i] - mean);
@@ -40,13 +51,35 @@ double meanAbsDeviation(const double* v, std::size_t n, double* meanOut) {
 
 // Visual tokens of one block, re-expressed around the block's centre m (on the diagonal) so
 // that d^2 = D q^2 + a_i q + b_i with q = p - m stays accurate: q and u are both of the block's
-// own scale whenever d is small.
+// own scale whenever d is small. d depends on token i only through (a_i, b_i) (line space: u_i),
+// so tokens with bitwise-equal coefficients are kept once with their count w: a grid's mirror
+// images (r, c) and (c, r), a video's repeated frames under designs that ignore time. Every
+// distinct distance is still computed exactly as before, and sum_i f(d_i) = sum_u w_u f(d_u).
 struct CentredBlock {
   double m = 0.0;
   std::vector<double> a;  // -2 * sum of the centred coordinates
   std::vector<double> b;  // squared norm of the centred coordinates
   std::vector<double> u;  // line space: the centred coordinate itself
+  std::vector<double> w;  // how many visual tokens share the coefficients
+  double count = 0.0;     // visual tokens in the block (sum of w)
 };
+
+// Sorts the coefficient tuples by their bit patterns and merges runs of identical ones.
+template <std::size_t K>
+void dedupe(std::vector<std::array<std::uint64_t, K>>& keys, std::vector<double>& w) {
+  std::sort(keys.begin(), keys.end());
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (out > 0 && keys[i] == keys[out - 1]) {
+      w[out - 1] += 1.0;
+      continue;
+    }
+    keys[out] = keys[i];
+    w.push_back(1.0);
+    ++out;
+  }
+  keys.resize(out);
+}
 
 std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
                                         const std::vector<std::size_t>& vis) {
@@ -62,42 +95,34 @@ std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
     for (std::size_t k = i; k < j; ++k)
       for (int d = 0; d < dims; ++d) sum += ids.ids[vis[k]][first + d];
     blk.m = sum / static_cast<double>((j - i) * dims);
-    for (std::size_t k = i; k < j; ++k) {
-      double s = 0.0, q = 0.0;
-      for (int d = 0; d < dims; ++d) {
-        const double c = ids.ids[vis[k]][first + d] - blk.m;
-        s += c;
-        q += c * c;
+    blk.count = static_cast<double>(j - i);
+    if (dims == 1) {
+      std::vector<std::array<std::uint64_t, 1>> keys;
+      for (std::size_t k = i; k < j; ++k)
+        keys.push_back({std::bit_cast<std::uint64_t>(ids.ids[vis[k]][first] - blk.m)});
+      dedupe(keys, blk.w);
+      for (const auto& key : keys) blk.u.push_back(std::bit_cast<double>(key[0]));
+    } else {
+      std::vector<std::array<std::uint64_t, 2>> keys;
+      for (std::size_t k = i; k < j; ++k) {
+        double s = 0.0, q = 0.0;
+        for (int d = 0; d < dims; ++d) {
+          const double c = ids.ids[vis[k]][first + d] - blk.m;
+          s += c;
+          q += c * c;
+        }
+        keys.push_back({std::bit_cast<std::uint64_t>(-2.0 * s), std::bit_cast<std::uint64_t>(q)});
       }
-      blk.a.push_back(-2.0 * s);
-      blk.b.push_back(q);
-      if (dims == 1) blk.u.push_back(ids.ids[vis[k]][first] - blk.m);
+      dedupe(keys, blk.w);
+      for (const auto& key : keys) {
+        blk.a.push_back(std::bit_cast<double>(key[0]));
+        blk.b.push_back(std::bit_cast<double>(key[1]));
+      }
     }
     blocks.push_back(std::move(blk));
     i = j;
   }
   return blocks;
-}
-
-// Distances from a diagonal text position p to every visual token of the blocks, into out.
-// Multi-versioned so the square roots use the widest vectors the CPU has.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void diagonalDistances(
-    const CentredBlock* blocks, std::size_t nBlocks, int dims, double p, double* out) {
-  for (std::size_t bi = 0; bi < nBlocks; ++bi) {
-    const CentredBlock& blk = blocks[bi];
-    const double q = p - blk.m;
-    const std::size_t n = blk.a.size();
-    if (dims == 1) {
-      const double* u = blk.u.data();
-      for (std::size_t i = 0; i < n; ++i) out[i] = std::abs(q - u[i]);
-    } else {
-      const double c = dims * q * q;
-      const double* a = blk.a.data();
-      const double* b = blk.b.data();
-      for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(std::fma(a[i], q, b[i]) + c);
-    }
-    out += n;
-  }
 }
 
 }  // namespace
@@ -148,13 +173,34 @@ PtdResult perTokenDistance(const PositionIds& ids, int threads) {
   if (text.empty() || vis.empty()) return r;
   const std::vector<CentredBlock> blocks = centredBlocks(ids, vis);
   const int dims = spaceDims(ids.space);
+  std::vector<double> weights;  // all blocks' counts, in the order of the distance buffer
+  for (const CentredBlock& blk : blocks) weights.insert(weights.end(), blk.w.begin(), blk.w.end());
+  const detail::MetricKernels& k = detail::metricKernels();
+  const double nVis = static_cast<double>(vis.size());
   r.perText.resize(text.size());
   r.meanDistance.resize(text.size());
   detail::parallelFor(text.size(), threads, [&](std::size_t begin, std::size_t end) {
-    std::vector<double> d(vis.size());
+    std::vector<double> d(weights.size());
     for (std::size_t t = begin; t < end; ++t) {
-      diagonalDistances(blocks.data(), blocks.size(), dims, ids.ids[text[t]][0], d.data());
-      r.perText[t] = meanAbsDeviation(d.data(), d.size(), &r.meanDistance[t]);
+      const double p = ids.ids[text[t]][0];
+      double total = 0.0, shifted = 0.0, *out = d.data();
+      for (const CentredBlock& blk : blocks) {
+        const double q = p - blk.m, c = dims * q * q;
+        const std::size_t n = blk.w.size();
+        // The block's first distance as the shift (see MetricKernels::distanceSum), so the mean
+        // stays within an ulp or so even when every distance is nearly the same.
+        const double shift = dims == 1
+                                 ? std::abs(q - blk.u[0])
+                                 : std::sqrt(std::max(std::fma(blk.a[0], q, blk.b[0]) + c, 0.0));
+        total += shift * blk.count;
+        shifted += dims == 1 ? k.lineDistanceSum(blk.u.data(), blk.w.data(), n, q, shift, out)
+                             : k.distanceSum(blk.a.data(), blk.b.data(), blk.w.data(), n, q, c,
+                                             shift, out);
+        out += n;
+      }
+      const double mean = (total + shifted) / nVis;
+      r.meanDistance[t] = mean;
+      r.perText[t] = k.weightedAbsDeviation(d.data(), weights.data(), d.size(), mean) / nVis;
     }
   });
   r.ptd =
@@ -209,10 +255,12 @@ BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs) {
 
 namespace {
 
-// b(p, i) = sum over axes of F_a(p - v_ia), F_a(x) = (1/n) sum_{k in a} cos(theta_k x).
-// Each axis keeps the distinct values v_ia of the visual tokens; per text token a table of F_a at
-// p - value is built once and the visual tokens look it up. When every text id and every value
-// of an axis is an integer, F_a is tabulated once over the integer range of p - value instead.
+// b(p, i) = c + sum over axes of F_a(p - v_ia), F_a(x) = (1/n) sum_{k in a} cos(theta_k x),
+// c = (NoPE pairs) / n. Each axis keeps the distinct values v_ia of the visual tokens; per text
+// token a table of F_a at p - value is built once and the visual tokens look it up, in one fused
+// pass that also sums b (metric_kernels). When every text id and every value of an axis is an
+// integer, F_a is tabulated once over the integer range of p - value instead. The 1/n is folded
+// into the tables so no per-token division remains.
 struct AxisTable {
   std::vector<double> theta;         // frequencies of the pairs on this axis
   std::vector<double> values;        // distinct visual coordinates
@@ -220,10 +268,13 @@ struct AxisTable {
   bool integral = false;
   long long lo = 0;  // integral: table covers p - value in [lo, lo + size)
   std::vector<double> byDiff;
-  Eigen::MatrixXd trig;  // not integral: [cos(th_k v) | sin(th_k v)] per distinct value
+  // Not integral: column-major values x 2m, [cos(th_k v) | sin(th_k v)] / n per distinct value.
+  std::vector<double> trig;
 };
 
-constexpr std::size_t kChunk = 64;
+// Text tokens per GEMM: large enough that the product runs near the CPU's peak, small enough that
+// a chunk's tables (values x chunk per axis) stay in the L2 cache.
+constexpr std::size_t kChunk = 128;
 
 double axisSum(const std::vector<double>& theta, double x) {
   double s = 0.0;
@@ -275,71 +326,86 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
         ax.lo = lo;
         ax.byDiff.resize(static_cast<std::size_t>(hi - lo + 1));
         for (long long x = lo; x <= hi; ++x)
-          ax.byDiff[x - lo] = axisSum(ax.theta, static_cast<double>(x));
+          ax.byDiff[x - lo] = axisSum(ax.theta, static_cast<double>(x)) / n;
       } else {
         ax.integral = false;
       }
     }
     if (!ax.integral) {
-      const int m = static_cast<int>(ax.theta.size());
-      ax.trig.resize(static_cast<Eigen::Index>(ax.values.size()), 2 * m);
-      for (std::size_t k = 0; k < ax.values.size(); ++k)
-        for (int j = 0; j < m; ++j) {
-          ax.trig(k, j) = std::cos(ax.theta[j] * ax.values[k]);
-          ax.trig(k, m + j) = std::sin(ax.theta[j] * ax.values[k]);
+      const std::size_t m = ax.theta.size(), rows = ax.values.size();
+      ax.trig.resize(rows * 2 * m);
+      for (std::size_t j = 0; j < m; ++j)
+        for (std::size_t k = 0; k < rows; ++k) {
+          ax.trig[j * rows + k] = std::cos(ax.theta[j] * ax.values[k]) / n;
+          ax.trig[(m + j) * rows + k] = std::sin(ax.theta[j] * ax.values[k]) / n;
         }
     }
     axes.push_back(std::move(ax));
   }
   for (int p = 0; p < pairs.size(); ++p)
     if (pairs.axis[p] == Axis::None) constant += 1.0;
+  const double base = constant / n;
+  const detail::MetricKernels& kern = detail::metricKernels();
+  const detail::BiasGemmFn gemm = detail::biasGemm();
+  const double nVis = static_cast<double>(vis.size());
 
   r.perText.resize(text.size());
   r.meanBias.resize(text.size());
-  detail::parallelFor(text.size(), threads, [&](std::size_t begin, std::size_t end) {
+  // Threads take whole chunks, so a chunk's GEMM (and its rounding) does not depend on the
+  // thread count.
+  const std::size_t chunks = (text.size() + kChunk - 1) / kChunk;
+  detail::parallelFor(chunks, threads, [&](std::size_t chunkFirst, std::size_t chunkLast) {
+    const std::size_t begin = chunkFirst * kChunk, end = std::min(text.size(), chunkLast * kChunk);
     std::vector<double> b(vis.size());
     std::vector<std::vector<double>> local(axes.size());
-    std::vector<Eigen::MatrixXd> chunkLut(axes.size());
+    std::vector<std::vector<double>> chunkLut(axes.size());
+    std::vector<double> x;
+    const double* lut[3] = {};
+    const std::uint32_t* idx[3] = {};
+    for (std::size_t ai = 0; ai < axes.size(); ++ai) idx[ai] = axes[ai].index.data();
     std::size_t chunkBegin = begin;
     for (std::size_t t = begin; t < end; ++t) {
       if (t - chunkBegin == kChunk) chunkBegin = t;
       const double p = ids.ids[text[t]][0];
-      std::fill(b.begin(), b.end(), constant);
       for (std::size_t ai = 0; ai < axes.size(); ++ai) {
         const AxisTable& ax = axes[ai];
+        const std::size_t rows = ax.values.size();
         if (ax.integral) {
           const double* table = ax.byDiff.data() + (static_cast<long long>(p) - ax.lo);
           // table[-value] = F(p - value); values are integers.
-          std::vector<double>& lut = local[ai];
-          lut.resize(ax.values.size());
-          for (std::size_t k = 0; k < ax.values.size(); ++k)
-            lut[k] = table[-static_cast<long long>(ax.values[k])];
+          std::vector<double>& l = local[ai];
+          l.resize(rows);
+          for (std::size_t k = 0; k < rows; ++k)
+            l[k] = table[-static_cast<long long>(ax.values[k])];
+          lut[ai] = l.data();
         } else {
           // cos(th (p - v)) = cos(th p) cos(th v) + sin(th p) sin(th v): one GEMM per chunk of
           // text tokens against the precomputed visual side.
           const std::size_t c = t - chunkBegin;
           if (c == 0) {
             const std::size_t cols = std::min<std::size_t>(kChunk, end - t);
-            const int m = static_cast<int>(ax.theta.size());
-            Eigen::MatrixXd x(2 * m, cols);
+            const std::size_t m = ax.theta.size();
+            x.resize(2 * m * cols);
             for (std::size_t j = 0; j < cols; ++j) {
               const double pj = ids.ids[text[t + j]][0];
-              for (int k = 0; k < m; ++k) {
-                x(k, j) = std::cos(ax.theta[k] * pj);
-                x(m + k, j) = std::sin(ax.theta[k] * pj);
+              for (std::size_t k = 0; k < m; ++k) {
+                x[j * 2 * m + k] = std::cos(ax.theta[k] * pj);
+                x[j * 2 * m + m + k] = std::sin(ax.theta[k] * pj);
               }
             }
-            chunkLut[ai].noalias() = ax.trig * x;
+            chunkLut[ai].resize(rows * cols);
+            gemm(ax.trig.data(), x.data(), static_cast<std::ptrdiff_t>(rows),
+                 static_cast<std::ptrdiff_t>(2 * m), static_cast<std::ptrdiff_t>(cols),
+                 chunkLut[ai].data());
           }
-          local[ai].assign(chunkLut[ai].col(c).data(),
-                           chunkLut[ai].col(c).data() + ax.values.size());
+          lut[ai] = chunkLut[ai].data() + c * rows;
         }
-        const std::vector<double>& lut = local[ai];
-        const std::uint32_t* idx = ax.index.data();
-        for (std::size_t i = 0; i < vis.size(); ++i) b[i] += lut[idx[i]];
       }
-      for (double& x : b) x /= n;
-      r.perText[t] = meanAbsDeviation(b.data(), b.size(), &r.meanBias[t]);
+      const double mean =
+          kern.gatherSum(lut, idx, static_cast<int>(axes.size()), base, vis.size(), b.data()) /
+          nVis;
+      r.meanBias[t] = mean;
+      r.perText[t] = kern.absDeviation(b.data(), b.size(), mean) / nVis;
     }
   });
   r.spread =

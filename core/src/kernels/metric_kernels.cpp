@@ -1,0 +1,304 @@
+// The metric kernels' bodies are written once as always-inline templates and instantiated in
+// three wrappers with different target attributes: GCC inlines a baseline body into a wider
+// target, so each copy is vectorised for its own instruction set. target_clones would do the same
+// for one function but could not be capped at run time for testing the lower copies. The loops
+// vectorise because core is built with -fno-math-errno (sqrt has no errno side effect) and the
+// sums are declared as simd reductions (-fopenmp-simd); the reassociation that allows changes the
+// last bits only, far below the 1e-9 the results promise.
+#include "metric_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ROPESCOPE_X86 1
+#endif
+
+namespace ropescope::detail {
+
+namespace {
+
+#define ROPESCOPE_INLINE [[gnu::always_inline]] inline
+
+ROPESCOPE_INLINE double distanceSumBody(const double* a, const double* b, const double* w,
+                                        std::size_t n, double q, double c, double shift,
+                                        double* out) {
+  double s = 0.0;
+#pragma omp simd reduction(+ : s)
+  for (std::size_t i = 0; i < n; ++i) {
+    // Rounding can leave a tiny negative d^2 for a token on the text diagonal.
+    const double d = std::sqrt(std::max(std::fma(a[i], q, b[i]) + c, 0.0));
+    out[i] = d;
+    s += w[i] * (d - shift);
+  }
+  return s;
+}
+
+ROPESCOPE_INLINE double lineDistanceSumBody(const double* u, const double* w, std::size_t n,
+                                            double q, double shift, double* out) {
+  double s = 0.0;
+#pragma omp simd reduction(+ : s)
+  for (std::size_t i = 0; i < n; ++i) {
+    const double d = std::abs(q - u[i]);
+    out[i] = d;
+    s += w[i] * (d - shift);
+  }
+  return s;
+}
+
+ROPESCOPE_INLINE double weightedAbsDeviationBody(const double* d, const double* w, std::size_t n,
+                                                 double mean) {
+  double s = 0.0;
+#pragma omp simd reduction(+ : s)
+  for (std::size_t i = 0; i < n; ++i) s += w[i] * std::abs(d[i] - mean);
+  return s;
+}
+
+ROPESCOPE_INLINE double absDeviationBody(const double* d, std::size_t n, double mean) {
+  double s = 0.0;
+#pragma omp simd reduction(+ : s)
+  for (std::size_t i = 0; i < n; ++i) s += std::abs(d[i] - mean);
+  return s;
+}
+
+ROPESCOPE_INLINE double gatherSumBody(const double* const* lut, const std::uint32_t* const* idx,
+                                      int axes, double base, std::size_t n, double* out) {
+  double s = 0.0;
+  if (axes == 3) {  // every M-RoPE-like plan: one fused pass, three gathers per token
+    const double *l0 = lut[0], *l1 = lut[1], *l2 = lut[2];
+    const std::uint32_t *i0 = idx[0], *i1 = idx[1], *i2 = idx[2];
+#pragma omp simd reduction(+ : s)
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = base + l0[i0[i]] + l1[i1[i]] + l2[i2[i]];
+      out[i] = v;
+      s += v;
+    }
+    return s;
+  }
+  std::fill(out, out + n, base);
+  for (int k = 0; k < axes; ++k) {
+    const double* l = lut[k];
+    const std::uint32_t* ix = idx[k];
+#pragma omp simd
+    for (std::size_t i = 0; i < n; ++i) out[i] += l[ix[i]];
+  }
+#pragma omp simd reduction(+ : s)
+  for (std::size_t i = 0; i < n; ++i) s += out[i];
+  return s;
+}
+
+// Eight lanes are eight consecutive distances; each pair's phasors are rotated in place.
+ROPESCOPE_INLINE void decayBlocksBody(double* zr, double* zi, const double* rc, const double* rs,
+                                      int n, long blocks, double* out) {
+  for (long blk = 0; blk < blocks; ++blk) {
+    double sr[8] = {}, si[8] = {}, acc[8] = {};
+    for (int p = 0; p < n; ++p) {
+      double* __restrict r = zr + 8 * p;
+      double* __restrict im = zi + 8 * p;
+      const double c = rc[p], s = rs[p];
+#pragma omp simd
+      for (int l = 0; l < 8; ++l) {
+        const double x = r[l], y = im[l];
+        sr[l] += x;
+        si[l] += y;
+        acc[l] += std::sqrt(sr[l] * sr[l] + si[l] * si[l]);
+        r[l] = x * c - y * s;
+        im[l] = x * s + y * c;
+      }
+    }
+    for (int l = 0; l < 8; ++l) out[blk * 8 + l] = acc[l] / n;
+  }
+}
+
+#define ROPESCOPE_DEFINE_KERNELS(suffix, attr)                                                     \
+  attr double distanceSum_##suffix(const double* a, const double* b, const double* w,              \
+                                   std::size_t n, double q, double c, double shift, double* out) { \
+    return distanceSumBody(a, b, w, n, q, c, shift, out);                                          \
+  }                                                                                                \
+  attr double lineDistanceSum_##suffix(const double* u, const double* w, std::size_t n, double q,  \
+                                       double shift, double* out) {                                \
+    return lineDistanceSumBody(u, w, n, q, shift, out);                                            \
+  }                                                                                                \
+  attr double weightedAbsDeviation_##suffix(const double* d, const double* w, std::size_t n,       \
+                                            double mean) {                                         \
+    return weightedAbsDeviationBody(d, w, n, mean);                                                \
+  }                                                                                                \
+  attr double absDeviation_##suffix(const double* d, std::size_t n, double mean) {                 \
+    return absDeviationBody(d, n, mean);                                                           \
+  }                                                                                                \
+  attr double gatherSum_##suffix(const double* const* lut, const std::uint32_t* const* idx,        \
+                                 int axes, double base, std::size_t n, double* out) {              \
+    return gatherSumBody(lut, idx, axes, base, n, out);                                            \
+  }                                                                                                \
+  attr void decayBlocks_##suffix(double* zr, double* zi, const double* rc, const double* rs,       \
+                                 int n, long blocks, double* out) {                                \
+    decayBlocksBody(zr, zi, rc, rs, n, blocks, out);                                               \
+  }
+
+ROPESCOPE_DEFINE_KERNELS(baseline, )
+
+#ifdef ROPESCOPE_X86
+ROPESCOPE_DEFINE_KERNELS(avx2, __attribute__((target("avx2,fma"))))
+ROPESCOPE_DEFINE_KERNELS(
+    avx512, [[maybe_unused]] __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma,"
+                                                   "prefer-vector-width=512"))))
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+// GCC 12 reports the deliberately undefined pass-through operands of its own AVX-512 intrinsics
+// (_mm512_undefined_pd) as uninitialised.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// sqrt(x) from the 14-bit reciprocal square root estimate y0, one Goldschmidt step
+// (g -> sqrt(x), h -> 1/(2 sqrt(x)); ~28 bits) and one correction of g with the exactly formed
+// residual x - g^2 (~56 bits, i.e. within an ulp or two), at a fraction of vsqrtpd's latency and
+// throughput. Lanes outside [2^-1000, 2^1000] (zero, subnormals, huge, infinity, NaN, negatives)
+// take the exact root; with ClampNegative those lanes take sqrt(max(x, 0)) instead, which saves
+// the clamp on the common path.
+template <bool ClampNegative>
+inline __m512d sqrtFromRsqrt(__m512d x) {
+  const __m512d half = _mm512_set1_pd(0.5);
+  const __mmask8 normal =
+      _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(x, _mm512_set1_pd(0x1p-1000), _CMP_GE_OQ), x,
+                              _mm512_set1_pd(0x1p1000), _CMP_LE_OQ);
+  const __m512d y0 = _mm512_rsqrt14_pd(x);
+  __m512d g = _mm512_mul_pd(x, y0);
+  __m512d h = _mm512_mul_pd(half, y0);
+  const __m512d e = _mm512_fnmadd_pd(g, h, half);
+  g = _mm512_fmadd_pd(g, e, g);
+  h = _mm512_fmadd_pd(h, e, h);
+  const __m512d res = _mm512_fnmadd_pd(g, g, x);
+  __m512d r = _mm512_fmadd_pd(h, res, g);
+  // Rare (a token on the text diagonal at most): branch rather than always paying for the root.
+  if (normal != 0xff)
+    r = _mm512_mask_sqrt_pd(r, static_cast<__mmask8>(~normal),
+                            ClampNegative ? _mm512_max_pd(x, _mm512_setzero_pd()) : x);
+  return r;
+}
+
+double distanceSumRsqrt(const double* a, const double* b, const double* w, std::size_t n, double q,
+                        double c, double shift, double* out) {
+  const __m512d qv = _mm512_set1_pd(q), cv = _mm512_set1_pd(c), zero = _mm512_setzero_pd();
+  const __m512d sv = _mm512_set1_pd(shift);
+  __m512d acc0 = zero, acc1 = zero;
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512d d0 =
+        _mm512_add_pd(_mm512_fmadd_pd(_mm512_loadu_pd(a + i), qv, _mm512_loadu_pd(b + i)), cv);
+    __m512d d1 = _mm512_add_pd(
+        _mm512_fmadd_pd(_mm512_loadu_pd(a + i + 8), qv, _mm512_loadu_pd(b + i + 8)), cv);
+    d0 = sqrtFromRsqrt<true>(d0);
+    d1 = sqrtFromRsqrt<true>(d1);
+    _mm512_storeu_pd(out + i, d0);
+    _mm512_storeu_pd(out + i + 8, d1);
+    acc0 = _mm512_fmadd_pd(_mm512_loadu_pd(w + i), _mm512_sub_pd(d0, sv), acc0);
+    acc1 = _mm512_fmadd_pd(_mm512_loadu_pd(w + i + 8), _mm512_sub_pd(d1, sv), acc1);
+  }
+  for (; i < n; i += 8) {  // masked tail: absent lanes load zeros and are not stored
+    const __mmask8 m = n - i >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - i)) - 1);
+    __m512d d = _mm512_add_pd(
+        _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, a + i), qv, _mm512_maskz_loadu_pd(m, b + i)), cv);
+    d = sqrtFromRsqrt<true>(d);
+    _mm512_mask_storeu_pd(out + i, m, d);
+    acc0 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, w + i), _mm512_sub_pd(d, sv), acc0);
+  }
+  return _mm512_reduce_add_pd(_mm512_add_pd(acc0, acc1));
+}
+
+// The decay recurrence with one zmm register per quantity: the 8 lanes are the 8 distances.
+void decayBlocksZmm(double* zr, double* zi, const double* rc, const double* rs, int n, long blocks,
+                    double* out) {
+  const __m512d nv = _mm512_set1_pd(static_cast<double>(n));
+  for (long blk = 0; blk < blocks; ++blk) {
+    __m512d sr = _mm512_setzero_pd(), si = _mm512_setzero_pd(), acc = _mm512_setzero_pd();
+    for (int p = 0; p < n; ++p) {
+      const __m512d r = _mm512_loadu_pd(zr + 8 * p), im = _mm512_loadu_pd(zi + 8 * p);
+      const __m512d c = _mm512_set1_pd(rc[p]), s = _mm512_set1_pd(rs[p]);
+      sr = _mm512_add_pd(sr, r);
+      si = _mm512_add_pd(si, im);
+      acc = _mm512_add_pd(acc, _mm512_sqrt_pd(_mm512_fmadd_pd(sr, sr, _mm512_mul_pd(si, si))));
+      _mm512_storeu_pd(zr + 8 * p, _mm512_fmsub_pd(r, c, _mm512_mul_pd(im, s)));
+      _mm512_storeu_pd(zi + 8 * p, _mm512_fmadd_pd(r, s, _mm512_mul_pd(im, c)));
+    }
+    _mm512_storeu_pd(out + blk * 8, _mm512_div_pd(acc, nv));
+  }
+}
+
+void rsqrtArray(const double* x, std::size_t n, double* out) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    const __mmask8 m = n - i >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_pd(out + i, m, sqrtFromRsqrt<false>(_mm512_maskz_loadu_pd(m, x + i)));
+  }
+}
+
+#pragma GCC diagnostic pop
+#pragma GCC pop_options
+#endif
+
+#define ROPESCOPE_KERNEL_TABLE(name, suffix, distance, decay) \
+  const MetricKernels name = {#suffix,                        \
+                              distance,                       \
+                              lineDistanceSum_##suffix,       \
+                              weightedAbsDeviation_##suffix,  \
+                              gatherSum_##suffix,             \
+                              absDeviation_##suffix,          \
+                              decay}
+
+ROPESCOPE_KERNEL_TABLE(kBaseline, baseline, distanceSum_baseline, decayBlocks_baseline);
+#ifdef ROPESCOPE_X86
+ROPESCOPE_KERNEL_TABLE(kAvx2, avx2, distanceSum_avx2, decayBlocks_avx2);
+ROPESCOPE_KERNEL_TABLE(kAvx512, avx512, distanceSumRsqrt, decayBlocksZmm);
+
+bool hasAvx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2") &&
+         __builtin_cpu_supports("fma");
+}
+
+bool hasAvx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#endif
+
+}  // namespace
+
+const MetricKernels* metricKernelsFor(const char* isa) {
+  const std::string name = isa;
+  if (name == "baseline") return &kBaseline;
+#ifdef ROPESCOPE_X86
+  if (name == "avx2") return hasAvx2() ? &kAvx2 : nullptr;
+  if (name == "avx512") return hasAvx512() ? &kAvx512 : nullptr;
+#endif
+  return nullptr;
+}
+
+const MetricKernels& metricKernels() {
+  const char* cap = std::getenv("ROPESCOPE_CPU_ISA");
+  const std::string limit = cap ? cap : "";
+  if (limit != "avx2" && limit != "baseline")
+    if (const MetricKernels* k = metricKernelsFor("avx512")) return *k;
+  if (limit != "baseline")
+    if (const MetricKernels* k = metricKernelsFor("avx2")) return *k;
+  return kBaseline;
+}
+
+bool rsqrtSqrtAvx512(const double* x, std::size_t n, double* out) {
+#ifdef ROPESCOPE_X86
+  if (!hasAvx512()) return false;
+  rsqrtArray(x, n, out);
+  return true;
+#else
+  (void)x, (void)n, (void)out;
+  return false;
+#endif
+}
+
+}  // namespace ropescope::detail

@@ -1,0 +1,49 @@
+// The inner loops of PTD, the decay curve and the bias spread, one copy per instruction set
+// (AVX-512, AVX2+FMA, the x86-64 baseline) chosen at run time, so one binary runs on any x86-64
+// CPU and still uses the widest vectors it has. Only raw pointers cross this boundary.
+//
+// ROPESCOPE_CPU_ISA=avx2|baseline caps the choice (as for the attention kernels), so tests can
+// run the lower copies on a machine that has AVX-512.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ropescope::detail {
+
+struct MetricKernels {
+  const char* isa;
+  // out[i] = sqrt(max(a[i] q + b[i] + c, 0)); returns sum_i w[i] (out[i] - shift). A shift near
+  // the distances keeps the sum's rounding error at the size of their spread rather than of
+  // their size: when all distances are nearly equal (circle PTD), the mean absolute deviation is
+  // itself of the order of that error. The AVX-512 copy takes
+  // the square root from rsqrt14 and two Goldschmidt steps (relative error ~2e-16), falling back
+  // to the exact root for zero, subnormal, huge, infinite or NaN arguments.
+  double (*distanceSum)(const double* a, const double* b, const double* w, std::size_t n, double q,
+                        double c, double shift, double* out);
+  // out[i] = |q - u[i]|; returns sum_i w[i] (out[i] - shift).
+  double (*lineDistanceSum)(const double* u, const double* w, std::size_t n, double q, double shift,
+                            double* out);
+  // sum_i w[i] |d[i] - mean|.
+  double (*weightedAbsDeviation)(const double* d, const double* w, std::size_t n, double mean);
+  // out[i] = base + sum_k lut[k][idx[k][i]] over k < axes (axes <= 3); returns sum_i out[i].
+  double (*gatherSum)(const double* const* lut, const std::uint32_t* const* idx, int axes,
+                      double base, std::size_t n, double* out);
+  // sum_i |d[i] - mean|.
+  double (*absDeviation)(const double* d, std::size_t n, double mean);
+  // The decay recurrence (see decay.cpp): for blocks of 8 distances, U = (1/n) sum_p |S_p| with
+  // S_p the running sum of the phasors zr/zi (8 lanes per pair, rotated by rc/rs per block).
+  void (*decayBlocks)(double* zr, double* zi, const double* rc, const double* rs, int n,
+                      long blocks, double* out);
+};
+
+// The copy for this CPU (and the ROPESCOPE_CPU_ISA cap), read on every call.
+const MetricKernels& metricKernels();
+// A named copy ("avx512", "avx2", "baseline"); nullptr when this CPU lacks it.
+const MetricKernels* metricKernelsFor(const char* isa);
+
+// Square root as the AVX-512 copy takes it, lane by lane; nullptr-free: returns false when the
+// CPU has no AVX-512 (for tests comparing it with std::sqrt).
+bool rsqrtSqrtAvx512(const double* x, std::size_t n, double* out);
+
+}  // namespace ropescope::detail
