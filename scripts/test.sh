@@ -9,7 +9,9 @@ JOBS=$(nproc)
 
 echo "== release build and full test suite"
 bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON
-(cd build && ctest --output-on-failure -j"$JOBS" --timeout 600)
+# Display-free suites in parallel; the suites that start their own Xvfb one at a time.
+(cd build && ctest --output-on-failure -j"$JOBS" --timeout 600 -LE 'gui|gpu')
+(cd build && ctest --output-on-failure --timeout 600 -L 'gui|gpu')
 
 echo "== ASan + UBSan build of the core, golden and CLI tests"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPESCOPE_SANITIZE=ON \
