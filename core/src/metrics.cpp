@@ -345,6 +345,21 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
   for (int p = 0; p < pairs.size(); ++p)
     if (pairs.axis[p] == Axis::None) constant += 1.0;
   const double base = constant / n;
+  // Runs of visual tokens along which only the last axis's index moves, by one per token (the
+  // rows of an image or frame): the lookups become contiguous loads. Kept when runs are long
+  // enough to beat gathers.
+  std::vector<std::uint32_t> runStart;
+  if (!axes.empty()) {
+    runStart.push_back(0);
+    for (std::size_t i = 1; i < vis.size(); ++i) {
+      bool continues = axes.back().index[i] == axes.back().index[i - 1] + 1;
+      for (std::size_t ai = 0; ai + 1 < axes.size(); ++ai)
+        continues = continues && axes[ai].index[i] == axes[ai].index[i - 1];
+      if (!continues) runStart.push_back(static_cast<std::uint32_t>(i));
+    }
+    runStart.push_back(static_cast<std::uint32_t>(vis.size()));
+    if ((runStart.size() - 1) * 8 > vis.size()) runStart.clear();
+  }
   const detail::MetricKernels& kern = detail::metricKernels();
   const detail::BiasGemmFn gemm = detail::biasGemm();
   const double nVis = static_cast<double>(vis.size());
@@ -401,8 +416,11 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
           lut[ai] = chunkLut[ai].data() + c * rows;
         }
       }
+      const int nAxes = static_cast<int>(axes.size());
       const double mean =
-          kern.gatherSum(lut, idx, static_cast<int>(axes.size()), base, vis.size(), b.data()) /
+          (runStart.empty() ? kern.gatherSum(lut, idx, nAxes, base, vis.size(), b.data())
+                            : kern.runSum(lut, idx, nAxes, base, runStart.data(),
+                                          runStart.size() - 1, b.data())) /
           nVis;
       r.meanBias[t] = mean;
       r.perText[t] = kern.absDeviation(b.data(), b.size(), mean) / nVis;

@@ -221,9 +221,13 @@ TEST(MetricKernels, BiasGemmCopiesAgree) {
 
 TEST(MetricKernels, BiasSpreadMatchesTheReferenceUnderEveryInstructionSet) {
   const PairTable pairs = resolvePairs(FrequencySpec{"mrope", {32, 0, 1e4}});
-  // circle: fractional ids, the GEMM path (several chunks); mrope: integer tables.
+  // circle: fractional ids, the GEMM path (several chunks); mrope: integer tables, with gathers
+  // (short rows) or runs of contiguous lookups (long rows).
   const std::pair<const char*, const char*> cases[] = {
-      {"circle", "t300,i6x7,t20"}, {"mrope", "t150,i6x7,t170"}, {"mrope", "t30,v3x5x4,t2,i2x2,t9"}};
+      {"circle", "t300,i6x7,t20"},
+      {"mrope", "t150,i6x7,t170"},
+      {"mrope", "t30,v3x5x4,t2,i2x2,t9"},
+      {"mrope", "t40,i5x16,t30,v2x3x24,t5"}};  // long rows: contiguous lookups
   for (const char* isa : kIsas) {
     IsaCap cap(isa);
     for (const auto& [design, spec] : cases) {
@@ -274,4 +278,40 @@ TEST(MetricKernels, ResultsDoNotDependOnTheThreadCount) {
   const std::vector<double> d1 = decayCurve(pairs, {0, 1, 0}, 5000, DecayForm::Full, 1);
   for (int threads : {2, 5})
     EXPECT_EQ(decayCurve(pairs, {0, 1, 0}, 5000, DecayForm::Full, threads), d1) << threads;
+}
+
+TEST(MetricKernels, RunSumEqualsGatherSumBitForBit) {
+  // Two runs along the last axis (rows of a 2 x 12 grid) and a lone token.
+  const std::vector<double> l0 = {0.25, -1.5}, l1 = {3.0, 0.125, -0.75};
+  std::vector<double> l2(20);
+  for (std::size_t i = 0; i < l2.size(); ++i) l2[i] = std::sin(0.7 * static_cast<double>(i));
+  std::vector<std::uint32_t> i0, i1, i2, start = {0};
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    for (std::uint32_t c = 0; c < 12; ++c) {
+      i0.push_back(1);
+      i1.push_back(r);
+      i2.push_back(c + 3 * r);
+    }
+    start.push_back(static_cast<std::uint32_t>(i0.size()));
+  }
+  i0.push_back(0);
+  i1.push_back(2);
+  i2.push_back(19);
+  start.push_back(static_cast<std::uint32_t>(i0.size()));
+  // The last `axes` of (l0, l1, l2): the run axis is always the last one.
+  const double* luts[3] = {l0.data(), l1.data(), l2.data()};
+  const std::uint32_t* idxs[3] = {i0.data(), i1.data(), i2.data()};
+  for (const char* isa : {"avx512", "avx2", "baseline"}) {
+    const detail::MetricKernels* k = detail::metricKernelsFor(isa);
+    if (!k) continue;
+    for (int axes : {1, 2, 3}) {
+      const double* const* lp = luts + (3 - axes);
+      const std::uint32_t* const* ip = idxs + (3 - axes);
+      std::vector<double> g(i0.size()), r(i0.size());
+      const double sg = k->gatherSum(lp, ip, axes, 0.0625, g.size(), g.data());
+      const double sr = k->runSum(lp, ip, axes, 0.0625, start.data(), start.size() - 1, r.data());
+      EXPECT_EQ(g, r) << isa << " axes=" << axes;
+      EXPECT_NEAR(sg, sr, 1e-13) << isa << " axes=" << axes;
+    }
+  }
 }

@@ -91,6 +91,29 @@ ROPESCOPE_INLINE double gatherSumBody(const double* const* lut, const std::uint3
   return s;
 }
 
+ROPESCOPE_INLINE double runSumBody(const double* const* lut, const std::uint32_t* const* idx,
+                                   int axes, double base, const std::uint32_t* start,
+                                   std::size_t runs, double* out) {
+  double s = 0.0;
+  const int last = axes - 1;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const std::uint32_t b = start[r], e = start[r + 1];
+    double v = base;  // the same left-to-right order as gatherSum
+    for (int k = 0; k < last; ++k) v += lut[k][idx[k][b]];
+    const double* l = lut[last] + idx[last][b];
+    double* o = out + b;
+    double rs = 0.0;
+#pragma omp simd reduction(+ : rs)
+    for (std::uint32_t i = 0; i < e - b; ++i) {
+      const double x = v + l[i];
+      o[i] = x;
+      rs += x;
+    }
+    s += rs;
+  }
+  return s;
+}
+
 // Eight lanes are eight consecutive distances; each pair's phasors are rotated in place.
 ROPESCOPE_INLINE void decayBlocksBody(double* zr, double* zi, const double* rc, const double* rs,
                                       int n, long blocks, double* out) {
@@ -129,6 +152,11 @@ ROPESCOPE_INLINE void decayBlocksBody(double* zr, double* zi, const double* rc, 
   }                                                                                                \
   attr double absDeviation_##suffix(const double* d, std::size_t n, double mean) {                 \
     return absDeviationBody(d, n, mean);                                                           \
+  }                                                                                                \
+  attr double runSum_##suffix(const double* const* lut, const std::uint32_t* const* idx, int axes, \
+                              double base, const std::uint32_t* start, std::size_t runs,           \
+                              double* out) {                                                       \
+    return runSumBody(lut, idx, axes, base, start, runs, out);                                     \
   }                                                                                                \
   attr double gatherSum_##suffix(const double* const* lut, const std::uint32_t* const* idx,        \
                                  int axes, double base, std::size_t n, double* out) {              \
@@ -247,6 +275,7 @@ void rsqrtArray(const double* x, std::size_t n, double* out) {
                               lineDistanceSum_##suffix,       \
                               weightedAbsDeviation_##suffix,  \
                               gatherSum_##suffix,             \
+                              runSum_##suffix,                \
                               absDeviation_##suffix,          \
                               decay}
 

@@ -29,6 +29,11 @@ struct MetricKernels {
   // out[i] = base + sum_k lut[k][idx[k][i]] over k < axes (axes <= 3); returns sum_i out[i].
   double (*gatherSum)(const double* const* lut, const std::uint32_t* const* idx, int axes,
                       double base, std::size_t n, double* out);
+  // gatherSum where the visual tokens come in runs [start[r], start[r+1]) along which every
+  // axis's index is constant except the last one's, which counts up by one (the rows of an image
+  // grid): contiguous loads instead of gathers, the same sums in the same order.
+  double (*runSum)(const double* const* lut, const std::uint32_t* const* idx, int axes, double base,
+                   const std::uint32_t* start, std::size_t runs, double* out);
   // sum_i |d[i] - mean|.
   double (*absDeviation)(const double* d, std::size_t n, double mean);
   // The decay recurrence (see decay.cpp): for blocks of 8 distances, U = (1/n) sum_p |S_p| with
