@@ -105,11 +105,22 @@ std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
     } else {
       std::vector<std::array<std::uint64_t, 2>> keys;
       for (std::size_t k = i; k < j; ++k) {
+        // Summed in sorted order, so tokens whose centred coordinates are permutations of
+        // each other ((r, c) and (c, r) of a grid) get bitwise-equal coefficients.
+        std::array<double, 3> c{};
+        for (int d = 0; d < dims; ++d) c[d] = ids.ids[vis[k]][first + d] - blk.m;
+        auto order = [&c](int i, int j) {
+          if (c[j] < c[i]) std::swap(c[i], c[j]);
+        };
+        order(0, 1);  // sorting network for dims = 2 or 3
+        if (dims == 3) {
+          order(1, 2);
+          order(0, 1);
+        }
         double s = 0.0, q = 0.0;
         for (int d = 0; d < dims; ++d) {
-          const double c = ids.ids[vis[k]][first + d] - blk.m;
-          s += c;
-          q += c * c;
+          s += c[d];
+          q += c[d] * c[d];
         }
         keys.push_back({std::bit_cast<std::uint64_t>(-2.0 * s), std::bit_cast<std::uint64_t>(q)});
       }
