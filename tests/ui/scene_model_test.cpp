@@ -5,7 +5,6 @@
 #include <QSignalSpy>
 
 #include "ropescope/layout.h"
-#include "scene_equality.h"
 #include "scene_model.h"
 
 using ropescope::Scene;
@@ -127,18 +126,23 @@ TEST(SceneModel, SelectedVisualIsClampedAndSignalled) {
   EXPECT_EQ(model.selectedVisual(), -1);
 }
 
+// The ui compares scenes with Scene::operator== (unsaved-changes flag, skipping no-op edits);
+// the field-by-field copy it replaced missed the image grid settings.
 TEST(SceneEquality, SeesEveryField) {
   const Scene a = circleScene();
   Scene b = a;
-  EXPECT_TRUE(ropescope::ui::sameScene(a, b));
+  EXPECT_TRUE(a == b);
   b.frequency.rotary.base = 1e4;
-  EXPECT_FALSE(ropescope::ui::sameScene(a, b));
+  EXPECT_FALSE(a == b);
   b = a;
   b.frequency.sections = {16, 24, 24};
-  EXPECT_FALSE(ropescope::ui::sameScene(a, b));
+  EXPECT_FALSE(a == b);
   b = a;
   b.ageLayer = 3;
-  EXPECT_FALSE(ropescope::ui::sameScene(a, b));
+  EXPECT_FALSE(a == b);
+  b = a;
+  b.imageGrid = ropescope::imageGridPreset("qwen3-vl");
+  EXPECT_FALSE(a == b);
 }
 
 TEST(SceneModel, LargeScenesCompareDesignsOnceEditsSettle) {

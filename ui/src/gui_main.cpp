@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "main_window.h"
+#include "sample_scene.h"
 #include "vtk_view.h"
 
 namespace ropescope::ui {
@@ -37,7 +38,11 @@ int runGui(int argc, char** argv, const std::string& sceneFile) {
   MainWindow window;
   window.restoreSettings();
   window.show();
-  if (!sceneFile.empty()) window.openFile(QString::fromStdString(sceneFile));
+  if (sceneFile.empty()) {
+    window.startWith(sampleScene());  // a real picture on the cone from the first frame
+  } else {
+    window.openFile(QString::fromStdString(sceneFile));
+  }
   return QApplication::exec();
 }
 

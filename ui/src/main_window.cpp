@@ -1,15 +1,19 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPalette>
 #include <QScrollArea>
 #include <QSettings>
@@ -17,16 +21,19 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
 #include "charts_panel.h"
 #include "compare_view.h"
+#include "picture_importer.h"
+#include "picture_view.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
-#include "scene_equality.h"
 #include "scene_model.h"
 #include "scene_panel.h"
+#include "segment_list_editor.h"
 
 namespace ropescope::ui {
 
@@ -81,9 +88,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   stack_->addWidget(view_);
   stack_->addWidget(compare_);
   charts_ = new ChartsPanel(model_);
+  picture_ = new PictureView(model_);
+  sideTabs_ = new QTabWidget;
+  sideTabs_->setObjectName(QStringLiteral("sideTabs"));
+  sideTabs_->addTab(charts_, tr("Charts"));
+  sideTabs_->addTab(picture_, tr("Picture"));
   splitter_ = new QSplitter(Qt::Horizontal);
   splitter_->addWidget(stack_);
-  splitter_->addWidget(charts_);
+  splitter_->addWidget(sideTabs_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 2);
   setCentralWidget(splitter_);
@@ -92,6 +104,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(view_, &PositionSpaceView::visualTokenClicked, model_, &SceneModel::setSelectedVisual);
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
   connect(model_, &SceneModel::selectionChanged, this, &MainWindow::refreshSelection);
+
+  // Pictures from menus and drops; a refused file is named beside the segment list and in the
+  // status bar, without a modal dialog, and the scene keeps everything else.
+  importer_ = new PictureImporter(model_, this);
+  SegmentListEditor* segments = panel_->segmentEditor();
+  connect(segments, &SegmentListEditor::filesDropped, importer_, &PictureImporter::addDropped);
+  connect(importer_, &PictureImporter::imported, this, [this, segments](const QString& message) {
+    segments->setFileMessage(message);
+    if (!message.isEmpty())
+      statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    if (message.isEmpty()) showPictureTab(true);
+  });
+  setAcceptDrops(true);
 
   status_ = new QLabel;
   status_->setObjectName(QStringLiteral("statusMetrics"));
@@ -125,6 +150,14 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+  QAction* addImage = new QAction(tr("Add &image\xe2\x80\xa6"), this);
+  addImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  connect(addImage, &QAction::triggered, this, [this] { importer_->imageDialog(this); });
+  QAction* addVideo = new QAction(tr("Add &video\xe2\x80\xa6"), this);
+  addVideo->setToolTip(tr("A folder of frames, several frame files or an animated GIF"));
+  connect(addVideo, &QAction::triggered, this, [this] { importer_->videoDialog(this); });
+  file->insertActions(saveAction, {addImage, addVideo});
+  file->insertSeparator(saveAction);
   rebuildRecentMenu();
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
@@ -185,6 +218,21 @@ void MainWindow::buildMenus() {
   toolbar->addAction(reset);
 
   viewMenu->addSeparator();
+  auto* facing = new QActionGroup(this);
+  QAction* faceCamera = viewMenu->addAction(tr("Tiles face &camera"));
+  QAction* inPlane = viewMenu->addAction(tr("Tiles lie in ring &plane"));
+  faceCamera->setToolTip(tr("Picture patches turn to the viewer: always readable"));
+  inPlane->setToolTip(tr("Picture patches lie in the plane of their tokens (the cone's ring)"));
+  for (QAction* a : {faceCamera, inPlane}) {
+    a->setCheckable(true);
+    facing->addAction(a);
+  }
+  faceCamera->setChecked(true);
+  connect(inPlane, &QAction::toggled, this, [this](bool on) {
+    view_->setTileFacing(on ? TileFacing::RingPlane : TileFacing::Camera);
+  });
+
+  viewMenu->addSeparator();
   darkAction_ = viewMenu->addAction(tr("&Dark palette"));
   darkAction_->setCheckable(true);
   darkAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
@@ -197,6 +245,7 @@ void MainWindow::buildMenus() {
 void MainWindow::refreshViews() {
   const SceneMetrics& m = model_->metrics();
   const Scene& valid = model_->validScene();
+  view_->setLayout(valid.layout);
   view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
   view_->setStale(model_->isStale());
   QString designTitle = QString::fromStdString(valid.design);
@@ -232,7 +281,7 @@ QString MainWindow::statusText() const {
 }
 
 bool MainWindow::isModified() const {
-  return !sameScene(model_->scene(), savedScene_);
+  return !(model_->scene() == savedScene_);
 }
 
 void MainWindow::refreshTitle() {
@@ -271,13 +320,23 @@ void MainWindow::setDarkPalette(bool dark) {
 
 bool MainWindow::openFile(const QString& path) {
   try {
-    const Scene scene = loadSceneFile(path.toStdString());
-    model_->setScene(scene);
+    const SceneLoadReport report = loadSceneFileReport(path.toStdString());
+    QStringList problems;
+    for (const LayoutProblem& p : report.problems)
+      problems << tr("left out %1: %2")
+                      .arg(QString::fromStdString(p.text), QString::fromStdString(p.message));
+    model_->setScene(report.scene);
     currentFile_ = path;
-    savedScene_ = scene;
+    // Without its missing pictures the scene is not what the file holds: saving is offered.
+    savedScene_ = problems.isEmpty() ? report.scene : Scene{};
     addRecent(path);
     refreshTitle();
-    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    panel_->segmentEditor()->setFileMessage(problems.join(QLatin1Char('\n')));
+    statusBar()->showMessage(problems.isEmpty() ? tr("Opened %1").arg(path)
+                                                : tr("Opened %1 without %n picture(s)", nullptr,
+                                                     static_cast<int>(problems.size()))
+                                                      .arg(path),
+                             problems.isEmpty() ? 4000 : 10000);
     return true;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Open scene"),
@@ -377,6 +436,40 @@ void MainWindow::restoreSettings() {
   restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
   setDarkPalette(settings.value(QStringLiteral("dark"), true).toBool());
+}
+
+void MainWindow::startWith(const Scene& scene) {
+  model_->setScene(scene);
+  savedScene_ = model_->scene();
+  bool picture = false;
+  for (const Segment& s : scene.layout.segments) picture = picture || s.source.isFile();
+  showPictureTab(picture);
+  refreshTitle();
+}
+
+void MainWindow::showPictureTab(bool picture) {
+  sideTabs_->setCurrentWidget(picture ? static_cast<QWidget*>(picture_) : charts_);
+}
+
+namespace {
+QStringList droppedPaths(const QMimeData* mime) {
+  QStringList paths;
+  if (mime && mime->hasUrls())
+    for (const QUrl& url : mime->urls())
+      if (url.isLocalFile()) paths << url.toLocalFile();
+  return paths;
+}
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (!droppedPaths(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const QStringList paths = droppedPaths(e->mimeData());
+  if (paths.isEmpty()) return;
+  e->acceptProposedAction();
+  importer_->addDropped(paths);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -14,12 +14,15 @@ class QLabel;
 class QMenu;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 
 namespace ropescope::ui {
 
 class ChartsPanel;
 class CompareView;
 class SceneModel;
+class PictureImporter;
+class PictureView;
 class ScenePanel;
 
 class MainWindow : public QMainWindow {
@@ -34,6 +37,10 @@ class MainWindow : public QMainWindow {
   PositionSpaceView* spaceView() const { return view_; }
   CompareView* compareView() const { return compare_; }
   ChartsPanel* charts() const { return charts_; }
+  PictureView* pictureView() const { return picture_; }
+  PictureImporter* importer() const { return importer_; }
+  // Shows the picture tab (true) or the charts (false) beside the 3-D view.
+  void showPictureTab(bool picture);
   QString statusText() const;
 
   void setCompareMode(bool on);
@@ -42,7 +49,11 @@ class MainWindow : public QMainWindow {
   void applyPreset(CameraPreset preset);
 
   // Session files. Both report failures in a message box and return false.
+  // A scene whose picture files are missing or bad opens without them; the problems are listed
+  // beside the segment list and openFile still returns true.
   bool openFile(const QString& path);
+  // Starts on `scene` as if it had been saved (no unsaved-changes prompt for it).
+  void startWith(const Scene& scene);
   bool saveTo(const QString& path);
   bool isModified() const;
   QString currentFile() const { return currentFile_; }
@@ -51,6 +62,8 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
 
  private:
   void buildMenus();
@@ -71,6 +84,9 @@ class MainWindow : public QMainWindow {
   PositionSpaceView* view_ = nullptr;
   CompareView* compare_ = nullptr;
   ChartsPanel* charts_ = nullptr;
+  PictureView* picture_ = nullptr;
+  PictureImporter* importer_ = nullptr;
+  QTabWidget* sideTabs_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QSplitter* splitter_ = nullptr;
   QComboBox* colorBy_ = nullptr;

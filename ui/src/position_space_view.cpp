@@ -7,6 +7,7 @@
 #include <map>
 
 #include <vtkActor.h>
+#include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCubeAxesActor.h>
@@ -65,6 +66,17 @@ QString number(double v) {
   return QString::number(v, 'g', 10);
 }
 
+// vtkCubeAxesActor's text height in pixels (its default is 10). The tick count follows the
+// data range, not the view, and the fitted axes grow with the view: text in proportion to the
+// view reads well in the main window and keeps short ranges (step 2) from running their labels
+// together in compare mode's small quarters.
+constexpr double kAxisTextSize = 14.0;
+constexpr double kAxisTextMin = 7.0;
+constexpr double kViewPixelsPerAxisText = 42.0;
+// The cone over picture tiles: fainter, so the picture on the ring stays visible.
+constexpr double kConeOpacity = 0.35;
+constexpr double kConeOpacityOverTiles = 0.18;
+
 }  // namespace
 
 PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
@@ -94,12 +106,15 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   axes_->SetYLabelFormat("%.4g");
   axes_->SetZLabelFormat("%.4g");
   axes_->SetFlyModeToOuterEdges();
-  // Labels are sized relative to the box and the tick count follows the data range, so short
-  // ranges (step 2) need small labels or they run into each other. (Use2DMode keeps point
-  // sizes but misplaces the titles in VTK 9.1.)
-  axes_->SetScreenSize(7.0);
-  axes_->SetLabelOffset(10);
-  axes_->SetTitleOffset(16);
+  // Text size in screen pixels (kScreenSize): large enough to read at a glance. Minor ticks
+  // off, so the labels of short ranges have room. (Use2DMode keeps point sizes but misplaces
+  // the titles in VTK 9.1.)
+  axes_->SetScreenSize(kAxisTextSize);
+  axes_->SetLabelOffset(14);
+  axes_->SetTitleOffset(22);
+  axes_->XAxisMinorTickVisibilityOff();
+  axes_->YAxisMinorTickVisibilityOff();
+  axes_->ZAxisMinorTickVisibilityOff();
   axes_->SetVisibility(false);
 
   staleText_ = vtkSmartPointer<vtkTextActor>::New();
@@ -137,6 +152,15 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   }
 
   vtkRenderer* ren = renderer();
+  tiles_ = std::make_unique<PictureTiles>(ren);
+  // Camera-facing tiles turn with the camera: re-aimed just before each frame.
+  auto follow = vtkSmartPointer<vtkCallbackCommand>::New();
+  follow->SetClientData(this);
+  follow->SetCallback([](vtkObject* caller, unsigned long, void* self, void*) {
+    auto* view = static_cast<PositionSpaceView*>(self);
+    view->tiles_->followCamera(static_cast<vtkRenderer*>(caller)->GetActiveCamera());
+  });
+  ren->AddObserver(vtkCommand::StartEvent, follow);
   for (auto& key : axisKey_) ren->AddActor2D(key);
   ren->AddActor(coneActor_);
   ren->AddActor(textLineActor_);
@@ -165,7 +189,8 @@ void PositionSpaceView::applyPixelSizes() {
   visualActor_->GetProperty()->SetPointSize(9 * s);
   coneActor_->GetProperty()->SetLineWidth(1 * s);
   highlightActor_->GetProperty()->SetPointSize(17 * s);
-  axes_->SetScreenSize(7.0 * s);
+  const double fit = std::min(width(), height()) / kViewPixelsPerAxisText;
+  axes_->SetScreenSize(std::clamp(fit, kAxisTextMin, kAxisTextSize) * s);
   // The key hangs from the top-right corner, one line per axis, in device pixels.
   const double w = width() * s, h = height() * s;
   for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, h - 6 * s - 17 * s * a);
@@ -177,10 +202,22 @@ void PositionSpaceView::resizeGL(int w, int h) {
 }
 
 void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
+  if (ids.ids != ids_.ids || ids.design != ids_.design) tilesDirty_ = true;
   ids_ = ids;
   selectedToken_ = selectedToken;
   selectedVisual_ = selectedVisual;
   rebuild();
+}
+
+void PositionSpaceView::setLayout(const Layout& layout) {
+  if (layout == layout_) return;
+  layout_ = layout;
+  tilesDirty_ = true;
+}
+
+void PositionSpaceView::setTileFacing(TileFacing facing) {
+  tiles_->setFacing(facing);
+  update();
 }
 
 void PositionSpaceView::setColorMode(ColorMode mode) {
@@ -200,7 +237,9 @@ void PositionSpaceView::setStale(bool stale) {
        {textPointsActor_.Get(), textLineActor_.Get(), visualActor_.Get(), highlightActor_.Get()}) {
     a->GetProperty()->SetOpacity(opacity);
   }
-  coneActor_->GetProperty()->SetOpacity(stale ? 0.1 : 0.35);
+  coneActor_->GetProperty()->SetOpacity(
+      stale ? 0.1 : (tiles_->tileCount() > 0 ? kConeOpacityOverTiles : kConeOpacity));
+  tiles_->setOpacity(opacity);
   update();
 }
 
@@ -255,6 +294,16 @@ void PositionSpaceView::rebuild() {
   textIndexOf_.assign(n, -1);
   visualIndexOf_.assign(n, -1);
   visualTokens_.clear();
+  pointTokens_.clear();
+  if (tilesDirty_) {
+    // Only the layout's own tokens can be tiles: ids of another layout (compare mode, a stale
+    // layout) must not pick up its pictures.
+    tiles_->setContent(ids_, ids_.size() == layout_.tokenCount() ? layout_ : Layout{});
+    tilesDirty_ = false;
+    if (!stale_)
+      coneActor_->GetProperty()->SetOpacity(tiles_->tileCount() > 0 ? kConeOpacityOverTiles
+                                                                    : kConeOpacity);
+  }
 
   auto textPts = vtkSmartPointer<vtkPoints>::New();
   auto textVerts = vtkSmartPointer<vtkCellArray>::New();
@@ -270,6 +319,8 @@ void PositionSpaceView::rebuild() {
     } else {
       visualIndexOf_[i] = static_cast<long>(visualTokens_.size());
       visualTokens_.push_back(static_cast<long>(i));
+      if (tiles_->covers(static_cast<long>(i))) continue;
+      pointTokens_.push_back(static_cast<long>(i));
       const vtkIdType id = visPts->InsertNextPoint(p[0], p[1], p[2]);
       visVerts->InsertNextCell(1, &id);
     }
@@ -353,7 +404,7 @@ void PositionSpaceView::applyColors() {
   auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
   colors->SetNumberOfComponents(3);
   colors->SetName("colors");
-  for (long t : visualTokens_) {
+  for (long t : pointTokens_) {
     const TokenInfo& info = ids_.tokens[t];
     std::array<unsigned char, 3> rgb;
     if (colorMode_ == ColorMode::GridCell) {

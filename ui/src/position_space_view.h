@@ -5,10 +5,13 @@
 #include <QString>
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include <vtkSmartPointer.h>
 
+#include "picture_tiles.h"
+#include "ropescope/layout.h"
 #include "ropescope/position_ids.h"
 #include "vtk_view.h"
 
@@ -33,6 +36,12 @@ class PositionSpaceView : public VtkView {
   // selectedToken: token index of the selected text token, -1 for none;
   // selectedVisual: index among visual tokens, -1 for none.
   void showIds(const PositionIds& ids, long selectedToken, long selectedVisual);
+  // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
+  // before showIds(); an empty layout (the default) draws every visual token as a point.
+  void setLayout(const Layout& layout);
+  void setTileFacing(TileFacing facing);
+  TileFacing tileFacing() const { return tiles_->facing(); }
+  const PictureTiles& tiles() const { return *tiles_; }
   void setColorMode(ColorMode mode);
   ColorMode colorMode() const { return colorMode_; }
   // Stale: the input is invalid and the view still shows the last valid scene.
@@ -75,6 +84,10 @@ class PositionSpaceView : public VtkView {
   std::vector<long> textIndexOf_;    // per token: index among text tokens or -1
   std::vector<long> visualIndexOf_;  // per token: index among visual tokens or -1
   std::vector<long> visualTokens_;   // token index of every visual token
+  std::vector<long> pointTokens_;    // visual tokens drawn as points (not as picture tiles)
+  Layout layout_;
+  bool tilesDirty_ = true;
+  std::unique_ptr<PictureTiles> tiles_;
   long selectedToken_ = -1;
   long selectedVisual_ = -1;
   ColorMode colorMode_ = ColorMode::GridCell;

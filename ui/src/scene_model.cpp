@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "ropescope/errors.h"
-#include "scene_equality.h"
 
 namespace ropescope::ui {
 
@@ -33,7 +32,7 @@ SceneModel::SceneModel(QObject* parent) : QObject(parent) {
 }
 
 void SceneModel::setScene(const Scene& scene) {
-  if (sameScene(scene, scene_) && !problem_) return;
+  if (scene == scene_ && !problem_) return;
   scene_ = scene;
   compute();
   emit changed();

@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "image_grid_editor.h"
 #include "parameter_editor.h"
 #include "ropescope/age_schedule.h"
 #include "ropescope/frequency_plan.h"
@@ -52,6 +53,8 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   connect(segments_, &SegmentListEditor::specRejected, this, [this](const QString& message) {
     model_->reportProblem({message, QStringLiteral("layout")});
   });
+  imageGrid_ = new ImageGridEditor(model_, this);
+  column->addWidget(imageGrid_);
 
   // Design and its parameters
   auto* designBox = new QGroupBox(tr("Position design"), this);
@@ -330,6 +333,8 @@ void ScenePanel::showErrors() {
     it->second->setError(problem->message);
   } else if (problem->field == QLatin1String("layout")) {
     segments_->setError(problem->message);
+  } else if (!imageGrid_->error().isEmpty()) {
+    // shown by the image grid box
   } else if (auto label = fieldErrors_.find(problem->field); label != fieldErrors_.end()) {
     label->second->setText(problem->message);
     label->second->show();
@@ -343,6 +348,7 @@ QString ScenePanel::errorFor(const QString& field) const {
   if (auto it = editors_.find(field.toStdString()); it != editors_.end())
     return it->second->error();
   if (field == QLatin1String("layout")) return segments_->error();
+  if (field == QLatin1String("image_grid")) return imageGrid_->error();
   auto it = fieldErrors_.find(field);
   if (it == fieldErrors_.end() || it->second->isHidden()) return {};
   return it->second->text();

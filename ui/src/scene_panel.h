@@ -17,6 +17,7 @@ class QSpinBox;
 
 namespace ropescope::ui {
 
+class ImageGridEditor;
 class ParameterEditor;
 class SceneModel;
 class SegmentListEditor;
@@ -32,6 +33,7 @@ class ScenePanel : public QWidget {
   QString errorFor(const QString& field) const;
   ParameterEditor* parameterEditor(const std::string& key) const;
   SegmentListEditor* segmentEditor() const { return segments_; }
+  ImageGridEditor* imageGridEditor() const { return imageGrid_; }
 
  private:
   void sync();
@@ -41,6 +43,7 @@ class ScenePanel : public QWidget {
 
   SceneModel* model_;
   SegmentListEditor* segments_ = nullptr;
+  ImageGridEditor* imageGrid_ = nullptr;
   QComboBox* design_ = nullptr;
   QLabel* designSummary_ = nullptr;
   QFormLayout* paramsForm_ = nullptr;

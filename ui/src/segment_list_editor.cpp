@@ -1,10 +1,14 @@
 #include "segment_list_editor.h"
 
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -25,6 +29,24 @@ QSpinBox* spinAt(const QTableWidget* table, int row, int column) {
 
 QComboBox* kindAt(const QTableWidget* table, int row) {
   return qobject_cast<QComboBox*>(table->cellWidget(row, KindColumn));
+}
+
+// "img castle.png", "vid frames/": what a file row shows instead of the kind selector.
+QString fileLabel(const Segment& s) {
+  const QFileInfo info(QString::fromStdString(s.source.path));
+  QString name = info.fileName();
+  if (s.source.kind == SourceKind::Folder) name = info.fileName() + QLatin1Char('/');
+  if (s.source.kind == SourceKind::FrameList)
+    name = QObject::tr("%1 frames").arg(s.source.frames.size());
+  return (s.kind == SegmentKind::Image ? QStringLiteral("img ") : QStringLiteral("vid ")) + name;
+}
+
+QStringList localPaths(const QMimeData* mime) {
+  QStringList paths;
+  if (!mime || !mime->hasUrls()) return paths;
+  for (const QUrl& url : mime->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  return paths;
 }
 
 }  // namespace
@@ -54,6 +76,9 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   table_->setHorizontalHeaderLabels({tr("Kind"), tr("Len / T"), tr("Rows"), tr("Cols")});
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  // A file row's name needs the room more than the numbers do.
+  table_->horizontalHeader()->setSectionResizeMode(KindColumn, QHeaderView::Interactive);
+  table_->setColumnWidth(KindColumn, 118);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setMinimumHeight(130);
@@ -84,6 +109,35 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   error_->setStyleSheet(QStringLiteral("color: #d03030;"));
   error_->hide();
   column->addWidget(error_);
+
+  fileMessage_ = new QLabel(this);
+  fileMessage_->setObjectName(QStringLiteral("fileMessage"));
+  fileMessage_->setWordWrap(true);
+  fileMessage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  fileMessage_->setStyleSheet(QStringLiteral("color: #e07020;"));
+  fileMessage_->hide();
+  column->addWidget(fileMessage_);
+  setAcceptDrops(true);
+}
+
+void SegmentListEditor::setFileMessage(const QString& message) {
+  fileMessage_->setText(message);
+  fileMessage_->setVisible(!message.isEmpty());
+}
+
+QString SegmentListEditor::fileMessage() const {
+  return fileMessage_->isVisible() ? fileMessage_->text() : QString();
+}
+
+void SegmentListEditor::dragEnterEvent(QDragEnterEvent* e) {
+  if (!localPaths(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void SegmentListEditor::dropEvent(QDropEvent* e) {
+  const QStringList paths = localPaths(e->mimeData());
+  if (paths.isEmpty()) return;
+  e->acceptProposedAction();
+  emit filesDropped(paths);
 }
 
 int SegmentListEditor::rowCount() const {
@@ -102,7 +156,9 @@ QString SegmentListEditor::error() const {
 void SegmentListEditor::showLayout(const Layout& layout) {
   shown_ = layout;
   if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(layout)));
-  if (table_->rowCount() != static_cast<int>(layout.segments.size())) {
+  std::vector<bool> fileRows;
+  for (const Segment& seg : layout.segments) fileRows.push_back(seg.source.isFile());
+  if (fileRows != fileRows_) {
     rebuildRows(layout);
     return;
   }
@@ -113,7 +169,26 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
   const int current = table_->currentRow();
   table_->setRowCount(0);
   table_->setRowCount(static_cast<int>(layout.segments.size()));
+  fileRows_.clear();
+  for (const Segment& seg : layout.segments) fileRows_.push_back(seg.source.isFile());
   for (int r = 0; r < table_->rowCount(); ++r) {
+    const Segment& seg = layout.segments[r];
+    if (seg.source.isFile()) {
+      // A file's grid comes from smart_resize: shown, not edited (remove or reorder it).
+      auto* name = new QLabel(fileLabel(seg), table_);
+      name->setToolTip(QString::fromStdString(seg.source.path));
+      name->setContentsMargins(4, 0, 4, 0);
+      table_->setCellWidget(r, KindColumn, name);
+      for (int c = FramesColumn; c < ColumnCount; ++c) {
+        auto* spin = new QSpinBox(table_);
+        spin->setRange(0, static_cast<int>(kMaxLayoutTokens));
+        spin->setEnabled(false);
+        spin->setButtonSymbols(QAbstractSpinBox::NoButtons);
+        table_->setCellWidget(r, c, spin);
+      }
+      fillRow(r, seg);
+      continue;
+    }
     auto* kind = new QComboBox(table_);
     kind->addItems({tr("text"), tr("image"), tr("video")});
     table_->setCellWidget(r, KindColumn, kind);
@@ -146,7 +221,14 @@ void SegmentListEditor::fillRow(int row, const Segment& s) {
   QSpinBox* a = spinAt(table_, row, FramesColumn);
   QSpinBox* rows = spinAt(table_, row, RowsColumn);
   QSpinBox* cols = spinAt(table_, row, ColsColumn);
-  const QSignalBlocker b0(kind), b1(a), b2(rows), b3(cols);
+  const QSignalBlocker b1(a), b2(rows), b3(cols);
+  if (!kind) {  // a file row: sizes only
+    a->setValue(s.kind == SegmentKind::Text ? s.length : s.frames);
+    rows->setValue(s.rows);
+    cols->setValue(s.cols);
+    return;
+  }
+  const QSignalBlocker b0(kind);
   kind->setCurrentIndex(static_cast<int>(s.kind));
   a->setValue(s.kind == SegmentKind::Text ? s.length : s.frames);
   rows->setValue(s.rows);
@@ -159,6 +241,11 @@ void SegmentListEditor::fillRow(int row, const Segment& s) {
 Layout SegmentListEditor::layoutFromRows() const {
   Layout layout;
   for (int r = 0; r < table_->rowCount(); ++r) {
+    if (!kindAt(table_, r)) {  // a file row is kept as the model had it
+      if (r < static_cast<int>(shown_.segments.size()))
+        layout.segments.push_back(shown_.segments[r]);
+      continue;
+    }
     const auto kind = static_cast<SegmentKind>(kindAt(table_, r)->currentIndex());
     const int a = spinAt(table_, r, FramesColumn)->value();
     const int rows = spinAt(table_, r, RowsColumn)->value();

@@ -2,7 +2,10 @@
 // spec form ("t5,i3x3,t2"); every edit hands a whole new Layout to the model.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
+
+#include <vector>
 
 #include "ropescope/layout.h"
 
@@ -23,10 +26,20 @@ class SegmentListEditor : public QWidget {
   int rowCount() const;
   void setError(const QString& message);
   QString error() const;
+  // The outcome of the last picture import (bad files), kept until the next import: unlike
+  // setError() it does not say the scene is invalid, only that a file was not added.
+  void setFileMessage(const QString& message);
+  QString fileMessage() const;
 
  signals:
   void edited(const ropescope::Layout& layout);
   void specRejected(const QString& message);
+  // Picture files or folders dropped on the list.
+  void filesDropped(const QStringList& paths);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
 
  private:
   void rebuildRows(const Layout& layout);
@@ -43,6 +56,8 @@ class SegmentListEditor : public QWidget {
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
   QLabel* error_ = nullptr;
+  QLabel* fileMessage_ = nullptr;
+  std::vector<bool> fileRows_;  // which rows show a file segment (a name, not editable sizes)
 };
 
 }  // namespace ropescope::ui

@@ -1,0 +1,39 @@
+// The image processor's settings of the scene (preset, min/max pixels, patch, merge): an edit
+// regrids every picture segment through the core, so the 3-D view and picture follow at once.
+#pragma once
+
+#include <QGroupBox>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace ropescope::ui {
+
+class SceneModel;
+
+class ImageGridEditor : public QGroupBox {
+  Q_OBJECT
+
+ public:
+  explicit ImageGridEditor(SceneModel* model, QWidget* parent = nullptr);
+
+  // Shows the model's settings without editing them.
+  void sync();
+  // Applies a preset by its core name ("qwen2.5-vl", "qwen3-vl").
+  void applyPreset(const QString& name);
+  QString error() const;
+
+ private:
+  void commit();
+
+  SceneModel* model_;
+  QComboBox* preset_ = nullptr;
+  QSpinBox* minPixels_ = nullptr;
+  QSpinBox* maxPixels_ = nullptr;
+  QSpinBox* patch_ = nullptr;
+  QSpinBox* merge_ = nullptr;
+  QLabel* error_ = nullptr;
+};
+
+}  // namespace ropescope::ui

@@ -1,0 +1,339 @@
+#include "picture_tiles.h"
+
+#include <QImage>
+
+#include <algorithm>
+#include <cmath>
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
+#include <vtkMath.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkTexture.h>
+#include <vtkUnsignedCharArray.h>
+
+#include "picture_source.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+// Atlases above this side are scaled down for the GPU (texture coordinates are fractions, so
+// the tiles do not change); llvmpipe and small GPUs stay fast.
+constexpr int kMaxAtlasSide = 2048;
+// Tiles a little smaller than the spacing of their tokens, so neighbours stay apart.
+constexpr double kTileFill = 0.9;
+// Nearest-neighbour spacing is measured on at most this many tokens per picture.
+constexpr std::size_t kSpacingSample = 256;
+
+double dist2(const Id3& a, const Id3& b) {
+  double s = 0;
+  for (int k = 0; k < 3; ++k) s += (a[k] - b[k]) * (a[k] - b[k]);
+  return s;
+}
+
+void normalize(double v[3]) {
+  const double n = vtkMath::Norm(v);
+  if (n > 0)
+    for (int k = 0; k < 3; ++k) v[k] /= n;
+}
+
+// Edge of a tile: the side of the square each token would own if the picture's tokens shared
+// the area they span in their own plane evenly (a grid: its cell; a ring: its disc). Tokens on
+// a line (1-D designs) or on one point fall back to their nearest-neighbour spacing.
+double tileEdge(const PositionIds& ids, const std::vector<long>& tokens) {
+  if (tokens.size() < 2) return 1.0;
+  double mean[3] = {0, 0, 0};
+  for (long t : tokens)
+    for (int k = 0; k < 3; ++k) mean[k] += ids.ids[t][k] / static_cast<double>(tokens.size());
+  double cov[3][3] = {};
+  for (long t : tokens)
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        cov[a][b] += (ids.ids[t][a] - mean[a]) * (ids.ids[t][b] - mean[b]);
+  double* rows[3] = {cov[0], cov[1], cov[2]};
+  double vec[3][3];
+  double* vrows[3] = {vec[0], vec[1], vec[2]};
+  double eig[3];
+  vtkMath::Jacobi(rows, eig, vrows);
+  double range[2] = {0, 0};
+  for (int axis = 0; axis < 2; ++axis) {
+    double lo = 0, hi = 0;
+    for (long t : tokens) {
+      double d = 0;
+      for (int k = 0; k < 3; ++k) d += (ids.ids[t][k] - mean[k]) * vec[k][axis];
+      lo = std::min(lo, d), hi = std::max(hi, d);
+    }
+    range[axis] = hi - lo;
+  }
+  if (range[1] > 1e-6 * std::max(1.0, range[0])) {
+    // A grid of r x c unit cells spans (r-1)(c-1): count the border half cells too.
+    const double n = static_cast<double>(tokens.size());
+    return std::sqrt(range[0] * range[1] / n) * std::sqrt(n) / std::max(1.0, std::sqrt(n) - 1.0);
+  }
+  const std::size_t step = std::max<std::size_t>(1, tokens.size() / kSpacingSample);
+  std::vector<double> nearest;
+  for (std::size_t i = 0; i < tokens.size(); i += step) {
+    double best = -1;
+    for (std::size_t j = 0; j < tokens.size(); ++j) {
+      if (j == i) continue;
+      const double d = dist2(ids.ids[tokens[i]], ids.ids[tokens[j]]);
+      if (d > 1e-18 && (best < 0 || d < best)) best = d;
+    }
+    if (best > 0) nearest.push_back(std::sqrt(best));
+  }
+  if (nearest.empty()) return 1.0;  // every token on one point (unordered design)
+  std::nth_element(nearest.begin(), nearest.begin() + nearest.size() / 2, nearest.end());
+  return nearest[nearest.size() / 2];
+}
+
+}  // namespace
+
+PictureTiles::PictureTiles(vtkRenderer* renderer) : renderer_(renderer) {}
+
+PictureTiles::~PictureTiles() {
+  for (Group& g : groups_) renderer_->RemoveActor(g.actor);
+}
+
+vtkSmartPointer<vtkTexture> PictureTiles::textureFor(const SegmentSource& source, int frame,
+                                                     QString* error) {
+  const QString key =
+      QStringLiteral("%1|%2|%3|%4x%5")
+          .arg(QString::fromStdString(source.path))
+          .arg(source.frames.empty() ? QString() : QString::fromStdString(source.frames[0]))
+          .arg(frame)
+          .arg(source.resizedWidth)
+          .arg(source.resizedHeight);
+  if (auto it = textures_.find(key); it != textures_.end()) return it->second;
+  QImage image = resizedPictureFrame(source, frame, error);
+  if (image.isNull()) return nullptr;
+  if (image.width() > kMaxAtlasSide || image.height() > kMaxAtlasSide)
+    image =
+        image.scaled(kMaxAtlasSide, kMaxAtlasSide, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+  // VTK's image rows run bottom-up.
+  image = image.convertToFormat(QImage::Format_RGB888).mirrored(false, true);
+  auto data = vtkSmartPointer<vtkImageData>::New();
+  data->SetDimensions(image.width(), image.height(), 1);
+  data->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
+  auto* dst = static_cast<unsigned char*>(data->GetScalarPointer());
+  for (int y = 0; y < image.height(); ++y)
+    std::copy_n(image.constScanLine(y), 3 * image.width(), dst + 3LL * image.width() * y);
+  auto texture = vtkSmartPointer<vtkTexture>::New();
+  texture->SetInputData(data);
+  texture->InterpolateOn();
+  texture->EdgeClampOn();
+  textures_[key] = texture;
+  return texture;
+}
+
+void PictureTiles::setContent(const PositionIds& ids, const Layout& layout) {
+  for (Group& g : groups_) renderer_->RemoveActor(g.actor);
+  groups_.clear();
+  problems_.clear();
+  ids_ = ids;
+  covered_.assign(ids.size(), 0);
+  lastCamera_ = nullptr;
+
+  // Tokens of each (segment, temporal patch).
+  std::map<std::pair<int, int>, std::vector<long>> members;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const TokenInfo& t = ids.tokens[i];
+    if (t.modality == Modality::Text) continue;
+    if (t.segment < 0 || t.segment >= static_cast<int>(layout.segments.size())) continue;
+    if (!layout.segments[t.segment].source.isFile()) continue;
+    members[{t.segment, t.frame}].push_back(static_cast<long>(i));
+  }
+  std::map<QString, vtkSmartPointer<vtkTexture>> used;
+  for (auto& [key, tokens] : members) {
+    const Segment& seg = layout.segments[key.first];
+    const int frame = seg.kind == SegmentKind::Video ? firstFrameOfPair(key.second) : 0;
+    QString error;
+    vtkSmartPointer<vtkTexture> texture = textureFor(seg.source, frame, &error);
+    if (!texture) {
+      if (!problems_.contains(error)) problems_ << error;
+      continue;
+    }
+    Group g;
+    g.tokens = tokens;
+    g.rows = std::max(1, seg.rows);
+    g.cols = std::max(1, seg.cols);
+    g.half = 0.5 * kTileFill * tileEdge(ids, tokens);
+    g.data = vtkSmartPointer<vtkPolyData>::New();
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(g.data);
+    g.actor = vtkSmartPointer<vtkActor>::New();
+    g.actor->SetMapper(mapper);
+    g.actor->SetTexture(texture);
+    // The picture's own colours: no shading on the tiles.
+    g.actor->GetProperty()->LightingOff();
+    g.actor->GetProperty()->SetOpacity(opacity_);
+    g.actor->SetPickable(false);
+
+    // Topology and texture coordinates are fixed; corner positions follow the facing.
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetNumberOfPoints(4 * static_cast<vtkIdType>(tokens.size()));
+    auto quads = vtkSmartPointer<vtkCellArray>::New();
+    auto tcoords = vtkSmartPointer<vtkFloatArray>::New();
+    tcoords->SetNumberOfComponents(2);
+    tcoords->SetName("tcoords");
+    for (std::size_t k = 0; k < tokens.size(); ++k) {
+      const TokenInfo& t = ids.tokens[tokens[k]];
+      covered_[tokens[k]] = 1;
+      const float u0 = static_cast<float>(t.col) / g.cols,
+                  u1 = static_cast<float>(t.col + 1) / g.cols;
+      const float v0 = 1.0f - static_cast<float>(t.row) / g.rows;  // top edge
+      const float v1 = 1.0f - static_cast<float>(t.row + 1) / g.rows;
+      // Corners: top-left, top-right, bottom-right, bottom-left.
+      const float tc[4][2] = {{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}};
+      vtkIdType quad[4];
+      for (int c = 0; c < 4; ++c) {
+        tcoords->InsertNextTuple(tc[c]);
+        quad[c] = static_cast<vtkIdType>(4 * k + c);
+      }
+      quads->InsertNextCell(4, quad);
+    }
+    g.data->SetPoints(points);
+    g.data->SetPolys(quads);
+    g.data->GetPointData()->SetTCoords(tcoords);
+    orient(g);
+    renderer_->AddActor(g.actor);
+    groups_.push_back(std::move(g));
+  }
+  // Keep only the atlases still in use (a removed picture frees its texture).
+  for (const Group& g : groups_)
+    for (auto& [k, t] : textures_)
+      if (t.Get() == g.actor->GetTexture()) used[k] = t;
+  textures_ = std::move(used);
+}
+
+// The plane of one picture's tokens (its ring for Circle-RoPE, its (h, w) grid for M-RoPE) and
+// the directions of the picture's rows and columns in it. Degenerate pictures (one row, a 1-D
+// design) keep facing the camera.
+void PictureTiles::orient(Group& g) {
+  g.planar = false;
+  if (facing_ != TileFacing::RingPlane || g.tokens.size() < 3) return;
+  double mean[3] = {0, 0, 0};
+  for (long t : g.tokens)
+    for (int k = 0; k < 3; ++k) mean[k] += ids_.ids[t][k] / g.tokens.size();
+  double cov[3][3] = {};
+  for (long t : g.tokens)
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        cov[a][b] += (ids_.ids[t][a] - mean[a]) * (ids_.ids[t][b] - mean[b]);
+  double* rows[3] = {cov[0], cov[1], cov[2]};
+  double vec[3][3];
+  double* vrows[3] = {vec[0], vec[1], vec[2]};
+  double eig[3];
+  vtkMath::Jacobi(rows, eig, vrows);  // eigenvalues descending, eigenvectors in columns
+  if (eig[1] <= 1e-9 * std::max(1.0, eig[0])) return;
+  const double normal[3] = {vec[0][2], vec[1][2], vec[2][2]};
+
+  // Picture "up": from the mean of the bottom row to the mean of the top row; "right": from
+  // the first column to the last. Both projected into the plane.
+  double top[3] = {}, bottom[3] = {}, left[3] = {}, rightSide[3] = {};
+  int nt = 0, nb = 0, nl = 0, nr = 0;
+  for (long t : g.tokens) {
+    const TokenInfo& info = ids_.tokens[t];
+    const Id3& p = ids_.ids[t];
+    auto add = [&p](double* acc, int& n) {
+      for (int k = 0; k < 3; ++k) acc[k] += p[k];
+      ++n;
+    };
+    if (info.row == 0) add(top, nt);
+    if (info.row == g.rows - 1) add(bottom, nb);
+    if (info.col == 0) add(left, nl);
+    if (info.col == g.cols - 1) add(rightSide, nr);
+  }
+  double up[3], right[3];
+  for (int k = 0; k < 3; ++k) {
+    up[k] = top[k] / std::max(1, nt) - bottom[k] / std::max(1, nb);
+    right[k] = rightSide[k] / std::max(1, nr) - left[k] / std::max(1, nl);
+  }
+  auto project = [&normal](double v[3]) {
+    const double d = vtkMath::Dot(v, normal);
+    for (int k = 0; k < 3; ++k) v[k] -= d * normal[k];
+  };
+  project(up);
+  if (vtkMath::Norm(up) < 1e-9) {
+    // Rows symmetric about the centre: take the h axis as up, as the picture was drawn.
+    up[0] = 0, up[1] = -1, up[2] = 0;
+    project(up);
+  }
+  if (vtkMath::Norm(up) < 1e-9) return;
+  normalize(up);
+  double side[3];
+  vtkMath::Cross(up, normal, side);
+  normalize(side);
+  // Left-to-right along the columns, so the picture is not mirrored on its tokens.
+  if (vtkMath::Dot(side, right) < 0)
+    for (double& s : side) s = -s;
+  std::copy(side, side + 3, g.right);
+  std::copy(up, up + 3, g.up);
+  g.planar = true;
+  placeQuads(g, g.right, g.up);
+}
+
+void PictureTiles::placeQuads(Group& g, const double right[3], const double up[3]) {
+  vtkPoints* points = g.data->GetPoints();
+  const double h = g.half;
+  const double corner[4][2] = {{-1, 1}, {1, 1}, {1, -1}, {-1, -1}};
+  for (std::size_t k = 0; k < g.tokens.size(); ++k) {
+    const Id3& c = ids_.ids[g.tokens[k]];
+    for (int q = 0; q < 4; ++q) {
+      double p[3];
+      for (int a = 0; a < 3; ++a)
+        p[a] = c[a] + h * (corner[q][0] * right[a] + corner[q][1] * up[a]);
+      points->SetPoint(static_cast<vtkIdType>(4 * k + q), p);
+    }
+  }
+  points->Modified();
+  g.data->Modified();
+}
+
+void PictureTiles::setFacing(TileFacing facing) {
+  if (facing == facing_) return;
+  facing_ = facing;
+  lastCamera_ = nullptr;
+  for (Group& g : groups_) orient(g);
+}
+
+void PictureTiles::setOpacity(double opacity) {
+  opacity_ = opacity;
+  for (Group& g : groups_) g.actor->GetProperty()->SetOpacity(opacity);
+}
+
+void PictureTiles::followCamera(vtkCamera* camera) {
+  if (!camera || groups_.empty()) return;
+  if (camera == lastCamera_ && camera->GetMTime() == cameraTime_) return;
+  lastCamera_ = camera;
+  cameraTime_ = camera->GetMTime();
+  double up[3], dir[3], right[3];
+  camera->GetViewUp(up);
+  camera->GetDirectionOfProjection(dir);
+  vtkMath::Cross(dir, up, right);
+  normalize(right);
+  vtkMath::Cross(right, dir, up);  // exactly perpendicular to the view direction
+  normalize(up);
+  for (Group& g : groups_)
+    if (!g.planar) placeQuads(g, right, up);
+}
+
+bool PictureTiles::covers(long token) const {
+  return token >= 0 && token < static_cast<long>(covered_.size()) && covered_[token];
+}
+
+int PictureTiles::tileCount() const {
+  int n = 0;
+  for (const Group& g : groups_) n += static_cast<int>(g.tokens.size());
+  return n;
+}
+
+}  // namespace ropescope::ui
