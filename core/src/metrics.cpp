@@ -239,12 +239,41 @@ double positionalBias(const PairTable& pairs, const Id3& delta) {
   return s / pairs.size();
 }
 
+// positionalBias for every visual token, bit for bit: a pair's cosine depends on the visual token
+// only through its coordinate on the pair's axis, so it is taken once per distinct coordinate
+// (an image grid has few) and the per-token sums run over the pairs in the same order.
 std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
                                  std::size_t token) {
-  std::vector<double> out;
-  for (std::size_t v : ids.visualIndices())
-    out.push_back(positionalBias(pairs, displacement(ids, token, v)));
-  return out;
+  const std::vector<std::size_t> vis = ids.visualIndices();
+  const int n = pairs.size();
+  std::array<std::vector<double>, 3> values;
+  std::array<std::vector<std::uint32_t>, 3> index;
+  for (int a = 0; a < 3; ++a) {
+    if (std::none_of(pairs.axis.begin(), pairs.axis.end(),
+                     [a](Axis x) { return static_cast<int>(x) == a; }))
+      continue;
+    for (std::size_t v : vis) values[a].push_back(ids.ids[v][a]);
+    std::sort(values[a].begin(), values[a].end());
+    values[a].erase(std::unique(values[a].begin(), values[a].end()), values[a].end());
+    for (std::size_t v : vis)
+      index[a].push_back(static_cast<std::uint32_t>(
+          std::lower_bound(values[a].begin(), values[a].end(), ids.ids[v][a]) - values[a].begin()));
+  }
+  std::vector<double> sum(vis.size(), 0.0), cosines;
+  for (int p = 0; p < n; ++p) {
+    if (pairs.axis[p] == Axis::None) {
+      for (double& x : sum) x += std::cos(0.0);
+      continue;
+    }
+    const int a = static_cast<int>(pairs.axis[p]);
+    cosines.resize(values[a].size());
+    for (std::size_t k = 0; k < values[a].size(); ++k)
+      cosines[k] = std::cos(pairs.theta[p] * (ids.ids[token][a] - values[a][k]));
+    const std::uint32_t* idx = index[a].data();
+    for (std::size_t i = 0; i < vis.size(); ++i) sum[i] += cosines[idx[i]];
+  }
+  for (double& x : sum) x /= n;
+  return sum;
 }
 
 BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs) {

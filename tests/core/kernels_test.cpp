@@ -315,3 +315,23 @@ TEST(MetricKernels, RunSumEqualsGatherSumBitForBit) {
     }
   }
 }
+
+TEST(MetricKernels, BiasProfileEqualsPositionalBiasBitForBit) {
+  // biasToVisual takes each pair's cosine once per distinct coordinate; the numbers must not move.
+  for (const FrequencySpec& spec :
+       {FrequencySpec{"mrope", {64, 0, 1e4}}, FrequencySpec{"vanilla", {64, 32, 1e4}},
+        FrequencySpec{"interleaved", {64, 0, 1e6}}}) {
+    const PairTable pairs = resolvePairs(spec);
+    for (const char* design : {"mrope", "circle", "v2pe"}) {
+      const PositionIds ids = findDesign(design).ids(parseLayoutSpec("t5,i6x7,t3,v2x3x4,t2"), {});
+      for (std::size_t t = 0; t < ids.size(); t += 4) {
+        const std::vector<double> b = biasToVisual(ids, pairs, t);
+        const std::vector<std::size_t> vis = ids.visualIndices();
+        ASSERT_EQ(b.size(), vis.size());
+        for (std::size_t i = 0; i < vis.size(); ++i)
+          EXPECT_EQ(b[i], positionalBias(pairs, displacement(ids, t, vis[i])))
+              << spec.plan << " " << design << " " << t << " " << i;
+      }
+    }
+  }
+}
