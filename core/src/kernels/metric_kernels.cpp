@@ -171,12 +171,17 @@ ROPESCOPE_DEFINE_KERNELS(baseline, )
 
 #ifdef ROPESCOPE_X86
 ROPESCOPE_DEFINE_KERNELS(avx2, __attribute__((target("avx2,fma"))))
-ROPESCOPE_DEFINE_KERNELS(
-    avx512, [[maybe_unused]] __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma,"
-                                                   "prefer-vector-width=512"))))
+// GCC otherwise keeps auto-vectorised loops at 256 bits even where AVX-512 is allowed.
+#if defined(__clang__)
+#define ROPESCOPE_AVX512_LOOPS "avx512f,avx512dq,avx512vl,avx2,fma"
+#else
+#define ROPESCOPE_AVX512_LOOPS "avx512f,avx512dq,avx512vl,avx2,fma,prefer-vector-width=512"
+#endif
+ROPESCOPE_DEFINE_KERNELS(avx512, [[maybe_unused]] __attribute__((target(ROPESCOPE_AVX512_LOOPS))))
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+// Hand-written AVX-512 kernels (per-function target attributes: clang has no #pragma GCC target).
+#define ROPESCOPE_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma")))
+
 // GCC 12 reports the deliberately undefined pass-through operands of its own AVX-512 intrinsics
 // (_mm512_undefined_pd) as uninitialised.
 #pragma GCC diagnostic push
@@ -190,7 +195,7 @@ ROPESCOPE_DEFINE_KERNELS(
 // take the exact root; with ClampNegative those lanes take sqrt(max(x, 0)) instead, which saves
 // the clamp on the common path.
 template <bool ClampNegative>
-inline __m512d sqrtFromRsqrt(__m512d x) {
+ROPESCOPE_AVX512 inline __m512d sqrtFromRsqrt(__m512d x) {
   const __m512d half = _mm512_set1_pd(0.5);
   const __mmask8 normal =
       _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(x, _mm512_set1_pd(0x1p-1000), _CMP_GE_OQ), x,
@@ -210,8 +215,9 @@ inline __m512d sqrtFromRsqrt(__m512d x) {
   return r;
 }
 
-double distanceSumRsqrt(const double* a, const double* b, const double* w, std::size_t n, double q,
-                        double c, double shift, double* out) {
+ROPESCOPE_AVX512 double distanceSumRsqrt(const double* a, const double* b, const double* w,
+                                         std::size_t n, double q, double c, double shift,
+                                         double* out) {
   const __m512d qv = _mm512_set1_pd(q), cv = _mm512_set1_pd(c), zero = _mm512_setzero_pd();
   const __m512d sv = _mm512_set1_pd(shift);
   __m512d acc0 = zero, acc1 = zero;
@@ -240,8 +246,8 @@ double distanceSumRsqrt(const double* a, const double* b, const double* w, std::
 }
 
 // The decay recurrence with one zmm register per quantity: the 8 lanes are the 8 distances.
-void decayBlocksZmm(double* zr, double* zi, const double* rc, const double* rs, int n, long blocks,
-                    double* out) {
+ROPESCOPE_AVX512 void decayBlocksZmm(double* zr, double* zi, const double* rc, const double* rs,
+                                     int n, long blocks, double* out) {
   const __m512d nv = _mm512_set1_pd(static_cast<double>(n));
   for (long blk = 0; blk < blocks; ++blk) {
     __m512d sr = _mm512_setzero_pd(), si = _mm512_setzero_pd(), acc = _mm512_setzero_pd();
@@ -258,7 +264,7 @@ void decayBlocksZmm(double* zr, double* zi, const double* rc, const double* rs, 
   }
 }
 
-void rsqrtArray(const double* x, std::size_t n, double* out) {
+ROPESCOPE_AVX512 void rsqrtArray(const double* x, std::size_t n, double* out) {
   for (std::size_t i = 0; i < n; i += 8) {
     const __mmask8 m = n - i >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - i)) - 1);
     _mm512_mask_storeu_pd(out + i, m, sqrtFromRsqrt<false>(_mm512_maskz_loadu_pd(m, x + i)));
@@ -266,7 +272,6 @@ void rsqrtArray(const double* x, std::size_t n, double* out) {
 }
 
 #pragma GCC diagnostic pop
-#pragma GCC pop_options
 #endif
 
 #define ROPESCOPE_KERNEL_TABLE(name, suffix, distance, decay) \
