@@ -6,9 +6,12 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QLineEdit>
+#include <QMimeData>
 #include <QPainter>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 #include <cmath>
 
@@ -152,6 +155,63 @@ TEST(Picture, AddingAnImageGivesTheCoresGrid) {
   EXPECT_EQ(after.segments[before + 3].frames, 2);  // 4 frames in temporal pairs
 }
 
+TEST(Picture, VideoTilesShowTheFirstFrameOfEachTemporalPair) {
+  Window win;
+  ASSERT_EQ(win.w.importer()->addVideo({kSamples + QStringLiteral("/moving.gif")}), 1);
+  const Segment& seg = win.w.model()->validScene().layout.segments.back();
+  EXPECT_EQ(seg.kind, SegmentKind::Video);
+  EXPECT_EQ(seg.frames, 4);  // 8 frames in temporal pairs
+  EXPECT_EQ(win.w.spaceView()->tiles().tileCount(), 64);
+  EXPECT_EQ(win.w.spaceView()->tiles().textureCount(), 4);
+  EXPECT_TRUE(win.w.spaceView()->tiles().problems().isEmpty());
+  // The 3-D tooltip says which frame a tile shows.
+  const PositionIds& ids = win.w.spaceView()->ids();
+  long token = -1;
+  for (std::size_t t = 0; t < ids.size(); ++t)
+    if (ids.tokens[t].segment == 3 && ids.tokens[t].frame == 2 && token < 0)
+      token = static_cast<long>(t);
+  ASSERT_GE(token, 0);
+  EXPECT_TRUE(win.w.spaceView()->describeToken(token).contains(QStringLiteral("frame 4")))
+      << win.w.spaceView()->describeToken(token).toStdString();
+  // Picking a token of temporal patch 2 shows that patch's picture.
+  long visual = -1;
+  for (std::size_t t = 0, v = 0; t < ids.size(); ++t) {
+    if (ids.tokens[t].modality == Modality::Text) continue;
+    if (static_cast<long>(t) == token) visual = static_cast<long>(v);
+    ++v;
+  }
+  win.w.model()->setSelectedVisual(visual);
+  win.w.pictureView()->showSegment(3);
+  EXPECT_EQ(win.w.pictureView()->temporal(), 2);
+  EXPECT_TRUE(win.w.pictureView()->caption().contains(QStringLiteral("frame 4")));
+}
+
+TEST(Picture, DroppingFilesOnTheSegmentListAddsThem) {
+  Window win;
+  auto* mime = new QMimeData;
+  mime->setUrls(
+      {QUrl::fromLocalFile(castle()), QUrl::fromLocalFile(kSamples + QStringLiteral("/frames"))});
+  SegmentListEditor* list = win.w.panel()->segmentEditor();
+  const QPoint at = list->rect().center();
+  QDragEnterEvent enter(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(list, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(at), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(list, &drop);
+  const Layout& layout = win.w.model()->validScene().layout;
+  ASSERT_EQ(layout.segments.size(), 5u);
+  EXPECT_EQ(layout.segments[3].kind, SegmentKind::Image);
+  EXPECT_EQ(layout.segments[4].kind, SegmentKind::Video);
+  // The same on the window itself (anywhere outside the list).
+  QDragEnterEvent enterWindow(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&win.w, &enterWindow);
+  EXPECT_TRUE(enterWindow.isAccepted());
+  QDropEvent onWindow(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&win.w, &onWindow);
+  EXPECT_EQ(win.w.model()->validScene().layout.segments.size(), 7u);
+  delete mime;
+}
+
 TEST(Picture, ChangingTheGridPresetRegridsThePictures) {
   Window win;
   ASSERT_EQ(win.w.importer()->addImages({castle()}), 1);
@@ -162,6 +222,16 @@ TEST(Picture, ChangingTheGridPresetRegridsThePictures) {
   EXPECT_EQ(seg.cols, expected.cols);
   EXPECT_EQ(win.w.pictureView()->rows(), expected.rows);
   EXPECT_EQ(win.w.spaceView()->tiles().tileCount(), expected.rows * expected.cols);
+
+  // A picture typed into the spec line is cut with the scene's settings too.
+  auto* spec = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  spec->setText(QStringLiteral("t2,img:%1,t2").arg(castle()));
+  QTest::keyClick(spec, Qt::Key_Return);
+  const Layout& typed = win.w.model()->validScene().layout;
+  ASSERT_EQ(typed.segments.size(), 3u);
+  EXPECT_EQ(typed.segments[1].rows, expected.rows);
+  EXPECT_EQ(typed.segments[1].cols, expected.cols);
 }
 
 TEST(Picture, BadFilesKeepTheSceneAndSayWhy) {
@@ -390,6 +460,7 @@ TEST(Picture, Screenshots) {
   w.resize(1600, 1000);
   showAndSettle(&w);
   w.model()->setSelectedVisual(40);
+  w.applyPreset(CameraPreset::DownTextAxis);  // the ring seen round, the picture around it
   QTest::qWait(100);
   EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/picture_on_cone.png")));
   w.pictureView()->setOverlay(PictureOverlay::Bias);

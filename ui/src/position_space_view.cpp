@@ -1,5 +1,6 @@
 #include "position_space_view.h"
 
+#include <QFileInfo>
 #include <QToolTip>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <vtkUnsignedCharArray.h>
 
 #include "axis_colors.h"
+#include "picture_source.h"
 
 namespace ropescope::ui {
 
@@ -556,6 +558,18 @@ QString PositionSpaceView::describeToken(long token) const {
   }
   text +=
       QStringLiteral("\nid (t, h, w) = (%1, %2, %3)").arg(number(p[0]), number(p[1]), number(p[2]));
+  if (tiles_->covers(token)) {
+    const Segment& seg = layout_.segments[static_cast<std::size_t>(info.segment)];
+    const QString file = QString::fromStdString(seg.source.kind == SourceKind::Image ||
+                                                        seg.source.kind == SourceKind::Animation
+                                                    ? seg.source.path
+                                                    : seg.source.frames.front());
+    text += seg.kind == SegmentKind::Video
+                ? QStringLiteral("\ntile: frame %1 of the video, the first of temporal pair %2")
+                      .arg(firstFrameOfPair(info.frame))
+                      .arg(info.frame)
+                : QStringLiteral("\ntile: patch of %1").arg(QFileInfo(file).fileName());
+  }
   return text;
 }
 

@@ -245,6 +245,7 @@ QLabel* ScenePanel::makeErrorLabel() {
 
 void ScenePanel::sync() {
   const Scene& s = model_->scene();
+  segments_->setGridSettings(s.imageGrid);
   segments_->showLayout(s.layout);
   {
     const QSignalBlocker block(design_);

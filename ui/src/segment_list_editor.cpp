@@ -58,13 +58,14 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   spec_ = new QLineEdit(this);
   spec_->setObjectName(QStringLiteral("layoutSpec"));
   spec_->setToolTip(
-      tr("The layout in one line: t<N> text, i<H>x<W> image, v<T>x<H>x<W> video; "
+      tr("The layout in one line: t<N> text, i<H>x<W> image, v<T>x<H>x<W> video, "
+         "img:PATH a picture, vid:FOLDER/ or vid:A.png+B.png or vid:ANIM.gif a video; "
          "press Enter to apply"));
   spec_->setPlaceholderText(QStringLiteral("t5,i3x3,t2"));
   column->addWidget(spec_);
   connect(spec_, &QLineEdit::returnPressed, this, [this] {
     try {
-      const Layout layout = parseLayoutSpec(spec_->text().toStdString());
+      const Layout layout = parseLayoutSpec(spec_->text().toStdString(), {{}, grid_});
       emit edited(layout);
     } catch (const InputError& e) {
       emit specRejected(QString::fromStdString(e.what()));

@@ -29,6 +29,8 @@ class SegmentListEditor : public QWidget {
   // The outcome of the last picture import (bad files), kept until the next import: unlike
   // setError() it does not say the scene is invalid, only that a file was not added.
   void setFileMessage(const QString& message);
+  // How picture files typed into the spec line (img:, vid:) become grids: the scene's settings.
+  void setGridSettings(const ImageGridSettings& grid) { grid_ = grid; }
   QString fileMessage() const;
 
  signals:
@@ -53,6 +55,7 @@ class SegmentListEditor : public QWidget {
   // The model's layout as last shown: a row edit starts from its segment, so fields the table
   // does not show (e.g. where a grid came from) survive. Replaced on every showLayout().
   Layout shown_;
+  ImageGridSettings grid_;
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
   QLabel* error_ = nullptr;
