@@ -332,6 +332,9 @@ bool MainWindow::openFile(const QString& path) {
     addRecent(path);
     refreshTitle();
     panel_->segmentEditor()->setFileMessage(problems.join(QLatin1Char('\n')));
+    bool picture = false;
+    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isFile();
+    showPictureTab(picture);
     statusBar()->showMessage(problems.isEmpty() ? tr("Opened %1").arg(path)
                                                 : tr("Opened %1 without %n picture(s)", nullptr,
                                                      static_cast<int>(problems.size()))

@@ -1,7 +1,10 @@
 #include "picture_importer.h"
 
+#include <QCollator>
 #include <QFileDialog>
 #include <QFileInfo>
+
+#include <algorithm>
 
 #include "ropescope/errors.h"
 #include "ropescope/image_probe.h"
@@ -117,6 +120,12 @@ void PictureImporter::videoDialog(QWidget* parent) {
   QStringList files = QFileDialog::getOpenFileNames(
       parent, tr("Add video: frame files in order, or one animated GIF/WebP (Cancel: a folder)"),
       QString(), pictureFilter());
+  // The dialog lists files as it sorted them; frames go in natural order (frame2 before frame10),
+  // as the core orders a folder.
+  QCollator natural;
+  natural.setNumericMode(true);
+  std::sort(files.begin(), files.end(),
+            [&natural](const QString& a, const QString& b) { return natural.compare(a, b) < 0; });
   if (files.isEmpty()) {
     const QString folder =
         QFileDialog::getExistingDirectory(parent, tr("Add video: a folder of frames"));

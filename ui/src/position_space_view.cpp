@@ -558,12 +558,10 @@ QString PositionSpaceView::describeToken(long token) const {
   }
   text +=
       QStringLiteral("\nid (t, h, w) = (%1, %2, %3)").arg(number(p[0]), number(p[1]), number(p[2]));
-  if (tiles_->covers(token)) {
+  if (tiles_->covers(token) && info.segment < static_cast<int>(layout_.segments.size())) {
     const Segment& seg = layout_.segments[static_cast<std::size_t>(info.segment)];
-    const QString file = QString::fromStdString(seg.source.kind == SourceKind::Image ||
-                                                        seg.source.kind == SourceKind::Animation
-                                                    ? seg.source.path
-                                                    : seg.source.frames.front());
+    const QString file =
+        QString::fromStdString(seg.source.frames.empty() ? seg.source.path : seg.source.frames[0]);
     text += seg.kind == SegmentKind::Video
                 ? QStringLiteral("\ntile: frame %1 of the video, the first of temporal pair %2")
                       .arg(firstFrameOfPair(info.frame))
