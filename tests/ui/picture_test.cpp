@@ -3,6 +3,7 @@
 // picture's own colours, and the heat overlay is the core's distance and bias.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -23,6 +24,7 @@
 #include "image_grid_editor.h"
 #include "main_window.h"
 #include "picture_importer.h"
+#include "picture_source.h"
 #include "picture_view.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/layout_files.h"
@@ -210,6 +212,22 @@ TEST(Picture, DroppingFilesOnTheSegmentListAddsThem) {
   QApplication::sendEvent(&win.w, &onWindow);
   EXPECT_EQ(win.w.model()->validScene().layout.segments.size(), 7u);
   delete mime;
+}
+
+TEST(Picture, MenusOfferPicturesAndTileFacing) {
+  Window win;
+  QAction* addImage = nullptr;
+  QAction* inPlane = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>()) {
+    if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_I)) addImage = a;
+    if (a->text().contains(QStringLiteral("ring"))) inPlane = a;
+  }
+  ASSERT_NE(addImage, nullptr);
+  EXPECT_TRUE(addImage->text().contains(QStringLiteral("image")));
+  ASSERT_NE(inPlane, nullptr);
+  EXPECT_EQ(win.w.spaceView()->tileFacing(), TileFacing::Camera);
+  inPlane->trigger();
+  EXPECT_EQ(win.w.spaceView()->tileFacing(), TileFacing::RingPlane);
 }
 
 TEST(Picture, ChangingTheGridPresetRegridsThePictures) {
@@ -436,6 +454,23 @@ TEST(Picture, StartSceneUsesTheSamplePicture) {
   EXPECT_EQ(s.layout.segments[1].rows, 9);
   EXPECT_EQ(s.layout.segments[1].cols, 11);
   EXPECT_EQ(s.design, "circle");
+}
+
+TEST(Picture, TransparentPixelsShowOverWhite) {
+  QTemporaryDir dir;
+  QImage image(56, 56, QImage::Format_ARGB32);
+  image.fill(Qt::transparent);
+  image.setPixelColor(0, 0, QColor(200, 10, 10));
+  const QString path = dir.filePath(QStringLiteral("clear.png"));
+  ASSERT_TRUE(image.save(path));
+  const Segment seg = imageSegmentFromFile(path.toStdString());
+  QString error;
+  const QImage shown = pictureFrame(seg.source, 0, &error);
+  ASSERT_FALSE(shown.isNull()) << error.toStdString();
+  EXPECT_EQ(shown.pixelColor(30, 30), QColor(Qt::white));
+  EXPECT_EQ(shown.pixelColor(0, 0), QColor(200, 10, 10));
+  const QImage resized = resizedPictureFrame(seg.source, 0);
+  EXPECT_EQ(resized.size(), QSize(seg.source.resizedWidth, seg.source.resizedHeight));
 }
 
 TEST(Picture, ViridisIsThePublishedMap) {

@@ -95,7 +95,7 @@ void ImageGridEditor::sync() {
 }
 
 QString ImageGridEditor::error() const {
-  return error_->isVisible() ? error_->text() : QString();
+  return error_->isHidden() ? QString() : error_->text();
 }
 
 void ImageGridEditor::applyPreset(const QString& name) {

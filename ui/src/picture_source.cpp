@@ -3,6 +3,7 @@
 #include <QCache>
 #include <QFileInfo>
 #include <QImageReader>
+#include <QPainter>
 
 #include <algorithm>
 
@@ -58,8 +59,18 @@ QImage decode(const QString& file, int index, QString* error) {
       if (reader.read().isNull()) break;
   }
   QImage image = reader.read();
-  if (image.isNull() && error) *error = QStringLiteral("%1: %2").arg(file, reader.errorString());
-  return image.convertToFormat(QImage::Format_RGB32);
+  if (image.isNull()) {
+    if (error) *error = QStringLiteral("%1: %2").arg(file, reader.errorString());
+    return image;
+  }
+  if (!image.hasAlphaChannel()) return image.convertToFormat(QImage::Format_RGB32);
+  // Transparent pixels over white, as qwen-vl-utils turns RGBA pictures into RGB.
+  QImage opaque(image.size(), QImage::Format_RGB32);
+  opaque.fill(Qt::white);
+  QPainter painter(&opaque);
+  painter.drawImage(0, 0, image);
+  painter.end();
+  return opaque;
 }
 
 QImage cached(const SegmentSource& source, int frame, QSize size, QString* error) {

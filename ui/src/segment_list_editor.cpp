@@ -127,7 +127,7 @@ void SegmentListEditor::setFileMessage(const QString& message) {
 }
 
 QString SegmentListEditor::fileMessage() const {
-  return fileMessage_->isVisible() ? fileMessage_->text() : QString();
+  return fileMessage_->isHidden() ? QString() : fileMessage_->text();
 }
 
 void SegmentListEditor::dragEnterEvent(QDragEnterEvent* e) {
