@@ -10,8 +10,10 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPainter>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QUrl>
 
 #include <cmath>
@@ -145,6 +147,22 @@ TEST(Picture, AddingAnImageGivesTheCoresGrid) {
   EXPECT_EQ(win.w.pictureView()->rows(), 9);
   EXPECT_EQ(win.w.pictureView()->cols(), 11);
   EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), static_cast<int>(before) + 1);
+
+  // The file row moves up and is removed like any other, keeping its source.
+  auto* table = win.w.panel()->findChild<QTableWidget*>(QStringLiteral("segments"));
+  ASSERT_NE(table, nullptr);
+  table->selectRow(static_cast<int>(before));
+  for (auto* b : win.w.panel()->findChildren<QToolButton*>())
+    if (b->text() == QStringLiteral("\u25b2")) QTest::mouseClick(b, Qt::LeftButton);
+  const Layout& moved = win.w.model()->validScene().layout;
+  ASSERT_EQ(moved.segments.size(), before + 1);
+  EXPECT_TRUE(moved.segments[before - 1].source.isFile());
+  EXPECT_EQ(moved.segments[before - 1].rows, 9);
+  for (auto* b : win.w.panel()->findChildren<QToolButton*>())
+    if (b->text() == QStringLiteral("Remove")) QTest::mouseClick(b, Qt::LeftButton);
+  EXPECT_EQ(win.w.model()->validScene().layout.segments.size(), before);
+  EXPECT_EQ(win.w.spaceView()->tiles().tileCount(), 0);
+  ASSERT_EQ(win.w.importer()->addImages({castle()}), 1);
 
   // Dropped files: several files are several images, a folder is one video.
   const int added = win.w.importer()->addDropped(
