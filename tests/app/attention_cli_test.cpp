@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
 #include <sstream>
+#include "cli_harness.h"
 
 #include "ropescope/npy.h"
 
@@ -17,17 +19,10 @@ using nlohmann::json;
 
 namespace {
 
-struct ProcessResult {
-  int status = -1;
-  std::string out, err;
-};
+using namespace ropescope::cli_harness;
 
 const fs::path& workDir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("ropescope-attn-cli-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = makeWorkDir("ropescope-attn-cli");
   return dir;
 }
 
@@ -35,39 +30,15 @@ std::string path(const std::string& name) {
   return (workDir() / name).string();
 }
 
+// No display: the GPU probe must fail quietly, whatever the test machine has.
 ProcessResult runCli(const std::vector<std::string>& args) {
-  // No display: the GPU probe must fail quietly, whatever the test machine has.
-  std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" ROPESCOPE_BIN "' attention";
-  for (const std::string& a : args) {
-    std::string q;
-    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    cmd += " '" + q + "'";
-  }
-  const std::string errFile = path("stderr.txt");
-  cmd += " 2>'" + errFile + "' </dev/null";
-  ProcessResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  std::ifstream in(errFile);
-  std::stringstream s;
-  s << in.rdbuf();
-  r.err = s.str();
-  return r;
+  std::vector<std::string> all{"attention"};
+  all.insert(all.end(), args.begin(), args.end());
+  return runProcess(workDir(), workDir(), all, true);
 }
 
 void expectBadInput(const std::vector<std::string>& args, const std::string& mention) {
-  const ProcessResult r = runCli(args);
-  std::string joined;
-  for (const auto& a : args) joined += a + " ";
-  EXPECT_EQ(r.status, 2) << joined << "\nstderr: " << r.err;
-  EXPECT_TRUE(r.out.empty()) << joined << "\nstdout: " << r.out;
-  ASSERT_FALSE(r.err.empty()) << joined;
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  EXPECT_NE(r.err.find(mention), std::string::npos) << joined << "\nstderr: " << r.err;
+  expectOneLineError(runCli(args), joinArgs(args), {mention});
 }
 
 // A .npy file from raw parts (header padded to 64 bytes unless raw).

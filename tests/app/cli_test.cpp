@@ -1,13 +1,11 @@
 // End-to-end tests of the ropescope command line: real processes, their stdout, stderr, exit
 // status and output files, for good input and for every kind of bad input.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "cli_harness.h"
 
 #include "ropescope/position_design.h"
 
@@ -16,57 +14,19 @@ using nlohmann::json;
 
 namespace {
 
-struct ProcessResult {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using namespace ropescope::cli_harness;
 
 const fs::path& workDir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("ropescope-cli-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = makeWorkDir("ropescope-cli");
   return dir;
 }
 
-// Runs the binary with shell-quoted arguments; captures stdout, stderr and the exit status.
 ProcessResult runCli(const std::vector<std::string>& args) {
-  std::string cmd = "'" ROPESCOPE_BIN "'";
-  for (const std::string& a : args) {
-    std::string q;
-    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    cmd += " '" + q + "'";
-  }
-  const fs::path errFile = workDir() / "stderr.txt";
-  cmd += " 2>'" + errFile.string() + "' </dev/null";
-  ProcessResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[65536];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  r.err = slurp(errFile);
-  return r;
+  return runProcess(workDir(), workDir(), args);
 }
 
 void expectBadInput(const std::vector<std::string>& args, const std::string& mention) {
-  const ProcessResult r = runCli(args);
-  std::string joined;
-  for (const auto& a : args) joined += a + " ";
-  EXPECT_EQ(r.status, 2) << joined << "\nstderr: " << r.err;
-  EXPECT_TRUE(r.out.empty()) << joined << "\nstdout: " << r.out;
-  ASSERT_FALSE(r.err.empty()) << joined;
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  EXPECT_NE(r.err.find(mention), std::string::npos) << joined << "\nstderr: " << r.err;
+  expectOneLineError(runCli(args), joinArgs(args), {mention});
 }
 
 }  // namespace

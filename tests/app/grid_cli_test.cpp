@@ -12,34 +12,20 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
 #include <sstream>
 #include <tuple>
+#include "cli_harness.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct ProcessResult {
-  int status = -1;
-  std::string out, err;
-  long maxRssKiB = 0;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using namespace ropescope::cli_harness;
 
 const fs::path& workDir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("ropescope-grid-cli-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = makeWorkDir("ropescope-grid-cli");
   return dir;
 }
 
@@ -47,34 +33,8 @@ const fs::path samples() {
   return fs::path(__FILE__).parent_path().parent_path().parent_path() / "resources" / "samples";
 }
 
-// Runs the binary in `cwd` (fork + exec, no shell), capturing stdout, stderr, the exit status
-// and the child's peak resident memory.
 ProcessResult runIn(const fs::path& cwd, const std::vector<std::string>& args) {
-  const fs::path outFile = workDir() / "stdout.txt", errFile = workDir() / "stderr.txt";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (::chdir(cwd.c_str()) != 0) _exit(127);
-    std::freopen(outFile.c_str(), "wb", stdout);
-    std::freopen(errFile.c_str(), "wb", stderr);
-    std::freopen("/dev/null", "rb", stdin);
-    std::vector<char*> argv;
-    std::string bin = ROPESCOPE_BIN;
-    argv.push_back(bin.data());
-    std::vector<std::string> copy = args;
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
-  }
-  ProcessResult r;
-  int st = 0;
-  rusage usage{};
-  wait4(pid, &st, 0, &usage);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  r.maxRssKiB = usage.ru_maxrss;
-  r.out = slurp(outFile);
-  r.err = slurp(errFile);
-  return r;
+  return runProcess(workDir(), cwd, args);
 }
 
 ProcessResult run(const std::vector<std::string>& args) {
@@ -109,12 +69,7 @@ std::string write(const std::string& rel, const std::string& bytes) {
 
 // Status 2, nothing on stdout, one line on stderr that names `file` and says `problem`.
 void expectRefused(const ProcessResult& r, const std::string& file, const std::string& problem) {
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  ASSERT_FALSE(r.err.empty());
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(problem), std::string::npos) << r.err;
+  expectOneLineError(r, file, {file, problem});
 }
 
 // Leaves no fixtures behind in the temporary folder.
