@@ -25,6 +25,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "attention_view.h"
 #include "charts_panel.h"
 #include "compare_view.h"
 #include "picture_importer.h"
@@ -124,6 +125,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   staleStatus_->setStyleSheet(QStringLiteral("color: #e04040; font-weight: bold;"));
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(staleStatus_);
+
+  // Attention preview in a bottom dock, hidden until asked for: it computes only while shown.
+  attention_ = new AttentionView(model_);
+  attention_->setObjectName(QStringLiteral("attentionView"));
+  attentionDock_ = new QDockWidget(tr("Attention"), this);
+  attentionDock_->setObjectName(QStringLiteral("attentionDock"));
+  attentionDock_->setWidget(attention_);
+  addDockWidget(Qt::BottomDockWidgetArea, attentionDock_);
+  attentionDock_->hide();
+  auto* attentionStatus = new QLabel(tr("attention: not started (View \xe2\x86\x92 Attention)"));
+  attentionStatus->setObjectName(QStringLiteral("statusAttention"));
+  statusBar()->addPermanentWidget(attentionStatus);
+  connect(attention_, &AttentionView::backendChanged, attentionStatus, &QLabel::setText);
+  connect(attention_, &AttentionView::noteRaised, this,
+          [this](const QString& note) { statusBar()->showMessage(note, 15000); });
 
   buildMenus();
   setDarkPalette(true);
@@ -237,6 +253,13 @@ void MainWindow::buildMenus() {
   darkAction_->setCheckable(true);
   darkAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
   connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkPalette);
+
+  viewMenu->addSeparator();
+  QAction* attention = attentionDock_->toggleViewAction();
+  attention->setText(tr("&Attention"));
+  attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+  attention->setToolTip(tr("RoPE logits and softmax of the scene (Ctrl+Shift+A)"));
+  viewMenu->addAction(attention);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About ropescope"), this, &MainWindow::about);

@@ -10,6 +10,7 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QSplitter;
@@ -18,6 +19,7 @@ class QTabWidget;
 
 namespace ropescope::ui {
 
+class AttentionView;
 class ChartsPanel;
 class CompareView;
 class SceneModel;
@@ -39,6 +41,8 @@ class MainWindow : public QMainWindow {
   ChartsPanel* charts() const { return charts_; }
   PictureView* pictureView() const { return picture_; }
   PictureImporter* importer() const { return importer_; }
+  AttentionView* attentionView() const { return attention_; }
+  QDockWidget* attentionDock() const { return attentionDock_; }
   // Shows the picture tab (true) or the charts (false) beside the 3-D view.
   void showPictureTab(bool picture);
   QString statusText() const;
@@ -86,6 +90,8 @@ class MainWindow : public QMainWindow {
   ChartsPanel* charts_ = nullptr;
   PictureView* picture_ = nullptr;
   PictureImporter* importer_ = nullptr;
+  AttentionView* attention_ = nullptr;
+  QDockWidget* attentionDock_ = nullptr;
   QTabWidget* sideTabs_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QSplitter* splitter_ = nullptr;
