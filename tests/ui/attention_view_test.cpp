@@ -20,6 +20,7 @@
 #include "ropescope/attention.h"
 #include "ropescope/npy.h"
 #include "ropescope/position_ids.h"
+#include "sample_scene.h"
 #include "scene_model.h"
 #include "viridis.h"
 
@@ -289,4 +290,21 @@ TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   v->setIdenticalQk(1);
   ASSERT_TRUE(settled(v));
   EXPECT_GT(v->shownResult()->generation, good);
+}
+
+TEST(Attention, Screenshot) {
+  const QString dir = qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR");
+  if (dir.isEmpty()) GTEST_SKIP() << "set ROPESCOPE_SCREENSHOT_DIR to write screenshots";
+  MainWindow w;
+  w.setDarkPalette(true);
+  w.startWith(sampleScene());
+  w.resize(1600, 1150);
+  showAndSettle(&w);
+  w.attentionDock()->show();
+  w.resizeDocks({w.attentionDock()}, {600}, Qt::Vertical);
+  AttentionView* v = w.attentionView();
+  w.model()->setSelectedText(6);  // the first text token after the picture
+  ASSERT_TRUE(settled(v));
+  QTest::qWait(200);
+  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/attention.png")));
 }

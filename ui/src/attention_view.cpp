@@ -170,13 +170,14 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
   mapBox->addWidget(mapCanvas_, 1);
 
   auto* middle = new QHBoxLayout;
-  middle->addWidget(heatCanvas_, 3);
-  middle->addLayout(mapBox, 2);
+  middle->addWidget(heatCanvas_, 1);
+  middle->addLayout(mapBox, 1);
 
   progress_ = new QProgressBar;
   progress_->setRange(0, 100);
   progress_->setMaximumWidth(160);
   progress_->setTextVisible(false);
+  progress_->setVisible(false);
   cancelButton_ = new QPushButton(tr("Cancel"));
   cancelButton_->setEnabled(false);
   auto* resetButton = new QPushButton(tr("Show all"));
@@ -323,10 +324,15 @@ void AttentionView::cancel() {
   if (!busy_) return;
   // A generation nobody asked for: the worker drops what it has at its next step.
   latest_->store(++generation_);
-  busy_ = false;
-  progress_->setValue(0);
-  cancelButton_->setEnabled(false);
+  setBusy(false);
   setMessage(tr("Cancelled; showing the last finished result"), false);
+}
+
+void AttentionView::setBusy(bool busy) {
+  busy_ = busy;
+  cancelButton_->setEnabled(busy);
+  progress_->setValue(0);
+  progress_->setVisible(busy);
 }
 
 QString AttentionView::message() const {
@@ -364,7 +370,7 @@ void AttentionView::refreshSegments() {
     if (seg.source.isFile())
       name += QStringLiteral(" (%1)").arg(
           QFileInfo(QString::fromStdString(seg.source.path)).fileName());
-    name += QStringLiteral(": %1\xc3\x97%2").arg(seg.rows).arg(seg.cols);
+    name += QString::fromUtf8(": %1\xc3\x97%2").arg(seg.rows).arg(seg.cols);
     segmentBox_->addItem(name, static_cast<int>(s));
   }
   const int i = segmentBox_->findData(keep);
@@ -403,8 +409,7 @@ void AttentionView::requestSoon() {
   if (!isVisible()) return;  // hidden: nothing to show, so nothing to compute until shown
   // A burst of edits (typing, wheel steps) becomes one request; the running job goes stale now.
   latest_->store(++generation_);
-  busy_ = true;
-  cancelButton_->setEnabled(true);
+  setBusy(true);
   debounce_->start();
 }
 
@@ -426,8 +431,7 @@ void AttentionView::request() {
   r.source.qPath = qPath_.toStdString();
   r.source.kPath = kPath_.toStdString();
   if (r.source.kind == QkSourceSpec::Kind::Files && (qPath_.isEmpty() || kPath_.isEmpty())) {
-    busy_ = false;
-    cancelButton_->setEnabled(false);
+    setBusy(false);
     setMessage(tr("Choose q.npy and k.npy with Load q/k\xe2\x80\xa6"), false);
     return;
   }
@@ -460,9 +464,7 @@ void AttentionView::request() {
       break;
     }
   latest_->store(r.generation);
-  busy_ = true;
-  cancelButton_->setEnabled(true);
-  progress_->setValue(0);
+  setBusy(true);
   QMetaObject::invokeMethod(worker_, "compute", Qt::QueuedConnection,
                             Q_ARG(ropescope::ui::AttentionRequest, r));
 }
@@ -479,9 +481,7 @@ void AttentionView::onCancelled(quint64) {
 
 void AttentionView::onFinished(const AttentionResult& result) {
   if (result.generation != generation_) return;  // stale: a newer request is on its way
-  busy_ = false;
-  cancelButton_->setEnabled(false);
-  progress_->setValue(0);
+  setBusy(false);
   if (!result.error.isEmpty()) {
     setMessage(result.error, true);
     return;
@@ -636,6 +636,18 @@ void AttentionView::paintHeatmap(QPainter& p) {
   p.setRenderHint(QPainter::SmoothPixmapTransform, false);
   p.drawImage(r, image_, source);
   p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
+  // Segment boundaries as ticks outside the map (left and top), so the text / picture blocks can
+  // be read off without covering any value.
+  std::size_t edge = 0;
+  const auto& segments = res.request.scene.layout.segments;
+  for (std::size_t s = 0; s + 1 < segments.size(); ++s) {
+    edge += segments[s].tokenCount();
+    if (edge <= begin || edge >= begin + span) continue;
+    const double f = static_cast<double>(edge - begin) / static_cast<double>(span);
+    const double x = r.left() + f * r.width(), y = r.top() + f * r.height();
+    p.drawLine(QPointF(x, r.top() - 7), QPointF(x, r.top() - 1));
+    p.drawLine(QPointF(r.left() - 7, y), QPointF(r.left() - 1, y));
+  }
 
   const QString what = res.request.value == AttentionValue::Softmax ? tr("softmax") : tr("logits");
   const int block = res.request.exactRows ? 1 : res.request.block;
@@ -759,7 +771,8 @@ QColor AttentionView::mapColor(int row, int col) const {
 
 QRectF AttentionView::mapCellRect(int row, int col) const {
   if (mapRows_ <= 0 || mapCols_ <= 0) return {};
-  const QRectF area = QRectF(mapCanvas_->rect()).adjusted(4, 4, -4, -4);
+  // Room on the right for the map's colour bar and its labels.
+  const QRectF area = QRectF(mapCanvas_->rect()).adjusted(4, 4, -72, -4);
   const double cell = std::min(area.width() / mapCols_, area.height() / mapRows_);
   return QRectF(area.left() + col * cell, area.top() + row * cell, cell, cell);
 }
@@ -779,6 +792,17 @@ void AttentionView::paintMap(QPainter& p) {
     }
   p.setPen(palette().color(QPalette::Mid));
   p.drawRect(all);
+  // The map has its own scale (this one row's range), so it gets its own colour bar.
+  const QRectF bar(all.right() + 10, all.top(), 12, all.height());
+  if (bar.right() + 50 > mapCanvas_->width()) return;
+  QLinearGradient g(bar.bottomLeft(), bar.topLeft());
+  for (int k = 0; k <= 16; ++k) g.setColorAt(k / 16.0, viridis(k / 16.0));
+  p.fillRect(bar, g);
+  p.drawRect(bar);
+  p.setPen(palette().color(QPalette::Text));
+  const QFontMetrics fm = p.fontMetrics();
+  p.drawText(QPointF(bar.right() + 4, bar.top() + fm.ascent()), QString::number(mapMax_, 'g', 4));
+  p.drawText(QPointF(bar.right() + 4, bar.bottom()), QString::number(mapMin_, 'g', 4));
 }
 
 }  // namespace ropescope::ui

@@ -108,6 +108,7 @@ class AttentionView : public QWidget {
   void refreshSegments();
   void refreshSourceControls();
   void setMessage(const QString& text, bool error);
+  void setBusy(bool busy);
   bool tokenAt(QPointF pos, std::size_t* row, std::size_t* col) const;
   QString tokenName(std::size_t token) const;
   int canvasSide() const;
