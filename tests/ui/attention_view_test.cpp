@@ -163,6 +163,32 @@ TEST(Attention, ZoomedInShowsExactValuesAndTokenIdentities) {
   }
 }
 
+TEST(Attention, ZoomIntoALargeSequenceShowsItsExactRows) {
+  // 4128 tokens: more than a pooled map may hold a side, so single tokens come as exact rows.
+  const Scene big = sceneWith("t16,i64x64,t16");
+  Window win(big);
+  AttentionView* v = win.view;
+  v->setSoftmax(true);
+  ASSERT_TRUE(settled(v));
+  EXPECT_FALSE(v->shownResult()->request.exactRows);
+  v->setZoom(4100, 64);  // the last text tokens looking at the end of the picture
+  ASSERT_TRUE(settled(v));
+  const AttentionResult& r = *v->shownResult();
+  ASSERT_TRUE(r.request.exactRows);
+  EXPECT_EQ(r.request.rowBegin, 4128u - 64u);
+  EXPECT_EQ(v->heatmapImage().width(), 64);
+  auto core = freshBackend(big, QkSourceSpec{}, false);
+  std::vector<float> row(r.tokens);
+  core->rows(0, 4120, 4121, AttentionValue::Softmax, row.data());
+  const QRectF rect = v->heatmapRect();
+  for (std::size_t key : {4064u, 4100u, 4127u}) {
+    const QPointF at(rect.left() + (key - 4064 + 0.5) * rect.width() / 64,
+                     rect.top() + (4120 - 4064 + 0.5) * rect.height() / 64);
+    EXPECT_NEAR(v->valueAt(at), row[key], 1e-6 * row[key]) << key;
+    EXPECT_TRUE(v->describeAt(at).contains(QStringLiteral("softmax = "))) << key;
+  }
+}
+
 TEST(Attention, TextTokenMapIsItsRowOnTheBlockGrid) {
   Window win;  // t4,i6x6,t8 with the third text token selected
   AttentionView* v = win.view;
@@ -206,9 +232,11 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   Window win(big);
   AttentionView* v = win.view;
   QSignalSpy shown(v, &AttentionView::resultShown);
+  QSignalSpy dropped(v, &AttentionView::jobDropped);
   v->setRandomQk(4, 1);
-  QTest::qWait(60);  // the first job has started
-  ASSERT_TRUE(v->busy());
+  // The first job is running in the worker (it has reported a step) when the edits come.
+  ASSERT_TRUE(QTest::qWaitFor([v] { return v->progressPercent() >= 5; }, 30000));
+  const quint64 first = v->requestedGeneration();
   v->setHead(2);
   v->setCausal(true);
   v->setRandomQk(4, 3);
@@ -216,7 +244,10 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   last.layout = parseLayoutSpec("t16,i60x64,t20");
   win.w.model()->setScene(last);
   ASSERT_TRUE(settled(v));
-  // Only the final request's result ever reached the screen.
+  // The running job was dropped, and only the final request's result reached the screen.
+  bool firstDropped = false;
+  for (const QList<QVariant>& args : dropped) firstDropped |= args.at(0).toULongLong() == first;
+  EXPECT_TRUE(firstDropped);
   EXPECT_EQ(shown.count(), 1);
   const AttentionResult& r = *v->shownResult();
   EXPECT_EQ(r.request.head, 2);

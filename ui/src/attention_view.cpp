@@ -210,6 +210,7 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
             backendLabel_ = label;
             emit backendChanged(label);
             if (!note.isEmpty()) {
+              note_ = note;
               setMessage(note, false);
               emit noteRaised(note);
             }
@@ -335,6 +336,10 @@ void AttentionView::setBusy(bool busy) {
   progress_->setVisible(busy);
 }
 
+int AttentionView::progressPercent() const {
+  return progress_->value();
+}
+
 QString AttentionView::message() const {
   return messageText_;
 }
@@ -437,6 +442,8 @@ void AttentionView::request() {
   }
   r.causal = causalBox_->isChecked();
   r.value = valueBox_->currentIndex() == 1 ? AttentionValue::Softmax : AttentionValue::Logits;
+  // Fewer identical / random heads than the head shown: show the last one, not an error.
+  if (r.source.kind != QkSourceSpec::Kind::Files) headSpin_->setMaximum(r.source.heads);
   r.head = headSpin_->value() - 1;
   r.backend = backendBox_->currentIndex() == 0   ? BackendChoice::Auto
               : backendBox_->currentIndex() == 1 ? BackendChoice::Cpu
@@ -475,8 +482,9 @@ void AttentionView::onProgress(quint64 generation, int percent, const QString& s
   if (!stage.isEmpty()) progress_->setToolTip(stage);
 }
 
-void AttentionView::onCancelled(quint64) {
-  // Nothing to do: the newer request (or the user's Cancel) already set the state.
+void AttentionView::onCancelled(quint64 generation) {
+  // The newer request (or the user's Cancel) already set the state; say it for the tests.
+  emit jobDropped(generation);
 }
 
 void AttentionView::onFinished(const AttentionResult& result) {
@@ -486,7 +494,7 @@ void AttentionView::onFinished(const AttentionResult& result) {
     setMessage(result.error, true);
     return;
   }
-  if (messageText_.startsWith(QLatin1String("GPU unavailable")) == false) setMessage({}, false);
+  setMessage(note_, false);  // an earlier error is over; the GPU note still holds
   shown_ = result;
   tokens_ = requestTokens_;
   {

@@ -54,6 +54,7 @@ class AttentionView : public QWidget {
 
   // State, for the window and the tests.
   bool busy() const { return busy_; }
+  int progressPercent() const;
   quint64 requestedGeneration() const { return generation_; }
   const AttentionResult* shownResult() const { return shown_ ? &*shown_ : nullptr; }
   QString backendLabel() const { return backendLabel_; }
@@ -93,6 +94,8 @@ class AttentionView : public QWidget {
   // Said once: the GPU could not be used (and why).
   void noteRaised(const QString& note);
   void resultShown();
+  // The worker dropped the job of `generation` because a newer one was asked for (or Cancel).
+  void jobDropped(quint64 generation);
 
  protected:
   void showEvent(QShowEvent* e) override;
@@ -145,6 +148,7 @@ class AttentionView : public QWidget {
   std::optional<AttentionResult> shown_;
   QString backendLabel_;
   QString messageText_;
+  QString note_;  // why the GPU is not used, said once and kept in the message line
   std::size_t zoomBegin_ = 0, zoomSpan_ = 0;  // 0 span: everything
 
   QImage image_;
