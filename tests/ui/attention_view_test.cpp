@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <cmath>
 #include <limits>
@@ -243,7 +245,19 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   Scene last = big;
   last.layout = parseLayoutSpec("t16,i60x64,t20");
   win.w.model()->setScene(last);
+  // The GUI thread keeps turning while the worker computes: no long gap between timer ticks.
+  QElapsedTimer clock;
+  clock.start();
+  qint64 lastTick = 0, longestGap = 0;
+  QTimer ticker;
+  QObject::connect(&ticker, &QTimer::timeout, [&] {
+    longestGap = std::max(longestGap, clock.elapsed() - lastTick);
+    lastTick = clock.elapsed();
+  });
+  ticker.start(5);
   ASSERT_TRUE(settled(v));
+  ticker.stop();
+  EXPECT_LT(longestGap, 500) << "ms without the GUI thread's event loop";
   // The running job was dropped, and only the final request's result reached the screen.
   bool firstDropped = false;
   for (const QList<QVariant>& args : dropped) firstDropped |= args.at(0).toULongLong() == first;
@@ -296,9 +310,25 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
   v->setBackendChoice(BackendChoice::Auto);
   ASSERT_TRUE(settled(v));
   EXPECT_EQ(label->text(), v->backendLabel());
-  if (!v->backendLabel().startsWith(QStringLiteral("attention: gpu")))
+  if (!v->backendLabel().startsWith(QStringLiteral("attention: gpu"))) {
     EXPECT_TRUE(v->message().contains(QStringLiteral("GPU unavailable")))
         << v->message().toStdString();
+    return;
+  }
+  // The GPU backend, made and used in the worker's thread, gives the CPU's numbers.
+  v->setRandomQk(2, 4);
+  v->setSoftmax(true);
+  ASSERT_TRUE(settled(v));
+  const AttentionResult& r = *v->shownResult();
+  QkSourceSpec spec;
+  spec.kind = QkSourceSpec::Kind::Random;
+  spec.heads = 2;
+  spec.seed = 4;
+  auto core = freshBackend(fixedScene(), spec, false);
+  std::vector<float> pooled(r.pooled.size());
+  core->pooled(0, r.request.block, AttentionValue::Softmax, pooled.data());
+  for (std::size_t k = 0; k < pooled.size(); ++k)
+    ASSERT_NEAR(r.pooled[k], pooled[k], 1e-4 * pooled[k] + 1e-7) << k;
 }
 
 TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
