@@ -85,6 +85,7 @@ TEST(Attention, HeatmapPixelsAreCorePooledValuesThroughViridis) {
   AttentionView* v = win.view;
   v->setRandomQk(2, 5);
   v->setSoftmax(true);
+  v->setLogScale(false);
   v->setHead(1);
   ASSERT_TRUE(settled(v));
   const AttentionResult& r = *v->shownResult();
@@ -120,6 +121,16 @@ TEST(Attention, HeatmapPixelsAreCorePooledValuesThroughViridis) {
   }
   EXPECT_NEAR(v->colorMin(), *lo, 1e-12);
   EXPECT_NEAR(v->colorMax(), *hi, 1e-12);
+
+  // Log colours (softmax's default): position = log(p / smallest p) / log(largest / smallest).
+  v->setLogScale(true);
+  ASSERT_TRUE(v->logScaleActive());
+  ASSERT_GT(*lo, 0.0f);
+  for (std::size_t k : {std::size_t{0}, nb * nb / 2 + 3, nb * nb - 1}) {
+    const double t = std::log(double(pooled[k]) / *lo) / std::log(double(*hi) / *lo);
+    expectColorNear(v->heatmapImage().pixelColor(int(k % nb), int(k / nb)), viridis(t),
+                    "log, block " + std::to_string(k));
+  }
 }
 
 TEST(Attention, ZoomedInShowsExactValuesAndTokenIdentities) {

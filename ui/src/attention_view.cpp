@@ -105,6 +105,11 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
       tr("q'k'\xe2\x8a\xa4/\xe2\x88\x9a"
          "d, or each row's softmax"));
   causalBox_ = new QCheckBox(tr("causal"));
+  logBox_ = new QCheckBox(tr("log colours"));
+  logBox_->setChecked(true);
+  logBox_->setToolTip(
+      tr("Softmax only: colours by log probability, so a few large entries do not leave the "
+         "rest of the map in one dark colour"));
   headSpin_ = new QSpinBox;
   headSpin_->setRange(1, 1);
   headSpin_->setToolTip(tr("q head shown"));
@@ -131,6 +136,8 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
   };
   add(tr("Show"), valueBox_, 0);
   add({}, causalBox_, 0);
+  add({}, logBox_, 0);
+  logBox_->setEnabled(false);
   add(tr("Head"), headSpin_, 0);
   add(tr("Backend"), backendBox_, 0);
   controls->setColumnStretch(c, 1);
@@ -222,8 +229,15 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
   debounce_->setInterval(40);
   connect(debounce_, &QTimer::timeout, this, &AttentionView::request);
 
-  connect(valueBox_, &QComboBox::currentIndexChanged, this, &AttentionView::requestSoon);
+  connect(valueBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    logBox_->setEnabled(i == 1);  // logits can be negative: always linear
+    requestSoon();
+  });
   connect(causalBox_, &QCheckBox::toggled, this, &AttentionView::requestSoon);
+  connect(logBox_, &QCheckBox::toggled, this, [this] {
+    rebuildImage();
+    rebuildMap();
+  });
   connect(headSpin_, &QSpinBox::valueChanged, this, &AttentionView::requestSoon);
   connect(headsSpin_, &QSpinBox::valueChanged, this, &AttentionView::requestSoon);
   connect(seedSpin_, &QSpinBox::valueChanged, this, &AttentionView::requestSoon);
@@ -274,6 +288,9 @@ void AttentionView::setSoftmax(bool on) {
 }
 void AttentionView::setCausal(bool on) {
   causalBox_->setChecked(on);
+}
+void AttentionView::setLogScale(bool on) {
+  logBox_->setChecked(on);
 }
 void AttentionView::setHead(int head) {
   headSpin_->setMaximum(std::max(headSpin_->maximum(), head + 1));
@@ -380,9 +397,10 @@ void AttentionView::refreshSegments() {
   }
   const int i = segmentBox_->findData(keep);
   segmentBox_->setCurrentIndex(i >= 0 ? i : 0);
-  const int now = segmentBox_->currentData().isValid() ? segmentBox_->currentData().toInt() : -1;
-  if (now != mapSegment_) mapPicture_ = {};
-  mapSegment_ = now;
+  // The same index may now be another block (or the same one from another file): decode again
+  // (picture_source caches the decoded frames, so this is cheap).
+  mapPicture_ = {};
+  mapSegment_ = segmentBox_->currentData().isValid() ? segmentBox_->currentData().toInt() : -1;
   const bool video = mapSegment_ >= 0 && layout.segments[mapSegment_].kind == SegmentKind::Video;
   temporalSpin_->setVisible(video);
   temporalSpin_->setRange(0, video ? layout.segments[mapSegment_].frames - 1 : 0);
@@ -529,15 +547,18 @@ void AttentionView::rebuildImage() {
   if (!data || w == 0) return;
   const std::size_t stride = r.request.exactRows ? n : w;
   const std::size_t col0 = r.request.exactRows ? r.request.rowBegin : 0;
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, positive = lo;
   for (std::size_t i = 0; i < h; ++i)
     for (std::size_t j = 0; j < w; ++j) {
       const double v = data[i * stride + col0 + j];
       if (!std::isfinite(v)) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
+      if (v > 0) positive = std::min(positive, v);
     }
-  min_ = std::isfinite(lo) ? lo : 0.0;
+  logActive_ = logBox_->isChecked() && r.request.value == AttentionValue::Softmax &&
+               std::isfinite(positive) && hi > positive;
+  min_ = logActive_ ? positive : std::isfinite(lo) ? lo : 0.0;
   max_ = std::isfinite(hi) ? hi : 1.0;
   image_ = QImage(static_cast<int>(w), static_cast<int>(h), QImage::Format_RGB32);
   for (std::size_t i = 0; i < h; ++i) {
@@ -551,10 +572,18 @@ QColor AttentionView::maskedColor() const {
   return QColor(128, 128, 128);
 }
 
+double AttentionView::colorPosition(double value, double lo, double hi) const {
+  if (logActive_) return value > 0 ? std::log(value / lo) / std::log(hi / lo) : 0.0;
+  return hi > lo ? (value - lo) / (hi - lo) : 0.5;
+}
+
+double AttentionView::colorValue(double t, double lo, double hi) const {
+  return logActive_ ? lo * std::pow(hi / lo, t) : lo + t * (hi - lo);
+}
+
 QColor AttentionView::colorFor(double value) const {
   if (!std::isfinite(value)) return maskedColor();
-  const double range = max_ - min_;
-  return viridis(range > 0 ? (value - min_) / range : 0.5);
+  return viridis(colorPosition(value, min_, max_));
 }
 
 bool AttentionView::tokenAt(QPointF pos, std::size_t* row, std::size_t* col) const {
@@ -678,10 +707,11 @@ void AttentionView::paintHeatmap(QPainter& p) {
     const double t = k / 4.0;
     const double y = bar.bottom() - t * bar.height();
     p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-    const QString label = QString::number(min_ + t * (max_ - min_), 'g', 4);
+    const QString label = QString::number(colorValue(t, min_, max_), 'g', 4);
     p.drawText(QPointF(bar.right() + 6, y + fm.ascent() / 2.0 - 1), label);
   }
-  if (res.request.causal) {
+  // Masked logits are -inf (grey); masked probabilities are plain zeros and take the low end.
+  if (res.request.causal && res.request.value == AttentionValue::Logits) {
     p.fillRect(QRectF(bar.left(), bar.bottom() + 8, kBarWidth, 10), maskedColor());
     p.drawText(QPointF(bar.right() + 6, bar.bottom() + 17), tr("masked"));
   }
@@ -742,19 +772,25 @@ void AttentionView::rebuildMap() {
         if (t.row < 0 || t.row >= mapRows_ || t.col < 0 || t.col >= mapCols_) continue;
         mapValues_[std::size_t(t.row) * mapCols_ + t.col] = shown_->textRow[i];
       }
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo, positive = lo;
       for (double v : mapValues_)
         if (std::isfinite(v)) {
           lo = std::min(lo, v);
           hi = std::max(hi, v);
+          if (v > 0) positive = std::min(positive, v);
         }
-      mapMin_ = std::isfinite(lo) ? lo : 0.0;
+      mapLog_ = logActive_ && std::isfinite(positive) && hi > positive;
+      mapMin_ = mapLog_ ? positive : std::isfinite(lo) ? lo : 0.0;
       mapMax_ = std::isfinite(hi) ? hi : 1.0;
+      mapAllMasked_ = shown_->request.causal && mapToken_ >= 0 && !(hi > 0);
       if (mapPicture_.isNull() && seg.source.isFile())
         mapPicture_ = resizedPictureFrame(seg.source, firstFrameOfPair(frame));
     }
   }
-  if (mapToken_ >= 0) {
+  if (mapToken_ >= 0 && mapAllMasked_) {
+    mapCaption_->setText(tr("Text %1 comes before this block: causal masking hides it all")
+                             .arg(tokenName(std::size_t(mapToken_))));
+  } else if (mapToken_ >= 0) {
     const QString what =
         shown_->request.value == AttentionValue::Softmax ? tr("softmax") : tr("logits");
     mapCaption_->setText(tr("%1 of text %2 over this block: %3 \xe2\x80\x93 %4")
@@ -772,9 +808,9 @@ void AttentionView::rebuildMap() {
 QColor AttentionView::mapColor(int row, int col) const {
   if (row < 0 || col < 0 || row >= mapRows_ || col >= mapCols_) return {};
   const double v = mapValues_[std::size_t(row) * mapCols_ + col];
-  if (!std::isfinite(v)) return maskedColor();
-  const double range = mapMax_ - mapMin_;
-  return viridis(range > 0 ? (v - mapMin_) / range : 0.5);
+  if (!std::isfinite(v) || mapAllMasked_) return maskedColor();
+  if (mapLog_) return viridis(v > 0 ? std::log(v / mapMin_) / std::log(mapMax_ / mapMin_) : 0.0);
+  return viridis(mapMax_ > mapMin_ ? (v - mapMin_) / (mapMax_ - mapMin_) : 0.5);
 }
 
 QRectF AttentionView::mapCellRect(int row, int col) const {
@@ -802,7 +838,7 @@ void AttentionView::paintMap(QPainter& p) {
   p.drawRect(all);
   // The map has its own scale (this one row's range), so it gets its own colour bar.
   const QRectF bar(all.right() + 10, all.top(), 12, all.height());
-  if (bar.right() + 50 > mapCanvas_->width()) return;
+  if (bar.right() + 50 > mapCanvas_->width() || mapAllMasked_) return;
   QLinearGradient g(bar.bottomLeft(), bar.topLeft());
   for (int k = 0; k <= 16; ++k) g.setColorAt(k / 16.0, viridis(k / 16.0));
   p.fillRect(bar, g);

@@ -40,6 +40,9 @@ class AttentionView : public QWidget {
   // Controls, as the user sets them (tests use these too). Each one starts a new computation.
   void setSoftmax(bool on);
   void setCausal(bool on);
+  // Softmax colours by log probability (on by default); logits are always linear.
+  void setLogScale(bool on);
+  bool logScaleActive() const { return logActive_; }
   void setHead(int head);  // 0-based
   void setIdenticalQk(int heads);
   void setRandomQk(int heads, quint64 seed);
@@ -116,6 +119,9 @@ class AttentionView : public QWidget {
   QString tokenName(std::size_t token) const;
   int canvasSide() const;
   QRectF colorBarRect() const;
+  // Where a value lies on the colour map (0..1) between lo and hi, and back.
+  double colorPosition(double value, double lo, double hi) const;
+  double colorValue(double t, double lo, double hi) const;
 
   SceneModel* model_;
   QThread* thread_ = nullptr;
@@ -125,6 +131,7 @@ class AttentionView : public QWidget {
 
   QComboBox* valueBox_ = nullptr;
   QCheckBox* causalBox_ = nullptr;
+  QCheckBox* logBox_ = nullptr;
   QSpinBox* headSpin_ = nullptr;
   QComboBox* sourceBox_ = nullptr;
   QSpinBox* headsSpin_ = nullptr;
@@ -154,13 +161,16 @@ class AttentionView : public QWidget {
   QImage image_;
   double imageFirstToken_ = 0.0;  // token at the image's left / top edge
   double imageTokensPerPixel_ = 1.0;
-  double min_ = 0.0, max_ = 1.0;
+  double min_ = 0.0, max_ = 1.0;  // with log colours: the smallest positive value shown
+  bool logActive_ = false;
 
   int mapSegment_ = -1;
   int mapRows_ = 0, mapCols_ = 0;
   long mapToken_ = -1;
   std::vector<double> mapValues_;
   double mapMin_ = 0.0, mapMax_ = 1.0;
+  bool mapLog_ = false;
+  bool mapAllMasked_ = false;  // causal, and the text token comes before the block
   QImage mapPicture_;
 };
 
