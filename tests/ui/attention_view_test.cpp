@@ -316,14 +316,23 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
   auto* label = win.w.statusBar()->findChild<QLabel*>(QStringLiteral("statusAttention"));
   ASSERT_NE(label, nullptr);
   EXPECT_EQ(label->text(), v->backendLabel());
-  // auto: the GPU when an OpenGL 4.3 context can be had (llvmpipe under Xvfb), else the CPU
-  // with the reason said once.
+  // auto: the GPU when an OpenGL 4.3 context can be had and is not a software renderer, else
+  // the CPU with the reason said once.
   v->setBackendChoice(BackendChoice::Auto);
   ASSERT_TRUE(settled(v));
   EXPECT_EQ(label->text(), v->backendLabel());
-  if (!v->backendLabel().startsWith(QStringLiteral("attention: gpu"))) {
-    EXPECT_TRUE(v->message().contains(QStringLiteral("GPU unavailable")))
+  if (v->backendLabel().startsWith(QStringLiteral("attention: gpu")))
+    EXPECT_FALSE(v->backendLabel().contains(QStringLiteral("llvmpipe")));
+  else
+    EXPECT_TRUE(v->message().contains(QStringLiteral("GPU unavailable")) ||
+                v->message().contains(QStringLiteral("software renderer")))
         << v->message().toStdString();
+  // gpu: forced, llvmpipe included.
+  v->setBackendChoice(BackendChoice::Gpu);
+  ASSERT_TRUE(settled(v));
+  EXPECT_EQ(label->text(), v->backendLabel());
+  if (!v->backendLabel().startsWith(QStringLiteral("attention: gpu"))) {
+    EXPECT_TRUE(v->backendLabel().startsWith(QStringLiteral("attention: cpu")));
     return;
   }
   // The GPU backend, made and used in the worker's thread, gives the CPU's numbers.

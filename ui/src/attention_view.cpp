@@ -216,11 +216,10 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
           [this](const QString& label, const QString& note) {
             backendLabel_ = label;
             emit backendChanged(label);
-            if (!note.isEmpty()) {
-              note_ = note;
-              setMessage(note, false);
-              emit noteRaised(note);
-            }
+            // A new backend: the old one's note no longer holds.
+            note_ = note;
+            setMessage(note, false);
+            if (!note.isEmpty()) emit noteRaised(note);
           });
   thread_->start();
 
