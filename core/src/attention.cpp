@@ -147,6 +147,19 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
   return r;
 }
 
+void checkAttentionRequest(int head, std::size_t begin, std::size_t end, int heads,
+                           std::size_t tokens) {
+  if (tokens == 0) throw InputError("attention: no problem loaded");
+  if (head < 0 || head >= heads)
+    throw InputError(
+        "attention: head " + std::to_string(head) + " out of range 0.." + std::to_string(heads - 1),
+        "head");
+  if (begin >= end || end > tokens)
+    throw InputError("attention: rows " + std::to_string(begin) + ":" + std::to_string(end) +
+                         " out of range 0:" + std::to_string(tokens),
+                     "rows");
+}
+
 void validateProblem(const AttentionProblem& p) {
   const QkTensors& qk = p.qk;
   if (qk.qHeads < 1 || qk.kvHeads < 1 || qk.qHeads % qk.kvHeads != 0)

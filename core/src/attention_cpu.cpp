@@ -139,15 +139,7 @@ class CpuAttentionBackend final : public AttentionBackend {
 
  private:
   void check(int head, std::size_t b, std::size_t e) const {
-    if (tokens_ == 0) throw InputError("attention: no problem loaded");
-    if (head < 0 || head >= heads_)
-      throw InputError("attention: head " + std::to_string(head) + " out of range 0.." +
-                           std::to_string(heads_ - 1),
-                       "head");
-    if (b >= e || e > tokens_)
-      throw InputError("attention: rows " + std::to_string(b) + ":" + std::to_string(e) +
-                           " out of range 0:" + std::to_string(tokens_),
-                       "rows");
+    checkAttentionRequest(head, b, e, heads_, tokens_);
   }
   const float* qHead(int h) const { return q_.data() + std::size_t(h) * tokens_ * std::size_t(d_); }
   const float* kHead(int h) const {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 
+#include "attention_cases.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/metrics.h"
@@ -18,29 +19,6 @@
 
 namespace ropescope {
 namespace {
-
-struct Case {
-  const char* layout;
-  const char* design;
-  const char* plan;
-  int headDim;
-  int rotaryDim;
-  bool causal;
-  QkSourceSpec::Kind source;
-  int heads;
-};
-
-Scene sceneFor(const Case& c) {
-  Scene s = defaultScene();
-  s.layout = parseLayoutSpec(c.layout);
-  s.design = c.design;
-  s.designParams = ParameterSet{};
-  s.frequency.plan = c.plan;
-  s.frequency.sections.clear();
-  s.frequency.rotary.headDim = c.headDim;
-  s.frequency.rotary.rotaryDim = c.rotaryDim;
-  return s;
-}
 
 std::filesystem::path tempDir() {
   static const auto d = [] {
@@ -53,7 +31,7 @@ std::filesystem::path tempDir() {
 }
 
 AttentionProblem problemFor(const Case& c, std::uint64_t seed = 7) {
-  const Scene s = sceneFor(c);
+  const Scene s = attentionCaseScene(c);
   QkSourceSpec src;
   src.kind = c.source;
   src.heads = c.heads;
@@ -241,7 +219,8 @@ TEST(Attention, EveryInstructionSetMatchesTheReference) {
 }
 
 TEST(Attention, GroupedQueryHeadsReadTheirKvHead) {
-  Scene s = sceneFor({"t6,i3x3,t3", "mrope", "mrope", 16, 0, true, QkSourceSpec::Kind::Random, 1});
+  Scene s = attentionCaseScene(
+      {"t6,i3x3,t3", "mrope", "mrope", 16, 0, true, QkSourceSpec::Kind::Random, 1});
   const PositionIds ids = findDesign("mrope").ids(s.layout, ParameterSet{});
   const AttentionProblem p = makeAttentionProblem(randomQk(4, 2, ids.size(), 16, 5), ids.ids,
                                                   resolvePairs(s.frequency), true);

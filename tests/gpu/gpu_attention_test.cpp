@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "attention_cases.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/npy.h"
@@ -30,26 +31,8 @@ std::unique_ptr<AttentionBackend>& gpuBackend() {
   return g;
 }
 
-struct Case {
-  const char* layout;
-  const char* design;
-  const char* plan;
-  int headDim;
-  int rotaryDim;
-  bool causal;
-  QkSourceSpec::Kind source;
-  int heads;
-};
-
 AttentionProblem problemFor(const Case& c) {
-  Scene s = defaultScene();
-  s.layout = parseLayoutSpec(c.layout);
-  s.design = c.design;
-  s.designParams = ParameterSet{};
-  s.frequency.plan = c.plan;
-  s.frequency.sections.clear();
-  s.frequency.rotary.headDim = c.headDim;
-  s.frequency.rotary.rotaryDim = c.rotaryDim;
+  const Scene s = attentionCaseScene(c);
   QkSourceSpec src;
   src.kind = c.source;
   src.heads = c.heads;

@@ -144,6 +144,11 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
 // Checks shapes of a problem (heads, tokens, head dim, table sizes); throws InputError.
 void validateProblem(const AttentionProblem& problem);
 
+// Checks a backend request: a loaded problem, head in 0..heads-1 and rows begin:end inside
+// 0:tokens. Shared by every backend so they refuse the same requests with the same message.
+void checkAttentionRequest(int head, std::size_t begin, std::size_t end, int heads,
+                           std::size_t tokens);
+
 // Summary statistics of a vector (min, mean, max); all 0 for an empty one.
 struct Summary3 {
   double min = 0.0, mean = 0.0, max = 0.0;

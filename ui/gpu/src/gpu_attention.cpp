@@ -300,15 +300,7 @@ class GpuAttentionBackend final : public AttentionBackend {
   }
 
   void check(int head, std::size_t b, std::size_t e) const {
-    if (tokens_ == 0) throw InputError("attention: no problem loaded");
-    if (head < 0 || head >= heads_)
-      throw InputError("attention: head " + std::to_string(head) + " out of range 0.." +
-                           std::to_string(heads_ - 1),
-                       "head");
-    if (b >= e || e > tokens_)
-      throw InputError("attention: rows " + std::to_string(b) + ":" + std::to_string(e) +
-                           " out of range 0:" + std::to_string(tokens_),
-                       "rows");
+    checkAttentionRequest(head, b, e, heads_, tokens_);
   }
 
   void checkGl(const char* what) {

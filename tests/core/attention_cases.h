@@ -1,0 +1,33 @@
+// One attention test case (layout, design, plan, head and rotary dims, mask, q/k source) and the
+// Scene it stands for; shared by the CPU and GPU attention tests so both run the same cases.
+#pragma once
+
+#include "ropescope/attention.h"
+#include "ropescope/scene.h"
+
+namespace ropescope {
+
+struct Case {
+  const char* layout;
+  const char* design;
+  const char* plan;
+  int headDim;
+  int rotaryDim;
+  bool causal;
+  QkSourceSpec::Kind source;
+  int heads;
+};
+
+inline Scene attentionCaseScene(const Case& c) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec(c.layout);
+  s.design = c.design;
+  s.designParams = ParameterSet{};
+  s.frequency.plan = c.plan;
+  s.frequency.sections.clear();
+  s.frequency.rotary.headDim = c.headDim;
+  s.frequency.rotary.rotaryDim = c.rotaryDim;
+  return s;
+}
+
+}  // namespace ropescope
