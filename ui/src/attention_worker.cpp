@@ -41,18 +41,6 @@ void AttentionWorker::ensureBackend(BackendChoice choice) {
   backendChoice_ = choice;
   QString note;
   if (!selection.note.empty()) note = QString::fromStdString(selection.note);
-  // auto on a software rasterizer: Mesa's llvmpipe ran a 16k-token heatmap in 54 s where the
-  // CPU backend took 1.1 s (Xvfb, 2 cores), so auto means the CPU there; "gpu" still forces it.
-  const QString description = QString::fromStdString(backend_->description());
-  for (const char* software : {"llvmpipe", "softpipe"}) {
-    if (choice != BackendChoice::Auto || backend_->name() != "gpu" ||
-        !description.contains(QLatin1String(software)))
-      continue;
-    backend_ = makeCpuAttentionBackend(cpuThreads_);
-    note = tr("The GPU is a software renderer (%1): using the CPU, which is faster "
-              "(Backend gpu forces it)")
-               .arg(QLatin1String(software));
-  }
   if (noteGiven_) note.clear();
   if (!note.isEmpty()) noteGiven_ = true;
   emit backendChanged(

@@ -22,7 +22,8 @@ struct BackendSelection {
   std::string reason;  // just the reason, for callers that must have the GPU
 };
 
-// auto: the GPU if it can be had, else the CPU with the reason in `note` (say it once).
+// auto: the GPU if it can be had and is not a software renderer (llvmpipe, softpipe: slower
+// than the CPU path), else the CPU with the reason in `note` (say it once).
 // cpu: the CPU. gpu: the GPU, or the CPU with the reason; callers that must have the GPU check
 // backend->name().
 BackendSelection selectAttentionBackend(BackendChoice choice, int cpuThreads);
