@@ -309,7 +309,9 @@ void ChartsPanel::refresh() {
     decay_[a]->replace(pts);
   }
   decayX_->setRange(0, maxD);
-  fitAxis(decayY_, std::min(0.0, lo), hi);
+  // U is a mean of moduli, never negative: start the axis at 0 instead of padding below it.
+  decayY_->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);
+  decayY_->applyNiceNumbers();
 
   refreshDesigns();
 
