@@ -1,10 +1,9 @@
 // Golden Circle-RoPE data (data/circle_vectors.txt, circle_rope.md §3 and §6): sequence ids and
 // rope_delta, per-image ring offsets, M-RoPE pair angles, and the PTD reproduction of the paper.
 //
-// Golden values deliberately NOT checked (the API does not expose them):
-//   * the SA / GA / theta angle columns of the per-image offsets (the design returns ids only;
-//     the ids these angles produce are checked);
-//   * none else: the spatial2d rows whose text ids are not produced by any design (text at
+// Golden values deliberately NOT checked:
+//   * none: the SA / GA / theta columns are checked through circleProjection; the spatial2d rows
+//   whose text ids are not produced by any design (text at
 //     (10,10).., the a-scan) are checked on hand-built ids through perTokenDistance.
 
 #include <gtest/gtest.h>
@@ -18,6 +17,7 @@
 
 #include "golden_checks.h"
 #include "golden_reader.h"
+#include "ropescope/circle_projection.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
 #include "ropescope/position_design.h"
@@ -200,6 +200,25 @@ INSTANTIATE_TEST_SUITE_P(Golden, CircleOffsets, ::testing::ValuesIn(kOffsetBlock
                          [](const ::testing::TestParamInfo<OffsetKey>& info) {
                            return std::string(info.param.name);
                          });
+
+// The angle columns: spatial-origin angle, grid-index angle and their mix, per cell.
+TEST_P(CircleOffsets, AnglesMatchGolden) {
+  const OffsetKey& k = GetParam();
+  const OffsetBlock* b = findBlock(k);
+  ASSERT_NE(b, nullptr) << "golden offsets block " << k.name << " missing";
+  ropescope::CircleOptions o;
+  o.alpha = k.alpha;
+  o.radius = k.radius;
+  o.dff = k.dff;
+  const auto cells = ropescope::circleProjection(k.rows, k.cols, o);
+  ASSERT_EQ(cells.size(), b->tokens.size());
+  for (const auto& r : b->tokens) {
+    const ropescope::CircleCell& c = cells[static_cast<std::size_t>(r.k)];
+    EXPECT_TRUE(matches(c.sa, r.sa)) << k.name << " k=" << r.k << " SA " << c.sa;
+    EXPECT_TRUE(matches(c.ga, r.ga)) << k.name << " k=" << r.k << " GA " << c.ga;
+    EXPECT_TRUE(matches(c.theta, r.theta)) << k.name << " k=" << r.k << " theta " << c.theta;
+  }
+}
 
 TEST(CircleVectorsFile, EveryOffsetBlockIsChecked) {
   const auto& blocks = circleVectors().offsets;
