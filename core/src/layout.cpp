@@ -68,6 +68,16 @@ std::vector<long long> parseDims(std::size_t item, std::string_view whole, std::
   return dims;
 }
 
+// Every grid side of an image or video item must be 1..kMaxGridSide.
+void checkGridSides(std::size_t item, std::string_view text, const std::vector<long long>& dims,
+                    const char* what) {
+  for (long long v : dims)
+    if (v < 1 || v > kMaxGridSide)
+      specError(item, text,
+                std::string(what) + " must be 1.." + std::to_string(kMaxGridSide) + " (got " +
+                    std::to_string(v) + ")");
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -222,21 +232,13 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
       case 'i':
         d = parseDims(item, text, body);
         if (d.size() != 2) specError(item, text, "image takes rows x cols, e.g. i3x3");
-        for (long long v : d)
-          if (v < 1 || v > kMaxGridSide)
-            specError(item, text,
-                      "image sides must be 1.." + std::to_string(kMaxGridSide) + " (got " +
-                          std::to_string(v) + ")");
+        checkGridSides(item, text, d, "image sides");
         s = Segment::image(static_cast<int>(d[0]), static_cast<int>(d[1]));
         break;
       case 'v':
         d = parseDims(item, text, body);
         if (d.size() != 3) specError(item, text, "video takes frames x rows x cols, e.g. v8x16x16");
-        for (long long v : d)
-          if (v < 1 || v > kMaxGridSide)
-            specError(item, text,
-                      "video sizes must be 1.." + std::to_string(kMaxGridSide) + " (got " +
-                          std::to_string(v) + ")");
+        checkGridSides(item, text, d, "video sizes");
         s = Segment::video(static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2]));
         break;
       default:
