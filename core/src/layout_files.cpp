@@ -48,6 +48,25 @@ void describe(SegmentSource& src, const ImageInfo& info, const ImageGrid& g) {
   if (!info.warning.empty()) src.warnings.push_back(info.warning);
 }
 
+// A single-file source (picture or animation): probed header, grid, and described source.
+struct ProbedFile {
+  SegmentSource source;
+  ImageInfo info;
+  ImageGrid grid;
+};
+
+ProbedFile probeFileSource(SourceKind kind, const std::string& path,
+                           const ImageGridSettings& settings) {
+  validateImageGridSettings(settings);
+  ProbedFile f;
+  f.source.kind = kind;
+  f.source.path = absolutePath(path);
+  f.info = probeImage(f.source.path);
+  f.grid = gridFor(f.source.path, f.info, settings);
+  describe(f.source, f.info, f.grid);
+  return f;
+}
+
 // Natural order: runs of digits compare as numbers, so frame2 sorts before frame10.
 bool naturalLess(const std::string& a, const std::string& b) {
   std::size_t i = 0, j = 0;
@@ -121,15 +140,9 @@ std::vector<std::string> listFrameFiles(const std::string& folder) {
 }
 
 Segment imageSegmentFromFile(const std::string& path, const ImageGridSettings& grid) {
-  validateImageGridSettings(grid);
-  SegmentSource src;
-  src.kind = SourceKind::Image;
-  src.path = absolutePath(path);
-  const ImageInfo info = probeImage(src.path);
-  const ImageGrid g = gridFor(src.path, info, grid);
-  describe(src, info, g);
-  Segment s = Segment::image(g.rows, g.cols);
-  s.source = std::move(src);
+  ProbedFile f = probeFileSource(SourceKind::Image, path, grid);
+  Segment s = Segment::image(f.grid.rows, f.grid.cols);
+  s.source = std::move(f.source);
   return s;
 }
 
@@ -173,15 +186,9 @@ Segment videoSegmentFromFolder(const std::string& folder, const ImageGridSetting
 }
 
 Segment videoSegmentFromAnimation(const std::string& path, const ImageGridSettings& grid) {
-  validateImageGridSettings(grid);
-  SegmentSource src;
-  src.kind = SourceKind::Animation;
-  src.path = absolutePath(path);
-  const ImageInfo info = probeImage(src.path);
-  const ImageGrid g = gridFor(src.path, info, grid);
-  describe(src, info, g);
-  src.fps = info.fps;
-  return videoSegment(std::move(src), g, info.frames);
+  ProbedFile f = probeFileSource(SourceKind::Animation, path, grid);
+  f.source.fps = f.info.fps;
+  return videoSegment(std::move(f.source), f.grid, f.info.frames);
 }
 
 Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid) {
