@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "axis_colors.h"
+#include "formula_panel.h"
 #include "ropescope/position_design.h"
 #include "scene_model.h"
 
@@ -233,6 +234,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     });
   }
   grid->addWidget(viewFor(waveChart_, this), 1, 1);
+  // What each chart plots, with the current numbers.
+  formulas_ = new FormulaPanel(this);
+  formulas_->setObjectName(QStringLiteral("formulaPanel"));
+  column->addWidget(formulas_);
 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);
@@ -253,6 +258,7 @@ QChart* ChartsPanel::makeChart(const QString& title) {
 void ChartsPanel::setDark(bool dark) {
   dark_ = dark;
   applyColors();
+  formulas_->setDark(dark);
 }
 
 void ChartsPanel::applyColors() {
@@ -314,6 +320,7 @@ void ChartsPanel::refresh() {
   decayY_->applyNiceNumbers();
 
   refreshDesigns();
+  formulas_->setFormulas(chartsFormulas(model_->validScene(), m));
 
   // Wavelengths
   QList<QPointF> wpts[3];

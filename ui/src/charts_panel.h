@@ -17,6 +17,7 @@ class QBarCategoryAxis;
 
 namespace ropescope::ui {
 
+class FormulaPanel;
 class SceneModel;
 
 class ChartsPanel : public QWidget {
@@ -31,6 +32,7 @@ class ChartsPanel : public QWidget {
   long markedVisual() const;      // the visual token the profile chart marks, -1 for none
   int highlightedDesign() const;  // index of the highlighted bar, -1 for none
   bool showsStaleBanner() const;
+  FormulaPanel* formulas() const { return formulas_; }
 
  private:
   void refresh();
@@ -42,6 +44,7 @@ class ChartsPanel : public QWidget {
   SceneModel* model_;
   bool dark_ = true;
   QLabel* staleBanner_ = nullptr;
+  FormulaPanel* formulas_ = nullptr;
 
   QChart* decayChart_ = nullptr;
   QLineSeries* decay_[3] = {nullptr, nullptr, nullptr};

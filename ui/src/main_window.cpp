@@ -25,9 +25,12 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "animation_dialog.h"
 #include "attention_view.h"
 #include "charts_panel.h"
 #include "compare_view.h"
+#include "formula_panel.h"
+#include "phasor_view.h"
 #include "picture_importer.h"
 #include "picture_view.h"
 #include "ropescope/position_design.h"
@@ -35,6 +38,7 @@
 #include "scene_model.h"
 #include "scene_panel.h"
 #include "segment_list_editor.h"
+#include "tour.h"
 
 namespace ropescope::ui {
 
@@ -94,8 +98,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   sideTabs_->setObjectName(QStringLiteral("sideTabs"));
   sideTabs_->addTab(charts_, tr("Charts"));
   sideTabs_->addTab(picture_, tr("Picture"));
+  phasor_ = new PhasorView(model_);
+  sideTabs_->addTab(phasor_, tr("Phasors"));
   splitter_ = new QSplitter(Qt::Horizontal);
-  splitter_->addWidget(stack_);
+  // The 3-D view with its formula panel under it.
+  auto* viewColumn = new QWidget;
+  auto* viewLayout = new QVBoxLayout(viewColumn);
+  viewLayout->setContentsMargins(0, 0, 0, 0);
+  viewLayout->setSpacing(2);
+  viewLayout->addWidget(stack_, 1);
+  positionFormulas_ = new FormulaPanel;
+  positionFormulas_->setObjectName(QStringLiteral("positionFormulas"));
+  viewLayout->addWidget(positionFormulas_);
+  splitter_->addWidget(viewColumn);
   splitter_->addWidget(sideTabs_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 2);
@@ -141,6 +156,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(attention_, &AttentionView::noteRaised, this,
           [this](const QString& note) { statusBar()->showMessage(note, 15000); });
 
+  // The guided tour: a non-modal dock, hidden until Help → Tour (F1).
+  tour_ = new TourPanel(model_, [this](const TourStep& step) {
+    showSideTab(step.tab);
+    if (step.phasorDirection >= 0)
+      phasor_->setDirection(static_cast<PhasorView::Direction>(step.phasorDirection));
+    if (step.phasorDistance >= 0) phasor_->setDistance(step.phasorDistance);
+  });
+  tourDock_ = new QDockWidget(tr("Tour"), this);
+  tourDock_->setObjectName(QStringLiteral("tourDock"));
+  tourDock_->setWidget(tour_);
+  addDockWidget(Qt::RightDockWidgetArea, tourDock_);
+  tourDock_->hide();
+  connect(tour_, &TourPanel::finished, tourDock_, &QDockWidget::hide);
+
   buildMenus();
   setDarkPalette(true);
   refreshViews();
@@ -163,6 +192,9 @@ void MainWindow::buildMenus() {
   QAction* exportPng =
       file->addAction(tr("&Export 3-D view as PNG\xe2\x80\xa6"), this, &MainWindow::exportViewPng);
   exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addAction(tr("Export &animation\xe2\x80\xa6"), this, &MainWindow::exportAnimation)
+      ->setToolTip(tr("Sweep a distance (phasors) or \xce\xb1, R, \xce\xb2 (3-D view) into a GIF "
+                      "or PNG frames"));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -262,6 +294,9 @@ void MainWindow::buildMenus() {
   viewMenu->addAction(attention);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* tour = help->addAction(tr("&Tour"), this, &MainWindow::startTour);
+  tour->setShortcut(QKeySequence(Qt::Key_F1));
+  tour->setToolTip(tr("From hard 1-D ids through M-RoPE to the cone, step by step (F1)"));
   help->addAction(tr("&About ropescope"), this, &MainWindow::about);
 }
 
@@ -281,6 +316,7 @@ void MainWindow::refreshViews() {
   if (valid.design == "circle" && valid.ageLayer >= 0)
     title += tr("    (AGE layer %1)").arg(valid.ageLayer);
   view_->setTitle(title);
+  positionFormulas_->setFormulas(ropescope::ui::positionFormulas(valid, m));
 
   status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual tokens  "
                       "\xc2\xb7  computed in %5 ms")
@@ -339,6 +375,8 @@ void MainWindow::setDarkPalette(bool dark) {
   view_->setDark(dark);
   compare_->setDark(dark);
   charts_->setDark(dark);
+  phasor_->setDark(dark);
+  positionFormulas_->setDark(dark);
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -455,6 +493,23 @@ void MainWindow::about() {
          "embeddings in vision-language models: position ids of every design, PTD, bias "
          "spread, decay bounds and wavelengths.</p><p>Qt %2 \xc2\xb7 VTK 9.1</p>")
           .arg(QStringLiteral(ROPESCOPE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::exportAnimation() {
+  AnimationDialog dialog(model_, this);
+  dialog.exec();
+}
+
+void MainWindow::startTour() {
+  tourDock_->show();
+  tourDock_->raise();
+  tour_->start();
+}
+
+void MainWindow::showSideTab(const QString& name) {
+  if (name == QLatin1String("phasor")) sideTabs_->setCurrentWidget(phasor_);
+  if (name == QLatin1String("picture")) sideTabs_->setCurrentWidget(picture_);
+  if (name == QLatin1String("charts")) sideTabs_->setCurrentWidget(charts_);
 }
 
 void MainWindow::restoreSettings() {

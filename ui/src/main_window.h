@@ -20,6 +20,9 @@ class QTabWidget;
 namespace ropescope::ui {
 
 class AttentionView;
+class FormulaPanel;
+class PhasorView;
+class TourPanel;
 class ChartsPanel;
 class CompareView;
 class SceneModel;
@@ -43,6 +46,14 @@ class MainWindow : public QMainWindow {
   PictureImporter* importer() const { return importer_; }
   AttentionView* attentionView() const { return attention_; }
   QDockWidget* attentionDock() const { return attentionDock_; }
+  PhasorView* phasorView() const { return phasor_; }
+  FormulaPanel* positionFormulas() const { return positionFormulas_; }
+  TourPanel* tourPanel() const { return tour_; }
+  QDockWidget* tourDock() const { return tourDock_; }
+  // Help → Tour (F1): shows the tour panel at its first step.
+  void startTour();
+  // Shows a side tab by name: "charts", "picture" or "phasor".
+  void showSideTab(const QString& name);
   // Shows the picture tab (true) or the charts (false) beside the 3-D view.
   void showPictureTab(bool picture);
   QString statusText() const;
@@ -82,6 +93,7 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void exportViewPng();
   void about();
+  void exportAnimation();
 
   SceneModel* model_;
   ScenePanel* panel_ = nullptr;
@@ -92,6 +104,10 @@ class MainWindow : public QMainWindow {
   PictureImporter* importer_ = nullptr;
   AttentionView* attention_ = nullptr;
   QDockWidget* attentionDock_ = nullptr;
+  PhasorView* phasor_ = nullptr;
+  FormulaPanel* positionFormulas_ = nullptr;
+  TourPanel* tour_ = nullptr;
+  QDockWidget* tourDock_ = nullptr;
   QTabWidget* sideTabs_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QSplitter* splitter_ = nullptr;

@@ -1,0 +1,34 @@
+// Formula panels: beside each chart and view, what is plotted as careful Unicode/HTML math, with
+// the current numbers substituted (n pairs, base, the value at the current Δ, the design's
+// parameters). The numbers come from core (SceneMetrics, Phasor); this file only typesets them.
+#pragma once
+
+#include <QLabel>
+#include <QString>
+
+#include "ropescope/phasor.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
+
+namespace ropescope::ui {
+
+// A compact rich-text panel; selectable, so a formula can be copied.
+class FormulaPanel : public QLabel {
+  Q_OBJECT
+ public:
+  explicit FormulaPanel(QWidget* parent = nullptr);
+  void setFormulas(const QString& html);
+  void setDark(bool dark);
+};
+
+// θ_k, φ_k, S_j, U and b for the phasor view at one displacement.
+QString phasorFormulas(const Phasor& phasor, const RotaryConfig& rotary);
+// The charts: decay bound per axis, PTD and bias spread, wavelengths.
+QString chartsFormulas(const Scene& scene, const SceneMetrics& metrics);
+// The 3-D view: the ids of the design (the cone for Circle-RoPE, with α, R, β).
+QString positionFormulas(const Scene& scene, const SceneMetrics& metrics);
+
+// Number formatting shared by the panels: up to `digits` significant digits, Unicode minus.
+QString formatNumber(double v, int digits = 6);
+
+}  // namespace ropescope::ui
