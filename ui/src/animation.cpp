@@ -62,7 +62,8 @@ Scene circleFrameScene(const Scene& scene, const AnimationSpec& spec, double val
 
 QString circleTitle(const Scene& s, const SceneMetrics& m) {
   const auto& specs = findDesign("circle").parameters();
-  return QStringLiteral("Circle-RoPE   α = %1   R = %2   β = %3   PTD %4")
+  // ASCII names: the 3-D view's text actors have no Greek glyphs.
+  return QStringLiteral("alpha %1  R %2  beta %3  PTD %4")
       .arg(s.designParams.get("alpha", specs), 0, 'f', 3)
       .arg(s.designParams.get("radius", specs), 0, 'g', 4)
       .arg(s.designParams.get("dff", specs), 0, 'f', 3)

@@ -22,7 +22,7 @@ QString colourOf(int axis) {
 QString baseText(double base) {
   const double e = std::log10(base);
   if (std::abs(e - std::round(e)) < 1e-12 && e >= 1)
-    return QStringLiteral("10<sup>%1</sup>").arg(static_cast<int>(std::round(e)));
+    return QStringLiteral("(10<sup>%1</sup>)").arg(static_cast<int>(std::round(e)));
   return formatNumber(base);
 }
 
@@ -86,15 +86,17 @@ QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary) {
               QStringLiteral("φ<sub>k</sub> = θ<sub>k</sub>·Δ<sub>a(k)</sub>, "
                              "Δ = (Δ<sub>t</sub>, Δ<sub>h</sub>, Δ<sub>w</sub>) = %1")
                   .arg(deltaText(ph.delta)));
-  // Two example pairs: the fastest and the slowest that move.
+  // The fastest pair of each axis (the first of its section).
   QStringList examples;
-  for (int k : {0, n / 2, n - 1}) {
-    if (k < 0 || k >= n) continue;
+  bool seen[4] = {false, false, false, false};
+  for (int k = 0; k < n; ++k) {
     const PhasorPair& p = ph.pairs[k];
+    if (seen[std::clamp(static_cast<int>(p.axis), 0, 3)]) continue;
+    seen[std::clamp(static_cast<int>(p.axis), 0, 3)] = true;
     const int a = static_cast<int>(p.axis);
     examples << QStringLiteral(
                     "<span style='color:%1'>φ<sub>%2</sub></span> = %3·%4 = %5 "
-                    "(%6 turns, shown at %7)")
+                    "rad = %6 turns, drawn at %7 rad")
                     .arg(colourOf(a))
                     .arg(k)
                     .arg(formatNumber(p.theta, 4))

@@ -33,6 +33,12 @@ double niceStep(double range) {
   return 10.0 * p;
 }
 
+// Text in one line, elided at the right when it does not fit.
+void drawLine(QPainter& p, const QRectF& r, const QString& text) {
+  const QFontMetricsF fm(p.font());
+  p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(text, Qt::ElideRight, r.width()));
+}
+
 struct Theme {
   QColor background, text, faint, grid;
 };
@@ -50,8 +56,7 @@ void drawDials(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& t
   f.setPixelSize(std::clamp(static_cast<int>(area.height() / 22), 10, 14));
   p.setFont(f);
   const QRectF title(area.left(), area.top(), area.width(), f.pixelSize() * 1.6);
-  p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
-             QStringLiteral("Each pair k: e^(iφₖ), φₖ = θₖ·Δ (k = 0…%1)").arg(std::max(0, n - 1)));
+  drawLine(p, title, QStringLiteral("e^(iφₖ) of each pair k = 0…%1").arg(std::max(0, n - 1)));
   if (n == 0) return;
   const QRectF r = area.adjusted(0, title.height(), 0, 0);
   int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(n * r.width() / r.height()))));
@@ -91,9 +96,9 @@ void drawSpiral(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& 
   QFont f = p.font();
   p.setPen(th.text);
   const QRectF title(area.left(), area.top(), area.width(), f.pixelSize() * 1.6);
-  p.drawText(
-      title, Qt::AlignLeft | Qt::AlignVCenter,
-      QStringLiteral("Sⱼ head to tail: |Sₙ| = %1").arg(std::hypot(ph.endRe, ph.endIm), 0, 'f', 3));
+  drawLine(
+      p, title,
+      QStringLiteral("Sⱼ head to tail, |Sₙ| = %1").arg(std::hypot(ph.endRe, ph.endIm), 0, 'f', 3));
   const QRectF r = area.adjusted(6, title.height() + 4, -6, -6);
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   for (const PhasorPair& q : ph.pairs) {
@@ -147,14 +152,14 @@ void drawBars(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th
   QFont f = p.font();
   p.setPen(th.text);
   const double lh = f.pixelSize() * 1.6;
-  p.drawText(QRectF(area.left(), area.top(), area.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-             QStringLiteral("|Sⱼ|, j = 1…%1; their mean is U(Δ) = %2 (dashed; at Δ = 0: %3)")
-                 .arg(n)
-                 .arg(ph.decayBound, 0, 'f', 4)
-                 .arg((n + 1) / 2.0));
+  drawLine(p, QRectF(area.left(), area.top(), area.width(), lh),
+           QStringLiteral("|Sⱼ| for j = 1…%1; dashed: their mean U(Δ) = %2 (%3 at Δ = 0)")
+               .arg(n)
+               .arg(ph.decayBound, 0, 'f', 4)
+               .arg((n + 1) / 2.0));
   if (n == 0) return;
   const double labelW = f.pixelSize() * 2.6;
-  const QRectF r = area.adjusted(labelW, lh + 2, -4, -4);
+  const QRectF r = area.adjusted(labelW, lh * 1.4, -4, -4);
   // Fixed scale: |S_j| ≤ j ≤ n, so the bars shrink visibly as Δ grows.
   const double top = n;
   auto y = [&](double v) { return r.bottom() - v / top * r.height(); };
@@ -178,7 +183,8 @@ void drawBars(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th
   p.drawLine(QPointF(r.left(), y(ph.decayBound)), QPointF(r.right(), y(ph.decayBound)));
 }
 
-void drawLegend(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th) {
+// Draws the axis legend right-aligned in `area`; returns its width.
+double drawLegend(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th) {
   bool present[4] = {false, false, false, false};
   for (const PhasorPair& q : ph.pairs) present[std::clamp(static_cast<int>(q.axis), 0, 3)] = true;
   const char* names[4] = {"t", "h", "w", "none (NoPE)"};
@@ -196,6 +202,7 @@ void drawLegend(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& 
     p.fillRect(QRectF(x, area.center().y() - 5, 10, 10), axisColor(a));
     x -= 10;
   }
+  return area.right() - x;
 }
 
 }  // namespace
@@ -213,11 +220,15 @@ void paintPhasor(QPainter& p, const QRect& rect, const Phasor& ph, bool dark,
   const QRectF head(rect.left() + 8, rect.top() + 4, rect.width() - 16, lh);
   QFont bold = f;
   bold.setBold(true);
+  const double legendW = drawLegend(p, head, ph, th);
+  // The caption shrinks (down to 9 px) until it fits beside the legend.
+  const double room = head.width() - legendW - 12;
+  while (bold.pixelSize() > 9 && QFontMetricsF(bold).horizontalAdvance(caption) > room)
+    bold.setPixelSize(bold.pixelSize() - 1);
   p.setFont(bold);
   p.setPen(th.text);
-  p.drawText(head, Qt::AlignLeft | Qt::AlignVCenter, caption);
+  drawLine(p, QRectF(head.left(), head.top(), room, head.height()), caption);
   p.setFont(f);
-  drawLegend(p, head, ph, th);
   const QRectF body(rect.left() + 8, rect.top() + 4 + lh, rect.width() - 16,
                     rect.height() - 12 - lh);
   const double topH = body.height() * 0.64;

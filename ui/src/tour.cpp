@@ -45,12 +45,12 @@ std::vector<TourStep> tourSteps() {
                    "t = h = w, so its distances to the patches differ again (PTD > 0)."),
        [](Scene& s) { s.design = "mrope"; }, QStringLiteral("charts")});
   steps.push_back(
-      {QObject::tr("4. Sections: equal distances, unequal bias"),
-       QObject::tr("The phasor tab turns every rotary pair by Δ = 3 rows: only the green h pairs "
-                   "move, and the running sums Sⱼ curl into the spiral whose mean length is the "
-                   "decay bound U(Δ). Set Δ along w and the same distance turns the slower blue w "
-                   "pairs instead, so equal distances give unequal bias b(Δ)."),
-       [](Scene& s) { s.design = "mrope"; }, QStringLiteral("phasor"), 1, 3});
+      {QObject::tr("4. Equal distance, unequal bias"),
+       QObject::tr("The phasor tab turns every rotary pair by Δ = 100 positions along h: only the "
+                   "green h pairs move, and the running sums Sⱼ bend into the spiral whose mean "
+                   "length is the decay bound U(Δ). Set Δ along w and the same distance barely "
+                   "turns the slower blue w pairs, so equal distances give unequal bias b(Δ)."),
+       [](Scene& s) { s.design = "mrope"; }, QStringLiteral("phasor"), 1, 100});
   steps.push_back(
       {QObject::tr("5. Circle-RoPE: the cone"),
        QObject::tr("Circle-RoPE puts the image on a ring of radius R = 10 around the text axis "
@@ -86,7 +86,8 @@ TourPanel::TourPanel(SceneModel* model, std::function<void(const TourStep&)> onS
   body_->setObjectName(QStringLiteral("tourBody"));
   body_->setWordWrap(true);
   body_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  body_->setMinimumWidth(260);
+  body_->setMinimumWidth(280);
+  setMinimumWidth(300);
   column->addWidget(counter_);
   column->addWidget(title_);
   column->addWidget(body_, 1);
