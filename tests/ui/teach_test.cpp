@@ -342,4 +342,16 @@ TEST(TeachScreens, PhasorAtSeveralDistances) {
   view->grab().save(outputDir() + QStringLiteral("/phasor_w3.png"));
   w.grab().save(outputDir() + QStringLiteral("/main_phasor.png"));
   view->renderImage(QSize(800, 600)).save(outputDir() + QStringLiteral("/phasor_render.png"));
+
+  // The README's picture: the phasor tab on its own, M-RoPE, 100 positions along h.
+  SceneModel model;
+  model.setScene(fixedScene());
+  PhasorView alone(&model);
+  alone.resize(900, 860);
+  alone.setDirection(PhasorView::Direction::H);
+  alone.setDistance(100);
+  showAndSettle(&alone);
+  const QImage shot = alone.grab().toImage();
+  EXPECT_FALSE(looksBlank(shot));
+  shot.save(outputDir() + QStringLiteral("/phasor_view.png"));
 }
