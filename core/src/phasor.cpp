@@ -57,6 +57,12 @@ Phasor computePhasor(const PairTable& pairs, const Id3& delta) {
   return out;
 }
 
+AxisBias biasAlongAxes(const PairTable& pairs, double distance) {
+  return {positionalBias(pairs, {distance, 0, 0}), positionalBias(pairs, {0, distance, 0}),
+          positionalBias(pairs, {0, 0, distance}),
+          positionalBias(pairs, {distance, distance, distance})};
+}
+
 Id3 directionDisplacement(const std::string& direction, double distance) {
   if (!std::isfinite(distance))
     throw InputError("distance must be a finite number of positions", "distance");

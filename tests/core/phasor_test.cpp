@@ -146,6 +146,19 @@ TEST(Phasor, EqualDistancesNeedNotGiveEqualBiasUnderSections) {
   EXPECT_NEAR(recombined / 64.0, ph.bias, 1e-12);
 }
 
+TEST(Phasor, BiasAlongAxesMatchesTheWrittenOutSums) {
+  const PairTable p = table("mrope", 1e6);
+  std::vector<int> axisOf(64);
+  for (int k = 0; k < 64; ++k) axisOf[k] = k < 16 ? 0 : (k < 40 ? 1 : 2);
+  for (double d : {0.0, 3.0, 100.0}) {
+    const AxisBias b = biasAlongAxes(p, d);
+    EXPECT_NEAR(b.t, brute(axisOf, 1e6, 128, {d, 0, 0}).bias, 1e-12);
+    EXPECT_NEAR(b.h, brute(axisOf, 1e6, 128, {0, d, 0}).bias, 1e-12);
+    EXPECT_NEAR(b.w, brute(axisOf, 1e6, 128, {0, 0, d}).bias, 1e-12);
+    EXPECT_NEAR(b.text, brute(axisOf, 1e6, 128, {d, d, d}).bias, 1e-12);
+  }
+}
+
 TEST(Phasor, WrapPhaseRange) {
   EXPECT_DOUBLE_EQ(wrapPhase(kPi), kPi);
   EXPECT_DOUBLE_EQ(wrapPhase(-kPi), kPi);

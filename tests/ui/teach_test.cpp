@@ -80,6 +80,10 @@ TEST(TeachPhasor, ShowsCoreNumbersForTheSliderValue) {
     EXPECT_TRUE(view->readout().contains(QString::number(ph.decayBound, 'f', 4)))
         << view->readout().toStdString();
     EXPECT_TRUE(view->formulas()->text().contains(formatNumber(ph.decayBound, 6)));
+    // The equal-distance line: b along each axis alone and along all three, from core.
+    const AxisBias equal = biasAlongAxes(pairs, d);
+    for (double b : {equal.t, equal.h, equal.w, equal.text})
+      EXPECT_TRUE(view->formulas()->text().contains(formatNumber(b, 5))) << b;
   }
 }
 

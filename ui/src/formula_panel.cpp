@@ -72,7 +72,8 @@ void FormulaPanel::setDark(bool dark) {
                                       "border: 1px solid #c8c8c8; font-size: 12px; }"));
 }
 
-QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary) {
+QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary, const AxisBias* equal,
+                       double distance) {
   const int n = static_cast<int>(ph.pairs.size());
   const int d = rotary.effectiveRotaryDim();
   QStringList out;
@@ -131,6 +132,16 @@ QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary) {
                   .arg(n)
                   .arg(formatNumber(ph.bias, 6))
                   .arg(perAxis.join(QStringLiteral(", "))));
+  if (equal) {
+    const QString d = formatNumber(distance);
+    out << line(QStringLiteral("Same distance"),
+                QStringLiteral("b(%1,0,0) = <span style='color:%5'>%2</span>, b(0,%1,0) = <span "
+                               "style='color:%6'>%3</span>, b(0,0,%1) = <span "
+                               "style='color:%7'>%4</span>, b(%1,%1,%1) = %8")
+                    .arg(d, formatNumber(equal->t, 5), formatNumber(equal->h, 5),
+                         formatNumber(equal->w, 5), colourOf(0), colourOf(1), colourOf(2))
+                    .arg(formatNumber(equal->text, 5)));
+  }
   return out.join(QString());
 }
 

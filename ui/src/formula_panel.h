@@ -22,7 +22,9 @@ class FormulaPanel : public QLabel {
 };
 
 // θ_k, φ_k, S_j, U and b for the phasor view at one displacement.
-QString phasorFormulas(const Phasor& phasor, const RotaryConfig& rotary);
+// equal: b at the same distance along t, h, w and (d, d, d), or null to leave that line out.
+QString phasorFormulas(const Phasor& phasor, const RotaryConfig& rotary,
+                       const AxisBias* equal = nullptr, double distance = 0.0);
 // The charts: decay bound per axis, PTD and bias spread, wavelengths.
 QString chartsFormulas(const Scene& scene, const SceneMetrics& metrics);
 // The 3-D view: the ids of the design (the cone for Circle-RoPE, with α, R, β).

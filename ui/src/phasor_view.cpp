@@ -384,7 +384,13 @@ void PhasorView::recompute() {
   const QString cap = caption();
   readout_->setText(cap);
   canvas_->setPhasor(phasor_, cap);
-  formulas_->setFormulas(phasorFormulas(phasor_, model_->validScene().frequency.rotary));
+  if (selected) {
+    formulas_->setFormulas(phasorFormulas(phasor_, model_->validScene().frequency.rotary));
+  } else {
+    const AxisBias equal = biasAlongAxes(m.pairs, spin_->value());
+    formulas_->setFormulas(
+        phasorFormulas(phasor_, model_->validScene().frequency.rotary, &equal, spin_->value()));
+  }
   emit phasorChanged();
 }
 

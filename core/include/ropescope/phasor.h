@@ -42,6 +42,13 @@ double wrapPhase(double phase);
 // The phasor picture of a table for a displacement (query minus key, as decay.h uses it).
 Phasor computePhasor(const PairTable& pairs, const Id3& delta);
 
+// The bias b at one distance d moved along t, h, w alone and along all three, (d, d, d): under
+// M-RoPE sections these differ, because each axis owns different frequencies.
+struct AxisBias {
+  double t = 0.0, h = 0.0, w = 0.0, text = 0.0;
+};
+AxisBias biasAlongAxes(const PairTable& pairs, double distance);
+
 // A displacement of `distance` positions along a named direction: "t", "h", "w" (one axis) or
 // "thw" (all three together, as text tokens move). Throws InputError naming the accepted names.
 Id3 directionDisplacement(const std::string& direction, double distance);
