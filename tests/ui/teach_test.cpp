@@ -7,6 +7,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QPushButton>
 #include <QSlider>
@@ -15,6 +17,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -212,6 +215,8 @@ TEST(TeachAnimation, DistanceGifHasTheRequestedFramesAndSize) {
   AnimationSpec spec = parseAnimationSpec("distance:0:120");
   spec.frames = 12;
   int calls = 0;
+  QElapsedTimer timer;
+  timer.start();
   const AnimationResult r =
       renderAnimation(fixedScene(), spec, QSize(360, 270), path, [&](int done, int total) {
         ++calls;
@@ -221,6 +226,8 @@ TEST(TeachAnimation, DistanceGifHasTheRequestedFramesAndSize) {
       });
   ASSERT_TRUE(r.ok) << r.error.toStdString();
   EXPECT_EQ(calls, 12);
+  std::cout << "[ info     ] 12 distance frames 360x270: " << QFileInfo(path).size() / 1024
+            << " KiB in " << timer.elapsed() << " ms\n";
   QImageReader reader(path);
   EXPECT_EQ(reader.imageCount(), 12);
   EXPECT_EQ(reader.size(), QSize(360, 270));
