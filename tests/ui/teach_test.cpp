@@ -168,6 +168,14 @@ TEST(TeachTour, RunsEndToEndAndCloseGivesTheSceneBack) {
   EXPECT_FALSE(tour->running());
   EXPECT_FALSE(w.tourDock()->isVisible());
   EXPECT_EQ(w.model()->scene(), before);
+  // A scene edited during the tour is the user's work: Close keeps it.
+  w.startTour();
+  EXPECT_TRUE(w.tourDock()->isVisible());
+  w.model()->edit([](Scene& s) { s.layout = parseLayoutSpec("t2,i3x3,t2"); });
+  const Scene edited = w.model()->scene();
+  tour->finish();
+  EXPECT_EQ(w.model()->scene(), edited);
+  EXPECT_FALSE(w.tourDock()->isVisible());
   // Still usable: an edit goes through.
   w.model()->edit([](Scene& s) { s.design = "spatial"; });
   EXPECT_EQ(w.model()->validScene().design, "spatial");

@@ -128,7 +128,7 @@ void TourPanel::back() {
 
 void TourPanel::finish() {
   if (saved_) {
-    model_->setScene(*saved_);
+    if (model_->scene() == applied_) model_->setScene(*saved_);
     saved_.reset();
   }
   emit finished();
@@ -140,6 +140,7 @@ void TourPanel::show(int step) {
   Scene scene = tourBaseScene();
   s.apply(scene);
   model_->setScene(scene);
+  applied_ = model_->scene();
   counter_->setText(tr("Step %1 of %2").arg(step_ + 1).arg(stepCount()));
   title_->setText(s.title);
   body_->setText(s.text);

@@ -46,7 +46,8 @@ class TourPanel : public QWidget {
   void start();
   void next();
   void back();
-  // Ends the tour and restores the user's scene.
+  // Ends the tour and restores the user's scene, unless the scene was changed since the tour's
+  // last step (an edit or an opened file is the user's work and stays).
   void finish();
   bool running() const { return saved_.has_value(); }
   int step() const { return step_; }
@@ -66,6 +67,7 @@ class TourPanel : public QWidget {
   std::vector<TourStep> steps_;
   int step_ = 0;
   std::optional<Scene> saved_;
+  Scene applied_;  // the scene the current step set
   QLabel* counter_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* body_ = nullptr;
