@@ -149,7 +149,8 @@ void VtkView::resizeGL(int w, int h) {
   const int ph = static_cast<int>(h * dpr + 0.5);
   interactor_->UpdateSize(pw, ph);
   window_->SetSize(pw, ph);
-  window_->SetDPI(static_cast<int>(72 * dpr + 0.5));  // VTK text is sized in points
+  // VTK text is sized in points.
+  window_->SetDPI(static_cast<int>(72 * dpr * figureScale_ + 0.5));
 }
 
 void VtkView::paintGL() {
