@@ -45,16 +45,24 @@ bool hasPairs(const PairTable& pairs, int axis) {
 
 // Per-axis decay curves: the full form of SceneMetrics, or the subset form (only the moving
 // axis's pairs). Axes without pairs are left empty.
-std::array<std::vector<double>, 3> decayCurves(const SceneMetrics& m, bool subset, int maxD) {
+// MHRoPE gives each KV head one axis: the subset curve of an axis is that of a head carrying it
+// (the Revisiting paper's Fig. 4b), not of the scene's kv_head only.
+std::array<std::vector<double>, 3> decayCurves(const Scene& scene, const SceneMetrics& m,
+                                               bool subset, int maxD) {
   std::array<std::vector<double>, 3> curves;
   for (int a = 0; a < 3; ++a) {
-    if (!hasPairs(m.pairs, a)) continue;
-    if (!subset) {
-      curves[a] = m.decayAxis[a];
+    const Id3 dir{a == 0 ? 1.0 : 0.0, a == 1 ? 1.0 : 0.0, a == 2 ? 1.0 : 0.0};
+    if (!hasPairs(m.pairs, a)) {
+      if (!subset || scene.frequency.plan != "multihead") continue;
+      FrequencySpec spec = scene.frequency;
+      for (int head = 0; head < spec.kvHeads && curves[a].empty(); ++head) {
+        spec.kvHead = head;
+        const PairTable pairs = resolvePairs(spec);
+        if (hasPairs(pairs, a)) curves[a] = decayCurve(pairs, dir, maxD, DecayForm::Subset);
+      }
       continue;
     }
-    const Id3 dir{a == 0 ? 1.0 : 0.0, a == 1 ? 1.0 : 0.0, a == 2 ? 1.0 : 0.0};
-    curves[a] = decayCurve(m.pairs, dir, maxD, DecayForm::Subset);
+    curves[a] = subset ? decayCurve(m.pairs, dir, maxD, DecayForm::Subset) : m.decayAxis[a];
   }
   return curves;
 }
@@ -332,7 +340,7 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
     }
   } else if (view.name == "decay" || view.name == "decay-subset") {
     const SceneMetrics m = metricsOf(scene, o);
-    const auto curves = decayCurves(m, view.name == "decay-subset", o.maxDistance);
+    const auto curves = decayCurves(scene, m, view.name == "decay-subset", o.maxDistance);
     t.columns = {"distance"};
     for (int a = 0; a < 3; ++a)
       if (!curves[a].empty()) t.columns.push_back(std::string("U_") + kAxisNames[a]);
@@ -386,7 +394,7 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
   if (view.name == "decay" || view.name == "decay-subset") {
     const bool subset = view.name == "decay-subset";
     const QString plan = QString::fromStdString(scene.frequency.plan);
-    return figure::decayChart(m.decayDistance, decayCurves(m, subset, o.maxDistance),
+    return figure::decayChart(m.decayDistance, decayCurves(scene, m, subset, o.maxDistance),
                               QStringLiteral("Decay bound, %1%2 (d %3, base %4)")
                                   .arg(plan, subset ? QStringLiteral(", subset form") : QString())
                                   .arg(scene.frequency.rotary.headDim)

@@ -28,6 +28,7 @@
 #include "attention_view.h"
 #include "charts_panel.h"
 #include "compare_view.h"
+#include "figure_menu.h"
 #include "picture_importer.h"
 #include "picture_view.h"
 #include "ropescope/position_design.h"
@@ -163,6 +164,11 @@ void MainWindow::buildMenus() {
   QAction* exportPng =
       file->addAction(tr("&Export 3-D view as PNG\xe2\x80\xa6"), this, &MainWindow::exportViewPng);
   exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  figures_ = new FigureMenu(model_, this);
+  figures_->fillExportMenu(file->addMenu(tr("Export &figure")));
+  figures_->addContextMenu(charts_, {"decay", "decay-subset", "ptd", "bias", "profile",
+                                     "wavelengths", "age"});
+  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -261,6 +267,12 @@ void MainWindow::buildMenus() {
   attention->setToolTip(tr("RoPE logits and softmax of the scene (Ctrl+Shift+A)"));
   viewMenu->addAction(attention);
 
+  figures_->fillPresetsMenu(menuBar()->addMenu(tr("&Presets")),
+                            [this](const Scene& scene, const std::string& view) {
+                              model_->setScene(scene);
+                              setCompareMode(view == "compare");
+                              showPictureTab(view.rfind("picture", 0) == 0);
+                            });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About ropescope"), this, &MainWindow::about);
 }
@@ -440,12 +452,8 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::exportViewPng() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export 3-D view"),
-                                                    QStringLiteral("view.png"), tr("PNG (*.png)"));
-  if (path.isEmpty()) return;
-  QWidget* target = compareMode() ? static_cast<QWidget*>(compare_) : view_;
-  if (!target->grab().save(path))
-    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+  // Rendered offscreen at the figure size (figure_views.h), not a grab of the screen.
+  figures_->exportView(compareMode() ? "compare" : "space");
 }
 
 void MainWindow::about() {

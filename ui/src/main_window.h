@@ -22,6 +22,7 @@ namespace ropescope::ui {
 class AttentionView;
 class ChartsPanel;
 class CompareView;
+class FigureMenu;
 class SceneModel;
 class PictureImporter;
 class PictureView;
@@ -42,6 +43,7 @@ class MainWindow : public QMainWindow {
   PictureView* pictureView() const { return picture_; }
   PictureImporter* importer() const { return importer_; }
   AttentionView* attentionView() const { return attention_; }
+  FigureMenu* figures() const { return figures_; }
   QDockWidget* attentionDock() const { return attentionDock_; }
   // Shows the picture tab (true) or the charts (false) beside the 3-D view.
   void showPictureTab(bool picture);
@@ -92,6 +94,7 @@ class MainWindow : public QMainWindow {
   PictureImporter* importer_ = nullptr;
   AttentionView* attention_ = nullptr;
   QDockWidget* attentionDock_ = nullptr;
+  FigureMenu* figures_ = nullptr;
   QTabWidget* sideTabs_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QSplitter* splitter_ = nullptr;
