@@ -2,6 +2,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QHorizontalBarSeries>
 #include <QLegend>
@@ -280,11 +281,12 @@ std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOption
   auto* x = new QValueAxis;
   x->setTitleText(QStringLiteral("decoder layer"));
   x->setLabelFormat(QStringLiteral("%d"));
-  auto* y = new QValueAxis;
-  y->setTitleText(QStringLiteral("ids"));
+  // Two rows named on the axis: circle ids above, M-RoPE ids below.
+  auto* y = new QCategoryAxis;
+  y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  y->append(QStringLiteral("M-RoPE"), 0.0);
+  y->append(QStringLiteral("circle"), 1.0);
   y->setRange(-0.6, 1.6);
-  y->setTickCount(2);
-  y->setLabelsVisible(false);
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   auto* circle = new QScatterSeries;
@@ -306,6 +308,7 @@ std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOption
   x->setTickType(QValueAxis::TicksDynamic);
   x->setTickAnchor(0);
   x->setTickInterval(layers.size() > 24 ? 8 : 4);
+  chart->legend()->hide();
   styleChart(chart.get(), o);
   y->setGridLineVisible(false);
   const double marker = std::clamp(360.0 / std::max<std::size_t>(1, layers.size()), 5.0, 14.0);

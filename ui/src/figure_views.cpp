@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <vtkRenderer.h>
 
@@ -84,6 +85,16 @@ QString baseText(double base) {
   const int e = static_cast<int>(std::floor(std::log10(base)));
   const double m = base / std::pow(10.0, e);
   return QStringLiteral("%1e%2").arg(QString::number(m, 'g', 4)).arg(e);
+}
+
+// The papers' names of the frequency plans, for titles.
+QString planTitle(const std::string& plan) {
+  static const std::map<std::string, const char*> names = {
+      {"vanilla", "RoPE"},     {"mrope", "MRoPE"},         {"interleaved", "MRoPE-I"},
+      {"multihead", "MHRoPE"}, {"videorope", "VideoRoPE"}, {"videorope-repo", "VideoRoPE"},
+      {"hope", "HoPE"}};
+  const auto it = names.find(plan);
+  return it == names.end() ? QString::fromStdString(plan) : QLatin1String(it->second);
 }
 
 QString compareTitle(const std::string& design, double ptd) {
@@ -393,13 +404,13 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
   const SceneMetrics m = metricsOf(scene, o);
   if (view.name == "decay" || view.name == "decay-subset") {
     const bool subset = view.name == "decay-subset";
-    const QString plan = QString::fromStdString(scene.frequency.plan);
-    return figure::decayChart(m.decayDistance, decayCurves(scene, m, subset, o.maxDistance),
-                              QStringLiteral("Decay bound, %1%2 (d %3, base %4)")
-                                  .arg(plan, subset ? QStringLiteral(", subset form") : QString())
-                                  .arg(scene.frequency.rotary.headDim)
-                                  .arg(baseText(scene.frequency.rotary.base)),
-                              o);
+    return figure::decayChart(
+        m.decayDistance, decayCurves(scene, m, subset, o.maxDistance),
+        QStringLiteral("%1 decay per axis%2, d %3, base %4")
+            .arg(planTitle(scene.frequency.plan), subset ? QStringLiteral(" (subset)") : QString())
+            .arg(scene.frequency.rotary.headDim)
+            .arg(baseText(scene.frequency.rotary.base)),
+        o);
   }
   if (view.name == "profile") return figure::profileChart(m, scene.selectedText, o);
   if (view.name == "wavelengths") return figure::wavelengthChart(m, o);
