@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QMouseEvent>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 
@@ -21,6 +24,7 @@
 #include "figure_views.h"
 #include "image_compare.h"
 #include "main_window.h"
+#include "position_space_view.h"
 #include "ropescope/errors.h"
 #include "ropescope/scene_metrics.h"
 #include "scene_model.h"
@@ -352,4 +356,26 @@ TEST(Figure, GuiExportIsTheSameFigureAndThePresetsMenuWorks) {
     EXPECT_EQ(test::compareImages(a, b, 1).differingFraction, 0.0) << view;
     EXPECT_EQ(a.pixelColor(2, 2), QColor(Qt::white)) << view;
   }
+}
+
+TEST(Figure, RightClickOnA3DViewAsksForItsMenuButARightDragZooms) {
+  // A view of its own: in the main window the signal opens the (modal) export menu.
+  PositionSpaceView standalone;
+  standalone.resize(320, 240);
+  test::showAndSettle(&standalone);
+  PositionSpaceView* view = &standalone;
+  QSignalSpy spy(view, &VtkView::contextClicked);
+  auto send = [&](QEvent::Type type, QPointF at, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, at, view->mapToGlobal(at), Qt::RightButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(view, &e);
+  };
+  const QPointF a(100, 100), b(100, 160);
+  send(QEvent::MouseButtonPress, a, Qt::RightButton);
+  send(QEvent::MouseMove, b, Qt::RightButton);
+  send(QEvent::MouseButtonRelease, b, Qt::NoButton);
+  EXPECT_EQ(spy.count(), 0) << "a right drag zooms";
+  send(QEvent::MouseButtonPress, a, Qt::RightButton);
+  send(QEvent::MouseButtonRelease, a, Qt::NoButton);
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy.at(0).at(0).toPoint(), a.toPoint());
 }

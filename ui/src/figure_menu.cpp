@@ -94,13 +94,16 @@ void FigureMenu::fillPresetsMenu(QMenu* menu,
 
 void FigureMenu::addContextMenu(QWidget* widget, const std::vector<std::string>& views) {
   widget->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(widget, &QWidget::customContextMenuRequested, this, [this, widget, views](QPoint pos) {
-    QMenu menu(widget);
-    for (const std::string& v : views)
-      menu.addAction(tr("Export %1 figure\xe2\x80\xa6").arg(QString::fromStdString(v)), this,
-                     [this, v] { exportView(v); });
-    menu.exec(widget->mapToGlobal(pos));
-  });
+  connect(widget, &QWidget::customContextMenuRequested, this,
+          [this, widget, views](QPoint pos) { popup(widget, pos, views); });
+}
+
+void FigureMenu::popup(QWidget* widget, QPoint pos, const std::vector<std::string>& views) {
+  QMenu menu(widget);
+  for (const std::string& v : views)
+    menu.addAction(tr("Export %1 figure\xe2\x80\xa6").arg(QString::fromStdString(v)), this,
+                   [this, v] { exportView(v); });
+  menu.exec(widget->mapToGlobal(pos));
 }
 
 void FigureMenu::exportTo(const std::string& view, const QString& path) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPoint>
 
 #include <functional>
 #include <string>
@@ -32,6 +33,8 @@ class FigureMenu : public QObject {
   void fillPresetsMenu(QMenu* menu, std::function<void(const Scene&, const std::string&)> apply);
   // A right-click menu on `widget` offering the export of `views`.
   void addContextMenu(QWidget* widget, const std::vector<std::string>& views);
+  // The same menu at `pos` (widget coordinates), for views that raise it themselves (3-D).
+  void popup(QWidget* widget, QPoint pos, const std::vector<std::string>& views);
 
   // Asks for a file and writes the view; failures go to a message box. Returns the path written
   // (empty when cancelled or failed).

@@ -169,6 +169,13 @@ void MainWindow::buildMenus() {
   figures_->addContextMenu(charts_, {"decay", "decay-subset", "ptd", "bias", "profile",
                                      "wavelengths", "age"});
   figures_->addContextMenu(picture_, {"picture", "picture-bias"});
+  connect(view_, &VtkView::contextClicked, this,
+          [this](QPoint pos) { figures_->popup(view_, pos, {"space", "compare"}); });
+  for (int i = 0; i < compare_->viewCount(); ++i) {
+    PositionSpaceView* v = compare_->view(i);
+    connect(v, &VtkView::contextClicked, this,
+            [this, v](QPoint pos) { figures_->popup(v, pos, {"compare", "space"}); });
+  }
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);

@@ -206,6 +206,8 @@ void VtkView::mousePressEvent(QMouseEvent* e) {
       interactor_->MiddleButtonPressEvent();
       break;
     case Qt::RightButton:
+      rightDown_ = true;
+      rightPressPos_ = e->position().toPoint();
       interactor_->RightButtonPressEvent();
       break;
     default:
@@ -228,6 +230,9 @@ void VtkView::mouseReleaseEvent(QMouseEvent* e) {
       break;
     case Qt::RightButton:
       interactor_->RightButtonReleaseEvent();
+      if (rightDown_ && (e->position().toPoint() - rightPressPos_).manhattanLength() <= 3)
+        emit contextClicked(e->position().toPoint());
+      rightDown_ = false;
       break;
     default:
       break;

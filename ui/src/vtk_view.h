@@ -45,6 +45,8 @@ class VtkView : public QOpenGLWidget {
   // Pointer positions in widget (logical) pixels.
   void hovered(QPoint pos);
   void clicked(QPoint pos);
+  // A right press and release on the same spot (a right drag zooms instead): the context menu.
+  void contextClicked(QPoint pos);
   void left();
 
  protected:
@@ -79,6 +81,8 @@ class VtkView : public QOpenGLWidget {
   int contextInits_ = 0;
   QPoint pressPos_;
   bool leftDown_ = false;
+  QPoint rightPressPos_;
+  bool rightDown_ = false;
   double figureScale_ = 1.0;
 };
 
