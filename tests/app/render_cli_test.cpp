@@ -43,8 +43,9 @@ std::vector<std::vector<std::string>> csvRows(const std::string& text) {
   return rows;
 }
 
-const char* kViews[] = {"space",   "compare",     "decay", "decay-subset", "ptd",         "bias",
-                        "profile", "wavelengths", "age",   "picture",      "picture-bias"};
+const char* kViews[] = {"space", "compare", "decay",        "decay-subset",
+                        "ptd",   "bias",    "profile",      "wavelengths",
+                        "age",   "picture", "picture-bias", "attention"};
 const char* kPresets[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
                           "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
                           "revisiting-mrope-i"};

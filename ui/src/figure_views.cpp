@@ -16,6 +16,7 @@
 
 #include <vtkRenderer.h>
 
+#include "figure_attention.h"
 #include "figure_charts.h"
 #include "picture_view.h"
 #include "position_space_view.h"
@@ -306,6 +307,8 @@ const std::vector<FigureView>& figureViews() {
        FigureKind::Heatmap, kChartFormats},
       {"picture-bias", "the picture with its grid and the positional-bias heat map",
        FigureKind::Heatmap, kChartFormats},
+      {"attention", "RoPE attention logits with identical q and k (pure positional attention)",
+       FigureKind::Heatmap, kChartFormats},
   };
   return views;
 }
@@ -379,6 +382,8 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
     const std::vector<bool> layers = ageLayers(scene.age);
     for (std::size_t l = 0; l < layers.size(); ++l)
       t.rows.push_back({static_cast<long long>(l), static_cast<long long>(layers[l] ? 1 : 0)});
+  } else if (view.name == "attention") {
+    t = attentionTable(attentionFigure(scene));
   } else {  // picture heat maps
     Heatmap h(scene, isBias(view));
     const SceneMetrics& m = h.model.metrics();
@@ -427,7 +432,9 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
   {
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
-    if (view.kind == FigureKind::Heatmap) {
+    if (view.name == "attention") {
+      paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
+    } else if (view.kind == FigureKind::Heatmap) {
       Heatmap h(scene, isBias(view));
       h.paint(p, figure::logicalSize(o), o, isBias(view));
     } else {
@@ -461,6 +468,13 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
     const QImage image = figureImage(scene, view, o);
     if (!image.save(QString::fromStdString(path), "PNG"))
       throw InputError("cannot write output file \"" + path + "\"", "out");
+    return;
+  }
+  if (view.name == "attention") {
+    const AttentionFigure a = attentionFigure(scene);
+    savePainted(
+        path, format, o,
+        [&](QPainter& p, QSizeF logical) { paintAttentionFigure(p, logical, a, o); }, title);
     return;
   }
   if (view.kind == FigureKind::Heatmap) {

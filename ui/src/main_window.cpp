@@ -169,6 +169,7 @@ void MainWindow::buildMenus() {
   figures_->addContextMenu(charts_, {"decay", "decay-subset", "ptd", "bias", "profile",
                                      "wavelengths", "age"});
   figures_->addContextMenu(picture_, {"picture", "picture-bias"});
+  figures_->addContextMenu(attention_, {"attention"});
   connect(view_, &VtkView::contextClicked, this,
           [this](QPoint pos) { figures_->popup(view_, pos, {"space", "compare"}); });
   for (int i = 0; i < compare_->viewCount(); ++i) {
