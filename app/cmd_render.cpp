@@ -23,7 +23,7 @@ namespace {
 const char* kRenderOptionsHelp =
     "\nrender options:\n"
     "  --preset NAME               start from a preset that reproduces a published figure\n"
-    "                              (--list-presets); scene options after it change it\n"
+    "                              (--list-presets); the scene options change it\n"
     "  --view NAME                 the view to render (--list-views; default: the preset's\n"
     "                              view, else space)\n"
     "  --out FILE                  output file; the extension picks the format: .png .svg .pdf\n"

@@ -35,11 +35,16 @@ std::string tableReport(const Table& table, TableFormat format, const std::strin
                        std::to_string(table.columns.size()) + ")");
   if (format == TableFormat::Csv) {
     std::string s;
-    for (std::size_t c = 0; c < table.columns.size(); ++c)
-      s += (c ? "," : "") + csvText(table.columns[c]);
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      if (c) s += ',';
+      s += csvText(table.columns[c]);
+    }
     s += '\n';
     for (const auto& row : table.rows) {
-      for (std::size_t c = 0; c < row.size(); ++c) s += (c ? "," : "") + csvCell(row[c]);
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        if (c) s += ',';
+        s += csvCell(row[c]);
+      }
       s += '\n';
     }
     return s;

@@ -81,8 +81,10 @@ void FigureMenu::fillPresetsMenu(QMenu* menu,
                                  std::function<void(const Scene&, const std::string&)> apply) {
   try {
     for (const FigurePreset& p : figurePresets()) {
-      QAction* a = menu->addAction(QString::fromStdString(p.name), this,
-                                   [apply, &p] { apply(p.scene, p.view); });
+      QAction* a = menu->addAction(QString::fromStdString(p.name), this, [this, apply, &p] {
+        options_.maxDistance = p.maxDistance;
+        apply(p.scene, p.view);
+      });
       a->setToolTip(QString::fromStdString(p.title + "\n" + p.figure));
       a->setObjectName(QStringLiteral("preset_%1").arg(QString::fromStdString(p.name)));
     }
