@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 
+#include <vtkCamera.h>
 #include <vtkRenderer.h>
 
 #include "figure_attention.h"
@@ -98,11 +99,19 @@ QString planTitle(const std::string& plan) {
   return it == names.end() ? QString::fromStdString(plan) : QLatin1String(it->second);
 }
 
-QString compareTitle(const std::string& design, double ptd) {
-  return QStringLiteral("%1    PTD %2")
-      .arg(QString::fromStdString(findDesign(design).title()))
-      .arg(QString::number(ptd, 'f', 4));
+// PTD to 4 decimals without trailing zeros: hard 2.2222, unordered 0, circle 0 (its 1e-16 is
+// rounding), as the paper prints them.
+QString ptdText(double ptd) {
+  return QString::number(std::round(ptd * 1e4) / 1e4, 'g', 10);
 }
+
+QString compareTitle(const std::string& design, double ptd) {
+  return QStringLiteral("%1  PTD %2")
+      .arg(QString::fromStdString(findDesign(design).title()), ptdText(ptd));
+}
+
+// The preset camera leaves room for interaction; a figure can fill more of its panel.
+constexpr double kSpaceZoom = 1.2;
 
 // A 3-D view of `ids`, `px` device pixels, drawn offscreen (no screen grab).
 QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToken,
@@ -123,11 +132,15 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
   view.setAxisKeyVisible(o.legend && key);
   // Cube-axis numbers crowd at figure sizes; the axis titles and the key stay.
   view.setAxisLabelsVisible(false);
+  // The charts' font, where the system has it (VTK's built-in font otherwise).
+  const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
+  if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
   view.grabFramebuffer();  // creates the context
   // A hidden widget gets no resize event: send one so VTK sizes its window and DPI.
   QResizeEvent resize(view.size(), view.size());
   QApplication::sendEvent(&view, &resize);
   view.applyPreset(CameraPreset::Default);
+  view.camera()->Zoom(kSpaceZoom);
   QImage image = view.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
   if (image.size() != px) image = image.scaled(px, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
   image.setDevicePixelRatio(1.0);
@@ -147,9 +160,7 @@ QImage blankImage(const FigureOptions& o) {
 
 QImage spaceImage(const Scene& scene, const FigureOptions& o) {
   const SceneMetrics m = metricsOf(scene, o);
-  const QString title = QStringLiteral("%1    PTD %2")
-                            .arg(QString::fromStdString(findDesign(m.designUsed).title()))
-                            .arg(QString::number(m.ptd.ptd, 'f', 4));
+  const QString title = compareTitle(m.designUsed, m.ptd.ptd);
   QImage out = blankImage(o);
   const QImage view =
       renderSpace(scene, m.ids, m.selectedToken, title, o.size, figure::effectiveScale(o), o);

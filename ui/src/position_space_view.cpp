@@ -257,6 +257,17 @@ void PositionSpaceView::setAxisLabelsVisible(bool visible) {
   update();
 }
 
+void PositionSpaceView::setTextFontFile(const QString& path) {
+  const QByteArray file = path.toLocal8Bit();
+  titleText_->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
+  titleText_->GetTextProperty()->SetFontFile(file.constData());
+  for (auto& key : axisKey_) {
+    key->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
+    key->GetTextProperty()->SetFontFile(file.constData());
+  }
+  update();
+}
+
 void PositionSpaceView::setTitle(const QString& title) {
   titleText_->SetInput(title.toUtf8().constData());
   update();

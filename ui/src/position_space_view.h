@@ -52,6 +52,8 @@ class PositionSpaceView : public VtkView {
   void setAxisKeyVisible(bool visible);
   // The cube axes' number labels (figures leave them out where they would crowd).
   void setAxisLabelsVisible(bool visible);
+  // Title and axis key in a TrueType font file (figures: the charts' DejaVu Sans).
+  void setTextFontFile(const QString& path);
   void setDark(bool dark);
 
   // Places the camera for a preset and fits `bounds` (xmin,xmax,ymin,ymax,zmin,zmax), or the
