@@ -157,3 +157,25 @@ TEST(RenderCliX, ThreeDViewsRenderUnderXvfbAtTheRequestedSize) {
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_EQ(pngSize(work() / "space.png"), std::make_pair(640u, 480u));
 }
+
+TEST(RenderCli, SceneFileAndJsonData) {
+  {
+    std::ofstream scene(work() / "s.json");
+    scene << R"({"format": "ropescope-scene", "version": 1, "layout": "i3x3,t5",
+                 "design": "hard"})";
+  }
+  const ProcessResult r =
+      run({"render", "--scene", "s.json", "--view", "ptd", "--out", "ptd.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = slurp(work() / "ptd.json");
+  // {"title": ..., "columns": [...], "rows": [{"design": "hard", ..., "ptd": 2.2222...}, ...]}
+  const auto hard = text.find("\"design\": \"hard\"");
+  ASSERT_NE(hard, std::string::npos) << text;
+  const auto ptd = text.find("\"ptd\": ", hard);
+  ASSERT_NE(ptd, std::string::npos);
+  EXPECT_NEAR(std::stod(text.substr(ptd + 7)), 20.0 / 9.0, 1e-12);  // 9 consecutive ids
+  const ProcessResult pdf =
+      run({"render", "--scene", "s.json", "--view", "decay", "--out", "decay.pdf"});
+  ASSERT_EQ(pdf.status, 0) << pdf.err;
+  EXPECT_EQ(slurp(work() / "decay.pdf").rfind("%PDF-", 0), 0u);
+}
