@@ -30,6 +30,16 @@ FigureOptions optionsOf(const RenderJob& job) {
   return o;
 }
 
+// The GUI's names, so presets' pictures are cached where the app caches its sample (the
+// setters work before the application object exists).
+void useAppNames() {
+  if (QCoreApplication::organizationName().isEmpty())
+    QCoreApplication::setOrganizationName(QStringLiteral("ropescope"));
+  if (QCoreApplication::applicationName().isEmpty() ||
+      QCoreApplication::applicationName() == QLatin1String("ropescope"))
+    QCoreApplication::setApplicationName(QStringLiteral("ropescope"));
+}
+
 }  // namespace
 
 std::vector<FigureViewInfo> figureViewList() {
@@ -40,6 +50,7 @@ std::vector<FigureViewInfo> figureViewList() {
 }
 
 std::vector<FigurePresetInfo> figurePresetList() {
+  useAppNames();
   std::vector<FigurePresetInfo> out;
   for (const FigurePreset& p : figurePresets())
     out.push_back({p.name, p.title, p.view, p.figure, p.differences, p.maxDistance, p.scene});
@@ -47,6 +58,7 @@ std::vector<FigurePresetInfo> figurePresetList() {
 }
 
 FigurePresetInfo figurePresetInfo(const std::string& name) {
+  useAppNames();
   const FigurePreset& p = findFigurePreset(name);
   return {p.name, p.title, p.view, p.figure, p.differences, p.maxDistance, p.scene};
 }
