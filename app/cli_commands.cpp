@@ -45,6 +45,7 @@ std::string runCommand(const Request& r) {
                          r.contextLength, r.format);
     case kAttention:
     case kGrid:
+    case kRender:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

@@ -14,8 +14,9 @@ namespace ropescope::cli {
 
 namespace {
 
-constexpr unsigned kScene = kIds | kPtd | kBias | kAttention;  // need a layout
-constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention;
+constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender;  // take a layout
+constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention;
+constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender;
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid;
 
 struct State {
@@ -81,7 +82,7 @@ const std::vector<Option>& options() {
          s.req.scene.layout = parseLayoutSpec(v);
          s.haveLayout = true;
        }},
-      {"scene", "FILE", kAll, "read layout, design, parameters and plan from a scene file (.json)",
+      {"scene", "FILE", kAll | kRender, "read layout, design, parameters and plan from a scene file (.json)",
        [](State& s, const std::string& v) {
          s.req.scene = loadSceneFile(v);
          s.haveScene = true;
@@ -193,14 +194,14 @@ const std::vector<Option>& options() {
        }},
       {"format", "json|csv", kAll, "output format (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
-      {"out", "FILE", kAll, "write the output to FILE (atomically) instead of standard output",
+      {"out", "FILE", kAll | kRender, "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) {
          if (v.empty()) throw InputError("--out needs a file name", "out");
          s.req.out = v;
        }},
       {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
        [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
-      {"help", nullptr, kAll, "show this help",
+      {"help", nullptr, kAll | kRender, "show this help",
        [](State& s, const std::string&) { s.req.help = true; }},
   };
   return table;
@@ -255,6 +256,8 @@ const char* commandName(Command c) {
       return "attention";
     case kGrid:
       return "grid";
+    case kRender:
+      return "render";
   }
   return "?";
 }
@@ -275,6 +278,8 @@ const char* commandSummary(Command c) {
       return "RoPE attention logits / softmax over the sequence (CPU or GPU)";
     case kGrid:
       return "image files -> resized size and LLM grid (Qwen2.5-VL smart_resize)";
+    case kRender:
+      return "a named view of a scene or preset as PNG/SVG/PDF (or its data), headless";
   }
   return "";
 }
@@ -289,10 +294,11 @@ bool parseCommand(const std::string& name, Command* out) {
 }
 
 Request parseArguments(Command command, const std::vector<std::string>& args,
-                       const ExtraOptions& extra) {
+                       const ExtraOptions& extra, const Scene* base) {
   State s;
   s.req.command = command;
-  s.req.scene = defaultScene();
+  s.req.scene = base ? *base : defaultScene();
+  s.haveScene = base != nullptr;
   const std::string where = std::string("ropescope ") + commandName(command);
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
@@ -332,9 +338,9 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
     opt->apply(s, value);
     if (s.req.help) return s.req;
   }
-  if (s.haveLayout && s.haveScene)
+  if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");
-  if ((command & kScene) && !s.haveLayout && !s.haveScene && !s.req.help)
+  if ((command & kNeedsLayout) && !s.haveLayout && !s.haveScene && !s.req.help)
     throw InputError(where + " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE", "layout");
   applyParams(s);
   validateScene(s.req.scene);

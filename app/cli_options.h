@@ -19,11 +19,13 @@ enum Command : unsigned {
   kDecay = 8,
   kFreqs = 16,
   kAttention = 32,
-  kGrid = 64
+  kGrid = 64,
+  kRender = 128
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds, kPtd, kBias, kDecay, kFreqs, kAttention, kGrid};
+inline constexpr Command kAllCommands[] = {kIds,   kPtd,       kBias, kDecay,
+                                           kFreqs, kAttention, kGrid, kRender};
 
 struct Request {
   Command command = kIds;
@@ -49,9 +51,10 @@ const char* commandSummary(Command c);
 using ExtraOptions =
     std::function<bool(const std::string& name, const std::function<std::string()>& value)>;
 
-// Throws InputError with a one-line message for any bad option or value.
+// Throws InputError with a one-line message for any bad option or value. `base`: the scene the
+// options start from (a preset), instead of defaultScene(); it counts as a given scene.
 Request parseArguments(Command command, const std::vector<std::string>& args,
-                       const ExtraOptions& extra = {});
+                       const ExtraOptions& extra = {}, const Scene* base = nullptr);
 
 // Help for the shared options that apply to `command` (subcommands append their own).
 std::string sharedOptionsHelp(Command command);

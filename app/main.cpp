@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
       const std::vector<std::string> rest(args.begin() + 1, args.end());
       if (command == cli::kGrid) return cli::runGridCommand(rest);
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
+      if (command == cli::kRender) return cli::runRenderCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
         std::cout << cli::commandHelp(command);
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
     if (!args.empty() && !sceneArg) {
       std::cerr
           << "ropescope: unknown command \"" << args[0]
-          << "\" (accepted: ids, ptd, bias, decay, freqs, attention, grid, or a scene FILE.json)\n";
+          << "\" (accepted: ids, ptd, bias, decay, freqs, attention, grid, render, or a scene "
+             "FILE.json)\n";
       return 2;
     }
 #ifdef ROPESCOPE_WITH_GUI

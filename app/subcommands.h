@@ -9,5 +9,6 @@ namespace ropescope::cli {
 
 int runGridCommand(const std::vector<std::string>& args);       // cmd_grid.cpp
 int runAttentionCommand(const std::vector<std::string>& args);  // cmd_attention.cpp
+int runRenderCommand(const std::vector<std::string>& args);     // cmd_render.cpp
 
 }  // namespace ropescope::cli

@@ -30,7 +30,7 @@ const fs::path& workDir() {
 }
 
 const fs::path samples() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "resources" / "samples";
+  return fs::path(ROPESCOPE_SAMPLES);
 }
 
 ProcessResult runIn(const fs::path& cwd, const std::vector<std::string>& args) {

@@ -102,7 +102,7 @@ bool contains(const std::string& s, const std::string& part) {
 }
 
 fs::path samples() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "resources" / "samples";
+  return fs::path(ROPESCOPE_SAMPLES);
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "attention_view.h"
 #include "charts_panel.h"
 #include "compare_view.h"
+#include "figure_menu.h"
 #include "formula_panel.h"
 #include "phasor_view.h"
 #include "picture_importer.h"
@@ -192,6 +193,19 @@ void MainWindow::buildMenus() {
   QAction* exportPng =
       file->addAction(tr("&Export 3-D view as PNG\xe2\x80\xa6"), this, &MainWindow::exportViewPng);
   exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  figures_ = new FigureMenu(model_, this);
+  figures_->fillExportMenu(file->addMenu(tr("Export &figure")));
+  figures_->addContextMenu(charts_, {"decay", "decay-subset", "ptd", "bias", "profile",
+                                     "wavelengths", "age"});
+  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
+  figures_->addContextMenu(attention_, {"attention"});
+  connect(view_, &VtkView::contextClicked, this,
+          [this](QPoint pos) { figures_->popup(view_, pos, {"space", "compare"}); });
+  for (int i = 0; i < compare_->viewCount(); ++i) {
+    PositionSpaceView* v = compare_->view(i);
+    connect(v, &VtkView::contextClicked, this,
+            [this, v](QPoint pos) { figures_->popup(v, pos, {"compare", "space"}); });
+  }
   file->addAction(tr("Export &animation\xe2\x80\xa6"), this, &MainWindow::exportAnimation)
       ->setToolTip(tr("Sweep a distance (phasors) or \xce\xb1, R, \xce\xb2 (3-D view) into a GIF "
                       "or PNG frames"));
@@ -293,6 +307,12 @@ void MainWindow::buildMenus() {
   attention->setToolTip(tr("RoPE logits and softmax of the scene (Ctrl+Shift+A)"));
   viewMenu->addAction(attention);
 
+  figures_->fillPresetsMenu(menuBar()->addMenu(tr("&Presets")),
+                            [this](const Scene& scene, const std::string& view) {
+                              model_->setScene(scene);
+                              setCompareMode(view == "compare");
+                              showPictureTab(view.rfind("picture", 0) == 0);
+                            });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* tour = help->addAction(tr("&Tour"), this, &MainWindow::startTour);
   tour->setShortcut(QKeySequence(Qt::Key_F1));
@@ -478,12 +498,8 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::exportViewPng() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export 3-D view"),
-                                                    QStringLiteral("view.png"), tr("PNG (*.png)"));
-  if (path.isEmpty()) return;
-  QWidget* target = compareMode() ? static_cast<QWidget*>(compare_) : view_;
-  if (!target->grab().save(path))
-    QMessageBox::warning(this, tr("Export"), tr("Could not write %1").arg(path));
+  // Rendered offscreen at the figure size (figure_views.h), not a grab of the screen.
+  figures_->exportView(compareMode() ? "compare" : "space");
 }
 
 void MainWindow::about() {

@@ -25,6 +25,7 @@ class PhasorView;
 class TourPanel;
 class ChartsPanel;
 class CompareView;
+class FigureMenu;
 class SceneModel;
 class PictureImporter;
 class PictureView;
@@ -45,6 +46,7 @@ class MainWindow : public QMainWindow {
   PictureView* pictureView() const { return picture_; }
   PictureImporter* importer() const { return importer_; }
   AttentionView* attentionView() const { return attention_; }
+  FigureMenu* figures() const { return figures_; }
   QDockWidget* attentionDock() const { return attentionDock_; }
   PhasorView* phasorView() const { return phasor_; }
   FormulaPanel* positionFormulas() const { return positionFormulas_; }
@@ -104,6 +106,7 @@ class MainWindow : public QMainWindow {
   PictureImporter* importer_ = nullptr;
   AttentionView* attention_ = nullptr;
   QDockWidget* attentionDock_ = nullptr;
+  FigureMenu* figures_ = nullptr;
   PhasorView* phasor_ = nullptr;
   FormulaPanel* positionFormulas_ = nullptr;
   TourPanel* tour_ = nullptr;

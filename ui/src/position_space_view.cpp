@@ -191,10 +191,10 @@ void PositionSpaceView::applyPixelSizes() {
   visualActor_->GetProperty()->SetPointSize(9 * s);
   coneActor_->GetProperty()->SetLineWidth(1 * s);
   highlightActor_->GetProperty()->SetPointSize(17 * s);
-  const double fit = std::min(width(), height()) / kViewPixelsPerAxisText;
+  const double fit = std::min(width(), height()) / figureScale() / kViewPixelsPerAxisText;
   axes_->SetScreenSize(std::clamp(fit, kAxisTextMin, kAxisTextSize) * s);
   // The key hangs from the top-right corner, one line per axis, in device pixels.
-  const double w = width() * s, h = height() * s;
+  const double w = width() * devicePixelRatioF(), h = height() * devicePixelRatioF();
   for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, h - 6 * s - 17 * s * a);
 }
 
@@ -242,6 +242,29 @@ void PositionSpaceView::setStale(bool stale) {
   coneActor_->GetProperty()->SetOpacity(
       stale ? 0.1 : (tiles_->tileCount() > 0 ? kConeOpacityOverTiles : kConeOpacity));
   tiles_->setOpacity(opacity);
+  update();
+}
+
+void PositionSpaceView::setAxisKeyVisible(bool visible) {
+  for (auto& key : axisKey_) key->SetVisibility(visible);
+  update();
+}
+
+void PositionSpaceView::setAxisLabelsVisible(bool visible) {
+  axes_->SetXAxisLabelVisibility(visible);
+  axes_->SetYAxisLabelVisibility(visible);
+  axes_->SetZAxisLabelVisibility(visible);
+  update();
+}
+
+void PositionSpaceView::setTextFontFile(const QString& path) {
+  const QByteArray file = path.toLocal8Bit();
+  titleText_->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
+  titleText_->GetTextProperty()->SetFontFile(file.constData());
+  for (auto& key : axisKey_) {
+    key->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
+    key->GetTextProperty()->SetFontFile(file.constData());
+  }
   update();
 }
 

@@ -48,6 +48,12 @@ class PositionSpaceView : public VtkView {
   void setStale(bool stale);
   bool isStale() const { return stale_; }
   void setTitle(const QString& title);
+  // The t/h/w colour key in the top-right corner (the view's legend).
+  void setAxisKeyVisible(bool visible);
+  // The cube axes' number labels (figures leave them out where they would crowd).
+  void setAxisLabelsVisible(bool visible);
+  // Title and axis key in a TrueType font file (figures: the charts' DejaVu Sans).
+  void setTextFontFile(const QString& path);
   void setDark(bool dark);
 
   // Places the camera for a preset and fits `bounds` (xmin,xmax,ymin,ymax,zmin,zmax), or the

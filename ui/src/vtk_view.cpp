@@ -149,7 +149,8 @@ void VtkView::resizeGL(int w, int h) {
   const int ph = static_cast<int>(h * dpr + 0.5);
   interactor_->UpdateSize(pw, ph);
   window_->SetSize(pw, ph);
-  window_->SetDPI(static_cast<int>(72 * dpr + 0.5));  // VTK text is sized in points
+  // VTK text is sized in points.
+  window_->SetDPI(static_cast<int>(72 * dpr * figureScale_ + 0.5));
 }
 
 void VtkView::paintGL() {
@@ -205,6 +206,8 @@ void VtkView::mousePressEvent(QMouseEvent* e) {
       interactor_->MiddleButtonPressEvent();
       break;
     case Qt::RightButton:
+      rightDown_ = true;
+      rightPressPos_ = e->position().toPoint();
       interactor_->RightButtonPressEvent();
       break;
     default:
@@ -227,6 +230,9 @@ void VtkView::mouseReleaseEvent(QMouseEvent* e) {
       break;
     case Qt::RightButton:
       interactor_->RightButtonReleaseEvent();
+      if (rightDown_ && (e->position().toPoint() - rightPressPos_).manhattanLength() <= 3)
+        emit contextClicked(e->position().toPoint());
+      rightDown_ = false;
       break;
     default:
       break;

@@ -34,12 +34,19 @@ class VtkView : public QOpenGLWidget {
   int paintCount() const { return paints_; }
   int contextInitCount() const { return contextInits_; }
 
+  // Figure export: draws points, lines and text `scale` times larger (a figure laid out on a
+  // canvas `scale` times smaller than the widget). 1 on screen.
+  void setFigureScale(double scale) { figureScale_ = scale; }
+  double figureScale() const { return figureScale_; }
+
  signals:
   // The camera moved through mouse interaction (not through code).
   void cameraInteracted();
   // Pointer positions in widget (logical) pixels.
   void hovered(QPoint pos);
   void clicked(QPoint pos);
+  // A right press and release on the same spot (a right drag zooms instead): the context menu.
+  void contextClicked(QPoint pos);
   void left();
 
  protected:
@@ -56,7 +63,7 @@ class VtkView : public QOpenGLWidget {
   void leaveEvent(QEvent* e) override;
 
   // Scales pixel-sized things (points, lines) so they look the same at any device pixel ratio.
-  double pixelScale() const { return devicePixelRatioF(); }
+  double pixelScale() const { return devicePixelRatioF() * figureScale_; }
 
  private:
   void installObservers();
@@ -74,6 +81,9 @@ class VtkView : public QOpenGLWidget {
   int contextInits_ = 0;
   QPoint pressPos_;
   bool leftDown_ = false;
+  QPoint rightPressPos_;
+  bool rightDown_ = false;
+  double figureScale_ = 1.0;
 };
 
 }  // namespace ropescope::ui

@@ -1,0 +1,198 @@
+// `ropescope render`: a named view of a scene (scene options, --scene FILE or --preset NAME)
+// rendered headless to PNG, SVG or PDF, or its data to CSV or JSON. Options are parsed into a
+// RenderSettings (parseRenderArguments) and then dispatched (runRenderCommand): new modes add a
+// field there and a branch in the dispatch.
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+#include "cli_commands.h"
+#include "cli_options.h"
+#include "ropescope/errors.h"
+#include "subcommands.h"
+
+#ifdef ROPESCOPE_WITH_GUI
+#include "ropescope_ui/figure_cli.h"
+#endif
+
+namespace ropescope::cli {
+
+namespace {
+
+const char* kRenderOptionsHelp =
+    "\nrender options:\n"
+    "  --preset NAME               start from a preset that reproduces a published figure\n"
+    "                              (--list-presets); the scene options change it\n"
+    "  --view NAME                 the view to render (--list-views; default: the preset's\n"
+    "                              view, else space)\n"
+    "  --out FILE                  output file; the extension picks the format: .png .svg .pdf\n"
+    "                              (figure) or .csv .json (the data behind the view)\n"
+    "  --size WxH                  output size in pixels, each side 16..8192 (default 1050x750)\n"
+    "  --scale S                   device pixels per layout pixel, 0.25..16 (default: auto, the\n"
+    "                              figure is laid out one 3.5 in column wide)\n"
+    "  --max-distance N            decay views: distances 0..N, 1..1000000 (default 256 or the\n"
+    "                              preset's)\n"
+    "  --no-title                  leave the title out\n"
+    "  --no-legend                 leave the legend (3-D: the axis key) out\n"
+    "  --list-views                list the views and their formats\n"
+    "  --list-presets              list the presets and the figures they reproduce\n"
+    "3-D views (space, compare) need an X display: run them under xvfb-run -a. Charts and\n"
+    "heat maps need none.\n";
+
+struct RenderSettings {
+  Request request;  // the scene and --out
+  std::string preset, view;
+  int width = 1050, height = 750;
+  double scale = 0.0;
+  int maxDistance = -1;  // -1: the preset's, else 256
+  bool title = true, legend = true;
+  bool listViews = false, listPresets = false;
+};
+
+void parseSize(const std::string& text, int* w, int* h) {
+  const auto x = text.find('x');
+  auto whole = [](const std::string& s, int* out) {
+    const char* b = s.data();
+    const char* e = b + s.size();
+    auto [ptr, ec] = std::from_chars(b, e, *out);
+    return !s.empty() && ec == std::errc() && ptr == e;
+  };
+  if (x == std::string::npos || !whole(text.substr(0, x), w) || !whole(text.substr(x + 1), h) ||
+      *w < 16 || *w > 8192 || *h < 16 || *h > 8192)
+    throw InputError(
+        "--size expects WxH with each side a whole number in 16..8192 (got \"" + text + "\")",
+        "size");
+}
+
+double parseScale(const std::string& text) {
+  double v = 0;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  auto [ptr, ec] = std::from_chars(b, e, v);
+  if (text.empty() || ec != std::errc() || ptr != e || !std::isfinite(v) || v < 0.25 || v > 16)
+    throw InputError("--scale expects a number in 0.25..16 (got \"" + text + "\")", "scale");
+  return v;
+}
+
+// Pulls --preset out first: the scene options that follow change the preset's scene.
+std::vector<std::string> takePreset(const std::vector<std::string>& args, std::string* preset) {
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--preset") {
+      if (i + 1 >= args.size()) throw InputError("--preset needs a value (NAME)", "preset");
+      *preset = args[++i];
+    } else if (args[i].rfind("--preset=", 0) == 0) {
+      *preset = args[i].substr(9);
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  return rest;
+}
+
+RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
+  RenderSettings s;
+  const std::vector<std::string> rest = takePreset(args, &s.preset);
+  Scene base;
+  const Scene* basePtr = nullptr;
+#ifdef ROPESCOPE_WITH_GUI
+  if (!s.preset.empty()) {
+    const ui::FigurePresetInfo p = ui::figurePresetInfo(s.preset);
+    base = p.scene;
+    basePtr = &base;
+    s.view = p.view;
+    s.maxDistance = p.maxDistance;
+  }
+#endif
+  bool maxGiven = false;
+  const ExtraOptions extra = [&](const std::string& name,
+                                 const std::function<std::string()>& value) {
+    if (name == "view") {
+      s.view = value();
+    } else if (name == "size") {
+      parseSize(value(), &s.width, &s.height);
+    } else if (name == "scale") {
+      s.scale = parseScale(value());
+    } else if (name == "max-distance") {
+      const std::string v = value();
+      int n = 0;
+      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || n < 1 || n > 1000000)
+        throw InputError("--max-distance expects a whole number in 1..1000000 (got \"" + v + "\")",
+                         "max-distance");
+      s.maxDistance = n;
+      maxGiven = true;
+    } else if (name == "no-title") {
+      s.title = false;
+    } else if (name == "no-legend") {
+      s.legend = false;
+    } else if (name == "list-views") {
+      s.listViews = true;
+    } else if (name == "list-presets") {
+      s.listPresets = true;
+    } else {
+      return false;
+    }
+    return true;
+  };
+  s.request = parseArguments(kRender, rest, extra, basePtr);
+  if (s.view.empty()) s.view = "space";
+  if (!maxGiven && s.maxDistance < 0) s.maxDistance = 256;
+  return s;
+}
+
+#ifdef ROPESCOPE_WITH_GUI
+std::string listViews() {
+  std::ostringstream o;
+  for (const ui::FigureViewInfo& v : ui::figureViewList()) {
+    std::string formats;
+    for (const std::string& f : v.formats) formats += (formats.empty() ? "" : " ") + f;
+    o << v.name << std::string(v.name.size() < 14 ? 14 - v.name.size() : 1, ' ') << v.description
+      << " [" << formats << "]" << (v.needsDisplay ? " (needs X)" : "") << "\n";
+  }
+  return o.str();
+}
+
+std::string listPresets() {
+  std::ostringstream o;
+  for (const ui::FigurePresetInfo& p : ui::figurePresetList())
+    o << p.name << std::string(p.name.size() < 21 ? 21 - p.name.size() : 1, ' ') << "view "
+      << p.view << ": " << p.figure << "\n";
+  return o.str();
+}
+#endif
+
+}  // namespace
+
+int runRenderCommand(const std::vector<std::string>& args) {
+  const RenderSettings s = parseRenderArguments(args);
+  if (s.request.help) {
+    std::cout << commandHelp(kRender) << kRenderOptionsHelp;
+    return 0;
+  }
+#ifdef ROPESCOPE_WITH_GUI
+  if (s.listViews || s.listPresets) {
+    writeOutput((s.listViews ? listViews() : "") + (s.listPresets ? listPresets() : ""), "");
+    return 0;
+  }
+  if (s.request.out.empty())
+    throw InputError("render needs --out FILE (.png .svg .pdf .csv .json)", "out");
+  ui::RenderJob job;
+  job.scene = s.request.scene;
+  job.view = s.view;
+  job.out = s.request.out;
+  job.width = s.width;
+  job.height = s.height;
+  job.scale = s.scale;
+  job.title = s.title;
+  job.legend = s.legend;
+  job.maxDistance = s.maxDistance;
+  ui::renderFigure(job);
+  return 0;
+#else
+  throw InputError("render needs the desktop build (this ropescope was built without Qt)");
+#endif
+}
+
+}  // namespace ropescope::cli

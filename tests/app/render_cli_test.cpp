@@ -1,0 +1,181 @@
+// `ropescope render` end to end (issue 6): lists, one-line errors, charts without a display,
+// the xvfb-run message for 3-D views without one, and CSV against `ropescope decay`.
+// RenderCliX.* need an X display (run under xvfb-run, label gui).
+#include <cmath>
+#include <map>
+
+#include "cli_harness.h"
+
+using namespace ropescope::cli_harness;
+
+namespace {
+
+fs::path work() {
+  static const fs::path dir = makeWorkDir("ropescope-render-cli");
+  return dir;
+}
+
+ProcessResult run(const std::vector<std::string>& args, bool hideDisplay = true) {
+  return runProcess(work(), work(), args, hideDisplay);
+}
+
+// Width and height from a PNG's IHDR chunk.
+std::pair<unsigned, unsigned> pngSize(const fs::path& p) {
+  const std::string s = slurp(p);
+  if (s.size() < 24 || s.compare(1, 3, "PNG") != 0) return {0, 0};
+  auto be = [&](std::size_t at) {
+    unsigned v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(s[at + i]);
+    return v;
+  };
+  return {be(16), be(20)};
+}
+
+std::vector<std::vector<std::string>> csvRows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::stringstream r(line);
+    for (std::string cell; std::getline(r, cell, ',');) row.push_back(cell);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+const char* kViews[] = {"space", "compare", "decay",        "decay-subset",
+                        "ptd",   "bias",    "profile",      "wavelengths",
+                        "age",   "picture", "picture-bias", "attention"};
+const char* kPresets[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
+                          "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
+                          "revisiting-mrope-i"};
+
+}  // namespace
+
+TEST(RenderCli, ListsEveryViewAndPreset) {
+  const ProcessResult v = run({"render", "--list-views"});
+  ASSERT_EQ(v.status, 0) << v.err;
+  for (const char* name : kViews)
+    EXPECT_NE(("\n" + v.out).find(std::string("\n") + name + " "), std::string::npos) << name;
+  EXPECT_NE(v.out.find("needs X"), std::string::npos);
+  const ProcessResult p = run({"render", "--list-presets"});
+  ASSERT_EQ(p.status, 0) << p.err;
+  for (const char* name : kPresets) EXPECT_NE(p.out.find(name), std::string::npos) << name;
+  const ProcessResult h = run({"render", "--help"});
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("--list-presets"), std::string::npos);
+  EXPECT_NE(h.out.find("--layout"), std::string::npos);  // the shared scene options
+  const ProcessResult top = run({"--help"});
+  EXPECT_NE(top.out.find("render"), std::string::npos);
+}
+
+TEST(RenderCli, BadValuesAreOneLineErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+      {{"render", "--view", "decay", "--out", "a.png", "--size", "10x10"}, {"--size", "16..8192"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--size", "wide"}, {"--size", "WxH"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--scale", "99"}, {"--scale", "0.25..16"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--max-distance", "0"},
+       {"--max-distance", "1..1000000"}},
+      {{"render", "--view", "nope", "--out", "a.png"}, {"unknown view", "decay"}},
+      {{"render", "--preset", "nope", "--out", "a.png"}, {"unknown preset", "roformer-decay"}},
+      {{"render", "--view", "compare", "--out", "a.svg"}, {"accepted extensions", ".png"}},
+      {{"render", "--view", "decay"}, {"--out"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--design", "nope"}, {"nope"}},
+      {{"render", "--preset", "roformer-decay", "--out", "missing-dir/a.png"}, {"cannot write"}},
+  };
+  for (const auto& [args, mentions] : cases)
+    expectOneLineError(run(args), joinArgs(args), mentions);
+  EXPECT_FALSE(fs::exists(work() / "a.png"));
+}
+
+TEST(RenderCli, ThreeDViewsWithoutADisplaySayToUseXvfbRun) {
+  for (const char* view : {"space", "compare"}) {
+    const std::vector<std::string> args = {
+        "render", "--preset", "circle-four-schemes", "--view", view, "--out", "fig.png"};
+    expectOneLineError(run(args), view, {"X display", "xvfb-run"});
+  }
+  // Their data needs no display.
+  const ProcessResult r = run(
+      {"render", "--preset", "circle-four-schemes", "--view", "compare", "--out", "compare.csv"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(work() / "compare.csv").rfind("design,ptd,token,modality,t,h,w\n", 0), 0u);
+}
+
+TEST(RenderCli, ChartsRenderWithoutADisplay) {
+  const ProcessResult png =
+      run({"render", "--preset", "roformer-decay", "--out", "decay.png", "--size", "1200x800"});
+  ASSERT_EQ(png.status, 0) << png.err;
+  EXPECT_TRUE(png.err.empty()) << png.err;
+  EXPECT_EQ(pngSize(work() / "decay.png"), std::make_pair(1200u, 800u));
+  const ProcessResult svg = run({"render", "--scene", "scene.json", "--view", "decay", "--out",
+                                 "decay.svg"});  // a missing scene file: one line
+  expectOneLineError(svg, "missing scene", {"scene.json"});
+  for (const char* ext : {"svg", "pdf"}) {
+    const std::string out = std::string("ptd.") + ext;
+    const ProcessResult r = run({"render", "--layout", "i3x3,t5", "--design", "hard", "--view",
+                                 "ptd", "--out", out, "--no-title", "--no-legend"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string text = slurp(work() / out);
+    EXPECT_NE(text.find(ext[0] == 's' ? "<svg" : "%PDF-"), std::string::npos) << ext;
+  }
+}
+
+TEST(RenderCli, DecayCsvEqualsTheDecaySubcommand) {
+  const ProcessResult r =
+      run({"render", "--preset", "roformer-decay", "--view", "decay", "--out", "decay.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const ProcessResult d = run({"decay", "--plan", "vanilla", "--head-dim", "128", "--base", "10000",
+                               "--axis", "t", "--max-distance", "256", "--format", "csv"});
+  ASSERT_EQ(d.status, 0) << d.err;
+  const auto a = csvRows(slurp(work() / "decay.csv"));
+  const auto b = csvRows(d.out);
+  ASSERT_EQ(a.size(), 258u);
+  ASSERT_EQ(b.size(), a.size());
+  EXPECT_EQ(a[0], (std::vector<std::string>{"distance", "U_t"}));
+  for (std::size_t i = 1; i < a.size(); ++i) {
+    ASSERT_EQ(b[i].size(), 2u);
+    EXPECT_EQ(std::stod(a[i][0]), std::stod(b[i][0]));
+    EXPECT_EQ(std::stod(a[i][1]), std::stod(b[i][1])) << "distance " << a[i][0];
+  }
+  // Scene options change a preset: a shorter range.
+  const ProcessResult s =
+      run({"render", "--preset", "roformer-decay", "--max-distance", "16", "--out", "short.csv"});
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_EQ(csvRows(slurp(work() / "short.csv")).size(), 18u);
+}
+
+TEST(RenderCliX, ThreeDViewsRenderUnderXvfbAtTheRequestedSize) {
+  ASSERT_NE(std::getenv("DISPLAY"), nullptr) << "needs an X display: ctest runs it under xvfb-run";
+  const ProcessResult r = run({"render", "--preset", "circle-four-schemes", "--view", "compare",
+                               "--out", "compare.png", "--size", "2400x1800"},
+                              false);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(pngSize(work() / "compare.png"), std::make_pair(2400u, 1800u));
+  const ProcessResult s = run({"render", "--preset", "circle-picture", "--out", "space.png",
+                               "--size", "640x480", "--scale", "1"},
+                              false);
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_EQ(pngSize(work() / "space.png"), std::make_pair(640u, 480u));
+}
+
+TEST(RenderCli, SceneFileAndJsonData) {
+  {
+    std::ofstream scene(work() / "s.json");
+    scene << R"({"format": "ropescope-scene", "version": 1, "layout": "i3x3,t5",
+                 "design": "hard"})";
+  }
+  const ProcessResult r =
+      run({"render", "--scene", "s.json", "--view", "ptd", "--out", "ptd.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = slurp(work() / "ptd.json");
+  // {"title": ..., "columns": [...], "rows": [{"design": "hard", ..., "ptd": 2.2222...}, ...]}
+  const auto hard = text.find("\"design\": \"hard\"");
+  ASSERT_NE(hard, std::string::npos) << text;
+  const auto ptd = text.find("\"ptd\": ", hard);
+  ASSERT_NE(ptd, std::string::npos);
+  EXPECT_NEAR(std::stod(text.substr(ptd + 7)), 20.0 / 9.0, 1e-12);  // 9 consecutive ids
+  const ProcessResult pdf =
+      run({"render", "--scene", "s.json", "--view", "decay", "--out", "decay.pdf"});
+  ASSERT_EQ(pdf.status, 0) << pdf.err;
+  EXPECT_EQ(slurp(work() / "decay.pdf").rfind("%PDF-", 0), 0u);
+}

@@ -1,0 +1,45 @@
+// `ropescope render` entry into the ui library: named views of a scene rendered headless to
+// PNG/SVG/PDF (or their data to CSV/JSON), and the presets that reproduce published figures.
+// Keeps Qt and VTK out of app/: plain C++ types only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ropescope/scene.h"
+
+namespace ropescope::ui {
+
+struct FigureViewInfo {
+  std::string name, description;
+  std::vector<std::string> formats;  // file extensions
+  bool needsDisplay = false;         // 3-D (VTK) views need an X display
+};
+std::vector<FigureViewInfo> figureViewList();
+
+struct FigurePresetInfo {
+  std::string name, title, view, figure, differences;
+  int maxDistance = 256;
+  Scene scene;
+};
+std::vector<FigurePresetInfo> figurePresetList();
+// Throws InputError naming the accepted presets.
+FigurePresetInfo figurePresetInfo(const std::string& name);
+
+struct RenderJob {
+  Scene scene;
+  std::string view;
+  std::string out;  // format from the extension: .png .svg .pdf .csv .json
+  int width = 1050, height = 750;
+  double scale = 0.0;  // 0: auto (the canvas is one 3.5 in column wide)
+  bool title = true, legend = true;
+  int maxDistance = 256;
+};
+
+// Checks the job (view, format, size, scale) without rendering; throws InputError.
+void checkRenderJob(const RenderJob& job);
+// Renders the job (creating the Qt application when there is none). 3-D views without an X
+// display throw InputError saying to run under xvfb-run. Throws InputError on bad input.
+void renderFigure(const RenderJob& job);
+
+}  // namespace ropescope::ui

@@ -1,0 +1,326 @@
+#include "figure_charts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QHorizontalBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "axis_colors.h"
+#include "ropescope/position_design.h"
+
+namespace ropescope::ui::figure {
+
+namespace {
+
+constexpr const char* kAxisNames[3] = {"t", "h", "w"};
+
+std::unique_ptr<QChart> newChart(const QString& title) {
+  auto chart = std::make_unique<QChart>();
+  chart->setTitle(title);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  return chart;
+}
+
+QPen linePen(const QColor& c, double width = kLineWidth) {
+  QPen pen(c);
+  pen.setWidthF(width);
+  pen.setCapStyle(Qt::RoundCap);
+  pen.setJoinStyle(Qt::RoundJoin);
+  return pen;
+}
+
+void fitAxis(QValueAxis* axis, double lo, double hi) {
+  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
+  if (!(hi - lo > 1e-9 * scale)) {  // flat: show it flat, not magnified rounding noise
+    const double half = std::max(0.5, 0.1 * std::abs(lo));
+    lo -= half;
+    hi += half;
+  }
+  const double pad = (hi - lo) * 0.05;
+  axis->setRange(lo - pad, hi + pad);
+  axis->applyNiceNumbers();
+}
+
+// Ticks at round steps: quarters of a power of two (distances 0..256 -> 64), else 1, 2 or 5
+// times a power of ten giving 4..8 intervals.
+double niceStep(double span) {
+  if (span <= 0) return 1;
+  const double p2 = std::exp2(std::round(std::log2(span)));
+  if (std::abs(p2 - span) < 1e-9 && span >= 4) return span / 4;
+  const double raw = span / 5;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+void roundTicks(QValueAxis* axis, double lo, double hi) {
+  axis->setRange(lo, hi);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0);
+  axis->setTickInterval(niceStep(hi - lo));
+}
+
+}  // namespace
+
+std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
+                                   const std::array<std::vector<double>, 3>& curves,
+                                   const QString& title, const FigureOptions& o) {
+  auto chart = newChart(title);
+  auto* x = new QValueAxis;
+  x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* y = new QValueAxis;
+  y->setTitleText(QString::fromUtf8("decay bound U(\xce\xb4)"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  double hi = 0;
+  QLineSeries* series[3] = {nullptr, nullptr, nullptr};
+  for (int a = 0; a < 3; ++a) {
+    if (curves[a].empty()) continue;
+    series[a] = new QLineSeries;
+    series[a]->setName(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
+    QList<QPointF> pts;
+    for (std::size_t i = 0; i < curves[a].size() && i < distance.size(); ++i) {
+      pts.append(QPointF(distance[i], curves[a][i]));
+      hi = std::max(hi, curves[a][i]);
+    }
+    series[a]->replace(pts);
+    chart->addSeries(series[a]);
+    series[a]->attachAxis(x);
+    series[a]->attachAxis(y);
+  }
+  roundTicks(x, 0, distance.empty() ? 1.0 : std::max(1.0, distance.back()));
+  y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
+  y->applyNiceNumbers();
+  y->setLabelFormat(QStringLiteral("%g"));
+  styleChart(chart.get(), o);
+  // Coincident curves (MHRoPE, vanilla RoPE) draw later ones over earlier: dash them so every
+  // axis stays visible.
+  int drawn = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (!series[a]) continue;
+    QPen pen = linePen(axisColor(a));
+    if (drawn == 1) pen.setStyle(Qt::DashLine);
+    if (drawn == 2) pen.setStyle(Qt::DotLine);
+    series[a]->setPen(pen);
+    ++drawn;
+  }
+  return chart;
+}
+
+std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
+                                        const std::string& current, bool ptd,
+                                        const FigureOptions& o) {
+  auto chart = newChart(ptd ? QStringLiteral("PTD of every design")
+                            : QStringLiteral("Bias spread of every design"));
+  auto* series = new QHorizontalBarSeries;
+  auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
+  QStringList names;
+  double top = 0;
+  int highlighted = -1;
+  // Top to bottom in the listed order: a horizontal bar axis counts from the bottom.
+  for (const DesignSummary& d : designs) top = std::max(top, ptd ? d.ptd : d.biasSpread);
+  for (std::size_t k = designs.size(); k-- > 0;) {
+    const DesignSummary& d = designs[k];
+    names << QString::fromStdString(d.design);
+    const double v = ptd ? d.ptd : d.biasSpread;
+    // Rounding noise (circle's PTD of 1e-15) reads as 0 on the bar label; the data keep it.
+    set->append(std::abs(v) <= 1e-9 * std::max(1.0, top) ? 0.0 : v);
+    if (d.design == current) highlighted = static_cast<int>(names.size() - 1);
+  }
+  series->append(set);
+  series->setBarWidth(0.7);
+  series->setLabelsVisible(true);
+  series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+  series->setLabelsPrecision(4);
+  chart->addSeries(series);
+  auto* cat = new QBarCategoryAxis;
+  cat->append(names);
+  cat->setTruncateLabels(false);
+  auto* val = new QValueAxis;
+  val->setTitleText(ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"));
+  val->setRange(0, top > 0 ? top * 1.3 : 1.0);  // room for the value labels
+  val->applyNiceNumbers();
+  val->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(cat, Qt::AlignLeft);
+  chart->addAxis(val, Qt::AlignBottom);
+  series->attachAxis(cat);
+  series->attachAxis(val);
+  chart->legend()->hide();
+  styleChart(chart.get(), o);
+  cat->setGridLineVisible(false);
+  set->setColor(neutralBar());
+  set->setBorderColor(neutralBar());
+  set->setSelectedColor(currentColor());
+  set->setLabelColor(foreground());
+  set->setLabelFont(font(Text::Label));
+  if (highlighted >= 0) set->selectBar(highlighted);
+  return chart;
+}
+
+std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
+                                     const FigureOptions& o) {
+  auto chart = newChart(
+      m.selectedToken >= 0 ? QStringLiteral("Text token %1 to every visual token").arg(selectedText)
+                           : QStringLiteral("No text token to profile"));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("visual token index"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* yd = new QValueAxis;
+  yd->setTitleText(QStringLiteral("distance d"));
+  auto* yb = new QValueAxis;
+  yb->setTitleText(QStringLiteral("bias b"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(yd, Qt::AlignLeft);
+  chart->addAxis(yb, Qt::AlignRight);
+  auto* dist = new QLineSeries;
+  dist->setName(QStringLiteral("distance"));
+  auto* bias = new QLineSeries;
+  bias->setName(QStringLiteral("bias"));
+  QList<QPointF> dp, bp;
+  double dlo = 0, dhi = 0, blo = 0, bhi = 0;
+  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
+    const double d = m.selectedDistance[i];
+    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
+    dp.append(QPointF(static_cast<double>(i), d));
+    bp.append(QPointF(static_cast<double>(i), b));
+    dlo = i ? std::min(dlo, d) : d;
+    dhi = i ? std::max(dhi, d) : d;
+    blo = i ? std::min(blo, b) : b;
+    bhi = i ? std::max(bhi, b) : b;
+  }
+  dist->replace(dp);
+  bias->replace(bp);
+  chart->addSeries(dist);
+  chart->addSeries(bias);
+  dist->attachAxis(x);
+  dist->attachAxis(yd);
+  bias->attachAxis(x);
+  bias->attachAxis(yb);
+  roundTicks(x, 0, std::max<double>(1, static_cast<double>(dp.size()) - 1));
+  fitAxis(yd, dlo, dhi);
+  fitAxis(yb, blo, bhi);
+  yd->setLabelFormat(QStringLiteral("%g"));
+  yb->setLabelFormat(QStringLiteral("%g"));
+  styleChart(chart.get(), o);
+  dist->setPen(linePen(distanceColor()));
+  bias->setPen(linePen(biasColor()));
+  yd->setLabelsColor(distanceColor().darker(120));
+  yb->setLabelsColor(biasColor().darker(120));
+  return chart;
+}
+
+std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o) {
+  int nope = 0;
+  QList<QPointF> pts[3];
+  double lo = 0, hi = 0;
+  bool first = true;
+  for (const PairWavelength& w : m.wavelengths) {
+    const int a = static_cast<int>(w.axis);
+    if (!w.wavelength || a > 2) {
+      ++nope;
+      continue;
+    }
+    pts[a].append(QPointF(w.index, *w.wavelength));
+    lo = first ? *w.wavelength : std::min(lo, *w.wavelength);
+    hi = first ? *w.wavelength : std::max(hi, *w.wavelength);
+    first = false;
+  }
+  auto chart = newChart(
+      nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
+           : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("pair index p"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* y = new QLogValueAxis;
+  y->setTitleText(QStringLiteral("wavelength (positions)"));
+  y->setBase(10);
+  y->setLabelFormat(QStringLiteral("%.0e"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  QScatterSeries* series[3] = {nullptr, nullptr, nullptr};
+  for (int a = 0; a < 3; ++a) {
+    if (pts[a].isEmpty()) continue;
+    series[a] = new QScatterSeries;
+    series[a]->setName(QStringLiteral("axis %1").arg(QLatin1String(kAxisNames[a])));
+    series[a]->replace(pts[a]);
+    chart->addSeries(series[a]);
+    series[a]->attachAxis(x);
+    series[a]->attachAxis(y);
+  }
+  roundTicks(x, 0, std::max<double>(1, static_cast<double>(m.wavelengths.size()) - 1));
+  x->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
+  if (!first)
+    y->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
+  styleChart(chart.get(), o);
+  for (int a = 0; a < 3; ++a) {
+    if (!series[a]) continue;
+    series[a]->setMarkerSize(7);
+    series[a]->setColor(axisColor(a));
+    series[a]->setBorderColor(axisColor(a));
+  }
+  return chart;
+}
+
+std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o) {
+  const std::vector<bool> layers = ageLayers(schedule);
+  auto chart = newChart(QStringLiteral("AGE schedule: %1, %2 layers")
+                            .arg(QLatin1String(ageStrategyName(schedule.strategy)))
+                            .arg(schedule.layers));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("decoder layer"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  // Two rows named on the axis: circle ids above, M-RoPE ids below.
+  auto* y = new QCategoryAxis;
+  y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  y->append(QStringLiteral("M-RoPE"), 0.0);
+  y->append(QStringLiteral("circle"), 1.0);
+  y->setRange(-0.6, 1.6);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  auto* circle = new QScatterSeries;
+  circle->setName(QStringLiteral("circle ids"));
+  auto* mrope = new QScatterSeries;
+  mrope->setName(QStringLiteral("M-RoPE ids"));
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    if (layers[l])
+      circle->append(static_cast<double>(l), 1.0);
+    else
+      mrope->append(static_cast<double>(l), 0.0);
+  }
+  for (QScatterSeries* s : {circle, mrope}) {
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  x->setRange(-1, static_cast<double>(layers.size()));
+  x->setTickType(QValueAxis::TicksDynamic);
+  x->setTickAnchor(0);
+  x->setTickInterval(layers.size() > 24 ? 8 : 4);
+  chart->legend()->hide();
+  styleChart(chart.get(), o);
+  y->setGridLineVisible(false);
+  const double marker = std::clamp(360.0 / std::max<std::size_t>(1, layers.size()), 5.0, 14.0);
+  circle->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  mrope->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  circle->setMarkerSize(marker);
+  mrope->setMarkerSize(marker);
+  circle->setColor(currentColor());
+  circle->setBorderColor(currentColor());
+  mrope->setColor(neutralBar());
+  mrope->setBorderColor(neutralBar());
+  return chart;
+}
+
+}  // namespace ropescope::ui::figure

@@ -1,0 +1,34 @@
+// The charts of exported figures, built from core results with the publication look
+// (figure_style.h). The GUI's File -> Export and `ropescope render` both draw through these.
+#pragma once
+
+#include <QString>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "figure_style.h"
+#include "ropescope/age_schedule.h"
+#include "ropescope/scene_metrics.h"
+
+class QChart;
+
+namespace ropescope::ui::figure {
+
+// Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn).
+std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
+                                   const std::array<std::vector<double>, 3>& curves,
+                                   const QString& title, const FigureOptions& o);
+// PTD (ptd = true) or bias spread of every design, the scene's design highlighted.
+std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
+                                        const std::string& current, bool ptd,
+                                        const FigureOptions& o);
+// The selected text token's distance and bias to every visual token.
+std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
+                                     const FigureOptions& o);
+std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
+// Which decoder layers use circle ids (1) and which M-RoPE ids (0).
+std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
+
+}  // namespace ropescope::ui::figure

@@ -1,0 +1,58 @@
+// The publication look of exported figures: a light theme whatever the screen theme, DejaVu Sans
+// at sizes that read at single-column width, line widths, one palette, titles and legends
+// switchable. A figure is laid out on a canvas of logical pixels, 144 per inch, and drawn at
+// `scale` device pixels per logical pixel.
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QSize>
+#include <QSizeF>
+
+class QChart;
+
+namespace ropescope::ui {
+
+struct FigureOptions {
+  QSize size{1050, 750};  // output pixels (PNG); vector outputs use the same canvas
+  double scale = 0.0;     // device pixels per logical pixel; 0 = auto (a 3.5 in wide canvas)
+  bool title = true;
+  bool legend = true;
+  int maxDistance = 256;  // decay charts: distances 0..maxDistance
+};
+
+namespace figure {
+
+inline constexpr double kLogicalPerInch = 144.0;
+// The canvas width that prints at one column (3.5 in) with the font sizes below.
+inline constexpr double kColumnWidth = 3.5 * kLogicalPerInch;  // 504 logical px
+inline constexpr int kMinSide = 16, kMaxSide = 8192;
+inline constexpr double kMinScale = 0.25, kMaxScale = 16.0;
+
+// Auto scale: the canvas is one column wide. Otherwise the given scale.
+double effectiveScale(const FigureOptions& o);
+// The canvas in logical pixels: size / scale.
+QSizeF logicalSize(const FigureOptions& o);
+// Throws InputError naming the accepted range for a bad size or scale.
+void validate(const FigureOptions& o);
+
+enum class Text { Title, AxisTitle, Label, Legend };
+QFont font(Text role);  // DejaVu Sans, pixel sizes in logical pixels (7-8 pt at a column)
+
+inline constexpr double kLineWidth = 2.0;  // data lines, logical px (1 pt)
+inline constexpr double kGridWidth = 0.75;
+
+// One palette: the axis colours of axis_colors.h for t/h/w, and these for the rest.
+QColor foreground();    // text, axes
+QColor gridColor();     // grid lines
+QColor neutralBar();    // bars of other designs
+QColor currentColor();  // the scene's own design, picked markers
+QColor distanceColor();
+QColor biasColor();
+
+// Light theme, fonts, line widths, title and legend per the options. Call after the chart has
+// its series and axes.
+void styleChart(QChart* chart, const FigureOptions& o);
+
+}  // namespace figure
+}  // namespace ropescope::ui
