@@ -13,6 +13,7 @@
 #include "subcommands.h"
 
 #ifdef ROPESCOPE_WITH_GUI
+#include "ropescope_ui/animation_export.h"
 #include "ropescope_ui/figure_cli.h"
 #endif
 
@@ -37,6 +38,10 @@ const char* kRenderOptionsHelp =
     "  --no-legend                 leave the legend (3-D: the axis key) out\n"
     "  --list-views                list the views and their formats\n"
     "  --list-presets              list the presets and the figures they reproduce\n"
+    "  --animate SPEC              an animation instead of a figure: PARAM:FROM:TO, e.g.\n"
+    "                              distance_h:0:256 (phasors), alpha:0:1, R:2:20, beta:0:1\n"
+    "                              (3-D view, needs X); --out x.gif or a folder for PNG frames\n"
+    "  --frames N                  frames of the animation, 2..1000 (default 32)\n"
     "3-D views (space, compare) need an X display: run them under xvfb-run -a. Charts and\n"
     "heat maps need none.\n";
 
@@ -48,6 +53,9 @@ struct RenderSettings {
   int maxDistance = -1;  // -1: the preset's, else 256
   bool title = true, legend = true;
   bool listViews = false, listPresets = false;
+  std::string animate;  // --animate SPEC: an animation instead of a figure
+  int frames = 32;
+  bool framesGiven = false;
 };
 
 void parseSize(const std::string& text, int* w, int* h) {
@@ -131,6 +139,15 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
       s.listViews = true;
     } else if (name == "list-presets") {
       s.listPresets = true;
+    } else if (name == "animate") {
+      s.animate = value();
+    } else if (name == "frames") {
+      const std::string v = value();
+      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s.frames);
+      if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
+        throw InputError("--frames expects a whole number in 2..1000 (got \"" + v + "\")",
+                         "frames");
+      s.framesGiven = true;
     } else {
       return false;
     }
@@ -176,6 +193,13 @@ int runRenderCommand(const std::vector<std::string>& args) {
     writeOutput((s.listViews ? listViews() : "") + (s.listPresets ? listPresets() : ""), "");
     return 0;
   }
+  if (!s.animate.empty()) {
+    if (s.request.out.empty())
+      throw InputError("render --animate needs --out FILE.gif or a folder for PNG frames", "out");
+    return ui::renderAnimationCommand(s.request.scene, s.animate, s.frames, s.width, s.height,
+                                      s.request.out, std::cout);
+  }
+  if (s.framesGiven) throw InputError("--frames needs --animate SPEC", "frames");
   if (s.request.out.empty())
     throw InputError("render needs --out FILE (.png .svg .pdf .csv .json)", "out");
   ui::RenderJob job;
