@@ -216,7 +216,8 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 
   Selected sel = selectBackend(o.backend, o.threads);
   if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
-    throw InputError("--backend gpu: no OpenGL 4.3 compute context: " + sel.reason +
+    throw InputError("--backend gpu: no OpenGL 4.3 compute backend: " +
+                         (sel.reason.rfind("GPU: ", 0) == 0 ? sel.reason.substr(5) : sel.reason) +
                          " (--backend auto falls back to the CPU)",
                      "backend");
   if (sel.failed) std::cerr << "ropescope: " << sel.note << "\n";
@@ -245,9 +246,10 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   try {
     compute();
   } catch (const gpu::GpuError& e) {  // only the unwrapped --backend gpu gets here
-    throw InputError(
-        std::string("--backend gpu: ") + e.what() + " (--backend auto falls back to the CPU)",
-        "backend");
+    const std::string what = e.what();
+    throw InputError("--backend gpu: " + (what.rfind("GPU: ", 0) == 0 ? what.substr(5) : what) +
+                         " (--backend auto falls back to the CPU)",
+                     "backend");
   }
   // auto: the GPU failed mid-run and the CPU finished the job.
   if (const std::string fell = gpu::fallbackNote(be); !fell.empty()) {
