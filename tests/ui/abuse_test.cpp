@@ -169,9 +169,12 @@ class Abuser {
     if (chance(0.5)) {
       // Typed, as a user would: select all, type, Enter (invalid characters are refused by
       // the validator, out-of-range numbers clamp or stay unaccepted).
-      static const std::vector<QString> texts = {
-          "0",   "-1",          "1e308",      "nan",         "inf", "-inf", "2147483647",
-          "-2147483648", "99999999999999", "", "1,5", "--3", "0.000001", "12", "3.5", "7"};
+      static const std::vector<QString> texts = {"0",          "-1",          "1e308",
+                                                 "nan",        "inf",         "-inf",
+                                                 "2147483647", "-2147483648", "99999999999999",
+                                                 "",           "1,5",         "--3",
+                                                 "0.000001",   "12",          "3.5",
+                                                 "7"};
       s->setFocus();
       QTest::keyClick(s, Qt::Key_A, Qt::ControlModifier);
       QTest::keyClicks(s, pick(texts));
@@ -185,8 +188,9 @@ class Abuser {
       i->setValue(std::clamp(v, lo, hi));
     } else if (auto* d = qobject_cast<QDoubleSpinBox*>(s)) {
       const double lo = d->minimum(), hi = d->maximum();
-      const double v = pick(std::vector<double>{lo, hi, 0.0, 1.0, -1.0, 1e-9,
-                                                lo + (hi - lo) * std::uniform_real_distribution<>(0, 1)(rng_)});
+      const double v =
+          pick(std::vector<double>{lo, hi, 0.0, 1.0, -1.0, 1e-9,
+                                   lo + (hi - lo) * std::uniform_real_distribution<>(0, 1)(rng_)});
       d->setValue(std::clamp(v, lo, hi));
     } else {
       s->stepBy(between(-1000, 1000));
@@ -205,7 +209,10 @@ class Abuser {
           parts << QStringLiteral("i%1x%2").arg(between(1, 24)).arg(between(1, 24));
           break;
         default:
-          parts << QStringLiteral("v%1x%2x%3").arg(between(1, 6)).arg(between(1, 10)).arg(between(1, 10));
+          parts << QStringLiteral("v%1x%2x%3")
+                       .arg(between(1, 6))
+                       .arg(between(1, 10))
+                       .arg(between(1, 10));
       }
     }
     return parts.join(QLatin1Char(','));
@@ -223,25 +230,45 @@ class Abuser {
     const int r = between(0, 20);
     if (r < 9) {
       text = e->objectName() == QLatin1String("layoutSpec") ? randomSpec()
-                                                             : QStringLiteral("%1,%2,%3")
-                                                                   .arg(between(-5, 40))
-                                                                   .arg(between(0, 40))
-                                                                   .arg(between(0, 40));
+                                                            : QStringLiteral("%1,%2,%3")
+                                                                  .arg(between(-5, 40))
+                                                                  .arg(between(0, 40))
+                                                                  .arg(between(0, 40));
     } else if (r < 11) {
       // Huge but within the limits, and just past them.
-      text = pick(std::vector<QString>{"t262144", "t262145", "i512x512", "i513x512",
-                                       "v64x64x64", "t1000,i500x500", "t20000,i100x100,t20000"});
+      text = pick(std::vector<QString>{"t262144", "t262145", "i512x512", "i513x512", "v64x64x64",
+                                       "t1000,i500x500", "t20000,i100x100,t20000"});
       ++hugeLayouts;
     } else if (r == 11 && chance(0.15)) {
       text = QStringLiteral("t131072,i362x362");  // both halves huge: seconds of PTD
       ++hugeLayouts;
     } else {
-      text = pick(std::vector<QString>{
-          "", ",", ",,,", "t", "x", "t0", "i0x5", "t-3", "t1e9", "t99999999999999999999",
-          "img:/no/such/picture.png", "img:" + dir_ + "/garbage.png", "vid:" + dir_,
-          "vid:/nonexistent", "i3x3,,t2", "t5,i3x3,t2", QString(5000, QLatin1Char('A')),
-          QString::fromUtf8("t5,\xc3\xa9\xe2\x80\x94"), "nan", "-1,-1,-1", "1e308,1e308,1e308",
-          "2147483647", "64,32,32", "0,0,0", "t3;rm -rf", "\t\n"});
+      text = pick(std::vector<QString>{"",
+                                       ",",
+                                       ",,,",
+                                       "t",
+                                       "x",
+                                       "t0",
+                                       "i0x5",
+                                       "t-3",
+                                       "t1e9",
+                                       "t99999999999999999999",
+                                       "img:/no/such/picture.png",
+                                       "img:" + dir_ + "/garbage.png",
+                                       "vid:" + dir_,
+                                       "vid:/nonexistent",
+                                       "i3x3,,t2",
+                                       "t5,i3x3,t2",
+                                       QString(5000, QLatin1Char('A')),
+                                       QString::fromUtf8("t5,\xc3\xa9\xe2\x80\x94"),
+                                       "nan",
+                                       "-1,-1,-1",
+                                       "1e308,1e308,1e308",
+                                       "2147483647",
+                                       "64,32,32",
+                                       "0,0,0",
+                                       "t3;rm -rf",
+                                       "\t\n"});
     }
     e->setFocus();
     e->setText(text);
@@ -266,8 +293,8 @@ class Abuser {
     const auto sliders = live<QSlider>();
     if (sliders.empty()) return;
     QSlider* s = pick(sliders);
-    s->setValue(pick(std::vector<int>{s->minimum(), s->maximum(),
-                                      between(s->minimum(), s->maximum())}));
+    s->setValue(
+        pick(std::vector<int>{s->minimum(), s->maximum(), between(s->minimum(), s->maximum())}));
   }
 
   void segmentEvent() {
@@ -430,7 +457,8 @@ class Abuser {
     for (char& c : garbage) c = char(between(0, 255));
     const std::string good = sceneToJson(fixedScene());
     write(QStringLiteral("garbage.json"), garbage);
-    write(QStringLiteral("truncated.json"), QByteArray::fromStdString(good.substr(0, good.size() / 2)));
+    write(QStringLiteral("truncated.json"),
+          QByteArray::fromStdString(good.substr(0, good.size() / 2)));
     write(QStringLiteral("empty.json"), {});
     write(QStringLiteral("types.json"),
           R"({"format":"ropescope-scene","version":1,"layout":5,"design":[]})");
@@ -452,12 +480,12 @@ class Abuser {
     QDir(dir_).mkpath(QStringLiteral("folder.json"));
     goodScene_ = dir_ + QStringLiteral("/good.json");
     saveSceneFile(fixedScene(), goodScene_.toStdString());
-    for (const char* f : {"garbage.json", "truncated.json", "empty.json", "types.json",
-                          "values.json", "huge.json", "folder.json", "no-such-file.json",
-                          "missing_picture.json", "garbage.png"})
+    for (const char* f :
+         {"garbage.json", "truncated.json", "empty.json", "types.json", "values.json", "huge.json",
+          "folder.json", "no-such-file.json", "missing_picture.json", "garbage.png"})
       badScenes_.push_back(dir_ + QLatin1Char('/') + QLatin1String(f));
-    for (const char* f : {"garbage.png", "truncated.png", "header_only.png", "text.jpg",
-                          "zero.png", "no-such.png"})
+    for (const char* f :
+         {"garbage.png", "truncated.png", "header_only.png", "text.jpg", "zero.png", "no-such.png"})
       badPictures_.push_back(dir_ + QLatin1Char('/') + QLatin1String(f));
     for (const char* f : {"castle.png", "checker.png", "castle.jpg"})
       goodPictures_.push_back(QStringLiteral(ROPESCOPE_SAMPLES "/") + QLatin1String(f));
@@ -487,8 +515,7 @@ void expectViewsMatchAFreshComputation(MainWindow& w) {
   ASSERT_EQ(shown.size(), fresh.ids.size());
   ASSERT_EQ(shown.size(), valid.layout.tokenCount());
   std::size_t differ = 0;
-  for (std::size_t i = 0; i < shown.size(); ++i)
-    differ += shown.ids[i] != fresh.ids.ids[i];
+  for (std::size_t i = 0; i < shown.size(); ++i) differ += shown.ids[i] != fresh.ids.ids[i];
   EXPECT_EQ(differ, 0u) << "3-D view ids differ from a fresh computation";
   // The status bar's numbers.
   const QString status = w.statusText();
@@ -496,9 +523,8 @@ void expectViewsMatchAFreshComputation(MainWindow& w) {
       << status.toStdString();
   EXPECT_TRUE(status.contains(QStringLiteral("bias spread %1").arg(fresh.bias.spread, 0, 'g', 6)))
       << status.toStdString();
-  EXPECT_TRUE(status.contains(QStringLiteral("%1 text + %2 visual tokens")
-                                  .arg(fresh.ptd.nText)
-                                  .arg(fresh.ptd.nVisual)))
+  EXPECT_TRUE(status.contains(
+      QStringLiteral("%1 text + %2 visual tokens").arg(fresh.ptd.nText).arg(fresh.ptd.nVisual)))
       << status.toStdString();
   // The charts: the profile of the selected text token to every visual token.
   EXPECT_EQ(w.charts()->profilePointCount(), int(fresh.selectedDistance.size()));
@@ -629,12 +655,12 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   }
 
   const long peak = peakRssKiB();
-  std::printf("[ abuse ] seed %llu: %d events in %.1f s (%d dialogs answered, %d files refused, "
-              "%d huge layouts); slowest event %ld ms (%s); answered in %ld ms; peak RSS %.0f "
-              "MiB\n",
-              static_cast<unsigned long long>(seed), events, seconds, closer.closed,
-              abuser.refusedFiles, abuser.hugeLayouts, worstEventMs, worstEvent.c_str(), answerMs,
-              peak / 1024.0);
+  std::printf(
+      "[ abuse ] seed %llu: %d events in %.1f s (%d dialogs answered, %d files refused, "
+      "%d huge layouts); slowest event %ld ms (%s); answered in %ld ms; peak RSS %.0f "
+      "MiB\n",
+      static_cast<unsigned long long>(seed), events, seconds, closer.closed, abuser.refusedFiles,
+      abuser.hugeLayouts, worstEventMs, worstEvent.c_str(), answerMs, peak / 1024.0);
   for (const auto& [kind, count] : tally)
     std::printf("[ abuse ]   %-12s %5d events, %6ld ms\n", kind.c_str(), count, tallyMs[kind]);
   std::printf("[ abuse ]   processing events between them: %ld ms\n", processMs);
@@ -643,6 +669,63 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   EXPECT_LT(peak, 1536L * 1024) << "peak RSS above 1.5 GiB";
   // Leave without an unsaved-changes prompt.
   w.startWith(w.model()->validScene());
+}
+
+}  // namespace
+
+namespace {
+
+// Found by the abuse test: a huge layout typed while the attention dock is open starts an
+// N x N run that Cancel, newer edits and closing the window all had to wait for (minutes at
+// N = 150000). Work now stops at the next tile.
+TEST(Abuse, HugeAttentionRunStopsAtOnceOnCancelEditAndClose) {
+  Scene huge = fixedScene();
+  huge.layout = parseLayoutSpec("t150000");
+  QElapsedTimer clock;
+  {
+    auto w = std::make_unique<MainWindow>();
+    w->startWith(huge);
+    AttentionView* v = w->attentionView();
+    v->setBackendChoice(BackendChoice::Cpu);
+    showAndSettle(w.get());
+    w->attentionDock()->show();
+    ASSERT_TRUE(QTest::qWaitFor([v] { return v->busy(); }, 5000));
+    QTest::qWait(1500);  // well inside the heatmap pass
+    // An edit to a small scene: its result arrives without waiting for the huge one.
+    clock.start();
+    w->model()->setScene(fixedScene());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [v] {
+          return !v->busy() && v->shownResult() &&
+                 v->shownResult()->generation == v->requestedGeneration();
+        },
+        20000));
+    const long editMs = clock.elapsed();
+    EXPECT_LT(editMs, 5000) << "the small scene waited for the huge run";
+    // Huge again, then Cancel: the worker is free at once (a small request is served).
+    w->model()->setScene(huge);
+    QTest::qWait(1500);
+    v->cancel();
+    clock.restart();
+    w->model()->setScene(fixedScene());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [v] {
+          return !v->busy() && v->shownResult() &&
+                 v->shownResult()->generation == v->requestedGeneration();
+        },
+        20000));
+    EXPECT_LT(clock.elapsed(), 5000);
+    // Huge again, then close the window mid-run.
+    w->model()->setScene(huge);
+    QTest::qWait(1500);
+    ASSERT_TRUE(v->busy());
+    w->startWith(huge);  // no unsaved-changes prompt
+    clock.restart();
+    w.reset();
+    std::printf("[ abuse ] huge run: edit answered in %ld ms, window closed in %lld ms\n", editMs,
+                static_cast<long long>(clock.elapsed()));
+  }
+  EXPECT_LT(clock.elapsed(), 3000) << "closing waited for the huge run";
 }
 
 }  // namespace

@@ -60,6 +60,8 @@ void AttentionWorker::compute(const AttentionRequest& request) {
   try {
     emit progress(gen, 2, tr("choosing the backend"));
     ensureBackend(request.backend);
+    // A newer request (or Cancel, or closing) stops this one at the next tile.
+    backend_->setCancelCheck([latest = latest_, gen] { return gen < latest->load(); });
     if (stale(gen)) {
       emit cancelled(gen);
       return;
@@ -119,6 +121,9 @@ void AttentionWorker::compute(const AttentionRequest& request) {
       const auto t = std::size_t(request.textToken);
       backend_->rows(request.head, t, t + 1, request.value, result.textRow.data());
     }
+  } catch (const AttentionCancelled&) {
+    emit cancelled(gen);
+    return;
   } catch (const std::exception& e) {
     result.error = firstLine(e.what());
   }

@@ -208,6 +208,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     st.entropy.resize(e - b);
     std::vector<float> buf;
     for (std::size_t r0 = b; r0 < e; r0 += kChunkFloats / 3) {
+      if (cancelRequested()) throw AttentionCancelled();
       const std::size_t r1 = std::min(e, r0 + kChunkFloats / 3);
       const GLuint stats = runStats(head, r0, r1);
       buf.resize(3 * (r1 - r0));
@@ -230,6 +231,7 @@ class GpuAttentionBackend final : public AttentionBackend {
         std::min<std::size_t>({kChunkFloats / tokens_, maxBlockBytes_ / 4 / tokens_, kMaxGroupsY}));
     const bool softmax = value == AttentionValue::Softmax;
     for (std::size_t r0 = b; r0 < e; r0 += per) {
+      if (cancelRequested()) throw AttentionCancelled();
       const std::size_t r1 = std::min(e, r0 + per);
       const GLuint stats = softmax ? runStats(head, r0, r1) : scratch(Scratch::Stats, 4);
       const GLuint o = scratch(Scratch::Out, (r1 - r0) * tokens_ * sizeof(float));
@@ -259,6 +261,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     const std::size_t per = std::max<std::size_t>(
         1, std::min<std::size_t>({kChunkFloats / nb, maxBlockBytes_ / 4 / nb, kMaxGroupsY}));
     for (std::size_t r0 = 0; r0 < tokens_; r0 += per) {
+      if (cancelRequested()) throw AttentionCancelled();
       const std::size_t r1 = std::min(tokens_, r0 + per);
       const GLuint p = scratch(Scratch::Out, (r1 - r0) * nb * sizeof(float));
       pr.pool->bind();
@@ -431,6 +434,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     // Causal rows never look past their own index: later key chunks would be empty.
     const std::size_t keys = causal_ ? r1 : tokens_;
     for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
+      if (cancelRequested()) throw AttentionCancelled();
       setUint(*pr.stats, "keyBegin", GLuint(c));
       setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
       setUint(*pr.stats, "first", GLuint(c == 0));
@@ -536,6 +540,7 @@ class FallbackBackend final : public AttentionBackend {
   template <typename Fn>
   void run(Fn&& fn, bool needsProblem) {
     if (gpu_) {
+      gpu_->setCancelCheck(cancel_);
       try {
         fn(*gpu_);
         heads_ = gpu_->heads();
@@ -550,6 +555,7 @@ class FallbackBackend final : public AttentionBackend {
         problem_ = {};
       }
     }
+    cpu_->setCancelCheck(cancel_);
     fn(*cpu_);
     heads_ = cpu_->heads();
     tokens_ = cpu_->tokens();
