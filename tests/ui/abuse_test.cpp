@@ -6,6 +6,7 @@
 // ROPESCOPE_ABUSE_SEED and ROPESCOPE_ABUSE_EVENTS override the seed and the event count.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <QAbstractSpinBox>
 #include <QAction>
@@ -63,6 +64,14 @@ std::uint64_t envNumber(const char* name, std::uint64_t fallback) {
   return ok ? v : fallback;
 }
 
+// Resident memory now (not the peak), from /proc/self/statm.
+long currentRssKiB() {
+  QFile f(QStringLiteral("/proc/self/statm"));
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  const QList<QByteArray> fields = f.readAll().split(' ');
+  return fields.size() > 1 ? fields[1].toLong() * (sysconf(_SC_PAGESIZE) / 1024) : -1;
+}
+
 long peakRssKiB() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -118,6 +127,18 @@ class Abuser {
 
   // One random event; returns its kind (for the tally).
   std::string step() {
+    // A huge scene (from a typed layout or a grid spin box at its maximum) is visited, not
+    // lived in: the user soon types a normal layout again. (Each edit of a 250k-token scene
+    // costs seconds of software rendering, four times over in compare mode.)
+    if (w_.model()->validScene().layout.tokenCount() > 20000 && chance(0.6)) {
+      if (auto* spec = w_.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"))) {
+        spec->setFocus();
+        spec->setText(randomSpec());
+        QTest::keyClick(spec, Qt::Key_Return);
+        ++hugeLeft;
+        return "leave huge";
+      }
+    }
     struct Kind {
       const char* name;
       int weight;
@@ -151,6 +172,7 @@ class Abuser {
   }
 
   int hugeLayouts = 0;
+  int hugeLeft = 0;
 
  private:
   template <typename T>
@@ -560,6 +582,7 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   long worstEventMs = 0;
   std::string worstEvent;
   std::mt19937 burstRng{static_cast<unsigned>(seed)};
+  const bool trace = qEnvironmentVariableIsSet("ROPESCOPE_ABUSE_TRACE");  // one line per event
   for (int k = 0; k < events;) {
     // A burst of events (a fast user, key repeat, a script) and then the event loop: paints
     // and queued work coalesce as they do for a real user.
@@ -568,6 +591,12 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
       QElapsedTimer one;
       one.start();
       const std::string kind = abuser.step();
+      if (trace)
+        std::printf("[ trace ] #%d %s: %zu tokens, %s, %dx%d, %.1f s, peak %ld MiB\n", k,
+                    kind.c_str(), w.model()->validScene().layout.tokenCount(),
+                    w.compareMode() ? "compare" : "3-D", w.width(), w.height(),
+                    clock.elapsed() / 1000.0, peakRssKiB() / 1024),
+            std::fflush(stdout);
       ++tally[kind];
       tallyMs[kind] += one.elapsed();
       if (one.elapsed() > worstEventMs) {
@@ -591,11 +620,12 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
     const SceneModel* m = w.model();
     ASSERT_EQ(w.spaceView()->ids().size(), m->validScene().layout.tokenCount()) << "event " << k;
     ASSERT_EQ(w.spaceView()->isStale(), m->isStale()) << "event " << k;
-    if (!m->isStale())
+    if (!m->isStale()) {
       for (const char* field : {"", "layout", "base", "head_dim", "sections"})
         ASSERT_TRUE(w.panel()->errorFor(QLatin1String(field)).isEmpty())
             << "event " << k << ", field \"" << field
             << "\": " << w.panel()->errorFor(QLatin1String(field)).toStdString();
+    }
   }
   const double seconds = clock.elapsed() / 1000.0;
 
@@ -655,18 +685,28 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   }
 
   const long peak = peakRssKiB();
+  // Back on a small scene, the memory comes back: nothing grows with the number of events.
+  w.attentionDock()->hide();
+  w.setCompareMode(false);
+  w.startWith(fixedScene());
+  QTest::qWait(200);
+  const long after = currentRssKiB();
   std::printf(
-      "[ abuse ] seed %llu: %d events in %.1f s (%d dialogs answered, %d files refused, "
-      "%d huge layouts); slowest event %ld ms (%s); answered in %ld ms; peak RSS %.0f "
-      "MiB\n",
+      "[ abuse ] seed %llu: %d events in %.1f s (%d dialogs answered, %d files refused, %d huge "
+      "layouts typed, %d huge scenes left); slowest event %ld ms (%s); answered in %ld ms; peak "
+      "RSS %.0f MiB, %.0f MiB back on a small scene\n",
       static_cast<unsigned long long>(seed), events, seconds, closer.closed, abuser.refusedFiles,
-      abuser.hugeLayouts, worstEventMs, worstEvent.c_str(), answerMs, peak / 1024.0);
+      abuser.hugeLayouts, abuser.hugeLeft, worstEventMs, worstEvent.c_str(), answerMs,
+      peak / 1024.0, after / 1024.0);
   for (const auto& [kind, count] : tally)
     std::printf("[ abuse ]   %-12s %5d events, %6ld ms\n", kind.c_str(), count, tallyMs[kind]);
   std::printf("[ abuse ]   processing events between them: %ld ms\n", processMs);
   for (const auto& [title, count] : closer.titles)
     std::printf("[ abuse ]   dialog \"%s\" answered %d times\n", title.c_str(), count);
-  EXPECT_LT(peak, 1536L * 1024) << "peak RSS above 1.5 GiB";
+  // A 251k-token scene with 1000 text tokens (t1000,i500x500) costs about 1 GiB for a moment in
+  // the bias spread (core; `ropescope bias` on it peaks at 1.06 GB) and more in compare mode.
+  EXPECT_LT(peak, 2560L * 1024) << "peak RSS above 2.5 GiB";
+  EXPECT_LT(after, 1024L * 1024) << "memory did not come back on a small scene";
   // Leave without an unsaved-changes prompt.
   w.startWith(w.model()->validScene());
 }

@@ -122,7 +122,8 @@ TEST(Autosave, WritesOnlyWhileModifiedAndNotOnACleanClose) {
     w.model()->setScene(changedScene());
     ASSERT_TRUE(QTest::qWaitFor([&] { return QFile::exists(w.autosave()->scenePath()); }, 5000));
     ASSERT_TRUE(w.saveTo(file));
-    EXPECT_TRUE(autosaves().filter(QStringLiteral(".json")).isEmpty()) << autosaves().join(' ').toStdString();
+    EXPECT_TRUE(autosaves().filter(QStringLiteral(".json")).isEmpty())
+        << autosaves().join(' ').toStdString();
     w.show();
     EXPECT_TRUE(w.close());  // saved: no prompt
   }

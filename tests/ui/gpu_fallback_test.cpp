@@ -102,11 +102,11 @@ TEST_P(GpuFallback, CpuTakesOverAndTheCauseIsShown) {
 
 INSTANTIATE_TEST_SUITE_P(
     Forced, GpuFallback,
-    ::testing::Values(
-        FaultCase{gpu::GpuFault::NoContext, "no_context", "could not create an OpenGL"},
-        FaultCase{gpu::GpuFault::ShaderCompile, "shader_compile", "failed to build"},
-        FaultCase{gpu::GpuFault::ContextLost, "context_lost", "context was lost"},
-        FaultCase{gpu::GpuFault::DriverError, "driver_error", "OpenGL error 1281"}),
+    ::testing::Values(FaultCase{gpu::GpuFault::NoContext, "no_context",
+                                "could not create an OpenGL"},
+                      FaultCase{gpu::GpuFault::ShaderCompile, "shader_compile", "failed to build"},
+                      FaultCase{gpu::GpuFault::ContextLost, "context_lost", "context was lost"},
+                      FaultCase{gpu::GpuFault::DriverError, "driver_error", "OpenGL error 1281"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -554,8 +554,8 @@ bool MainWindow::offerAutosave() {
     for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isFile();
     showPictureTab(picture);
     refreshTitle();
-    statusBar()->showMessage(tr("Restored the unsaved changes to %1 (autosaved %2)").arg(name, when),
-                             15000);
+    statusBar()->showMessage(
+        tr("Restored the unsaved changes to %1 (autosaved %2)").arg(name, when), 15000);
     autosave_->saveNow();  // and kept again at once
     return true;
   }
