@@ -3,12 +3,15 @@
 // their file name. Saving or a clean close leaves no autosave.
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
 #include <QDir>
 #include <QFile>
+#include <QMessageBox>
 #include <QProcess>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include "autosave.h"
 #include "gui_test_util.h"
@@ -147,10 +150,24 @@ TEST(Autosave, DiscardRemovesTheOrphanAndRunningWindowsAreNotOffered) {
   const QString orphan = Autosave::folder() + QStringLiteral("/autosave-999999-0.json");
   saveSceneFile(changedScene(), orphan.toStdString());
   ASSERT_EQ(Autosave::orphans().size(), 1);
-  qputenv("ROPESCOPE_AUTOSAVE_ANSWER", "discard");
+  // Asked for real: the question names the scene, Discard is clicked.
+  qunsetenv("ROPESCOPE_AUTOSAVE_ANSWER");
   MainWindow w;
   w.startWith(fixedScene());
+  w.show();
+  QString question;
+  QTimer::singleShot(300, [&question] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box) return;
+    question = box->text();
+    QDir().mkpath(QStringLiteral(ROPESCOPE_UI_OUTPUT));
+    box->grab().save(QStringLiteral(ROPESCOPE_UI_OUTPUT "/autosave_restore_question.png"));
+    for (QAbstractButton* b : box->buttons())
+      if (b->text() == QStringLiteral("Discard")) b->click();
+  });
   EXPECT_FALSE(w.offerAutosave());
+  EXPECT_TRUE(question.contains(QStringLiteral("an untitled scene"))) << question.toStdString();
+  EXPECT_TRUE(question.contains(QStringLiteral("Restore them?"))) << question.toStdString();
   EXPECT_TRUE(w.model()->scene() == fixedScene());
   EXPECT_FALSE(QFile::exists(orphan));
   EXPECT_TRUE(QFile::exists(running.autosave()->scenePath()));

@@ -3,6 +3,7 @@
 // the status bar, with the numbers a fresh CPU computation gives.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QStatusBar>
@@ -89,6 +90,10 @@ TEST_P(GpuFallback, CpuTakesOverAndTheCauseIsShown) {
                                   std::max(1.0, std::abs(double(want[i]))));
     }
     EXPECT_LT(worst, 1e-6);
+
+    QDir().mkpath(QStringLiteral(ROPESCOPE_UI_OUTPUT));
+    w.grab().save(QStringLiteral(ROPESCOPE_UI_OUTPUT "/gpu_fallback_") + QLatin1String(c.name) +
+                  QStringLiteral(".png"));
 
     // It keeps working on the CPU: another head, softmax.
     v->setSoftmax(true);
