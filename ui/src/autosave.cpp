@@ -34,8 +34,8 @@ int intervalFromEnvironment() {
 }  // namespace
 
 QString Autosave::folder() {
-  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-         QStringLiteral("/autosave");
+  const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+  return data.isEmpty() ? QString() : data + QStringLiteral("/autosave");
 }
 
 Autosave::Autosave(SceneModel* model, std::function<bool()> modified, std::function<QString()> file,
@@ -46,15 +46,16 @@ Autosave::Autosave(SceneModel* model, std::function<bool()> modified, std::funct
       file_(std::move(file)),
       timer_(new QTimer(this)) {
   static std::atomic<int> counter{0};
-  QDir().mkpath(folder());
+  timer_->setInterval(intervalFromEnvironment());
+  connect(timer_, &QTimer::timeout, this, &Autosave::tick);
+  // No place for data (no HOME): nothing is autosaved, and saveNow() says why.
+  if (folder().isEmpty() || !QDir().mkpath(folder())) return;
   base_ = folder() + QStringLiteral("/autosave-%1-%2")
                          .arg(QCoreApplication::applicationPid())
                          .arg(counter.fetch_add(1));
   lock_ = std::make_unique<QLockFile>(lockPath(scenePath()));
   lock_->setStaleLockTime(0);  // stale only when its process is gone, never by age
   lock_->tryLock(0);
-  timer_->setInterval(intervalFromEnvironment());
-  connect(timer_, &QTimer::timeout, this, &Autosave::tick);
   timer_->start();
 }
 
@@ -75,6 +76,10 @@ void Autosave::tick() {
 }
 
 bool Autosave::saveNow() {
+  if (base_.isEmpty()) {
+    error_ = tr("no folder for application data (is HOME set?)");
+    return false;
+  }
   if (!modified_()) {
     discard();
     return true;
@@ -100,6 +105,7 @@ bool Autosave::saveNow() {
 }
 
 void Autosave::discard() {
+  if (base_.isEmpty()) return;
   QFile::remove(scenePath());
   QFile::remove(originPath(scenePath()));
   written_ = false;
@@ -107,6 +113,7 @@ void Autosave::discard() {
 
 QList<Autosave::Orphan> Autosave::orphans() {
   QList<Orphan> found;
+  if (folder().isEmpty()) return found;
   const QDir dir(folder());
   const QStringList names =
       dir.entryList({QStringLiteral("autosave-*.json")}, QDir::Files, QDir::Time);
