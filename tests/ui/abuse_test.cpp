@@ -769,3 +769,33 @@ TEST(Abuse, HugeAttentionRunStopsAtOnceOnCancelEditAndClose) {
 }
 
 }  // namespace
+
+namespace {
+
+// Found by the abuse test: t131072,i362x362 is a legal layout whose bias spread takes minutes
+// (1.7e10 text x visual pairs), and the window froze while it was computed. Now it is refused
+// at once beside the layout field, and the last valid scene stays on screen.
+TEST(Abuse, LayoutTooLargeToMeasureOnEachEditIsRefusedAtOnce) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  showAndSettle(&w);
+  auto* spec = w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  QElapsedTimer clock;
+  clock.start();
+  spec->setFocus();
+  spec->setText(QStringLiteral("t131072,i362x362"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  QCoreApplication::processEvents();
+  EXPECT_LT(clock.elapsed(), 2000);
+  EXPECT_TRUE(w.model()->isStale());
+  EXPECT_TRUE(w.model()->validScene() == fixedScene());
+  const QString error = w.panel()->errorFor(QStringLiteral("layout"));
+  EXPECT_TRUE(error.contains(QStringLiteral("131072 text x 131044 visual")) ||
+              error.contains(QStringLiteral("visual tokens are")))
+      << error.toStdString();
+  EXPECT_TRUE(w.spaceView()->isStale());
+  w.startWith(fixedScene());
+}
+
+}  // namespace
