@@ -1,10 +1,10 @@
 // Subcommand bodies: a few lines each over core.
 #include "cli_commands.h"
 
-#include <unistd.h>
 #include <cstdio>
 #include <iostream>
 
+#include "ropescope/atomic_file.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/position_design.h"
@@ -57,14 +57,7 @@ void writeOutput(const std::string& text, const std::string& path) {
     std::cout.flush();
     return;
   }
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw InputError("cannot write output file \"" + path + "\"", "out");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError("cannot write output file \"" + path + "\"", "out");
-  }
+  writeFileAtomically(path, text, "out");
 }
 
 }  // namespace ropescope::cli

@@ -94,12 +94,20 @@ std::string quoted(const std::string& s) {
 struct Selected {
   std::unique_ptr<AttentionBackend> backend;
   std::string note, reason;
+  bool failed = false;  // the GPU was there but failed: worth a line on stderr
 };
 
 Selected selectBackend(BackendChoice choice, int threads) {
 #ifdef ROPESCOPE_WITH_GPU
+  if (choice == BackendChoice::Gpu) {
+    // Unwrapped: with --backend gpu a GPU failure mid-run ends the run (exit 2), no CPU rerun.
+    std::string why;
+    bool noDisplay = false;
+    if (auto g = gpu::makeGpuAttentionBackend(&why, &noDisplay)) return {std::move(g), {}, {}};
+    return {makeCpuAttentionBackend(threads), {}, why, !noDisplay};
+  }
   gpu::BackendSelection s = gpu::selectAttentionBackend(choice, threads);
-  return {std::move(s.backend), s.note, s.reason};
+  return {std::move(s.backend), s.note, s.reason, s.failed};
 #else
   Selected s{makeCpuAttentionBackend(threads), {}, {}};
   if (choice != BackendChoice::Cpu) {
@@ -208,26 +216,51 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 
   Selected sel = selectBackend(o.backend, o.threads);
   if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
-    throw InputError("--backend gpu: no OpenGL 4.3 compute context: " + sel.reason, "backend");
+    throw InputError("--backend gpu: no OpenGL 4.3 compute backend: " +
+                         (sel.reason.rfind("GPU: ", 0) == 0 ? sel.reason.substr(5) : sel.reason) +
+                         " (--backend auto falls back to the CPU)",
+                     "backend");
+  if (sel.failed) std::cerr << "ropescope: " << sel.note << "\n";
   AttentionBackend& be = *sel.backend;
-  be.load(problem);
 
   const AttentionValue value = o.softmax ? AttentionValue::Softmax : AttentionValue::Logits;
   std::vector<float> maxLogit, peak, entropy;
   std::vector<float> out;
   if (!req.out.empty()) out.resize(perHead * std::size_t(heads));
-  for (int h = 0; h < heads; ++h) {
-    const RowStats st = be.rowStats(h, b, e);
-    maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
-    for (float s : st.sumExp) peak.push_back(1.0f / s);
-    entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
-    if (out.empty()) continue;
-    float* dst = out.data() + std::size_t(h) * perHead;
-    if (o.pool > 0)
-      be.pooled(h, o.pool, value, dst);
-    else
-      be.rows(h, b, e, value, dst);
+  const auto compute = [&] {
+    be.load(problem);
+    for (int h = 0; h < heads; ++h) {
+      const RowStats st = be.rowStats(h, b, e);
+      maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
+      for (float s : st.sumExp) peak.push_back(1.0f / s);
+      entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
+      if (out.empty()) continue;
+      float* dst = out.data() + std::size_t(h) * perHead;
+      if (o.pool > 0)
+        be.pooled(h, o.pool, value, dst);
+      else
+        be.rows(h, b, e, value, dst);
+    }
+  };
+#ifdef ROPESCOPE_WITH_GPU
+  try {
+    compute();
+  } catch (const gpu::GpuError& e) {  // only the unwrapped --backend gpu gets here
+    const std::string what = e.what();
+    throw InputError("--backend gpu: " + (what.rfind("GPU: ", 0) == 0 ? what.substr(5) : what) +
+                         " (--backend auto falls back to the CPU)",
+                     "backend");
   }
+  // auto: the GPU failed mid-run and the CPU finished the job.
+  if (const std::string fell = gpu::fallbackNote(be); !fell.empty()) {
+    sel.note = fell;
+    sel.reason = gpu::fallbackReason(be);
+    sel.failed = true;
+    std::cerr << "ropescope: " << fell << "\n";
+  }
+#else
+  compute();
+#endif
   if (!out.empty()) {
     const std::vector<std::size_t> shape =
         o.pool > 0 ? std::vector<std::size_t>{std::size_t(heads), nb, nb}
@@ -269,6 +302,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   j << "  \"backend\": \"" << be.name() << "\",\n"
     << "  \"backend_detail\": " << quoted(be.description()) << ",\n";
   if (!sel.note.empty()) j << "  \"backend_note\": " << quoted(sel.note) << ",\n";
+  if (sel.failed) j << "  \"backend_fallback_reason\": " << quoted(sel.reason) << ",\n";
   j << "  \"row_max_logit\": " << json3(summarize(maxLogit)) << ",\n"
     << "  \"row_max_probability\": " << json3(summarize(peak)) << ",\n"
     << "  \"row_entropy\": " << json3(summarize(entropy)) << ",\n"

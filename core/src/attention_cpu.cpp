@@ -39,23 +39,32 @@ const detail::AttentionKernels& bestKernels() {
 }
 
 // Runs fn(task, scratch) for task in [0, count) on up to `threads` workers, each taking the next
-// task when done: tiles near the end of a causal matrix cost more than early ones.
+// task when done: tiles near the end of a causal matrix cost more than early ones. Stops
+// handing out tasks once `backend` is asked to cancel, and then throws AttentionCancelled.
 template <typename Fn>
-void runTasks(std::size_t count, int threads, Fn&& fn) {
+void runTasks(const AttentionBackend& backend, std::size_t count, int threads, Fn&& fn) {
   const std::size_t workers = std::min<std::size_t>(std::size_t(detail::resolveThreads(threads)),
                                                     std::max<std::size_t>(count, 1));
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> cancelled{false};
   auto work = [&] {
     // 64-byte aligned (see attention_kernels.inc: alignment decides Eigen's scalar/vector split).
     std::vector<float> buffer(detail::kScratchFloats + 16);
     float* scratch = buffer.data();
     while (reinterpret_cast<std::uintptr_t>(scratch) % 64 != 0) ++scratch;
-    for (std::size_t t = next++; t < count; t = next++) fn(t, scratch);
+    for (std::size_t t = next++; t < count; t = next++) {
+      if (cancelled || backend.cancelRequested()) {
+        cancelled = true;
+        return;
+      }
+      fn(t, scratch);
+    }
   };
   std::vector<std::thread> pool;
   for (std::size_t i = 1; i < workers; ++i) pool.emplace_back(work);
   work();
   for (auto& th : pool) th.join();
+  if (cancelled) throw AttentionCancelled();
 }
 
 class CpuAttentionBackend final : public AttentionBackend {
@@ -86,7 +95,7 @@ class CpuAttentionBackend final : public AttentionBackend {
     st.sumExp.resize(e - b);
     st.entropy.resize(e - b);
     const std::size_t tasks = (e - b + detail::kTileRows - 1) / detail::kTileRows;
-    runTasks(tasks, threads_, [&](std::size_t t, float* scratch) {
+    runTasks(*this, tasks, threads_, [&](std::size_t t, float* scratch) {
       const std::size_t r0 = b + t * detail::kTileRows, r1 = std::min(e, r0 + detail::kTileRows);
       kernels_.stats(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, &st.max[r0 - b],
                      &st.sumExp[r0 - b], &st.entropy[r0 - b], scratch);
@@ -97,7 +106,7 @@ class CpuAttentionBackend final : public AttentionBackend {
   void rows(int head, std::size_t b, std::size_t e, AttentionValue value, float* out) override {
     check(head, b, e);
     const std::size_t tasks = (e - b + detail::kTileRows - 1) / detail::kTileRows;
-    runTasks(tasks, threads_, [&](std::size_t t, float*) {
+    runTasks(*this, tasks, threads_, [&](std::size_t t, float*) {
       const std::size_t r0 = b + t * detail::kTileRows, r1 = std::min(e, r0 + detail::kTileRows);
       float* o = out + (r0 - b) * tokens_;
       kernels_.logits(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, o);
@@ -116,7 +125,7 @@ class CpuAttentionBackend final : public AttentionBackend {
     // at least one row tile long.
     const std::size_t perTask = std::max<std::size_t>(1, detail::kTileRows / bs);
     const std::size_t tasks = (nb + perTask - 1) / perTask;
-    runTasks(tasks, threads_, [&](std::size_t t, float* scratch) {
+    runTasks(*this, tasks, threads_, [&](std::size_t t, float* scratch) {
       const std::size_t r0 = t * perTask * bs, r1 = std::min(tokens_, r0 + perTask * bs);
       kernels_.pool(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, bs, nb,
                     st.max.empty() ? nullptr : st.max.data(),

@@ -3,8 +3,6 @@
 // Debian 12 packages no maintained C++ .npy reader (apt-cache search npy: none), hence our own.
 #include "ropescope/npy.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -15,6 +13,7 @@
 #include <limits>
 #include <memory>
 
+#include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
 
 namespace ropescope {
@@ -357,18 +356,10 @@ void writeNpy(const std::string& path, const float* data, std::size_t count,
   pre += static_cast<char>(header.size() >> 8);
   pre += header;
 
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw InputError("cannot write output file \"" + path + "\"", "out");
-  bool ok = std::fwrite(pre.data(), 1, pre.size(), f) == pre.size();
   // float is little-endian IEEE on every platform the project builds for (x86-64, arm64).
   static_assert(std::numeric_limits<float>::is_iec559);
-  if (ok && count > 0) ok = std::fwrite(data, sizeof(float), count, f) == count;
-  ok = ok && std::fflush(f) == 0;
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError("cannot write output file \"" + path + "\"", "out");
-  }
+  writeFileAtomically(
+      path, {ByteSpan{pre.data(), pre.size()}, ByteSpan{data, count * sizeof(float)}}, "out");
 }
 
 }  // namespace ropescope

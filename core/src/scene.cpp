@@ -2,7 +2,6 @@
 // atomically so a crash mid-save leaves the previous file intact).
 #include "ropescope/scene.h"
 
-#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 
 #include <filesystem>
 
+#include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/position_design.h"
@@ -294,19 +294,7 @@ SceneLoadReport loadSceneFileReport(const std::string& path) {
 void saveSceneFile(const Scene& scene, const std::string& path) {
   validateScene(scene);
   const std::string text = sceneToJson(scene, parentDir(path));
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw InputError("cannot write \"" + tmp + "\"", "scene");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
-                  std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    throw InputError("cannot write \"" + path + "\" (disk full or no permission?)", "scene");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError("cannot replace \"" + path + "\"", "scene");
-  }
+  writeFileAtomically(path, text, "scene");
 }
 
 }  // namespace ropescope

@@ -1,6 +1,8 @@
 // One call that computes everything the live views show for a Scene.
 #include "ropescope/scene_metrics.h"
 
+#include <cstdio>
+
 #include "ropescope/errors.h"
 #include "ropescope/position_design.h"
 
@@ -52,6 +54,20 @@ std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads) {
                    biasSpread(ids, pairs, threads).spread});
   }
   return out;
+}
+
+void checkInteractiveSize(const Scene& scene) {
+  const double text = double(scene.layout.textCount()), visual = double(scene.layout.visualCount());
+  if (text * visual <= kMaxInteractivePairs) return;
+  char pairs[32], limit[32];
+  std::snprintf(pairs, sizeof pairs, "%.3g", text * visual);
+  std::snprintf(limit, sizeof limit, "%.3g", kMaxInteractivePairs);
+  throw InputError("layout: " + std::to_string(scene.layout.textCount()) + " text x " +
+                       std::to_string(scene.layout.visualCount()) + " visual tokens are " + pairs +
+                       " pairs; the app measures up to " + limit +
+                       " on each edit (fewer text or visual tokens; `ropescope ptd` / `bias` "
+                       "compute any size)",
+                   "layout");
 }
 
 }  // namespace ropescope

@@ -11,6 +11,7 @@
 int main(int argc, char** argv) {
   QTemporaryDir config;
   qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+  qputenv("XDG_DATA_HOME", config.path().toLocal8Bit());  // autosaves too
   QSurfaceFormat::setDefaultFormat(ropescope::ui::VtkView::surfaceFormat());
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("ropescope-tests"));

@@ -39,9 +39,10 @@ void AttentionWorker::ensureBackend(BackendChoice choice) {
   gpu::BackendSelection selection = gpu::selectAttentionBackend(choice, cpuThreads_);
   backend_ = std::move(selection.backend);
   backendChoice_ = choice;
+  fallbackAnnounced_ = false;
   QString note;
   if (!selection.note.empty()) note = QString::fromStdString(selection.note);
-  if (noteGiven_) note.clear();
+  if (noteGiven_ && !selection.failed) note.clear();  // a GPU failure is said every time
   if (!note.isEmpty()) noteGiven_ = true;
   emit backendChanged(
       QStringLiteral("attention: %1").arg(QString::fromStdString(backend_->description())), note);
@@ -59,6 +60,8 @@ void AttentionWorker::compute(const AttentionRequest& request) {
   try {
     emit progress(gen, 2, tr("choosing the backend"));
     ensureBackend(request.backend);
+    // A newer request (or Cancel, or closing) stops this one at the next tile.
+    backend_->setCancelCheck([latest = latest_, gen] { return gen < latest->load(); });
     if (stale(gen)) {
       emit cancelled(gen);
       return;
@@ -118,8 +121,22 @@ void AttentionWorker::compute(const AttentionRequest& request) {
       const auto t = std::size_t(request.textToken);
       backend_->rows(request.head, t, t + 1, request.value, result.textRow.data());
     }
+  } catch (const AttentionCancelled&) {
+    emit cancelled(gen);
+    return;
   } catch (const std::exception& e) {
     result.error = firstLine(e.what());
+  }
+  // The GPU failed in the middle (context lost, driver error): the CPU finished the request and
+  // keeps the backend's place; say so once, with the cause.
+  if (backend_ && !fallbackAnnounced_) {
+    const std::string fell = gpu::fallbackNote(*backend_);
+    if (!fell.empty()) {
+      fallbackAnnounced_ = true;
+      emit backendChanged(
+          QStringLiteral("attention: %1").arg(QString::fromStdString(backend_->description())),
+          QString::fromStdString(fell));
+    }
   }
   emit progress(gen, 100, {});
   emit finished(result);

@@ -76,6 +76,7 @@ class AttentionWorker : public QObject {
   std::unique_ptr<AttentionBackend> backend_;
   BackendChoice backendChoice_ = BackendChoice::Auto;
   bool noteGiven_ = false;
+  bool fallbackAnnounced_ = false;  // the backend's mid-run move to the CPU was reported
   // What the backend holds now: loading (q/k, rotation) is skipped when only the head, the
   // value or the zoom changed.
   bool loaded_ = false;

@@ -43,6 +43,7 @@ int runGui(int argc, char** argv, const std::string& sceneFile) {
   } else {
     window.openFile(QString::fromStdString(sceneFile));
   }
+  window.offerAutosave();  // what a crashed or killed ropescope had not saved
   return QApplication::exec();
 }
 

@@ -11,10 +11,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPalette>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -27,6 +29,7 @@
 
 #include "animation_dialog.h"
 #include "attention_view.h"
+#include "autosave.h"
 #include "charts_panel.h"
 #include "compare_view.h"
 #include "figure_menu.h"
@@ -157,6 +160,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(attention_, &AttentionView::noteRaised, this,
           [this](const QString& note) { statusBar()->showMessage(note, 15000); });
 
+  autosave_ = new Autosave(
+      model_, [this] { return isModified(); }, [this] { return currentFile_; }, this);
   // The guided tour: a non-modal dock, hidden until Help → Tour (F1).
   tour_ = new TourPanel(model_, [this](const TourStep& step) {
     showSideTab(step.tab);
@@ -434,6 +439,7 @@ bool MainWindow::saveTo(const QString& path) {
     saveSceneFile(model_->scene(), path.toStdString());  // atomic: temporary file + rename
     currentFile_ = path;
     savedScene_ = model_->scene();
+    autosave_->discard();
     addRecent(path);
     refreshTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
@@ -578,7 +584,52 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   settings.setValue(QStringLiteral("geometry"), saveGeometry());
   settings.setValue(QStringLiteral("windowState"), saveState());
   settings.setValue(QStringLiteral("dark"), dark_);
+  autosave_->discard();  // a clean close: nothing to offer back
   e->accept();
+}
+
+bool MainWindow::offerAutosave() {
+  const QList<Autosave::Orphan> found = Autosave::orphans();
+  for (const Autosave::Orphan& orphan : found) {
+    SceneLoadReport report;
+    try {
+      report = loadSceneFileReport(orphan.scenePath.toStdString());
+    } catch (const std::exception&) {
+      Autosave::remove(orphan);  // unreadable: nothing to offer
+      continue;
+    }
+    const QString name = orphan.originalFile.isEmpty() ? tr("an untitled scene")
+                                                       : QFileInfo(orphan.originalFile).fileName();
+    const QString when = QLocale().toString(orphan.written, QLocale::ShortFormat);
+    const QString answer = qEnvironmentVariable("ROPESCOPE_AUTOSAVE_ANSWER");
+    bool restore = answer == QLatin1String("restore");
+    if (answer != QLatin1String("restore") && answer != QLatin1String("discard")) {
+      QMessageBox box(QMessageBox::Question, tr("Restore unsaved changes"),
+                      tr("ropescope ended without saving the changes to %1 (autosaved %2). "
+                         "Restore them?")
+                          .arg(name, when),
+                      QMessageBox::NoButton, this);
+      QPushButton* yes = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+      box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+      box.setDefaultButton(yes);
+      box.exec();
+      restore = box.clickedButton() == yes;
+    }
+    Autosave::remove(orphan);
+    if (!restore) continue;
+    model_->setScene(report.scene);
+    currentFile_ = orphan.originalFile;
+    savedScene_ = Scene{};  // the restored changes are in no file yet: unsaved
+    bool picture = false;
+    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isFile();
+    showPictureTab(picture);
+    refreshTitle();
+    statusBar()->showMessage(
+        tr("Restored the unsaved changes to %1 (autosaved %2)").arg(name, when), 15000);
+    autosave_->saveNow();  // and kept again at once
+    return true;
+  }
+  return false;
 }
 
 }  // namespace ropescope::ui

@@ -20,6 +20,7 @@ class QTabWidget;
 namespace ropescope::ui {
 
 class AttentionView;
+class Autosave;
 class FormulaPanel;
 class PhasorView;
 class TourPanel;
@@ -77,6 +78,13 @@ class MainWindow : public QMainWindow {
 
   void restoreSettings();
 
+  // Autosave (autosave.h): the scene's unsaved changes, kept every minute.
+  Autosave* autosave() const { return autosave_; }
+  // Offers back the unsaved changes a crashed or killed ropescope left (Restore / Discard;
+  // ROPESCOPE_AUTOSAVE_ANSWER=restore|discard answers without asking, for tests). True when a
+  // scene was restored: it is then unsaved, under the file name it had.
+  bool offerAutosave();
+
  protected:
   void closeEvent(QCloseEvent* e) override;
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -122,6 +130,7 @@ class MainWindow : public QMainWindow {
   QLabel* staleStatus_ = nullptr;
   QString currentFile_;
   Scene savedScene_;
+  Autosave* autosave_ = nullptr;
   bool dark_ = false;
 };
 

@@ -43,6 +43,7 @@ void SceneModel::compute() {
   QElapsedTimer timer;
   timer.start();
   try {
+    checkInteractiveSize(scene_);  // a legal but huge layout must not hold the window
     SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
     computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     metrics_ = std::move(metrics);

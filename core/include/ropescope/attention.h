@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -99,6 +101,12 @@ struct RowStats {
   std::vector<float> entropy;  // of the row's softmax, in nats
 };
 
+// Thrown by a backend whose cancel check (setCancelCheck) said stop: the request was dropped.
+class AttentionCancelled : public std::runtime_error {
+ public:
+  AttentionCancelled() : std::runtime_error("attention: cancelled") {}
+};
+
 // One way to compute attention (CPU, OpenGL compute). Tiled: nothing holds an N x N buffer;
 // callers ask for the rows or pooled blocks they show. A backend is used from one thread.
 class AttentionBackend {
@@ -123,7 +131,14 @@ class AttentionBackend {
   int heads() const { return heads_; }
   std::size_t tokens() const { return tokens_; }
 
+  // Asked between tiles (from the backend's worker threads too, so it must be thread-safe):
+  // when it returns true the request stops there and throws AttentionCancelled. A GUI sets it
+  // so that a newer request, Cancel or closing does not wait for an N x N run. Empty: never.
+  void setCancelCheck(std::function<bool()> check) { cancel_ = std::move(check); }
+  bool cancelRequested() const { return cancel_ && cancel_(); }
+
  protected:
+  std::function<bool()> cancel_;
   int heads_ = 0;
   std::size_t tokens_ = 0;
 };

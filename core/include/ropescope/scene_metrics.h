@@ -30,6 +30,15 @@ struct SceneMetrics {
 // Throws InputError if the scene is invalid.
 SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1);
 
+// The most text x visual token pairs the desktop app measures on every edit. The bias spread
+// costs about 20 ns per pair on two cores (t1000,i500x500, 2.5e8 pairs: 5.5 s), so a legal
+// layout such as t131072,i362x362 (1.7e10 pairs) held the window for minutes; the CLI computes
+// any size.
+inline constexpr double kMaxInteractivePairs = 268435456.0;  // 2^28
+// Throws InputError (field "layout") naming the counts when the scene's layout has more text x
+// visual pairs than kMaxInteractivePairs.
+void checkInteractiveSize(const Scene& scene);
+
 // The design whose ids a scene shows: the scene's design, or mrope on an AGE layer without circle.
 std::string effectiveDesign(const Scene& scene);
 

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "ropescope/errors.h"
 
@@ -28,6 +29,13 @@ static void initAttentionShaders() {
 namespace ropescope::gpu {
 
 namespace {
+
+std::optional<GpuFault>& faultOverride() {
+  static std::optional<GpuFault> f;
+  return f;
+}
+
+const char* kForced = " (forced by ROPESCOPE_GPU_FAULT)";
 
 // Largest buffer written by one dispatch (64 MiB): keeps each dispatch short enough for
 // drivers with a watchdog and the read-back buffer small.
@@ -95,6 +103,10 @@ class GpuAttentionBackend final : public AttentionBackend {
     want.setVersion(4, 3);
     want.setProfile(QSurfaceFormat::CoreProfile);
     ctx_.setFormat(want);
+    if (gpuFault() == GpuFault::NoContext) {
+      *why = std::string("could not create an OpenGL 4.3 core context") + kForced;
+      return false;
+    }
     if (!ctx_.create()) {
       *why = "could not create an OpenGL 4.3 core context";
       return false;
@@ -122,6 +134,8 @@ class GpuAttentionBackend final : public AttentionBackend {
     maxBlockBytes_ = std::size_t(std::max(v, 0));
     f_->glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &v);
     alignment_ = std::size_t(std::max(v, 1));
+    // Present from OpenGL 4.5 (or with KHR_robustness): tells a context the driver reset.
+    resetStatus_ = reinterpret_cast<GLenum (*)()>(ctx_.getProcAddress("glGetGraphicsResetStatus"));
     description_ = std::string("gpu, OpenGL ") +
                    reinterpret_cast<const char*>(f_->glGetString(GL_VERSION)) + ", " +
                    reinterpret_cast<const char*>(f_->glGetString(GL_RENDERER));
@@ -129,7 +143,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     // the caller can still fall back to the CPU, and not in the middle of a request.
     try {
       programsFor(128);
-    } catch (const InputError& e) {
+    } catch (const GpuError& e) {
       *why = e.what();
       return false;
     }
@@ -146,10 +160,9 @@ class GpuAttentionBackend final : public AttentionBackend {
     const std::size_t n = in.tokens, d = std::size_t(in.headDim);
     const std::size_t headBytes = n * d * sizeof(float);
     if (headBytes > maxBlockBytes_)
-      throw InputError("GPU: one head of q/k needs " + std::to_string(headBytes >> 20) +
-                           " MiB, more than this device binds at once (" +
-                           std::to_string(maxBlockBytes_ >> 20) + " MiB); use --backend cpu",
-                       "backend");
+      throw GpuError("GPU: one head of q/k needs " + std::to_string(headBytes >> 20) +
+                     " MiB, more than this device binds at once (" +
+                     std::to_string(maxBlockBytes_ >> 20) + " MiB); use --backend cpu");
     Programs& pr = programsFor(in.headDim);
     freeBuffers();
     tokens_ = 0;
@@ -172,6 +185,7 @@ class GpuAttentionBackend final : public AttentionBackend {
       pr.rope->setUniformValue("scale", isQ ? scale : 1.0f);
       bindHead(0, isQ ? q_ : k_, isQ ? h : h - in.qHeads, headBytes);
       f_->glDispatchCompute(GLuint((n + 63) / 64), 1, 1);
+      injectFault();
     }
     f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     f_->glDeleteBuffers(1, &cosBuf);
@@ -194,6 +208,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     st.entropy.resize(e - b);
     std::vector<float> buf;
     for (std::size_t r0 = b; r0 < e; r0 += kChunkFloats / 3) {
+      if (cancelRequested()) throw AttentionCancelled();
       const std::size_t r1 = std::min(e, r0 + kChunkFloats / 3);
       const GLuint stats = runStats(head, r0, r1);
       buf.resize(3 * (r1 - r0));
@@ -216,6 +231,7 @@ class GpuAttentionBackend final : public AttentionBackend {
         std::min<std::size_t>({kChunkFloats / tokens_, maxBlockBytes_ / 4 / tokens_, kMaxGroupsY}));
     const bool softmax = value == AttentionValue::Softmax;
     for (std::size_t r0 = b; r0 < e; r0 += per) {
+      if (cancelRequested()) throw AttentionCancelled();
       const std::size_t r1 = std::min(e, r0 + per);
       const GLuint stats = softmax ? runStats(head, r0, r1) : scratch(Scratch::Stats, 4);
       const GLuint o = scratch(Scratch::Out, (r1 - r0) * tokens_ * sizeof(float));
@@ -245,6 +261,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     const std::size_t per = std::max<std::size_t>(
         1, std::min<std::size_t>({kChunkFloats / nb, maxBlockBytes_ / 4 / nb, kMaxGroupsY}));
     for (std::size_t r0 = 0; r0 < tokens_; r0 += per) {
+      if (cancelRequested()) throw AttentionCancelled();
       const std::size_t r1 = std::min(tokens_, r0 + per);
       const GLuint p = scratch(Scratch::Out, (r1 - r0) * nb * sizeof(float));
       pr.pool->bind();
@@ -296,7 +313,16 @@ class GpuAttentionBackend final : public AttentionBackend {
   enum class Scratch { Stats, Out };
 
   void current() {
-    if (!ctx_.makeCurrent(&surface_)) throw InputError("GPU: the OpenGL context was lost");
+    if (lost_ || !ctx_.isValid() || !ctx_.makeCurrent(&surface_))
+      throw GpuError("GPU: the OpenGL context was lost");
+  }
+
+  // The test hook (setGpuFault) at its stage of load(): right after the first dispatch.
+  void injectFault() {
+    if (gpuFault() == GpuFault::ContextLost) lost_ = true;
+    // A real driver error: a zero-sized range is GL_INVALID_VALUE (OpenGL 4.3, 6.1.1).
+    if (gpuFault() == GpuFault::DriverError)
+      f_->glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, q_, 0, 0);
   }
 
   void check(int head, std::size_t b, std::size_t e) const {
@@ -304,13 +330,16 @@ class GpuAttentionBackend final : public AttentionBackend {
   }
 
   void checkGl(const char* what) {
+    if (!lost_ && resetStatus_ && resetStatus_() != GL_NO_ERROR) lost_ = true;
+    if (lost_)
+      throw GpuError(std::string("GPU: the OpenGL context was lost while ") + what +
+                     (gpuFault() == GpuFault::ContextLost ? kForced : ""));
     const GLenum err = f_->glGetError();
     if (err == GL_OUT_OF_MEMORY)
-      throw InputError(std::string("GPU: out of memory while ") + what + "; use --backend cpu",
-                       "backend");
+      throw GpuError(std::string("GPU: out of memory while ") + what + "; use --backend cpu");
     if (err != GL_NO_ERROR)
-      throw InputError(std::string("GPU: OpenGL error ") + std::to_string(err) + " while " + what,
-                       "backend");
+      throw GpuError(std::string("GPU: OpenGL error ") + std::to_string(err) + " while " + what +
+                     (gpuFault() == GpuFault::DriverError ? kForced : ""));
   }
 
   // The shaders for one head dim: HEAD_DIM is a compile-time constant so that loops unroll and
@@ -329,13 +358,16 @@ class GpuAttentionBackend final : public AttentionBackend {
     auto make = [&](const char* file) {
       QFile f(QString(":/shaders/") + file);
       if (!f.open(QIODevice::ReadOnly))
-        throw InputError(std::string("GPU: shader resource ") + file + " is missing");
+        throw GpuError(std::string("GPU: shader resource ") + file + " is missing");
       QByteArray src = prefix + f.readAll();
+      // The test hook: a line the driver's compiler rejects, so that its own log is the reason.
+      if (gpuFault() == GpuFault::ShaderCompile) src += "\nforced_compile_error(;\n";
       src.replace("#define KEY_TILE 32u", "#define KEY_TILE KEY_TILE_DEFAULT");
       auto p = std::make_unique<QOpenGLShaderProgram>();
       if (!p->addShaderFromSourceCode(QOpenGLShader::Compute, src) || !p->link())
-        throw InputError(std::string("GPU: compute shader ") + file +
-                         " failed to build: " + p->log().simplified().left(200).toStdString());
+        throw GpuError(std::string("GPU: compute shader ") + file +
+                       " failed to build: " + p->log().simplified().left(200).toStdString() +
+                       (gpuFault() == GpuFault::ShaderCompile ? kForced : ""));
       return p;
     };
     Programs pr;
@@ -402,6 +434,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     // Causal rows never look past their own index: later key chunks would be empty.
     const std::size_t keys = causal_ ? r1 : tokens_;
     for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
+      if (cancelRequested()) throw AttentionCancelled();
       setUint(*pr.stats, "keyBegin", GLuint(c));
       setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
       setUint(*pr.stats, "first", GLuint(c == 0));
@@ -431,6 +464,8 @@ class GpuAttentionBackend final : public AttentionBackend {
   QOpenGLContext ctx_;
   QOffscreenSurface surface_;
   QOpenGLFunctions_4_3_Core* f_ = nullptr;
+  GLenum (*resetStatus_)() = nullptr;
+  bool lost_ = false;
   std::map<int, Programs> programs_;
   std::string description_;
   std::size_t maxBlockBytes_ = 0, alignment_ = 1, headStride_ = 0;
@@ -448,7 +483,8 @@ namespace {
 void quiet(QtMsgType, const QMessageLogContext&, const QString&) {}
 }  // namespace
 
-std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why) {
+std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why, bool* noDisplay) {
+  if (noDisplay) *noDisplay = false;
   const QtMessageHandler previous = qInstallMessageHandler(quiet);
   struct Restore {
     QtMessageHandler h;
@@ -457,6 +493,7 @@ std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why) {
   std::string reason;
   if (!ensureGuiApplication(&reason)) {
     if (why) *why = reason;
+    if (noDisplay) *noDisplay = true;
     return nullptr;
   }
   auto b = std::make_unique<GpuAttentionBackend>();
@@ -467,23 +504,113 @@ std::unique_ptr<AttentionBackend> makeGpuAttentionBackend(std::string* why) {
   return b;
 }
 
+namespace {
+
+// The GPU backend with the CPU behind it: a GpuError in the middle of a request moves the
+// problem to the CPU and repeats the request there; later requests stay on the CPU.
+class FallbackBackend final : public AttentionBackend {
+ public:
+  FallbackBackend(std::unique_ptr<AttentionBackend> gpu, int cpuThreads)
+      : gpu_(std::move(gpu)), cpuThreads_(cpuThreads) {}
+
+  std::string name() const override { return active().name(); }
+  std::string description() const override { return active().description(); }
+
+  void load(const AttentionProblem& problem) override {
+    if (gpu_) problem_ = problem;  // kept for a move to the CPU
+    run([&](AttentionBackend& b) { b.load(problem); }, false);
+  }
+  RowStats rowStats(int head, std::size_t b, std::size_t e) override {
+    RowStats st;
+    run([&](AttentionBackend& be) { st = be.rowStats(head, b, e); }, true);
+    return st;
+  }
+  void rows(int head, std::size_t b, std::size_t e, AttentionValue value, float* out) override {
+    run([&](AttentionBackend& be) { be.rows(head, b, e, value, out); }, true);
+  }
+  void pooled(int head, int block, AttentionValue value, float* out) override {
+    run([&](AttentionBackend& be) { be.pooled(head, block, value, out); }, true);
+  }
+
+  const std::string& reason() const { return reason_; }
+
+ private:
+  AttentionBackend& active() const { return gpu_ ? *gpu_ : *cpu_; }
+
+  template <typename Fn>
+  void run(Fn&& fn, bool needsProblem) {
+    if (gpu_) {
+      gpu_->setCancelCheck(cancel_);
+      try {
+        fn(*gpu_);
+        heads_ = gpu_->heads();
+        tokens_ = gpu_->tokens();
+        return;
+      } catch (const GpuError& e) {
+        reason_ = e.what();
+        if (reason_.rfind("GPU: ", 0) == 0) reason_.erase(0, 5);
+        gpu_.reset();  // its context is current on this thread: destroyed here
+        cpu_ = makeCpuAttentionBackend(cpuThreads_);
+        if (needsProblem) cpu_->load(problem_);  // (a failed load is repeated by fn itself)
+        problem_ = {};
+      }
+    }
+    cpu_->setCancelCheck(cancel_);
+    fn(*cpu_);
+    heads_ = cpu_->heads();
+    tokens_ = cpu_->tokens();
+  }
+
+  std::unique_ptr<AttentionBackend> gpu_, cpu_;
+  int cpuThreads_;
+  AttentionProblem problem_;
+  std::string reason_;
+};
+
+}  // namespace
+
+void setGpuFault(GpuFault fault) {
+  faultOverride() = fault;
+}
+
+GpuFault gpuFault() {
+  if (faultOverride()) return *faultOverride();
+  const QByteArray v = qgetenv("ROPESCOPE_GPU_FAULT");
+  if (v == "no-context") return GpuFault::NoContext;
+  if (v == "shader-compile") return GpuFault::ShaderCompile;
+  if (v == "context-lost") return GpuFault::ContextLost;
+  if (v == "driver-error") return GpuFault::DriverError;
+  return GpuFault::None;
+}
+
+std::string fallbackReason(const AttentionBackend& backend) {
+  const auto* f = dynamic_cast<const FallbackBackend*>(&backend);
+  return f ? f->reason() : std::string();
+}
+
+std::string fallbackNote(const AttentionBackend& backend) {
+  const std::string r = fallbackReason(backend);
+  return r.empty() ? r : "GPU failed (" + r + "); using the CPU";
+}
+
 BackendSelection selectAttentionBackend(BackendChoice choice, int cpuThreads) {
-  if (choice == BackendChoice::Cpu) return {makeCpuAttentionBackend(cpuThreads), {}, {}};
+  if (choice == BackendChoice::Cpu) return {makeCpuAttentionBackend(cpuThreads), {}, {}, false};
   std::string why;
-  auto g = makeGpuAttentionBackend(&why);
+  bool noDisplay = false;
+  auto g = makeGpuAttentionBackend(&why, &noDisplay);
   if (!g)
     return {makeCpuAttentionBackend(cpuThreads), "GPU unavailable (" + why + "); using the CPU",
-            why};
+            why, !noDisplay};
   // auto on a software rasterizer: Mesa's llvmpipe ran a 16k-token heatmap in 54 s where the
   // CPU backend took 1.1 s (Xvfb, 2 cores), so auto means the CPU there; gpu still forces it.
-  if (choice == BackendChoice::Auto)
+  if (choice == BackendChoice::Auto && gpuFault() == GpuFault::None)
     for (const char* software : {"llvmpipe", "softpipe"})
       if (g->description().find(software) != std::string::npos)
         return {makeCpuAttentionBackend(cpuThreads),
                 std::string("the GPU is a software renderer (") + software +
                     "): using the CPU, which is faster (--backend gpu forces it)",
-                std::string("software renderer ") + software};
-  return {std::move(g), {}, {}};
+                std::string("software renderer ") + software, false};
+  return {std::make_unique<FallbackBackend>(std::move(g), cpuThreads), {}, {}, false};
 }
 
 }  // namespace ropescope::gpu
