@@ -1,21 +1,61 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is needed, build, run every test
-# (core, golden vectors, CLI, GUI under Xvfb), then the core, golden and CLI suites again in an
-# AddressSanitizer + UndefinedBehaviorSanitizer build.
+# (core, golden vectors, CLI, GUI under Xvfb), then every suite again in an AddressSanitizer +
+# UndefinedBehaviorSanitizer build (GUI included), then each fuzz target for a bounded time.
+# Prints the time of each stage at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 JOBS=$(nproc)
+CCACHE=()
+if command -v ccache >/dev/null; then
+  CCACHE=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+FUZZ_SECONDS=${ROPESCOPE_FUZZ_SECONDS:-60}
+STAGES=()
+stage_start=$(date +%s)
+stage_done() {
+  local now
+  now=$(date +%s)
+  STAGES+=("$(printf '%-44s %5ds' "$1" $((now - stage_start)))")
+  stage_start=$now
+}
+trap 'printf "== stage times\n"; printf "%s\n" "${STAGES[@]}"' EXIT
 
 echo "== release build and full test suite"
-bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON
+bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON "${CCACHE[@]}"
+stage_done "release build"
 # Display-free suites in parallel; the suites that start their own Xvfb one at a time.
 (cd build && ctest --output-on-failure -j"$JOBS" --timeout 600 -LE 'gui|gpu')
 (cd build && ctest --output-on-failure --timeout 600 -L 'gui|gpu')
+stage_done "release tests"
 
-echo "== ASan + UBSan build of the core, golden and CLI tests"
+echo "== ASan + UBSan build of everything, GUI included"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPESCOPE_SANITIZE=ON \
-  -DROPESCOPE_BUILD_GUI=OFF -DROPESCOPE_BUILD_BENCH=OFF
+  -DROPESCOPE_BUILD_GUI=ON -DROPESCOPE_BUILD_BENCH=OFF "${CCACHE[@]}"
 cmake --build build-asan -j"$JOBS"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+stage_done "ASan+UBSan build"
+# Sanitizer settings by suite (the same labels as above, so new tests are covered by label):
+# - core, golden, cli (the CLI's paths): LeakSanitizer on, no suppressions at all.
+# - every other display-free suite (ui model logic and what else is added): LeakSanitizer on,
+#   with tests/sanitizers/lsan-thirdparty.supp, which names third-party libraries only.
+# - gui and gpu (Xvfb, Mesa llvmpipe, Qt xcb, VTK): see SANITIZE_GUI_LEAKS below.
+# UBSan findings abort the test (-fno-sanitize-recover=all) in every suite.
+SUPP="$PWD/tests/sanitizers/lsan-thirdparty.supp"
+UBSAN="print_stacktrace=1:halt_on_error=1"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
   ctest --output-on-failure -j"$JOBS" --timeout 900 -L 'core|golden|cli')
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
+  LSAN_OPTIONS=suppressions=$SUPP ctest --output-on-failure -j"$JOBS" --timeout 900 \
+  -LE 'core|golden|cli|gui|gpu')
+stage_done "ASan+UBSan core, golden, cli, ui tests"
+# GUI and GPU suites: serially, each starts its own Xvfb (per-test timeouts are scaled by
+# ROPESCOPE_SANITIZE_TIMEOUT_SCALE in this build).
+SANITIZE_GUI_LEAKS="detect_leaks=1"
+(cd build-asan && ASAN_OPTIONS=$SANITIZE_GUI_LEAKS:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
+  LSAN_OPTIONS=suppressions=$SUPP ctest --output-on-failure --timeout 1800 -L 'gui|gpu')
+stage_done "ASan+UBSan gui, gpu tests"
+
+echo "== fuzz each parser for ${FUZZ_SECONDS}s (clang, libFuzzer, ASan + UBSan)"
+bash scripts/fuzz.sh "$FUZZ_SECONDS"
+stage_done "fuzz build + ${FUZZ_SECONDS}s per target"
