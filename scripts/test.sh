@@ -35,25 +35,23 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPESCOPE_
   -DROPESCOPE_BUILD_GUI=ON -DROPESCOPE_BUILD_BENCH=OFF "${CCACHE[@]}"
 cmake --build build-asan -j"$JOBS"
 stage_done "ASan+UBSan build"
-# Sanitizer settings by suite (the same labels as above, so new tests are covered by label):
-# - core, golden, cli (the CLI's paths): LeakSanitizer on, no suppressions at all.
-# - every other display-free suite (ui model logic and what else is added): LeakSanitizer on,
-#   with tests/sanitizers/lsan-thirdparty.supp, which names third-party libraries only.
-# - gui and gpu (Xvfb, Mesa llvmpipe, Qt xcb, VTK): see SANITIZE_GUI_LEAKS below.
-# UBSan findings abort the test (-fno-sanitize-recover=all) in every suite.
-SUPP="$PWD/tests/sanitizers/lsan-thirdparty.supp"
+# UBSan findings abort the test (-fno-sanitize-recover=all) in every suite. LeakSanitizer:
+# - on for every display-free suite (core, golden, cli: the CLI's paths; ui model logic; any
+#   label added later), with no suppressions at all;
+# - off for the gui and gpu suites only. Under Xvfb + Mesa llvmpipe + Qt xcb + VTK every GUI
+#   process ends with the same 1272 bytes in 4 blocks "leaked" by libdbus-1 and by modules
+#   already unloaded at exit (LSan prints "<unknown module>": libraries the GL/Qt stack loads
+#   with dlopen and closes before the leak check), so a library-name suppression cannot match
+#   them and matching the unknown module would hide ours too. ASan's memory-error checks and
+#   UBSan stay on there.
 UBSAN="print_stacktrace=1:halt_on_error=1"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
-  ctest --output-on-failure -j"$JOBS" --timeout 900 -L 'core|golden|cli')
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
-  LSAN_OPTIONS=suppressions=$SUPP ctest --output-on-failure -j"$JOBS" --timeout 900 \
-  -LE 'core|golden|cli|gui|gpu')
-stage_done "ASan+UBSan core, golden, cli, ui tests"
+  ctest --output-on-failure -j"$JOBS" --timeout 900 -LE 'gui|gpu')
+stage_done "ASan+UBSan display-free tests (LSan on)"
 # GUI and GPU suites: serially, each starts its own Xvfb (per-test timeouts are scaled by
 # ROPESCOPE_SANITIZE_TIMEOUT_SCALE in this build).
-SANITIZE_GUI_LEAKS="detect_leaks=1"
-(cd build-asan && ASAN_OPTIONS=$SANITIZE_GUI_LEAKS:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
-  LSAN_OPTIONS=suppressions=$SUPP ctest --output-on-failure --timeout 1800 -L 'gui|gpu')
+(cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
+  ctest --output-on-failure --timeout 1800 -L 'gui|gpu')
 stage_done "ASan+UBSan gui, gpu tests"
 
 echo "== fuzz each parser for ${FUZZ_SECONDS}s (clang, libFuzzer, ASan + UBSan)"

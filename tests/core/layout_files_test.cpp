@@ -102,7 +102,8 @@ bool contains(const std::string& s, const std::string& part) {
 }
 
 fs::path samples() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "resources" / "samples";
+  // From CMake, not __FILE__: ccache's base_dir makes __FILE__ relative to the build folder.
+  return ROPESCOPE_SAMPLES_DIR;
 }
 
 }  // namespace
