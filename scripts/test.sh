@@ -31,7 +31,10 @@ stage_done "release build"
 stage_done "release tests"
 
 echo "== ASan + UBSan build of everything, GUI included"
+# -O1 -g1 (line tables for the reports): half the compile time of -O2 -g on this 2-core
+# machine (7 vs 15 CPU-minutes), and the tests run as fast.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPESCOPE_SANITIZE=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DROPESCOPE_BUILD_GUI=ON -DROPESCOPE_BUILD_BENCH=OFF "${CCACHE[@]}"
 cmake --build build-asan -j"$JOBS"
 stage_done "ASan+UBSan build"
