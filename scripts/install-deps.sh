@@ -11,6 +11,7 @@ PACKAGES=(
   libvtk9-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   poppler-utils
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

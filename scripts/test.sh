@@ -1,21 +1,62 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is needed, build, run every test
-# (core, golden vectors, CLI, GUI under Xvfb), then the core, golden and CLI suites again in an
-# AddressSanitizer + UndefinedBehaviorSanitizer build.
+# (core, golden vectors, CLI, GUI under Xvfb), then every suite again in an AddressSanitizer +
+# UndefinedBehaviorSanitizer build (GUI included), then each fuzz target for a bounded time.
+# Prints the time of each stage at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 JOBS=$(nproc)
+CCACHE=()
+if command -v ccache >/dev/null; then
+  CCACHE=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+FUZZ_SECONDS=${ROPESCOPE_FUZZ_SECONDS:-60}
+STAGES=()
+stage_start=$(date +%s)
+stage_done() {
+  local now
+  now=$(date +%s)
+  STAGES+=("$(printf '%-44s %5ds' "$1" $((now - stage_start)))")
+  stage_start=$now
+}
+trap 'printf "== stage times\n"; printf "%s\n" "${STAGES[@]}"' EXIT
 
 echo "== release build and full test suite"
-bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON
+bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON "${CCACHE[@]}"
+stage_done "release build"
 # Display-free suites in parallel; the suites that start their own Xvfb one at a time.
 (cd build && ctest --output-on-failure -j"$JOBS" --timeout 600 -LE 'gui|gpu')
 (cd build && ctest --output-on-failure --timeout 600 -L 'gui|gpu')
+stage_done "release tests"
 
-echo "== ASan + UBSan build of the core, golden and CLI tests"
+echo "== ASan + UBSan build of everything, GUI included"
+# -O1 -g1 (line tables for the reports): half the compile time of -O2 -g on this 2-core
+# machine (7 vs 15 CPU-minutes), and the tests run as fast.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPESCOPE_SANITIZE=ON \
-  -DROPESCOPE_BUILD_GUI=OFF -DROPESCOPE_BUILD_BENCH=OFF
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DROPESCOPE_BUILD_GUI=ON -DROPESCOPE_BUILD_BENCH=OFF "${CCACHE[@]}"
 cmake --build build-asan -j"$JOBS"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --output-on-failure -j"$JOBS" --timeout 900 -L 'core|golden|cli')
+stage_done "ASan+UBSan build"
+# UBSan findings abort the test (-fno-sanitize-recover=all) in every suite. LeakSanitizer:
+# - on for every display-free suite (core, golden, cli: the CLI's paths; ui model logic; any
+#   label added later), with no suppressions at all;
+# - off for the gui and gpu suites only. Under Xvfb + Mesa llvmpipe + Qt xcb + VTK every GUI
+#   process ends with the same 1272 bytes in 4 blocks "leaked" by libdbus-1 and by modules
+#   already unloaded at exit (LSan prints "<unknown module>": libraries the GL/Qt stack loads
+#   with dlopen and closes before the leak check), so a library-name suppression cannot match
+#   them and matching the unknown module would hide ours too. ASan's memory-error checks and
+#   UBSan stay on there.
+UBSAN="print_stacktrace=1:halt_on_error=1"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
+  ctest --output-on-failure -j"$JOBS" --timeout 900 -LE 'gui|gpu')
+stage_done "ASan+UBSan display-free tests (LSan on)"
+# GUI and GPU suites: serially, each starts its own Xvfb (per-test timeouts are scaled by
+# ROPESCOPE_SANITIZE_TIMEOUT_SCALE in this build).
+(cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
+  ctest --output-on-failure --timeout 1800 -L 'gui|gpu')
+stage_done "ASan+UBSan gui, gpu tests"
+
+echo "== fuzz each parser for ${FUZZ_SECONDS}s (clang, libFuzzer, ASan + UBSan)"
+bash scripts/fuzz.sh "$FUZZ_SECONDS"
+stage_done "fuzz build + ${FUZZ_SECONDS}s per target"

@@ -70,7 +70,12 @@ std::uint32_t le32(const u8* p) {
 class File {
  public:
   File(const std::string& path, FILE* f, u64 size) : path_(path), f_(f), size_(size) {}
-  ~File() { std::fclose(f_); }
+  // Bytes already in memory (probeImageBytes); never owned.
+  File(const std::string& path, const u8* bytes, u64 size)
+      : path_(path), bytes_(bytes), size_(size) {}
+  ~File() {
+    if (f_) std::fclose(f_);
+  }
   File(const File&) = delete;
   File& operator=(const File&) = delete;
 
@@ -80,6 +85,10 @@ class File {
   // Exactly n bytes at offset (n <= kBufferBytes), or false when the file ends first.
   bool readAt(u64 offset, u8* out, std::size_t n) {
     if (n > kBufferBytes || offset > size_ || n > size_ - offset) return false;
+    if (bytes_) {
+      if (n > 0) std::memcpy(out, bytes_ + offset, n);
+      return true;
+    }
     if (fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0) return false;
     return std::fread(out, 1, n, f_) == n;
   }
@@ -92,11 +101,10 @@ class File {
                       std::to_string(size_) + ")");
   }
 
-  FILE* handle() { return f_; }
-
  private:
   std::string path_;
-  FILE* f_;
+  FILE* f_ = nullptr;
+  const u8* bytes_ = nullptr;
   u64 size_;
 };
 
@@ -155,9 +163,12 @@ void checkSize(const std::string& path, const char* format, long long w, long lo
   if (w <= 0 || h <= 0)
     fail(path, std::string("invalid ") + format + " header: size " + std::to_string(w) + "x" +
                    std::to_string(h));
-  if (w * h > kMaxImagePixels)
+  // Divided, not multiplied: TIFF and PNG sides are 32-bit, and 2^32 x 2^32 overflows long
+  // long. The product printed is exact in u64 for such sides.
+  if (w > kMaxImagePixels / h)
     fail(path, "picture too large: the " + std::string(format) + " header says " +
-                   std::to_string(w) + "x" + std::to_string(h) + " = " + std::to_string(w * h) +
+                   std::to_string(w) + "x" + std::to_string(h) + " = " +
+                   std::to_string(static_cast<u64>(w) * static_cast<u64>(h)) +
                    " pixels, above the limit of " + std::to_string(kMaxImagePixels) +
                    " (8192x8192); nothing was decoded");
 }
@@ -611,6 +622,10 @@ const ImageFormat* extensionFormat(const std::string& path) {
 
 }  // namespace
 
+namespace {
+ImageInfo probeFile(File& f);
+}  // namespace
+
 ImageInfo probeImage(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) fail(path, "file not found");
@@ -619,6 +634,18 @@ ImageInfo probeImage(const std::string& path) {
   FILE* raw = std::fopen(path.c_str(), "rb");
   if (!raw) fail(path, "cannot open (no permission?)");
   File f(path, raw, static_cast<u64>(st.st_size));
+  return probeFile(f);
+}
+
+ImageInfo probeImageBytes(const void* data, std::size_t size, const std::string& name) {
+  File f(name, static_cast<const u8*>(data), size);
+  return probeFile(f);
+}
+
+namespace {
+
+ImageInfo probeFile(File& f) {
+  const std::string& path = f.path();
   if (f.size() == 0) fail(path, "the file is empty (0 bytes)");
 
   u8 h[16] = {};
@@ -675,5 +702,7 @@ ImageInfo probeImage(const std::string& path) {
                    imageFormatName(info.format);
   return info;
 }
+
+}  // namespace
 
 }  // namespace ropescope

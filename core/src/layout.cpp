@@ -199,11 +199,12 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
     if (text.empty())
       specError(item, text,
                 end == std::string_view::npos ? "empty item (trailing comma?)" : "empty item");
-    char kind = text.front();
+    const char kind = text.front();
     std::string_view body = text.substr(1);
     Segment s;
     std::vector<long long> d;
-    if (text.substr(0, 4) == "img:" || text.substr(0, 4) == "vid:") {
+    const bool fileItem = text.substr(0, 4) == "img:" || text.substr(0, 4) == "vid:";
+    if (fileItem) {
       try {
         s = parseFileItem(item, text, files);
         checkSegment(s, item, text);
@@ -215,10 +216,11 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
         pos = end + 1;
         continue;
       }
-      kind = '\0';  // handled
     }
-    switch (kind) {
-      case '\0':
+    // -1 marks a file item, done above; a char sentinel would let an item that starts with
+    // that byte (a NUL) through as an empty text run.
+    switch (fileItem ? -1 : static_cast<unsigned char>(kind)) {
+      case -1:
         break;
       case 't':
         d = parseDims(item, text, body);

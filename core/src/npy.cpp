@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <sstream>
 
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
@@ -227,16 +228,11 @@ float halfToFloat(unsigned short h) {
   return f;
 }
 
-NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
-  const std::string where = what + " \"" + path + "\" ";
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(what + " \"" + path + "\" does not exist or is not a regular file");
-  const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
-  if (ec) throw InputError(where + "cannot be read");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(where + "cannot be opened");
+namespace {
 
+// The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
+NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                       std::size_t maxElements) {
   unsigned char pre[12] = {};
   in.read(reinterpret_cast<char*>(pre), 10);
   if (in.gcount() < 10 || std::memcmp(pre, kMagic, kMagicLen) != 0)
@@ -324,6 +320,25 @@ NpyArray readNpy(const std::string& path, const std::string& what, std::size_t m
     done += n;
   }
   return out;
+}
+
+}  // namespace
+
+NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
+  const std::string where = what + " \"" + path + "\" ";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(what + " \"" + path + "\" does not exist or is not a regular file");
+  const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(where + "cannot be read");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(where + "cannot be opened");
+  return readNpyStream(in, fileSize, where, maxElements);
+}
+
+NpyArray readNpyBytes(std::string_view bytes, const std::string& what, std::size_t maxElements) {
+  std::istringstream in{std::string(bytes)};
+  return readNpyStream(in, bytes.size(), what + " ", maxElements);
 }
 
 std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr,

@@ -268,7 +268,14 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   ticker.start(5);
   ASSERT_TRUE(settled(v));
   ticker.stop();
-  EXPECT_LT(longestGap, 500) << "ms without the GUI thread's event loop";
+  // AddressSanitizer builds run the GUI thread's own work (the scene change's redraw) about 3x
+  // slower; the worker must still never hold it up.
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr qint64 kGapLimitMs = 1500;
+#else
+  constexpr qint64 kGapLimitMs = 500;
+#endif
+  EXPECT_LT(longestGap, kGapLimitMs) << "ms without the GUI thread's event loop";
   // The running job was dropped, and only the final request's result reached the screen.
   bool firstDropped = false;
   for (const QList<QVariant>& args : dropped) firstDropped |= args.at(0).toULongLong() == first;

@@ -2,6 +2,7 @@
 // bounded reads and refused above a pixel limit before any pixel data is touched.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -49,5 +50,9 @@ struct ImageInfo {
 // only for GIF, JPEG and PNG block structure (to count frames and detect truncation), never
 // decoded.
 ImageInfo probeImage(const std::string& path);
+
+// The same checks on a file's bytes already in memory (a download, a fuzzer's input). `name`
+// stands for the path in messages and in the extension check.
+ImageInfo probeImageBytes(const void* data, std::size_t size, const std::string& name);
 
 }  // namespace ropescope

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ropescope {
@@ -34,6 +35,11 @@ struct NpyArray {
 // `what` names the file's role in messages ("q file", "k file").
 NpyArray readNpy(const std::string& path, const std::string& what = "npy file",
                  std::size_t maxElements = kNpyMaxElements);
+
+// The same checks on a file's bytes already in memory (a fuzzer's input, an upload). Messages
+// start with `what` alone.
+NpyArray readNpyBytes(std::string_view bytes, const std::string& what = "npy data",
+                      std::size_t maxElements = kNpyMaxElements);
 
 // Writes a C-order little-endian float32 array (format 1.0, header padded to 64 bytes).
 // Atomic: a temporary file next to `path`, flushed, then renamed. Throws InputError naming the

@@ -1,0 +1,119 @@
+// The bugs the fuzzers found, as plain tests with the exact message each input must now get
+// (the raw inputs are also in regressions/, replayed by fuzz_replay.*), and the in-memory entry
+// points the fuzzers use checked against the file readers.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "ropescope/errors.h"
+#include "ropescope/image_probe.h"
+#include "ropescope/layout.h"
+#include "ropescope/npy.h"
+
+using namespace ropescope;
+
+namespace {
+
+std::string messageOf(auto&& call) {
+  try {
+    call();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST(FuzzFindings, NulByteItemIsRefusedNotAnEmptyTextRun) {
+  // Found by fuzz_layout: the parser marked file items with the kind '\0', so an item starting
+  // with a NUL byte was taken for a finished file item and added as text of length 0.
+  const std::string spec("t5,\0t3", 6);
+  EXPECT_EQ(messageOf([&] { parseLayoutSpec(spec); }),
+            "layout item 2 \"\\x00t3\": unknown segment kind '\\x00'; expected t<N> (text), "
+            "i<H>x<W> (image), v<T>x<H>x<W> (video), img:FILE or vid:FOLDER/, vid:A+B+C, "
+            "vid:ANIM.gif, e.g. t5,i3x3,t2");
+}
+
+TEST(FuzzFindings, MessagesQuotingInputStayOneLine) {
+  // Found by fuzz_image: a WebP chunk name holding '\n' was quoted raw in the message.
+  const std::string m = messageOf([] { parseLayoutSpec("t5,\nt3\r"); });
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  EXPECT_NE(m.find("\"\\x0At3\\x0D\""), std::string::npos) << m;
+  const InputError e(
+      "a\tb\x7f"
+      "c");
+  EXPECT_STREQ(e.what(), "a\\x09b\\x7Fc");
+}
+
+TEST(FuzzFindings, TiffSidesOf2To32AreRefusedWithoutOverflow) {
+  // Found by fuzz_image (UBSan): 4294967295 x 4294967295 overflowed the long long product of
+  // the pixel-limit check. Little-endian TIFF, one directory: ImageWidth and ImageLength LONG.
+  std::vector<std::uint8_t> t = {'I', 'I', 42, 0, 8, 0, 0, 0, 2, 0};
+  for (std::uint16_t tag : {256, 257}) {
+    const std::uint8_t e[12] = {static_cast<std::uint8_t>(tag & 0xff),
+                                static_cast<std::uint8_t>(tag >> 8),
+                                4,
+                                0,
+                                1,
+                                0,
+                                0,
+                                0,
+                                0xff,
+                                0xff,
+                                0xff,
+                                0xff};
+    t.insert(t.end(), e, e + 12);
+  }
+  t.insert(t.end(), {0, 0, 0, 0});
+  // (2^32 - 1)^2 = 18446744065119617025, written out independently of the code's arithmetic.
+  EXPECT_EQ(messageOf([&] { probeImageBytes(t.data(), t.size(), "big.tif"); }),
+            "big.tif: picture too large: the TIFF header says 4294967295x4294967295 = "
+            "18446744065119617025 pixels, above the limit of 67108864 (8192x8192); nothing was "
+            "decoded");
+}
+
+TEST(FuzzFindings, InMemoryProbeAgreesWithTheFileProbe) {
+  for (const char* name : {"castle.jpg", "castle.png", "moving.gif"}) {
+    const std::string path = std::string(ROPESCOPE_SAMPLES) + "/" + name;
+    const std::string bytes = readBytes(path);
+    ASSERT_FALSE(bytes.empty()) << path;
+    const ImageInfo a = probeImage(path);
+    const ImageInfo b = probeImageBytes(bytes.data(), bytes.size(), path);
+    EXPECT_EQ(a.format, b.format) << name;
+    EXPECT_EQ(a.width, b.width) << name;
+    EXPECT_EQ(a.height, b.height) << name;
+    EXPECT_EQ(a.frames, b.frames) << name;
+    EXPECT_EQ(a.fps, b.fps) << name;
+  }
+  EXPECT_EQ(messageOf([] { probeImageBytes("", 0, "empty.png"); }),
+            "empty.png: the file is empty (0 bytes)");
+}
+
+TEST(FuzzFindings, InMemoryNpyReadsTheSeedArrays) {
+  const std::string dir = std::string(ROPESCOPE_FUZZ_CORPUS) + "/npy/";
+  // make_seeds.py writes 0, 1, -2.5, 3.25, 1e-3, 65504 in each float type.
+  const float f32_1e3 = 1e-3f;
+  const NpyArray f4 = readNpyBytes(readBytes(dir + "f4.npy"));
+  EXPECT_EQ(f4.shape, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(f4.data, (std::vector<float>{0.0f, 1.0f, -2.5f, 3.25f, f32_1e3, 65504.0f}));
+  const NpyArray f8 = readNpyBytes(readBytes(dir + "f8_v2.npy"));
+  EXPECT_EQ(f8.data, f4.data);
+  const NpyArray f2 = readNpyBytes(readBytes(dir + "f2_be.npy"));
+  EXPECT_EQ(f2.shape, (std::vector<std::size_t>{2, 1, 3}));
+  EXPECT_EQ(f2.data[2], -2.5f);
+  EXPECT_NEAR(f2.data[4], 1e-3, 1e-3 * 1e-3);  // nearest half to 0.001 is within 2^-11 relative
+  EXPECT_EQ(f2.data[5], 65504.0f);
+  EXPECT_EQ(messageOf([&] { readNpyBytes(readBytes(dir + "truncated.npy"), "q data"); }),
+            "q data is truncated: the shape needs 24 data bytes, the file has 20");
+}

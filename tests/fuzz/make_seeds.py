@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz targets (tests/fuzz/corpus/<target>/): small hand-made
+valid and near-valid inputs. Standard library only; rerun after changing it and commit the
+result. Pictures are built byte by byte (headers, not decodable art): the probe reads headers."""
+import json
+import os
+import struct
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.join(HERE, "..", "..", "resources", "samples")
+
+
+def put(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+# ---- layout specs (README, tests/core) ----------------------------------------------------
+LAYOUTS = [
+    "t5,i3x3,t2", "i3x3,t5", "t1,i2x2,t1", "t2,v2x2x3,t1", "t5,i6x7,t3,v2x3x4,t2",
+    "t16384,i64x128,t8192", " t1 , i2x2 ", "v3x1x1", "t5,img:castle.png,t3",
+    "t4,vid:moving.gif,t4", "t2,vid:frames/,t1", "vid:frames/frame_1.png+frames/frame_2.png",
+    "img:castle.jpg,t1,img:checker.png", "t4096,v1x4096x1",
+    # near-valid
+    "t5,i0x3", "t5,,i3x3", "t5,i3x3,", "i3", "v2x2", "t-1", "t+3", "i3x3x", "x", "t99999999999999",
+    "img:", "vid:", "img:missing.png", "vid:frames/nothere.png+frames/frame_1.png", "vid:+",
+    "t262144", "t262145", "i4097x1", "q5",
+]
+for i, s in enumerate(LAYOUTS):
+    put("layout", "spec%02d" % i, s)
+
+
+# ---- scene files -------------------------------------------------------------------------
+def scene(**over):
+    s = {
+        "format": "ropescope-scene", "version": 1, "layout": "t4,i6x6,t8",
+        "image_grid": {"min_pixels": 3136, "max_pixels": 12845056, "patch": 14, "merge": 2},
+        "design": "circle",
+        "design_params": {"alpha": 0.5, "radius_mode": "auto", "move_to_positive": "off",
+                          "no_circle": False},
+        "frequency": {"plan": "mrope", "head_dim": 128, "rotary_dim": 128, "base": 1000000.0,
+                      "sections": [16, 24, 24], "kv_heads": 0, "kv_head": 0},
+        "age": {"layers": 36, "strategy": "all", "layer": -1},
+        "selected_text": 0,
+    }
+    for k, v in over.items():
+        if v is None:
+            s.pop(k, None)
+        else:
+            s[k] = v
+    return json.dumps(s, indent=2) + "\n"
+
+
+SCENES = [
+    scene(),
+    scene(design="hope", design_params={"temporal_scale": 0.75}, layout="t3,v2x3x4,t1"),
+    scene(design="videorope", design_params={}, frequency={"plan": "videorope"}),
+    scene(design="v2pe", design_params={}, layout="t5,img:castle.png,t3"),
+    scene(design="mrope-reset", design_params={}, layout="t2,vid:moving.gif,t2"),
+    scene(design="spatial", design_params={}, frequency={"plan": "interleaved"}),
+    scene(design="unordered", design_params={}, frequency={"plan": "multihead", "kv_heads": 4,
+                                                           "kv_head": 1}),
+    scene(design="hard", design_params={}, frequency={"plan": "vanilla", "sections": []}),
+    scene(age={"layers": 4, "strategy": "alternate", "layer": 3}),
+    scene(design_params=None, frequency=None, age=None, image_grid=None),
+    # near-valid
+    scene(version=2), scene(format="other"), scene(layout="t5,i0x3"), scene(design="nope"),
+    scene(design_params={"alpha": "big"}), scene(frequency={"head_dim": -4}),
+    scene(frequency={"sections": [1, 2, 3, 4]}), scene(age={"layers": 0}),
+    scene(selected_text=-1), scene(extra=1), scene(image_grid={"patch": 0}),
+    '{"format": "ropescope-scene", "version": 1, "layout": "t1"',  # truncated
+    "[1, 2, 3]\n", "", "{}", '{"format": "ropescope-scene", "version": 1.5, "layout": "t1"}',
+]
+for i, s in enumerate(SCENES):
+    put("scene", "scene%02d.json" % i, s)
+
+
+# ---- .npy arrays -------------------------------------------------------------------------
+def npy(descr, shape, payload, fortran=False, major=1):
+    shp = "(" + "".join("%d, " % d for d in shape).rstrip(" ") + ")" if len(shape) != 1 else \
+        "(%d,)" % shape[0]
+    if len(shape) > 1:
+        shp = "(" + ", ".join(str(d) for d in shape) + ")"
+    h = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (
+        descr, "True" if fortran else "False", shp)
+    pre = 10 if major == 1 else 12
+    h += " " * ((64 - (pre + len(h) + 1) % 64) % 64) + "\n"
+    if major == 1:
+        head = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h))
+    else:
+        head = b"\x93NUMPY" + bytes([major, 0]) + struct.pack("<I", len(h))
+    return head + h.encode("latin1") + payload
+
+
+vals = [0.0, 1.0, -2.5, 3.25, 1e-3, 65504.0]
+put("npy", "f4.npy", npy("<f4", [2, 3], struct.pack("<6f", *vals)))
+put("npy", "f4_be.npy", npy(">f4", [6], struct.pack(">6f", *vals)))
+put("npy", "f2.npy", npy("<f2", [3, 2], struct.pack("<6e", *vals)))
+put("npy", "f2_be.npy", npy(">f2", [2, 1, 3], struct.pack(">6e", *vals)))
+put("npy", "f8.npy", npy("<f8", [1, 6], struct.pack("<6d", *vals)))
+put("npy", "f8_v2.npy", npy("<f8", [6], struct.pack("<6d", *vals), major=2))
+put("npy", "f4_v3.npy", npy("<f4", [2, 3], struct.pack("<6f", *vals), major=3))
+put("npy", "scalar.npy", npy("<f4", [], struct.pack("<f", 7.0)))
+put("npy", "empty.npy", npy("<f4", [0, 4], b""))
+# near-valid
+put("npy", "bf16.npy", npy("<V2", [3], b"\x00" * 6))
+put("npy", "i4.npy", npy("<i4", [2], b"\x00" * 8))
+put("npy", "fortran.npy", npy("<f4", [2, 3], struct.pack("<6f", *vals), fortran=True))
+put("npy", "truncated.npy", npy("<f4", [2, 3], struct.pack("<5f", *vals[:5])))
+put("npy", "trailing.npy", npy("<f4", [2], struct.pack("<3f", *vals[:3])))
+put("npy", "huge_shape.npy", npy("<f4", [1 << 20, 1 << 20, 1 << 20], b""))
+put("npy", "bad_magic.npy", b"\x93NUMPZ\x01\x00\x10\x00{}" + b" " * 13 + b"\n")
+put("npy", "no_newline.npy", b"\x93NUMPY\x01\x00\x04\x00{}  ")
+
+
+# ---- picture headers ---------------------------------------------------------------------
+def png(w, h, extra_chunks=(), end=True):
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    raw = b"".join(b"\x00" + b"\x80" * (w * 3) for _ in range(h))
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+    for t, d in extra_chunks:
+        out += chunk(t, d)
+    out += chunk(b"IDAT", zlib.compress(raw))
+    return out + (chunk(b"IEND", b"") if end else b"")
+
+
+def exif(orientation, little=True):
+    e = "<" if little else ">"
+    tiff = (b"II*\x00" if little else b"MM\x00*") + struct.pack(e + "I", 8)
+    tiff += struct.pack(e + "H", 1) + struct.pack(e + "HHIHH", 0x0112, 3, 1, orientation, 0)
+    tiff += struct.pack(e + "I", 0)
+    return b"Exif\x00\x00" + tiff
+
+
+def jpeg(w, h, orientation=None, sof=0xC0):
+    def seg(m, d):
+        return bytes([0xFF, m]) + struct.pack(">H", len(d) + 2) + d
+    out = b"\xff\xd8" + seg(0xE0, b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00")
+    if orientation:
+        out += seg(0xE1, exif(orientation))
+    out += seg(0xDB, b"\x00" + bytes(range(1, 65)))
+    out += seg(sof, struct.pack(">BHHB", 8, h, w, 1) + b"\x01\x11\x00")
+    out += seg(0xC4, b"\x00" + bytes([0, 1] + [0] * 14) + b"\x00")
+    out += seg(0xDA, b"\x01\x01\x00\x00\x3f\x00")
+    return out + b"\x12\x34\xff\x00\x56\xff\xd0\x78" + b"\xff\xd9"
+
+
+def bmp(w, h, bpp=24, dib=40):
+    stride = ((w * bpp + 31) // 32) * 4
+    data = b"\x00" * (stride * abs(h))
+    if dib == 12:
+        info = struct.pack("<IHHHH", 12, w, h, 1, bpp)
+    else:
+        info = struct.pack("<IiiHHIIiiII", 40, w, h, 1, bpp, 0, len(data), 2835, 2835, 0, 0)
+    off = 14 + len(info)
+    return b"BM" + struct.pack("<IHHI", off + len(data), 0, 0, off) + info + data
+
+
+def riff(chunks):
+    body = b"WEBP" + b"".join(t + struct.pack("<I", len(d)) + d + (b"\x00" if len(d) & 1 else b"")
+                              for t, d in chunks)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def webp_vp8(w, h):
+    d = b"\x10\x02\x00" + b"\x9d\x01\x2a" + struct.pack("<HH", w, h) + b"\x00" * 8
+    return riff([(b"VP8 ", d)])
+
+
+def webp_vp8l(w, h):
+    bits = (w - 1) | ((h - 1) << 14)
+    return riff([(b"VP8L", b"\x2f" + struct.pack("<I", bits) + b"\x00" * 5)])
+
+
+def webp_anim(w, h, frames, ms):
+    vp8x = bytes([0x02, 0, 0, 0]) + struct.pack("<I", w - 1)[:3] + struct.pack("<I", h - 1)[:3]
+    chunks = [(b"VP8X", vp8x), (b"ANIM", b"\x00" * 6)]
+    for _ in range(frames):
+        anmf = b"\x00" * 6 + struct.pack("<I", w - 1)[:3] + struct.pack("<I", h - 1)[:3]
+        anmf += struct.pack("<I", ms)[:3] + b"\x00"
+        chunks.append((b"ANMF", anmf + webp_vp8l(w, h)[12:]))
+    return riff(chunks)
+
+
+def gif(w, h, frames=1, delay=10):
+    out = b"GIF89a" + struct.pack("<HHBBB", w, h, 0x80, 0, 0) + b"\x00\x00\x00\xff\xff\xff"
+    for _ in range(frames):
+        out += b"\x21\xf9\x04\x00" + struct.pack("<H", delay) + b"\x00\x00"
+        out += b"\x2c" + struct.pack("<HHHHB", 0, 0, w, h, 0) + b"\x02\x02\x44\x01\x00"
+    return out + b"\x3b"
+
+
+def tiff(w, h, little=True, orientation=1):
+    e = "<" if little else ">"
+    data = b"\x00" * (w * h)
+    entries = [(256, 3, 1, w), (257, 3, 1, h), (258, 3, 1, 8), (259, 3, 1, 1),
+               (273, 4, 1, 8), (274, 3, 1, orientation), (279, 4, 1, len(data))]
+    ifd_at = 8 + len(data)
+    out = (b"II*\x00" if little else b"MM\x00*") + struct.pack(e + "I", ifd_at) + data
+    out += struct.pack(e + "H", len(entries))
+    for tag, typ, n, v in entries:
+        val = struct.pack(e + "HH", v, 0) if typ == 3 else struct.pack(e + "I", v)
+        out += struct.pack(e + "HHI", tag, typ, n) + val
+    return out + struct.pack(e + "I", 0)
+
+
+put("image", "rgb.png", png(4, 3))
+put("image", "text.png", png(2, 2, [(b"tEXt", b"Comment\x00hi")]))
+put("image", "noend.png", png(2, 2, end=False))
+put("image", "huge.png", png(1, 1)[:16] + struct.pack(">II", 30000, 30000) + png(1, 1)[24:])
+put("image", "plain.jpg", jpeg(5, 4))
+put("image", "rot6.jpg", jpeg(5, 4, orientation=6))
+put("image", "progressive.jpg", jpeg(8, 8, sof=0xC2))
+put("image", "lossless.jpg", jpeg(8, 8, sof=0xC3))
+put("image", "rgb.bmp", bmp(3, 2))
+put("image", "topdown.bmp", bmp(3, -2))
+put("image", "core.bmp", bmp(2, 2, dib=12))
+put("image", "vp8.webp", webp_vp8(16, 9))
+put("image", "vp8l.webp", webp_vp8l(7, 5))
+put("image", "anim.webp", webp_anim(4, 4, 3, 100))
+put("image", "one.gif", gif(3, 3))
+put("image", "anim.gif", gif(3, 3, frames=3, delay=5))
+put("image", "le.tif", tiff(3, 2))
+put("image", "be_rot8.tif", tiff(3, 2, little=False, orientation=8))
+put("image", "truncated.png", png(4, 3)[:40])
+put("image", "psd.bin", b"8BPS\x00\x01" + b"\x00" * 20)
+for name in ("castle.jpg", "moving.gif"):
+    with open(os.path.join(SAMPLES, name), "rb") as f:
+        put("image", "sample_" + name, f.read())
