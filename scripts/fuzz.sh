@@ -26,26 +26,42 @@ cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 declare -A MAX_LEN=([layout]=512 [scene]=4096 [npy]=4096 [image]=16384)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Targets run side by side, as many at a time as there are cores: each still gets its full
+# SECONDS of fuzzing, and CI waits a fraction of the sequential time.
+run_target() {
+  local t=$1 work="$BUILD/fuzz-corpus/$1" artifacts="$BUILD/fuzz-artifacts/$1" rc=0
+  mkdir -p "$work" "$artifacts"
+  local dict=()
+  if [ -f "tests/fuzz/dict/$t.dict" ]; then dict=(-dict="tests/fuzz/dict/$t.dict"); fi
+  "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
+    -max_len="${MAX_LEN[$t]}" -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
+    "$work" "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" >"$BUILD/fuzz-$t.log" 2>&1 || rc=$?
+  echo "$rc" >"$BUILD/fuzz-$t.rc"
+}
+PARALLEL=$(nproc)
+running=0
+for t in "${TARGETS[@]}"; do
+  echo "== fuzz $t for ${SECONDS_EACH}s"
+  run_target "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$PARALLEL" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
 status=0
 summary=()
 for t in "${TARGETS[@]}"; do
-  work="$BUILD/fuzz-corpus/$t"
-  artifacts="$BUILD/fuzz-artifacts/$t"
-  mkdir -p "$work" "$artifacts"
-  dict=()
-  if [ -f "tests/fuzz/dict/$t.dict" ]; then dict=(-dict="tests/fuzz/dict/$t.dict"); fi
   log="$BUILD/fuzz-$t.log"
-  echo "== fuzz $t for ${SECONDS_EACH}s"
-  rc=0
-  "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
-    -max_len="${MAX_LEN[$t]}" -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
-    "$work" "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" >"$log" 2>&1 || rc=$?
+  artifacts="$BUILD/fuzz-artifacts/$t"
+  rc=$(cat "$BUILD/fuzz-$t.rc")
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   if [ "$rc" -ne 0 ]; then
     status=1
-    echo "   FINDING (exit $rc); last lines of $log:"
+    echo "== $t: FINDING (exit $rc); last lines of $log:"
     grep -E 'ERROR|SUMMARY|fuzz check failed|Test unit written|terminate' "$log" | head -8 | sed 's/^/   /'
     echo "   reproduce: $BUILD/tests/fuzz/fuzz_$t <file>; then copy the file to"
     echo "   tests/fuzz/regressions/$t/ and fix the reader (the replay test runs it in every build)"

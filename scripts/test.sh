@@ -27,7 +27,9 @@ bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON "${CCACHE[@]}"
 stage_done "release build"
 # Display-free suites in parallel; the suites that start their own Xvfb one at a time.
 (cd build && ctest --output-on-failure -j"$JOBS" --timeout 600 -LE 'gui|gpu')
-(cd build && ctest --output-on-failure --timeout 600 -L 'gui|gpu')
+# The GUI abuse test sends a few thousand random events here (2500: about two minutes).
+(cd build && ROPESCOPE_ABUSE_EVENTS=${ROPESCOPE_ABUSE_EVENTS:-2500} \
+  ctest --output-on-failure --timeout 600 -L 'gui|gpu')
 stage_done "release tests"
 
 echo "== ASan + UBSan build of everything, GUI included"
@@ -53,7 +55,9 @@ UBSAN="print_stacktrace=1:halt_on_error=1"
 stage_done "ASan+UBSan display-free tests (LSan on)"
 # GUI and GPU suites: serially, each starts its own Xvfb (per-test timeouts are scaled by
 # ROPESCOPE_SANITIZE_TIMEOUT_SCALE in this build).
+# The abuse test's events are fewer under ASan (each is several times slower there).
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=$UBSAN \
+  ROPESCOPE_ABUSE_EVENTS=${ROPESCOPE_ASAN_ABUSE_EVENTS:-500} \
   ctest --output-on-failure --timeout 1800 -L 'gui|gpu')
 stage_done "ASan+UBSan gui, gpu tests"
 
