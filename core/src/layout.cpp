@@ -60,7 +60,8 @@ std::vector<long long> parseDims(std::size_t item, std::string_view whole, std::
     if (ec == std::errc::result_out_of_range || (ec == std::errc() && part.size() > 12))
       specError(item, whole, "number too large");
     if (ec != std::errc() || ptr != part.data() + part.size())
-      specError(item, whole, "\"" + std::string(part) + "\" is not a whole number; " + kSpecForm);
+      specError(item, whole,
+                std::string(1, '"').append(part) + "\" is not a whole number; " + kSpecForm);
     dims.push_back(value);
     if (end == std::string_view::npos) break;
     pos = end + 1;
@@ -286,7 +287,7 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
       case SourceKind::FrameList: {
         out += "vid:";
         for (std::size_t i = 0; i < s.source.frames.size(); ++i)
-          out += (i ? "+" : "") + rel(s.source.frames[i]);
+          out.append(i ? "+" : "").append(rel(s.source.frames[i]));
         // One frame would read back as an animation; the result is the same grid (T = 1).
         continue;
       }

@@ -37,6 +37,7 @@
 #include <map>
 #include <random>
 
+#include "attention_settled.h"
 #include "attention_view.h"
 #include "charts_panel.h"
 #include "compare_view.h"
@@ -658,12 +659,7 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
     v->setBackendChoice(BackendChoice::Cpu);
     v->setIdenticalQk(1);
     v->resetZoom();
-    const bool done = QTest::qWaitFor(
-        [v] {
-          return !v->busy() && v->shownResult() &&
-                 v->shownResult()->generation == v->requestedGeneration();
-        },
-        60000);
+    const bool done = attentionSettled(v, 60000);
     EXPECT_TRUE(done) << "the attention preview did not finish";
     if (done && v->shownResult()->error.isEmpty() && !v->shownResult()->request.exactRows) {
       const AttentionResult* r = v->shownResult();
@@ -734,12 +730,7 @@ TEST(Abuse, HugeAttentionRunStopsAtOnceOnCancelEditAndClose) {
     // An edit to a small scene: its result arrives without waiting for the huge one.
     clock.start();
     w->model()->setScene(fixedScene());
-    ASSERT_TRUE(QTest::qWaitFor(
-        [v] {
-          return !v->busy() && v->shownResult() &&
-                 v->shownResult()->generation == v->requestedGeneration();
-        },
-        20000));
+    ASSERT_TRUE(attentionSettled(v, 20000));
     const long editMs = clock.elapsed();
     EXPECT_LT(editMs, 5000) << "the small scene waited for the huge run";
     // Huge again, then Cancel: the worker is free at once (a small request is served).
@@ -748,12 +739,7 @@ TEST(Abuse, HugeAttentionRunStopsAtOnceOnCancelEditAndClose) {
     v->cancel();
     clock.restart();
     w->model()->setScene(fixedScene());
-    ASSERT_TRUE(QTest::qWaitFor(
-        [v] {
-          return !v->busy() && v->shownResult() &&
-                 v->shownResult()->generation == v->requestedGeneration();
-        },
-        20000));
+    ASSERT_TRUE(attentionSettled(v, 20000));
     EXPECT_LT(clock.elapsed(), 5000);
     // Huge again, then close the window mid-run.
     w->model()->setScene(huge);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 
+#include "attention_settled.h"
 #include "attention_view.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
@@ -45,16 +46,6 @@ struct Window {
     w.attentionDock()->show();
   }
 };
-
-// The view shows the result of the last thing it was asked for.
-bool settled(AttentionView* v, int ms = 120000) {
-  return QTest::qWaitFor(
-      [v] {
-        return !v->busy() && v->shownResult() &&
-               v->shownResult()->generation == v->requestedGeneration();
-      },
-      ms);
-}
 
 Scene sceneWith(const char* layout) {
   Scene s = fixedScene();
@@ -87,7 +78,7 @@ TEST(Attention, HeatmapPixelsAreCorePooledValuesThroughViridis) {
   v->setSoftmax(true);
   v->setLogScale(false);
   v->setHead(1);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   const AttentionResult& r = *v->shownResult();
   ASSERT_FALSE(r.request.exactRows);
   const int block = r.request.block;
@@ -137,7 +128,7 @@ TEST(Attention, ZoomedInShowsExactValuesAndTokenIdentities) {
   Window win;  // 48 tokens: one pixel block is one token
   AttentionView* v = win.view;
   v->setCausal(true);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   const AttentionResult& r = *v->shownResult();
   ASSERT_EQ(r.request.block, 1);
   QkSourceSpec spec;
@@ -182,10 +173,10 @@ TEST(Attention, ZoomIntoALargeSequenceShowsItsExactRows) {
   Window win(big);
   AttentionView* v = win.view;
   v->setSoftmax(true);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   EXPECT_FALSE(v->shownResult()->request.exactRows);
   v->setZoom(4100, 64);  // the last text tokens looking at the end of the picture
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   const AttentionResult& r = *v->shownResult();
   ASSERT_TRUE(r.request.exactRows);
   EXPECT_EQ(r.request.rowBegin, 4128u - 64u);
@@ -208,7 +199,7 @@ TEST(Attention, TextTokenMapIsItsRowOnTheBlockGrid) {
   v->setRandomQk(2, 11);
   v->setHead(1);
   v->setSoftmax(true);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   ASSERT_EQ(v->mapRows(), 6);
   ASSERT_EQ(v->mapCols(), 6);
   ASSERT_EQ(v->mapTextToken(), 2);
@@ -233,7 +224,7 @@ TEST(Attention, TextTokenMapIsItsRowOnTheBlockGrid) {
   const double n = static_cast<double>(core->tokens());
   v->clickHeatmap(
       QPointF(rect.left() + 1.5 * rect.width() / n, rect.top() + 42.5 * rect.height() / n));
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   EXPECT_EQ(v->mapTextToken(), 42);
   core->rows(1, 42, 43, AttentionValue::Softmax, row.data());
   EXPECT_NEAR(v->mapValues()[0], row[4], 1e-6 * std::abs(row[4]));
@@ -266,7 +257,7 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
     lastTick = clock.elapsed();
   });
   ticker.start(5);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   ticker.stop();
   // AddressSanitizer builds run the GUI thread's own work (the scene change's redraw) about 3x
   // slower; the worker must still never hold it up.
@@ -317,7 +308,7 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
 TEST(Attention, BackendIsNamedInTheStatusBar) {
   Window win;
   AttentionView* v = win.view;
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   EXPECT_TRUE(v->backendLabel().startsWith(QStringLiteral("attention: cpu")))
       << v->backendLabel().toStdString();
   auto* label = win.w.statusBar()->findChild<QLabel*>(QStringLiteral("statusAttention"));
@@ -326,7 +317,7 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
   // auto: the GPU when an OpenGL 4.3 context can be had and is not a software renderer, else
   // the CPU with the reason said once.
   v->setBackendChoice(BackendChoice::Auto);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   EXPECT_EQ(label->text(), v->backendLabel());
   if (v->backendLabel().startsWith(QStringLiteral("attention: gpu")))
     EXPECT_FALSE(v->backendLabel().contains(QStringLiteral("llvmpipe")));
@@ -336,7 +327,7 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
         << v->message().toStdString();
   // gpu: forced, llvmpipe included.
   v->setBackendChoice(BackendChoice::Gpu);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   EXPECT_EQ(label->text(), v->backendLabel());
   if (!v->backendLabel().startsWith(QStringLiteral("attention: gpu"))) {
     EXPECT_TRUE(v->backendLabel().startsWith(QStringLiteral("attention: cpu")));
@@ -345,7 +336,7 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
   // The GPU backend, made and used in the worker's thread, gives the CPU's numbers.
   v->setRandomQk(2, 4);
   v->setSoftmax(true);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   const AttentionResult& r = *v->shownResult();
   QkSourceSpec spec;
   spec.kind = QkSourceSpec::Kind::Random;
@@ -361,7 +352,7 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
 TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   Window win;
   AttentionView* v = win.view;
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   const quint64 good = v->shownResult()->generation;
   QTemporaryDir dir;
   const std::vector<float> data(10 * 128, 0.5f);
@@ -376,7 +367,7 @@ TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   EXPECT_TRUE(v->message().contains(QStringLiteral("q.npy"))) << v->message().toStdString();
   EXPECT_EQ(v->shownResult()->generation, good);  // the last good heatmap stays
   v->setIdenticalQk(1);
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   EXPECT_GT(v->shownResult()->generation, good);
 }
 
@@ -392,7 +383,7 @@ TEST(Attention, Screenshot) {
   w.resizeDocks({w.attentionDock()}, {600}, Qt::Vertical);
   AttentionView* v = w.attentionView();
   w.model()->setSelectedText(6);  // the first text token after the picture
-  ASSERT_TRUE(settled(v));
+  ASSERT_TRUE(attentionSettled(v));
   QTest::qWait(200);
   EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/attention.png")));
 }

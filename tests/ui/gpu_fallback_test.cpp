@@ -10,6 +10,7 @@
 #include <QTest>
 #include <cmath>
 
+#include "attention_settled.h"
 #include "attention_view.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
@@ -31,15 +32,6 @@ struct FaultCase {
 
 class GpuFallback : public ::testing::TestWithParam<FaultCase> {};
 
-bool settled(AttentionView* v, int ms = 120000) {
-  return QTest::qWaitFor(
-      [v] {
-        return !v->busy() && v->shownResult() &&
-               v->shownResult()->generation == v->requestedGeneration();
-      },
-      ms);
-}
-
 TEST_P(GpuFallback, CpuTakesOverAndTheCauseIsShown) {
   const FaultCase& c = GetParam();
   gpu::setGpuFault(c.fault);
@@ -52,7 +44,7 @@ TEST_P(GpuFallback, CpuTakesOverAndTheCauseIsShown) {
     v->setRandomQk(2, 7);
     showAndSettle(&w);
     w.attentionDock()->show();
-    ASSERT_TRUE(settled(v));
+    ASSERT_TRUE(attentionSettled(v));
     const AttentionResult* r = v->shownResult();
     ASSERT_TRUE(r->error.isEmpty()) << r->error.toStdString();
 
@@ -98,7 +90,7 @@ TEST_P(GpuFallback, CpuTakesOverAndTheCauseIsShown) {
     // It keeps working on the CPU: another head, softmax.
     v->setSoftmax(true);
     v->setHead(1);
-    ASSERT_TRUE(settled(v));
+    ASSERT_TRUE(attentionSettled(v));
     EXPECT_TRUE(v->shownResult()->error.isEmpty());
     EXPECT_TRUE(v->backendLabel().startsWith(QStringLiteral("attention: cpu")));
   }

@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "axis_colors.h"
+#include "figure_charts.h"
 #include "formula_panel.h"
 #include "ropescope/position_design.h"
 #include "scene_model.h"
@@ -323,26 +324,13 @@ void ChartsPanel::refresh() {
   formulas_->setFormulas(chartsFormulas(model_->validScene(), m));
 
   // Wavelengths
-  QList<QPointF> wpts[3];
-  double wlo = 0, whi = 0;
-  bool wfirst = true;
-  int nope = 0;
-  for (const PairWavelength& w : m.wavelengths) {
-    const int a = static_cast<int>(w.axis);
-    if (!w.wavelength || a > 2) {
-      ++nope;
-      continue;
-    }
-    wpts[a].append(QPointF(w.index, *w.wavelength));
-    wlo = wfirst ? *w.wavelength : std::min(wlo, *w.wavelength);
-    whi = wfirst ? *w.wavelength : std::max(whi, *w.wavelength);
-    wfirst = false;
-  }
-  for (int a = 0; a < 3; ++a) wave_[a]->replace(wpts[a]);
+  const figure::WavelengthPoints wp = figure::wavelengthPoints(m);
+  const int nope = wp.nope;
+  for (int a = 0; a < 3; ++a) wave_[a]->replace(wp.perAxis[a]);
   waveX_->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
-  if (!wfirst)
-    waveY_->setRange(std::pow(10, std::floor(std::log10(wlo))),
-                     std::pow(10, std::ceil(std::log10(whi))));
+  if (wp.any)
+    waveY_->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
+                     std::pow(10, std::ceil(std::log10(wp.hi))));
   waveChart_->setTitle(nope > 0
                            ? tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope)
                            : tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));

@@ -221,22 +221,28 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   return chart;
 }
 
-std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o) {
-  int nope = 0;
-  QList<QPointF> pts[3];
-  double lo = 0, hi = 0;
-  bool first = true;
+WavelengthPoints wavelengthPoints(const SceneMetrics& m) {
+  WavelengthPoints p;
   for (const PairWavelength& w : m.wavelengths) {
     const int a = static_cast<int>(w.axis);
     if (!w.wavelength || a > 2) {
-      ++nope;
+      ++p.nope;
       continue;
     }
-    pts[a].append(QPointF(w.index, *w.wavelength));
-    lo = first ? *w.wavelength : std::min(lo, *w.wavelength);
-    hi = first ? *w.wavelength : std::max(hi, *w.wavelength);
-    first = false;
+    p.perAxis[a].append(QPointF(w.index, *w.wavelength));
+    p.lo = p.any ? std::min(p.lo, *w.wavelength) : *w.wavelength;
+    p.hi = p.any ? std::max(p.hi, *w.wavelength) : *w.wavelength;
+    p.any = true;
   }
+  return p;
+}
+
+std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o) {
+  const WavelengthPoints wp = wavelengthPoints(m);
+  const auto& pts = wp.perAxis;
+  const int nope = wp.nope;
+  const double lo = wp.lo, hi = wp.hi;
+  const bool first = !wp.any;
   auto chart = newChart(
       nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
            : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));

@@ -2,6 +2,8 @@
 // (figure_style.h). The GUI's File -> Export and `ropescope render` both draw through these.
 #pragma once
 
+#include <QList>
+#include <QPointF>
 #include <QString>
 
 #include <array>
@@ -27,6 +29,15 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
 // The selected text token's distance and bias to every visual token.
 std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
                                      const FigureOptions& o);
+// The wavelength of every rotary pair as points per axis, their range, and the NoPE pairs
+// (no wavelength) left out. The live chart and the exported one both plot these.
+struct WavelengthPoints {
+  QList<QPointF> perAxis[3];
+  double lo = 0, hi = 0;  // valid when any
+  bool any = false;
+  int nope = 0;
+};
+WavelengthPoints wavelengthPoints(const SceneMetrics& m);
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
