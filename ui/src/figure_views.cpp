@@ -111,7 +111,7 @@ QString compareTitle(const std::string& design, double ptd) {
 }
 
 // The preset camera leaves room for interaction; a figure can fill more of its panel.
-constexpr double kSpaceZoom = 1.2;
+constexpr double kSpaceZoom = 1.3;
 
 // A 3-D view of `ids`, `px` device pixels, drawn offscreen (no screen grab).
 QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToken,
