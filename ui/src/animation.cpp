@@ -13,6 +13,8 @@
 #include <memory>
 #include <sstream>
 
+#include <vtkRenderer.h>
+
 #include "gif_writer.h"
 #include "phasor_view.h"
 #include "position_space_view.h"
@@ -97,6 +99,9 @@ class FrameRenderer {
     std::copy(b, b + 6, bounds_);
     view_ = std::make_unique<PositionSpaceView>();
     view_->setAttribute(Qt::WA_DontShowOnScreen);
+    view_->setDark(false);
+    view_->renderer()->GradientBackgroundOff();
+    view_->renderer()->SetBackground(1.0, 1.0, 1.0);
     view_->resize(size);
     view_->show();
   }
@@ -107,7 +112,8 @@ class FrameRenderer {
       const Phasor ph = computePhasor(pairs_, directionDisplacement(spec_.direction, value));
       QImage image(size_, QImage::Format_RGB32);
       QPainter p(&image);
-      paintPhasor(p, image.rect(), ph, true, phasorCaption(ph));
+      // The light look of exported figures, whatever the screen theme.
+      paintPhasor(p, image.rect(), ph, false, phasorCaption(ph));
       return image;
     }
     const Scene s = circleFrameScene(scene_, spec_, value);
