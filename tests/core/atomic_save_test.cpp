@@ -88,7 +88,16 @@ TEST(AtomicSave, KilledMidSaveLeavesOldOrNewFileIntact) {
     char ready[6] = {};
     ASSERT_EQ(::read(out[0], ready, 6), 6) << "the child did not start saving";
     ::close(out[0]);
-    std::this_thread::sleep_for(std::chrono::microseconds(delayUs(rng)));
+    if (k % 2 == 0) {
+      // At a random moment.
+      std::this_thread::sleep_for(std::chrono::microseconds(delayUs(rng)));
+    } else {
+      // Aimed: as soon as a temporary file shows the child is between writing and renaming
+      // (random delays alone can miss that window on a loaded machine).
+      const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (temporaries(dir.path) == 0 && std::chrono::steady_clock::now() < giveUp) {
+      }
+    }
     ASSERT_EQ(::kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -107,8 +116,8 @@ TEST(AtomicSave, KilledMidSaveLeavesOldOrNewFileIntact) {
       "[ kills ] %d kills: file held scene A %d times, B %d times; %d kills left a "
       "half-written temporary file\n",
       kills, sawA, sawB, midWrite);
-  // The kills did land in the middle of writes (a temporary file was left), and the renames
-  // went through between them (both scenes were seen).
+  // Kills did land in the middle of writes (a temporary file was left), and the renames went
+  // through between them (both scenes were seen).
   EXPECT_GT(midWrite, 0);
   EXPECT_GT(sawB, 0);
   // The next save removes what killed writers left and replaces the file.
