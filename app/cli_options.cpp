@@ -82,7 +82,8 @@ const std::vector<Option>& options() {
          s.req.scene.layout = parseLayoutSpec(v);
          s.haveLayout = true;
        }},
-      {"scene", "FILE", kAll | kRender, "read layout, design, parameters and plan from a scene file (.json)",
+      {"scene", "FILE", kAll | kRender,
+       "read layout, design, parameters and plan from a scene file (.json)",
        [](State& s, const std::string& v) {
          s.req.scene = loadSceneFile(v);
          s.haveScene = true;
@@ -194,7 +195,8 @@ const std::vector<Option>& options() {
        }},
       {"format", "json|csv", kAll, "output format (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
-      {"out", "FILE", kAll | kRender, "write the output to FILE (atomically) instead of standard output",
+      {"out", "FILE", kAll | kRender,
+       "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) {
          if (v.empty()) throw InputError("--out needs a file name", "out");
          s.req.out = v;

@@ -200,16 +200,18 @@ void MainWindow::buildMenus() {
   exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   figures_ = new FigureMenu(model_, this);
   figures_->fillExportMenu(file->addMenu(tr("Export &figure")));
-  figures_->addContextMenu(charts_, {"decay", "decay-subset", "ptd", "bias", "profile",
-                                     "wavelengths", "age"});
+  figures_->addContextMenu(
+      charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
   figures_->addContextMenu(picture_, {"picture", "picture-bias"});
   figures_->addContextMenu(attention_, {"attention"});
-  connect(view_, &VtkView::contextClicked, this,
-          [this](QPoint pos) { figures_->popup(view_, pos, {"space", "compare"}); });
+  connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
+    figures_->popup(view_, pos, {"space", "compare"});
+  });
   for (int i = 0; i < compare_->viewCount(); ++i) {
     PositionSpaceView* v = compare_->view(i);
-    connect(v, &VtkView::contextClicked, this,
-            [this, v](QPoint pos) { figures_->popup(v, pos, {"compare", "space"}); });
+    connect(v, &VtkView::contextClicked, this, [this, v](QPoint pos) {
+      figures_->popup(v, pos, {"compare", "space"});
+    });
   }
   file->addAction(tr("Export &animation\xe2\x80\xa6"), this, &MainWindow::exportAnimation)
       ->setToolTip(tr("Sweep a distance (phasors) or \xce\xb1, R, \xce\xb2 (3-D view) into a GIF "
