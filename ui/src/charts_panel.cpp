@@ -37,19 +37,6 @@ QString exact(double v) {
   return QString::number(v, 'g', 10);
 }
 
-void fitAxis(QValueAxis* axis, double lo, double hi) {
-  // A flat curve (PTD = 0 up to rounding) must read as flat, not as magnified rounding noise.
-  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
-  if (!(hi - lo > 1e-9 * scale)) {
-    const double half = std::max(0.5, 0.1 * std::abs(lo));
-    lo -= half;
-    hi += half;
-  }
-  const double pad = (hi - lo) * 0.05;
-  axis->setRange(lo - pad, hi + pad);
-  axis->applyNiceNumbers();
-}
-
 QChartView* viewFor(QChart* chart, QWidget* parent) {
   auto* view = new QChartView(chart, parent);
   view->setRenderHint(QPainter::Antialiasing);
@@ -351,8 +338,8 @@ void ChartsPanel::refresh() {
   distance_->replace(dpts);
   bias_->replace(bpts);
   profileX_->setRange(0, std::max<double>(1, static_cast<double>(dpts.size()) - 1));
-  fitAxis(distanceY_, dlo, dhi);
-  fitAxis(biasY2_, blo, bhi);
+  figure::fitAxis(distanceY_, dlo, dhi);
+  figure::fitAxis(biasY2_, blo, bhi);
   profileChart_->setTitle(m.selectedToken >= 0 ? tr("Text token %1 (#%2) to every visual token")
                                                      .arg(model_->validScene().selectedText)
                                                      .arg(m.selectedToken)

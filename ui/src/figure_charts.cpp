@@ -39,18 +39,6 @@ QPen linePen(const QColor& c, double width = kLineWidth) {
   return pen;
 }
 
-void fitAxis(QValueAxis* axis, double lo, double hi) {
-  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
-  if (!(hi - lo > 1e-9 * scale)) {  // flat: show it flat, not magnified rounding noise
-    const double half = std::max(0.5, 0.1 * std::abs(lo));
-    lo -= half;
-    hi += half;
-  }
-  const double pad = (hi - lo) * 0.05;
-  axis->setRange(lo - pad, hi + pad);
-  axis->applyNiceNumbers();
-}
-
 // Ticks at round steps: quarters of a power of two (distances 0..256 -> 64), else 1, 2 or 5
 // times a power of ten giving 4..8 intervals.
 double niceStep(double span) {
@@ -72,6 +60,18 @@ void roundTicks(QValueAxis* axis, double lo, double hi) {
 }
 
 }  // namespace
+
+void fitAxis(QValueAxis* axis, double lo, double hi) {
+  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
+  if (!(hi - lo > 1e-9 * scale)) {  // flat: show it flat, not magnified rounding noise
+    const double half = std::max(0.5, 0.1 * std::abs(lo));
+    lo -= half;
+    hi += half;
+  }
+  const double pad = (hi - lo) * 0.05;
+  axis->setRange(lo - pad, hi + pad);
+  axis->applyNiceNumbers();
+}
 
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,

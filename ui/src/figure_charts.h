@@ -15,8 +15,13 @@
 #include "ropescope/scene_metrics.h"
 
 class QChart;
+class QValueAxis;
 
 namespace ropescope::ui::figure {
+
+// Fits a value axis to [lo, hi] with 5 % padding and nice numbers; a flat range (e.g. PTD = 0 up
+// to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.
+void fitAxis(QValueAxis* axis, double lo, double hi);
 
 // Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn).
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
