@@ -315,6 +315,18 @@ struct AxisTable {
 // Text tokens per GEMM: large enough that the product runs near the CPU's peak, small enough that
 // a chunk's tables (values x chunk per axis) stay in the L2 cache.
 constexpr std::size_t kChunk = 128;
+// Each thread holds its chunk's tables, values x chunk doubles per non-integral axis. With 250k
+// distinct values on three axes (a cone of a 500x500 picture) 128 columns were 768 MB per
+// thread, so memory grew with the core count; the chunk narrows to keep this under 64 MB per
+// thread (never under 8 columns). It depends on the scene only, never on the thread count, so
+// the result stays bit-identical for any number of threads.
+constexpr std::size_t kChunkTableBudget = std::size_t(8) << 20;  // doubles per thread
+constexpr std::size_t kMinChunk = 8;
+
+std::size_t chunkFor(std::size_t nonIntegralValues) {
+  if (nonIntegralValues == 0) return kChunk;
+  return std::clamp(kChunkTableBudget / nonIntegralValues, kMinChunk, kChunk);
+}
 
 double axisSum(const std::vector<double>& theta, double x) {
   double s = 0.0;
@@ -408,9 +420,13 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
   r.meanBias.resize(text.size());
   // Threads take whole chunks, so a chunk's GEMM (and its rounding) does not depend on the
   // thread count.
-  const std::size_t chunks = (text.size() + kChunk - 1) / kChunk;
+  std::size_t tableValues = 0;
+  for (const AxisTable& ax : axes)
+    if (!ax.integral) tableValues += ax.values.size();
+  const std::size_t chunk = chunkFor(tableValues);
+  const std::size_t chunks = (text.size() + chunk - 1) / chunk;
   detail::parallelFor(chunks, threads, [&](std::size_t chunkFirst, std::size_t chunkLast) {
-    const std::size_t begin = chunkFirst * kChunk, end = std::min(text.size(), chunkLast * kChunk);
+    const std::size_t begin = chunkFirst * chunk, end = std::min(text.size(), chunkLast * chunk);
     std::vector<double> b(vis.size());
     std::vector<std::vector<double>> local(axes.size());
     std::vector<std::vector<double>> chunkLut(axes.size());
@@ -420,7 +436,7 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     for (std::size_t ai = 0; ai < axes.size(); ++ai) idx[ai] = axes[ai].index.data();
     std::size_t chunkBegin = begin;
     for (std::size_t t = begin; t < end; ++t) {
-      if (t - chunkBegin == kChunk) chunkBegin = t;
+      if (t - chunkBegin == chunk) chunkBegin = t;
       const double p = ids.ids[text[t]][0];
       for (std::size_t ai = 0; ai < axes.size(); ++ai) {
         const AxisTable& ax = axes[ai];
@@ -438,7 +454,7 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
           // text tokens against the precomputed visual side.
           const std::size_t c = t - chunkBegin;
           if (c == 0) {
-            const std::size_t cols = std::min<std::size_t>(kChunk, end - t);
+            const std::size_t cols = std::min<std::size_t>(chunk, end - t);
             const std::size_t m = ax.theta.size();
             x.resize(2 * m * cols);
             for (std::size_t j = 0; j < cols; ++j) {

@@ -3,6 +3,7 @@
 // root must match std::sqrt, and no result may depend on the thread count.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -242,6 +243,32 @@ TEST(MetricKernels, BiasSpreadMatchesTheReferenceUnderEveryInstructionSet) {
       }
     }
   }
+}
+
+// Over 65536 distinct fractional values (summed over axes) the GEMM chunk narrows below 128
+// text tokens to bound each thread's tables (the cone of a 500x500 picture took 768 MB per
+// thread). The narrowed chunks still give the reference's numbers, for any thread count.
+TEST(MetricKernels, BiasSpreadWithNarrowedChunksMatchesTheReference) {
+  const PairTable pairs = resolvePairs(FrequencySpec{"mrope", {32, 0, 1e4}});
+  const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t150,i160x160"), {});
+  std::size_t distinct = 0;  // what sizes the tables: distinct visual values per axis
+  for (int a = 0; a < 3; ++a) {
+    std::vector<double> v;
+    for (std::size_t i : ids.visualIndices()) v.push_back(ids.ids[i][a]);
+    std::sort(v.begin(), v.end());
+    distinct += std::size_t(std::unique(v.begin(), v.end()) - v.begin());
+  }
+  ASSERT_GT(distinct, 65536u) << "the case must narrow the chunk";
+  const BiasResult slow = biasSpreadReference(ids, pairs), one = biasSpread(ids, pairs, 1);
+  ASSERT_EQ(one.perText.size(), slow.perText.size());
+  EXPECT_NEAR(one.spread, slow.spread, 1e-9 * std::max(std::abs(slow.spread), 1e-6));
+  for (std::size_t t = 0; t < one.perText.size(); ++t) {
+    EXPECT_NEAR(one.meanBias[t], slow.meanBias[t], 1e-12) << t;
+    EXPECT_NEAR(one.perText[t], slow.perText[t], 1e-11) << t;
+  }
+  const BiasResult three = biasSpread(ids, pairs, 3);
+  EXPECT_EQ(three.perText, one.perText);
+  EXPECT_EQ(three.meanBias, one.meanBias);
 }
 
 TEST(MetricKernels, DecayCurveAgreesWithTheBoundUnderEveryInstructionSet) {

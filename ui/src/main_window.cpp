@@ -34,6 +34,7 @@
 #include "compare_view.h"
 #include "figure_menu.h"
 #include "formula_panel.h"
+#include "memory_release.h"
 #include "phasor_view.h"
 #include "picture_importer.h"
 #include "picture_view.h"
@@ -123,6 +124,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(view_, &PositionSpaceView::textTokenClicked, model_, &SceneModel::setSelectedText);
   connect(view_, &PositionSpaceView::visualTokenClicked, model_, &SceneModel::setSelectedVisual);
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
+  memoryRelease_ = new MemoryRelease(this);
   connect(model_, &SceneModel::selectionChanged, this, &MainWindow::refreshSelection);
 
   // Pictures from menus and drops; a refused file is named beside the segment list and in the
@@ -333,6 +335,7 @@ void MainWindow::refreshViews() {
   view_->setLayout(valid.layout);
   view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
   view_->setStale(model_->isStale());
+  if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
   QString designTitle = QString::fromStdString(valid.design);
   try {
     designTitle = QString::fromStdString(

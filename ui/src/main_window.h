@@ -32,6 +32,8 @@ class PictureImporter;
 class PictureView;
 class ScenePanel;
 
+class MemoryRelease;
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -53,6 +55,7 @@ class MainWindow : public QMainWindow {
   FormulaPanel* positionFormulas() const { return positionFormulas_; }
   TourPanel* tourPanel() const { return tour_; }
   QDockWidget* tourDock() const { return tourDock_; }
+  MemoryRelease* memoryRelease() const { return memoryRelease_; }
   // Help → Tour (F1): shows the tour panel at its first step.
   void startTour();
   // Shows a side tab by name: "charts", "picture" or "phasor".
@@ -131,6 +134,7 @@ class MainWindow : public QMainWindow {
   QString currentFile_;
   Scene savedScene_;
   Autosave* autosave_ = nullptr;
+  MemoryRelease* memoryRelease_ = nullptr;
   bool dark_ = false;
 };
 

@@ -138,8 +138,9 @@ void PictureTiles::setContent(const PositionIds& ids, const Layout& layout) {
   for (Group& g : groups_) renderer_->RemoveActor(g.actor);
   groups_.clear();
   problems_.clear();
-  ids_ = ids;
-  covered_.assign(ids.size(), 0);
+  // Fresh copies, not assignment: that would keep a huge scene's capacity after it.
+  ids_ = PositionIds(ids);
+  covered_ = std::vector<char>(ids.size(), 0);
   lastCamera_ = nullptr;
 
   // Tokens of each (segment, temporal patch).

@@ -205,7 +205,8 @@ void PositionSpaceView::resizeGL(int w, int h) {
 
 void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
   if (ids.ids != ids_.ids || ids.design != ids_.design) tilesDirty_ = true;
-  ids_ = ids;
+  // A fresh copy, not copy-assignment: that would keep a huge scene's capacity after it.
+  ids_ = PositionIds(ids);
   selectedToken_ = selectedToken;
   selectedVisual_ = selectedVisual;
   rebuild();
