@@ -14,15 +14,31 @@ std::string effectiveDesign(const Scene& scene) {
   return scene.design;
 }
 
-SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads) {
+DesignIds computeDesignIds(const Scene& scene, int threads) {
   validateScene(scene);
-  SceneMetrics m;
-  m.designUsed = effectiveDesign(scene);
+  DesignIds d;
+  d.designUsed = effectiveDesign(scene);
   // An AGE layer without circle uses plain M-RoPE ids (default parameters), as the released code.
-  const ParameterSet params = m.designUsed == scene.design ? scene.designParams : ParameterSet{};
-  m.ids = findDesign(m.designUsed).ids(scene.layout, params);
+  const ParameterSet params = d.designUsed == scene.design ? scene.designParams : ParameterSet{};
+  d.ids = findDesign(d.designUsed).ids(scene.layout, params);
+  d.ptd = perTokenDistance(d.ids, threads);
+  const auto text = d.ids.textIndices();
+  if (!text.empty()) {
+    const std::size_t sel =
+        std::min<std::size_t>(static_cast<std::size_t>(scene.selectedText), text.size() - 1);
+    d.selectedToken = static_cast<long>(text[sel]);
+  }
+  return d;
+}
+
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads) {
+  DesignIds d = computeDesignIds(scene, threads);
+  SceneMetrics m;
+  m.designUsed = std::move(d.designUsed);
+  m.ids = std::move(d.ids);
+  m.ptd = std::move(d.ptd);
+  m.selectedToken = d.selectedToken;
   m.pairs = resolvePairs(scene.frequency);
-  m.ptd = perTokenDistance(m.ids, threads);
   m.bias = biasSpread(m.ids, m.pairs, threads);
   m.decayDistance.resize(static_cast<std::size_t>(maxDistance) + 1);
   for (int r = 0; r <= maxDistance; ++r) m.decayDistance[r] = r;
@@ -32,13 +48,10 @@ SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int thread
     m.decayAxis[a] = decayCurve(m.pairs, dir, maxDistance, DecayForm::Full, threads);
   }
   m.wavelengths = wavelengths(m.pairs, 32768.0);
-  const auto text = m.ids.textIndices();
-  if (!text.empty()) {
-    const std::size_t sel =
-        std::min<std::size_t>(static_cast<std::size_t>(scene.selectedText), text.size() - 1);
-    m.selectedToken = static_cast<long>(text[sel]);
-    m.selectedDistance = distancesToVisual(m.ids, text[sel]);
-    m.selectedBias = biasToVisual(m.ids, m.pairs, text[sel]);
+  if (m.selectedToken >= 0) {
+    const auto token = static_cast<std::size_t>(m.selectedToken);
+    m.selectedDistance = distancesToVisual(m.ids, token);
+    m.selectedBias = biasToVisual(m.ids, m.pairs, token);
   }
   return m;
 }

@@ -1,6 +1,7 @@
 #include "compare_view.h"
 
 #include <QGridLayout>
+#include <QThread>
 
 #include <algorithm>
 #include <cmath>
@@ -59,30 +60,43 @@ void CompareView::refresh() {
   dirty_ = false;
   refreshTimer_->stop();
   const Scene& base = model_->validScene();
+  if (!computed_ || !(base == computedFor_)) {
+    // Fresh vectors, not reuse: a huge scene's capacity must not outlive it.
+    shown_ = std::vector<DesignIds>(designs_.size());
+    errors_ = std::vector<QString>(designs_.size());
+    const int threads = std::max(1, QThread::idealThreadCount());
+    for (std::size_t i = 0; i < designs_.size(); ++i) {
+      Scene scene = base;
+      // Each design with its defaults, except the scene's own design, which keeps its
+      // parameters (the same rule as compareDesigns).
+      if (scene.design != designs_[i]) {
+        scene.design = designs_[i];
+        scene.designParams = {};
+        scene.ageLayer = -1;
+      }
+      try {
+        shown_[i] = computeDesignIds(scene, threads);
+      } catch (const std::exception& e) {
+        errors_[i] = QStringLiteral("%1: %2").arg(QString::fromStdString(designs_[i]),
+                                                  QString::fromStdString(e.what()));
+      }
+    }
+    computedFor_ = base;
+    computed_ = true;
+  }
   for (std::size_t i = 0; i < designs_.size(); ++i) {
-    Scene scene = base;
-    // Each design with its defaults, except the scene's own design, which keeps its parameters
-    // (the same rule as compareDesigns).
-    if (scene.design != designs_[i]) {
-      scene.design = designs_[i];
-      scene.designParams = {};
-      scene.ageLayer = -1;
-    }
     PositionSpaceView* view = views_[i];
-    QString title;
-    try {
-      const SceneMetrics m = computeSceneMetrics(scene);
-      ptds_[i] = m.ptd.ptd;
-      view->showIds(m.ids, m.selectedToken, model_->selectedVisual());
-      title = QStringLiteral("%1    PTD %2")
-                  .arg(QString::fromStdString(findDesign(designs_[i]).title()))
-                  .arg(QString::number(m.ptd.ptd, 'f', 4));
-    } catch (const std::exception& e) {
+    const DesignIds& d = shown_[i];
+    if (errors_[i].isEmpty()) {
+      ptds_[i] = d.ptd.ptd;
+      view->showIds(d.ids, d.selectedToken, model_->selectedVisual());
+      view->setTitle(QStringLiteral("%1    PTD %2")
+                         .arg(QString::fromStdString(findDesign(designs_[i]).title()))
+                         .arg(QString::number(d.ptd.ptd, 'f', 4)));
+    } else {
       ptds_[i] = std::numeric_limits<double>::quiet_NaN();
-      title = QStringLiteral("%1: %2").arg(QString::fromStdString(designs_[i]),
-                                           QString::fromStdString(e.what()));
+      view->setTitle(errors_[i]);
     }
-    view->setTitle(title);
     view->setStale(model_->isStale());
     distances_[i] = view->camera()->GetDistance();
   }

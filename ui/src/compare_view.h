@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "position_space_view.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
 
 namespace ropescope::ui {
 
@@ -45,6 +47,11 @@ class CompareView : public QWidget {
   std::vector<PositionSpaceView*> views_;
   std::vector<double> ptds_;
   std::vector<double> distances_;  // each camera's distance after the last sync
+  // Each design's ids for `computedFor_`: a selection change redraws without recomputing.
+  Scene computedFor_;
+  bool computed_ = false;
+  std::vector<DesignIds> shown_;
+  std::vector<QString> errors_;  // per design; empty where it computed
   bool dirty_ = true;
   // Coalesces a burst of edits (a slider drag on a large scene) into one recompute of the four
   // designs once the queued events are handled.

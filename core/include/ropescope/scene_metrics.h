@@ -27,6 +27,19 @@ struct SceneMetrics {
   std::vector<double> selectedBias;      // to every visual token
 };
 
+// The part of SceneMetrics a design's 3-D view needs: ids, PTD and the selected text token,
+// without the bias spread, decay curves and profiles (compare mode draws four designs; with the
+// bias spread a 250k-token scene took seconds per design on every edit).
+struct DesignIds {
+  std::string designUsed;
+  PositionIds ids;
+  PtdResult ptd;
+  long selectedToken = -1;  // token index of scene.selectedText, -1 if no text
+};
+
+// Throws InputError if the scene is invalid.
+DesignIds computeDesignIds(const Scene& scene, int threads = 1);
+
 // Throws InputError if the scene is invalid.
 SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1);
 
