@@ -134,3 +134,32 @@ TEST(SceneMetricsTest, CompareCoversEveryDesign) {
   EXPECT_NEAR(rows[0].ptd, 20.0 / 9.0, 1e-12);  // hard
   EXPECT_EQ(rows[1].ptd, 0.0);                  // unordered
 }
+
+// What compare mode draws (ids, PTD, selected token) is what the full computation gives, for
+// the scene's own design with its parameters, an AGE layer on M-RoPE ids, and no text at all.
+TEST(SceneMetricsTest, DesignIdsAreThePartOfTheFullMetricsTheyName) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t3,i4x5,t6");
+  s.selectedText = 7;
+  std::vector<Scene> cases = {s};
+  s.ageLayer = 1;  // M-RoPE ids on this layer
+  cases.push_back(s);
+  s.ageLayer = -1;
+  s.layout = parseLayoutSpec("i4x5");
+  cases.push_back(s);
+  for (const Scene& c : cases) {
+    const SceneMetrics full = computeSceneMetrics(c, 16, 2);
+    const DesignIds light = computeDesignIds(c, 1);
+    EXPECT_EQ(light.designUsed, full.designUsed);
+    EXPECT_EQ(light.ids.ids, full.ids.ids);
+    EXPECT_EQ(light.ptd.ptd, full.ptd.ptd);
+    EXPECT_EQ(light.ptd.perText, full.ptd.perText);
+    EXPECT_EQ(light.selectedToken, full.selectedToken);
+  }
+  EXPECT_EQ(computeDesignIds(cases[0]).selectedToken, 3 + 20 + 4);  // 8th text token
+  EXPECT_EQ(computeDesignIds(cases[1]).designUsed, "mrope");
+  EXPECT_EQ(computeDesignIds(cases[2]).selectedToken, -1);
+  Scene bad = cases[0];
+  bad.frequency.rotary.base = 0.5;
+  EXPECT_THROW(computeDesignIds(bad), InputError);
+}
