@@ -56,11 +56,13 @@ SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int thread
   return m;
 }
 
-std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads) {
+std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,
+                                          const std::atomic<bool>* stop) {
   validateScene(scene);
   const PairTable pairs = resolvePairs(scene.frequency);
   std::vector<DesignSummary> out;
   for (const PositionDesign* d : allDesigns()) {
+    if (stop && stop->load()) break;
     const ParameterSet params = d->name() == scene.design ? scene.designParams : ParameterSet{};
     const PositionIds ids = d->ids(scene.layout, params);
     out.push_back({d->name(), d->title(), perTokenDistance(ids, threads).ptd,

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
+#include <QTest>
 
 #include "ropescope/layout.h"
 #include "scene_model.h"
+#include "summary_worker.h"
 
 using ropescope::Scene;
 using ropescope::ui::SceneModel;
@@ -187,4 +189,95 @@ TEST(SceneModel, AgeLayerShowsTheIdsThatLayerUses) {
   model.edit([](Scene& sc) { sc.ageLayer = 9; });
   ASSERT_TRUE(model.isStale());
   EXPECT_EQ(model.problem()->field, QStringLiteral("age_layer"));
+}
+
+namespace {
+
+Scene biggerScene(const char* spec) {
+  Scene s = circleScene();
+  s.layout = ropescope::parseLayoutSpec(spec);
+  return s;
+}
+
+void expectSummariesOf(const SceneModel& model, const Scene& scene) {
+  const auto want = ropescope::compareDesigns(scene, 1);
+  const auto& got = model.designSummaries();
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].design, want[i].design);
+    EXPECT_EQ(got[i].ptd, want[i].ptd) << want[i].design;  // thread count does not matter
+    EXPECT_EQ(got[i].biasSpread, want[i].biasSpread) << want[i].design;
+  }
+}
+
+}  // namespace
+
+// The comparison of a slow scene runs on the worker's thread: the event loop goes on while it
+// waits or runs, and what arrives is the comparison of the scene shown.
+TEST(SceneModel, SlowScenesCompareDesignsInTheBackground) {
+  SceneModel model;
+  model.setSynchronousSummaryLimit(0);
+  model.summaryWorker()->setHeld(true);
+  QSignalSpy summaries(&model, &SceneModel::summariesChanged);
+  const Scene a = biggerScene("t20,i12x14,t9");
+  model.setScene(a);
+  ASSERT_FALSE(model.isStale());
+  EXPECT_TRUE(model.summariesPending());
+  QTest::qWait(400);  // past the pause for edits: the request waits on the held worker
+  EXPECT_TRUE(model.summariesPending());
+  EXPECT_EQ(model.summaryWorker()->started(), 0);
+  EXPECT_EQ(summaries.count(), 0);
+  model.summaryWorker()->setHeld(false);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !model.summariesPending(); }, 60000));
+  EXPECT_EQ(summaries.count(), 1);
+  EXPECT_EQ(model.summaryWorker()->started(), 1);
+  expectSummariesOf(model, a);
+}
+
+// An edit before the comparison starts replaces it: the older scene is never compared, and its
+// numbers never reach the charts.
+TEST(SceneModel, AnEditReplacesAWaitingComparison) {
+  SceneModel model;
+  model.setSynchronousSummaryLimit(0);
+  model.summaryWorker()->setHeld(true);
+  model.setScene(biggerScene("t20,i12x14,t9"));
+  QTest::qWait(400);
+  const Scene b = biggerScene("t7,i9x9,t30");
+  model.setScene(b);
+  QTest::qWait(400);
+  model.summaryWorker()->setHeld(false);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !model.summariesPending(); }, 60000));
+  QTest::qWait(100);  // nothing else arrives
+  EXPECT_EQ(model.summaryWorker()->started(), 1);
+  expectSummariesOf(model, b);
+  // An invalid edit keeps the last valid scene's comparison.
+  Scene bad = b;
+  bad.frequency.rotary.base = 0.5;
+  model.setScene(bad);
+  EXPECT_TRUE(model.isStale());
+  EXPECT_FALSE(model.summariesPending());
+  expectSummariesOf(model, b);
+}
+
+// A flush (tests, figure export) computes at once, and a background result of the same scene
+// arriving later changes nothing; the model can be destroyed while a comparison runs.
+TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
+  QSignalSpy* spy = nullptr;
+  {
+    SceneModel model;
+    model.setSynchronousSummaryLimit(0);
+    const Scene a = biggerScene("t20,i12x14,t9");
+    model.setScene(a);
+    spy = new QSignalSpy(&model, &SceneModel::summariesChanged);
+    model.flushSummaries();
+    EXPECT_FALSE(model.summariesPending());
+    expectSummariesOf(model, a);
+    QTest::qWait(400);
+    EXPECT_EQ(spy->count(), 1);
+    // A slow comparison running when the model goes.
+    model.setScene(biggerScene("t400,i60x60"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return model.summaryWorker()->started() > 0; }, 5000));
+    delete spy;
+  }
+  SUCCEED();
 }

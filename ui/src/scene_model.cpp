@@ -6,13 +6,14 @@
 #include <algorithm>
 
 #include "ropescope/errors.h"
+#include "summary_worker.h"
 
 namespace ropescope::ui {
 
 namespace {
-// Above this compute time the all-designs comparison (every design's PTD and bias spread, several
-// times the cost of the scene itself) waits until edits pause, so sliders stay live.
-constexpr double kSynchronousSummaryMs = 8.0;
+// Above synchronousSummaryMs_ of compute time the all-designs comparison (every design's PTD and
+// bias spread, several times the cost of the scene itself) waits this long for edits to pause,
+// so sliders stay live, and then runs on the summary worker's thread.
 constexpr int kSummaryDelayMs = 150;
 }  // namespace
 
@@ -20,7 +21,15 @@ SceneModel::SceneModel(QObject* parent) : QObject(parent) {
   summaryTimer_ = new QTimer(this);
   summaryTimer_->setSingleShot(true);
   summaryTimer_->setInterval(kSummaryDelayMs);
-  connect(summaryTimer_, &QTimer::timeout, this, &SceneModel::flushSummaries);
+  connect(summaryTimer_, &QTimer::timeout, this, &SceneModel::startBackgroundSummaries);
+  worker_ = new SummaryWorker(this);
+  connect(worker_, &SummaryWorker::finished, this,
+          [this](std::uint64_t generation, const std::vector<DesignSummary>& rows, const QString&) {
+            if (generation != summaryGeneration_ || !summariesPending_) return;
+            summariesPending_ = false;
+            summaries_ = rows;  // empty when valid_ failed in core: not the user's input
+            emit summariesChanged();
+          });
   try {
     scene_ = defaultScene();
   } catch (const std::exception&) {
@@ -49,7 +58,9 @@ void SceneModel::compute() {
     metrics_ = std::move(metrics);
     valid_ = scene_;
     problem_.reset();
-    if (computeMs_ < kSynchronousSummaryMs) {
+    ++summaryGeneration_;
+    worker_->cancel();  // a comparison still running is of an older scene
+    if (computeMs_ < synchronousSummaryMs_) {
       computeSummaries();
     } else {
       summariesPending_ = true;
@@ -74,8 +85,13 @@ void SceneModel::computeSummaries() {
   }
 }
 
+void SceneModel::startBackgroundSummaries() {
+  if (summariesPending_) worker_->request(valid_, summaryGeneration_);
+}
+
 void SceneModel::flushSummaries() {
   if (!summariesPending_) return;
+  worker_->cancel();
   computeSummaries();
   emit summariesChanged();
 }

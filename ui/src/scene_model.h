@@ -6,6 +6,7 @@
 #include <QString>
 #include <QTimer>
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct InputProblem {
   bool operator==(const InputProblem&) const = default;
 };
 
+class SummaryWorker;
+
 class SceneModel : public QObject {
   Q_OBJECT
 
@@ -33,11 +36,15 @@ class SceneModel : public QObject {
   const Scene& validScene() const { return valid_; }
   const SceneMetrics& metrics() const { return metrics_; }
   const std::vector<DesignSummary>& designSummaries() const { return summaries_; }
-  // True while the all-designs comparison of a large scene waits for edits to settle; the
-  // summaries then still belong to an earlier scene.
+  // True while the all-designs comparison of a large scene waits for edits to settle or runs in
+  // the background; the summaries then still belong to an earlier scene.
   bool summariesPending() const { return summariesPending_; }
-  // Computes a pending comparison now (tests, and before saving a figure).
+  // Computes a pending comparison now, on this thread (tests, and before saving a figure).
   void flushSummaries();
+  SummaryWorker* summaryWorker() const { return worker_; }
+  // Scenes computed faster than this compare the designs at once, on this thread; slower ones
+  // after edits pause, in the background (default 8 ms; tests set 0 to force the background).
+  void setSynchronousSummaryLimit(double milliseconds) { synchronousSummaryMs_ = milliseconds; }
   bool isStale() const { return problem_.has_value(); }
   const std::optional<InputProblem>& problem() const { return problem_; }
   double computeMilliseconds() const { return computeMs_; }
@@ -68,6 +75,7 @@ class SceneModel : public QObject {
  private:
   void compute();
   void computeSummaries();
+  void startBackgroundSummaries();
 
   Scene scene_;
   Scene valid_;
@@ -77,6 +85,9 @@ class SceneModel : public QObject {
   double computeMs_ = 0.0;
   bool summariesPending_ = false;
   QTimer* summaryTimer_ = nullptr;
+  SummaryWorker* worker_ = nullptr;
+  double synchronousSummaryMs_ = 8.0;
+  std::uint64_t summaryGeneration_ = 0;  // of the newest valid scene; older results are dropped
   long selectedVisual_ = -1;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,10 @@ struct DesignSummary {
 };
 
 // PTD and bias spread of the scene's layout under every design (each with its default
-// parameters, except the scene's own design, which keeps the scene's parameters).
-std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads = 1);
+// parameters, except the scene's own design, which keeps the scene's parameters). `stop`, when
+// given, is read between designs: once it is true the comparison ends early and returns the
+// designs done so far (the desktop app stops a comparison an edit has made stale).
+std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads = 1,
+                                          const std::atomic<bool>* stop = nullptr);
 
 }  // namespace ropescope
