@@ -68,7 +68,9 @@ constexpr long kSlow = 4;
 constexpr const char* kHugeAttentionLayout = "t40000";  // one tile at N = 150000 takes 12 s here
 constexpr long kAfterLimitKiB = 2048L * 1024;
 constexpr long kPeakLimitKiB = 4096L * 1024;
-constexpr long kKeptLimitKiB = 512L * 1024;  // ASan's quarantine alone holds 256 MB
+// ASan's quarantine alone holds 256 MB of freed blocks and its allocator keeps its own caches
+// (measured: 493 MiB kept here); the release bound is the one that says memory comes back.
+constexpr long kKeptLimitKiB = 1024L * 1024;
 #else
 constexpr long kSlow = 1;
 constexpr const char* kHugeAttentionLayout = "t150000";
