@@ -44,6 +44,17 @@ QChartView* viewFor(QChart* chart, QWidget* parent) {
   return view;
 }
 
+// The category labels' pixel size that lets every one of `axis`'s names show in `height` pixels
+// (Qt Charts hides labels that would overlap), between 7 and 12 px.
+void fitCategoryLabels(QBarCategoryAxis* axis, double height) {
+  const int n = std::max(1, static_cast<int>(axis->count()));
+  const int px = std::clamp(static_cast<int>(height / n * 0.65), 7, 12);
+  QFont font = axis->labelsFont();
+  if (font.pixelSize() == px) return;
+  font.setPixelSize(px);
+  axis->setLabelsFont(font);
+}
+
 }  // namespace
 
 ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -110,6 +121,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     chart->addSeries(series);
     x = new QBarCategoryAxis;
     x->setTruncateLabels(false);  // design names are short; eliding them hides which is which
+    // Qt Charts drops every other category label when they overlap (a short panel showed four
+    // of nine names): the labels' size follows the room each bar has.
+    connect(chart, &QChart::plotAreaChanged, this,
+            [axis = x](const QRectF& area) { fitCategoryLabels(axis, area.height()); });
     y = new QValueAxis;
     y->setTitleText(ptd ? tr("PTD (positions)") : tr("bias spread"));
     chart->addAxis(x, Qt::AlignLeft);
@@ -270,6 +285,9 @@ void ChartsPanel::applyColors() {
     set->setSelectedColor(current);
     set->setLabelColor(dark_ ? QColor(235, 235, 235) : QColor(30, 30, 30));
   }
+  // setTheme resets the label fonts too.
+  fitCategoryLabels(ptdX_, ptdChart_->plotArea().height());
+  fitCategoryLabels(biasX_, biasChart_->plotArea().height());
   QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
   dpen.setWidthF(1.6);
   distance_->setPen(dpen);
@@ -358,12 +376,14 @@ void ChartsPanel::refreshDesigns() {
     spread << all[i].biasSpread;
     if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
   }
-  for (auto [set, values, x, y] :
-       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_}, std::tuple{biasSet_, spread, biasX_, biasY_}}) {
+  for (auto [set, values, x, y, chart] :
+       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_},
+        std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_}}) {
     set->remove(0, set->count());
     set->append(values);
     x->clear();
     x->append(names);
+    fitCategoryLabels(x, chart->plotArea().height());
     double top = 0;
     for (double v : values) top = std::max(top, v);
     y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
