@@ -662,6 +662,7 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   EXPECT_LT(answerMs, 2000);
   w.repaint();
 
+  ASSERT_TRUE(w.model()->waitForMetrics()) << "the last edit's metrics did not arrive";
   w.model()->flushSummaries();
   expectViewsMatchAFreshComputation(w);
   // Compare mode shows one PTD per compared design, from the same final scene.
@@ -825,9 +826,11 @@ TEST(AbuseMemory, HugeCompareSceneGivesItsMemoryBack) {
   QTest::qWait(300);
   const long before = currentRssKiB();
   w.model()->setScene(huge);
+  ASSERT_TRUE(w.model()->waitForMetrics());
   QTest::qWait(300);
   w.model()->flushSummaries();
   QTest::qWait(300);
+  ASSERT_EQ(w.spaceView()->ids().size(), huge.layout.tokenCount());
   const long inHuge = currentRssKiB();
   const int releases = w.memoryRelease()->releases();
   w.model()->setScene(fixedScene());

@@ -5,9 +5,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "latest_worker.h"
 #include "ropescope/layout.h"
 #include "scene_model.h"
-#include "summary_worker.h"
 
 using ropescope::Scene;
 using ropescope::ui::SceneModel;
@@ -280,4 +280,67 @@ TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
     delete spy;
   }
   SUCCEED();
+}
+
+// The metrics of a scene with many text x visual pairs are computed in the background: the model
+// keeps the last valid scene (not stale) until they arrive, an edit replaces a waiting
+// computation, and input errors are still refused at once.
+TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
+  SceneModel model;
+  model.setBackgroundPairs(100);
+  ropescope::ui::LatestWorker* worker = model.metricsWorker();
+  worker->setHeld(true);
+  const Scene before = model.validScene();
+  QSignalSpy changed(&model, &SceneModel::changed);
+  const Scene a = biggerScene("t20,i12x14,t9");
+  model.setScene(a);
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_TRUE(model.computing());
+  EXPECT_FALSE(model.isStale());
+  EXPECT_TRUE(model.validScene() == before);
+  EXPECT_TRUE(model.scene() == a);
+  QTest::qWait(100);
+  EXPECT_TRUE(model.computing());  // held
+  worker->setHeld(false);
+  ASSERT_TRUE(model.waitForMetrics(60000));
+  EXPECT_EQ(changed.count(), 2);
+  EXPECT_TRUE(model.validScene() == a);
+  const ropescope::SceneMetrics fresh = ropescope::computeSceneMetrics(a, 256, 1);
+  EXPECT_EQ(model.metrics().ids.ids, fresh.ids.ids);
+  EXPECT_EQ(model.metrics().ptd.ptd, fresh.ptd.ptd);
+  EXPECT_EQ(model.metrics().bias.spread, fresh.bias.spread);
+  EXPECT_EQ(model.metrics().selectedDistance, fresh.selectedDistance);
+
+  // Two edits while held: only the second is computed.
+  worker->setHeld(true);
+  const int started = worker->started();
+  model.setScene(biggerScene("t7,i9x9,t30"));
+  const Scene c = biggerScene("t9,i9x10,t31");
+  model.setScene(c);
+  worker->setHeld(false);
+  ASSERT_TRUE(model.waitForMetrics(60000));
+  QTest::qWait(100);
+  EXPECT_EQ(worker->started(), started + 1);
+  EXPECT_TRUE(model.validScene() == c);
+  EXPECT_EQ(model.metrics().ids.size(), c.layout.tokenCount());
+
+  // A bad value in a large scene is refused at once, beside its field.
+  Scene bad = biggerScene("t20,i12x14,t10");
+  bad.frequency.rotary.base = 0.5;
+  model.setScene(bad);
+  EXPECT_FALSE(model.computing());
+  EXPECT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("base"));
+  EXPECT_TRUE(model.validScene() == c);
+
+  // A problem the ui reports replaces an edit still computing: its metrics never arrive.
+  worker->setHeld(true);
+  model.setScene(biggerScene("t21,i12x14,t9"));
+  EXPECT_TRUE(model.computing());
+  model.reportProblem({QStringLiteral("layout: typed nonsense"), QStringLiteral("layout")});
+  EXPECT_FALSE(model.computing());
+  worker->setHeld(false);
+  QTest::qWait(300);
+  EXPECT_TRUE(model.isStale());
+  EXPECT_TRUE(model.validScene() == c);
 }

@@ -356,7 +356,13 @@ void MainWindow::refreshViews() {
                        .arg(m.ptd.nVisual)
                        .arg(model_->computeMilliseconds(), 0, 'f', 2));
   staleStatus_->setText(
-      model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene") : QString());
+      model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene")
+      : model_->computing()
+          ? tr("computing the edited scene\xe2\x80\xa6 (%1 text \xc3\x97 %2 visual "
+               "tokens) \xe2\x80\x94 showing the scene before it")
+                .arg(model_->scene().layout.textCount())
+                .arg(model_->scene().layout.visualCount())
+          : QString());
   refreshTitle();
 }
 

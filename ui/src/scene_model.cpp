@@ -1,12 +1,13 @@
 #include "scene_model.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QThread>
 
 #include <algorithm>
 
+#include "latest_worker.h"
 #include "ropescope/errors.h"
-#include "summary_worker.h"
 
 namespace ropescope::ui {
 
@@ -17,19 +18,14 @@ namespace {
 constexpr int kSummaryDelayMs = 150;
 }  // namespace
 
-SceneModel::SceneModel(QObject* parent) : QObject(parent) {
+SceneModel::SceneModel(QObject* parent)
+    : QObject(parent),
+      summaryWorker_(std::make_unique<LatestWorker>()),
+      metricsWorker_(std::make_unique<LatestWorker>()) {
   summaryTimer_ = new QTimer(this);
   summaryTimer_->setSingleShot(true);
   summaryTimer_->setInterval(kSummaryDelayMs);
   connect(summaryTimer_, &QTimer::timeout, this, &SceneModel::startBackgroundSummaries);
-  worker_ = new SummaryWorker(this);
-  connect(worker_, &SummaryWorker::finished, this,
-          [this](std::uint64_t generation, const std::vector<DesignSummary>& rows, const QString&) {
-            if (generation != summaryGeneration_ || !summariesPending_) return;
-            summariesPending_ = false;
-            summaries_ = rows;  // empty when valid_ failed in core: not the user's input
-            emit summariesChanged();
-          });
   try {
     scene_ = defaultScene();
   } catch (const std::exception&) {
@@ -37,8 +33,11 @@ SceneModel::SceneModel(QObject* parent) : QObject(parent) {
   }
   valid_ = scene_;
   compute();
-  flushSummaries();  // the first picture is complete; only edits are allowed to defer it
+  waitForMetrics();  // the first picture is complete; only edits are allowed to defer it
+  flushSummaries();
 }
+
+SceneModel::~SceneModel() = default;
 
 void SceneModel::setScene(const Scene& scene) {
   if (scene == scene_ && !problem_) return;
@@ -49,30 +48,91 @@ void SceneModel::setScene(const Scene& scene) {
 
 void SceneModel::compute() {
   const int threads = std::max(1, QThread::idealThreadCount());
+  const std::uint64_t generation = ++computeGeneration_;
+  computing_ = false;
+  metricsWorker_->cancel();  // metrics still computing are of an older edit
   QElapsedTimer timer;
   timer.start();
   try {
     checkInteractiveSize(scene_);  // a legal but huge layout must not hold the window
-    SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
-    computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    metrics_ = std::move(metrics);
-    valid_ = scene_;
-    problem_.reset();
-    ++summaryGeneration_;
-    worker_->cancel();  // a comparison still running is of an older scene
-    if (computeMs_ < synchronousSummaryMs_) {
-      computeSummaries();
-    } else {
-      summariesPending_ = true;
-      summaryTimer_->start();
+    const double pairs = double(scene_.layout.textCount()) * double(scene_.layout.visualCount());
+    if (pairs > backgroundPairs_) {
+      // Seconds of work: the checks first (their message belongs beside the field at once),
+      // the metrics on the worker; the views keep the last valid scene meanwhile.
+      validateScene(scene_);
+      problem_.reset();
+      computing_ = true;
+      metricsWorker_->request(
+          [this, generation, threads, scene = scene_](const std::atomic<bool>& stop) {
+            QElapsedTimer clock;
+            clock.start();
+            std::optional<SceneMetrics> metrics;
+            std::optional<InputProblem> problem;
+            try {
+              metrics = computeSceneMetrics(scene, 256, threads);
+            } catch (const InputError& e) {
+              problem =
+                  InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())};
+            } catch (const std::exception& e) {
+              problem = InputProblem{QString::fromStdString(e.what()), {}};
+            }
+            if (stop) return;
+            const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, ms, metrics = std::move(metrics), problem = std::move(problem),
+                 scene]() mutable {
+                  if (generation != computeGeneration_ || !computing_) return;
+                  computing_ = false;
+                  if (problem) {
+                    refuse(*problem);
+                  } else {
+                    valid_ = scene;
+                    accept(std::move(*metrics), ms);
+                  }
+                  emit changed();
+                },
+                Qt::QueuedConnection);
+          });
+      return;
     }
-    if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
+    SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
+    valid_ = scene_;
+    accept(std::move(metrics), static_cast<double>(timer.nsecsElapsed()) / 1e6);
   } catch (const InputError& e) {
-    problem_ = InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())};
+    refuse(InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())});
   } catch (const std::exception& e) {
     // Anything else from core is still about the input as far as the user can act on it.
-    problem_ = InputProblem{QString::fromStdString(e.what()), {}};
+    refuse(InputProblem{QString::fromStdString(e.what()), {}});
   }
+}
+
+void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
+  computeMs_ = milliseconds;
+  metrics_ = std::move(metrics);
+  problem_.reset();
+  ++summaryGeneration_;
+  summaryWorker_->cancel();  // a comparison still running is of an older scene
+  if (computeMs_ < synchronousSummaryMs_) {
+    computeSummaries();
+  } else {
+    summariesPending_ = true;
+    summaryTimer_->start();
+  }
+  if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
+}
+
+void SceneModel::refuse(const InputProblem& problem) {
+  computing_ = false;
+  problem_ = problem;
+}
+
+bool SceneModel::waitForMetrics(int ms) {
+  QElapsedTimer clock;
+  clock.start();
+  while (computing_ && clock.elapsed() < ms)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  return !computing_;
 }
 
 void SceneModel::computeSummaries() {
@@ -86,18 +146,41 @@ void SceneModel::computeSummaries() {
 }
 
 void SceneModel::startBackgroundSummaries() {
-  if (summariesPending_) worker_->request(valid_, summaryGeneration_);
+  if (!summariesPending_) return;
+  summaryWorker_->request(
+      [this, generation = summaryGeneration_, scene = valid_,
+       threads = std::max(1, QThread::idealThreadCount())](const std::atomic<bool>& stop) {
+        std::vector<DesignSummary> rows;
+        try {
+          rows = compareDesigns(scene, threads, &stop);
+        } catch (const std::exception&) {
+          rows.clear();  // valid_ passed the core's checks, so this is not the user's input
+        }
+        if (stop) return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, rows = std::move(rows)]() mutable {
+              if (generation != summaryGeneration_ || !summariesPending_) return;
+              summariesPending_ = false;
+              summaries_ = std::move(rows);
+              emit summariesChanged();
+            },
+            Qt::QueuedConnection);
+      });
 }
 
 void SceneModel::flushSummaries() {
   if (!summariesPending_) return;
-  worker_->cancel();
+  summaryWorker_->cancel();
   computeSummaries();
   emit summariesChanged();
 }
 
 void SceneModel::reportProblem(const InputProblem& problem) {
-  problem_ = problem;
+  // An edit the ui refused replaces any edit still computing.
+  ++computeGeneration_;
+  metricsWorker_->cancel();
+  refuse(problem);
   emit changed();
 }
 

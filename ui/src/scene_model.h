@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -22,13 +23,14 @@ struct InputProblem {
   bool operator==(const InputProblem&) const = default;
 };
 
-class SummaryWorker;
+class LatestWorker;
 
 class SceneModel : public QObject {
   Q_OBJECT
 
  public:
   explicit SceneModel(QObject* parent = nullptr);
+  ~SceneModel() override;
 
   // The scene as the user last edited it; may be invalid (then isStale()).
   const Scene& scene() const { return scene_; }
@@ -41,7 +43,16 @@ class SceneModel : public QObject {
   bool summariesPending() const { return summariesPending_; }
   // Computes a pending comparison now, on this thread (tests, and before saving a figure).
   void flushSummaries();
-  SummaryWorker* summaryWorker() const { return worker_; }
+  LatestWorker* summaryWorker() const { return summaryWorker_.get(); }
+  // True while the metrics of an edited large scene are computed in the background; the views
+  // still show validScene(), which is then the scene before that edit.
+  bool computing() const { return computing_; }
+  // Waits (running the event loop) until computing() is false; false if `ms` passed first.
+  bool waitForMetrics(int ms = 120000);
+  LatestWorker* metricsWorker() const { return metricsWorker_.get(); }
+  // Scenes with more text x visual pairs than this are computed in the background (default
+  // 2^22, about a tenth of a second of bias spread; tests lower it).
+  void setBackgroundPairs(double pairs) { backgroundPairs_ = pairs; }
   // Scenes computed faster than this compare the designs at once, on this thread; slower ones
   // after edits pause, in the background (default 8 ms; tests set 0 to force the background).
   void setSynchronousSummaryLimit(double milliseconds) { synchronousSummaryMs_ = milliseconds; }
@@ -74,6 +85,8 @@ class SceneModel : public QObject {
 
  private:
   void compute();
+  void accept(SceneMetrics metrics, double milliseconds);
+  void refuse(const InputProblem& problem);
   void computeSummaries();
   void startBackgroundSummaries();
 
@@ -85,9 +98,14 @@ class SceneModel : public QObject {
   double computeMs_ = 0.0;
   bool summariesPending_ = false;
   QTimer* summaryTimer_ = nullptr;
-  SummaryWorker* worker_ = nullptr;
   double synchronousSummaryMs_ = 8.0;
   std::uint64_t summaryGeneration_ = 0;  // of the newest valid scene; older results are dropped
+  std::uint64_t computeGeneration_ = 0;  // of the newest edit; older metrics are dropped
+  bool computing_ = false;
+  double backgroundPairs_ = 4194304.0;
+  // Last members: destroyed (their threads joined) first.
+  std::unique_ptr<LatestWorker> summaryWorker_;
+  std::unique_ptr<LatestWorker> metricsWorker_;
   long selectedVisual_ = -1;
 };
 
