@@ -23,6 +23,7 @@
 #include "compare_view.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
+#include "latest_worker.h"
 #include "main_window.h"
 #include "parameter_editor.h"
 #include "scene_model.h"
@@ -100,6 +101,40 @@ TEST(MainWindow, TypedLayoutErrorShowsBesideTheLayout) {
   EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
   EXPECT_EQ(win.w.model()->metrics().ids.size(), 15u);
   EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), 3);
+}
+
+// A large edit is computed in the background: the window answers meanwhile, the views keep the
+// scene before it (not marked stale), the status bar says so, and then the new scene shows.
+TEST(MainWindow, LargeEditComputesInTheBackgroundAndSaysSo) {
+  Window win;
+  SceneModel* m = win.w.model();
+  m->setBackgroundPairs(100);
+  m->metricsWorker()->setHeld(true);
+  const auto idsBefore = win.w.spaceView()->ids().ids;
+  auto* spec = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  spec->setText(QStringLiteral("t20,i12x14,t9"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_TRUE(m->computing());
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
+  EXPECT_FALSE(win.w.spaceView()->isStale());
+  EXPECT_EQ(win.w.spaceView()->ids().ids, idsBefore);
+  EXPECT_TRUE(win.w.staleStatusText().contains(QStringLiteral("computing the edited scene")))
+      << win.w.staleStatusText().toStdString();
+  EXPECT_TRUE(win.w.staleStatusText().contains(QStringLiteral("29 text + 168 visual")))
+      << win.w.staleStatusText().toStdString();
+  bool fired = false;
+  QTimer::singleShot(0, [&fired] { fired = true; });
+  EXPECT_TRUE(QTest::qWaitFor([&] { return fired; }, 1000));
+  const QString dir = qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR");
+  if (!dir.isEmpty()) EXPECT_TRUE(win.w.grab().save(dir + QStringLiteral("/computing.png")));
+  m->metricsWorker()->setHeld(false);
+  ASSERT_TRUE(m->waitForMetrics(60000));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(win.w.spaceView()->ids().size(), 20u + 12 * 14 + 9);
+  EXPECT_TRUE(win.w.staleStatusText().isEmpty()) << win.w.staleStatusText().toStdString();
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("29 text + 168 visual tokens")))
+      << win.w.statusText().toStdString();
 }
 
 TEST(MainWindow, SegmentButtonsEditTheLayout) {

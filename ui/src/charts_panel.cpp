@@ -126,7 +126,9 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     connect(chart, &QChart::plotAreaChanged, this,
             [axis = x](const QRectF& area) { fitCategoryLabels(axis, area.height()); });
     y = new QValueAxis;
-    y->setTitleText(ptd ? tr("PTD (positions)") : tr("bias spread"));
+    // No axis title: the chart's title names the quantity, and the nine bars need the height.
+    // Short tick labels ("0.02", not "0.0200"), so that a narrow panel does not elide them.
+    y->setLabelFormat(QStringLiteral("%.2g"));
     chart->addAxis(x, Qt::AlignLeft);
     chart->addAxis(y, Qt::AlignBottom);
     series->attachAxis(x);
@@ -168,6 +170,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   distanceY_ = new QValueAxis;
   distanceY_->setTitleText(tr("distance d (positions)"));
   biasY2_ = new QValueAxis;
+  biasY2_->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
   biasY2_->setTitleText(tr("bias b (logit)"));
   profileChart_->addAxis(profileX_, Qt::AlignBottom);
   profileChart_->addAxis(distanceY_, Qt::AlignLeft);

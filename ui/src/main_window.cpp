@@ -358,8 +358,7 @@ void MainWindow::refreshViews() {
   staleStatus_->setText(
       model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene")
       : model_->computing()
-          ? tr("computing the edited scene\xe2\x80\xa6 (%1 text \xc3\x97 %2 visual "
-               "tokens) \xe2\x80\x94 showing the scene before it")
+          ? tr("computing the edited scene: %1 text + %2 visual tokens\xe2\x80\xa6")
                 .arg(model_->scene().layout.textCount())
                 .arg(model_->scene().layout.visualCount())
           : QString());
@@ -373,6 +372,10 @@ void MainWindow::refreshSelection() {
 
 QString MainWindow::statusText() const {
   return status_->text();
+}
+
+QString MainWindow::staleStatusText() const {
+  return staleStatus_->text();
 }
 
 bool MainWindow::isModified() const {

@@ -63,6 +63,8 @@ class MainWindow : public QMainWindow {
   // Shows the picture tab (true) or the charts (false) beside the 3-D view.
   void showPictureTab(bool picture);
   QString statusText() const;
+  // The right-hand status: invalid input, or a large edit still computing; empty otherwise.
+  QString staleStatusText() const;
 
   void setCompareMode(bool on);
   bool compareMode() const;
