@@ -344,23 +344,12 @@ void ChartsPanel::refresh() {
                            : tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
 
   // Profile
-  QList<QPointF> dpts, bpts;
-  double dlo = 0, dhi = 0, blo = 0, bhi = 0;
-  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
-    const double d = m.selectedDistance[i];
-    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
-    dpts.append(QPointF(static_cast<double>(i), d));
-    bpts.append(QPointF(static_cast<double>(i), b));
-    dlo = i == 0 ? d : std::min(dlo, d);
-    dhi = i == 0 ? d : std::max(dhi, d);
-    blo = i == 0 ? b : std::min(blo, b);
-    bhi = i == 0 ? b : std::max(bhi, b);
-  }
-  distance_->replace(dpts);
-  bias_->replace(bpts);
-  profileX_->setRange(0, std::max<double>(1, static_cast<double>(dpts.size()) - 1));
-  figure::fitAxis(distanceY_, dlo, dhi);
-  figure::fitAxis(biasY2_, blo, bhi);
+  const figure::ProfilePoints pp = figure::profilePoints(m);
+  distance_->replace(pp.distance);
+  bias_->replace(pp.bias);
+  profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
+  figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
+  figure::fitAxis(biasY2_, pp.blo, pp.bhi);
   profileChart_->setTitle(m.selectedToken >= 0 ? tr("Text token %1 (#%2) to every visual token")
                                                      .arg(model_->validScene().selectedText)
                                                      .arg(m.selectedToken)

@@ -188,29 +188,18 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   dist->setName(QStringLiteral("distance"));
   auto* bias = new QLineSeries;
   bias->setName(QStringLiteral("bias"));
-  QList<QPointF> dp, bp;
-  double dlo = 0, dhi = 0, blo = 0, bhi = 0;
-  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
-    const double d = m.selectedDistance[i];
-    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
-    dp.append(QPointF(static_cast<double>(i), d));
-    bp.append(QPointF(static_cast<double>(i), b));
-    dlo = i ? std::min(dlo, d) : d;
-    dhi = i ? std::max(dhi, d) : d;
-    blo = i ? std::min(blo, b) : b;
-    bhi = i ? std::max(bhi, b) : b;
-  }
-  dist->replace(dp);
-  bias->replace(bp);
+  const ProfilePoints pp = profilePoints(m);
+  dist->replace(pp.distance);
+  bias->replace(pp.bias);
   chart->addSeries(dist);
   chart->addSeries(bias);
   dist->attachAxis(x);
   dist->attachAxis(yd);
   bias->attachAxis(x);
   bias->attachAxis(yb);
-  roundTicks(x, 0, std::max<double>(1, static_cast<double>(dp.size()) - 1));
-  fitAxis(yd, dlo, dhi);
-  fitAxis(yb, blo, bhi);
+  roundTicks(x, 0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
+  fitAxis(yd, pp.dlo, pp.dhi);
+  fitAxis(yb, pp.blo, pp.bhi);
   yd->setLabelFormat(QStringLiteral("%g"));
   yb->setLabelFormat(QStringLiteral("%g"));
   styleChart(chart.get(), o);
@@ -219,6 +208,21 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   yd->setLabelsColor(distanceColor().darker(120));
   yb->setLabelsColor(biasColor().darker(120));
   return chart;
+}
+
+ProfilePoints profilePoints(const SceneMetrics& m) {
+  ProfilePoints p;
+  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
+    const double d = m.selectedDistance[i];
+    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
+    p.distance.append(QPointF(static_cast<double>(i), d));
+    p.bias.append(QPointF(static_cast<double>(i), b));
+    p.dlo = i ? std::min(p.dlo, d) : d;
+    p.dhi = i ? std::max(p.dhi, d) : d;
+    p.blo = i ? std::min(p.blo, b) : b;
+    p.bhi = i ? std::max(p.bhi, b) : b;
+  }
+  return p;
 }
 
 WavelengthPoints wavelengthPoints(const SceneMetrics& m) {

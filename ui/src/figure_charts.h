@@ -43,6 +43,13 @@ struct WavelengthPoints {
   int nope = 0;
 };
 WavelengthPoints wavelengthPoints(const SceneMetrics& m);
+// The selected text token's distance and bias to every visual token as points (x = visual
+// index), with their ranges. The live profile chart and the exported one both plot these.
+struct ProfilePoints {
+  QList<QPointF> distance, bias;
+  double dlo = 0, dhi = 0, blo = 0, bhi = 0;  // 0 when there are no points
+};
+ProfilePoints profilePoints(const SceneMetrics& m);
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
