@@ -16,6 +16,14 @@ namespace {
 // bias spread, several times the cost of the scene itself) waits this long for edits to pause,
 // so sliders stay live, and then runs on the summary worker's thread.
 constexpr int kSummaryDelayMs = 150;
+
+// What the core refused, for the field it names (none when it is not an InputError: still about
+// the input as far as the user can act on it).
+InputProblem problemFrom(const std::exception& e) {
+  const auto* input = dynamic_cast<const InputError*>(&e);
+  return InputProblem{QString::fromStdString(e.what()),
+                      input ? QString::fromStdString(input->field()) : QString()};
+}
 }  // namespace
 
 SceneModel::SceneModel(QObject* parent)
@@ -70,11 +78,8 @@ void SceneModel::compute() {
             std::optional<InputProblem> problem;
             try {
               metrics = computeSceneMetrics(scene, 256, threads);
-            } catch (const InputError& e) {
-              problem =
-                  InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())};
             } catch (const std::exception& e) {
-              problem = InputProblem{QString::fromStdString(e.what()), {}};
+              problem = problemFrom(e);
             }
             if (stop) return;
             const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
@@ -99,11 +104,8 @@ void SceneModel::compute() {
     SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
     valid_ = scene_;
     accept(std::move(metrics), static_cast<double>(timer.nsecsElapsed()) / 1e6);
-  } catch (const InputError& e) {
-    refuse(InputProblem{QString::fromStdString(e.what()), QString::fromStdString(e.field())});
   } catch (const std::exception& e) {
-    // Anything else from core is still about the input as far as the user can act on it.
-    refuse(InputProblem{QString::fromStdString(e.what()), {}});
+    refuse(problemFrom(e));
   }
 }
 
