@@ -394,7 +394,10 @@ void ChartsPanel::refreshDesigns() {
   ptdSeries_->setLabelsVisible(ptdUndefined.empty());
   biasSeries_->setLabelsVisible(biasUndefined.empty());
   const auto undefinedText = [](const std::string& why) {
-    return why.empty() ? QString() : QStringLiteral(": ") + metricText(std::nan(""), why);
+    // The reason on a line of its own (titles are rich text): elided, it would say nothing.
+    return why.empty() ? QString()
+                       : QStringLiteral(": %1<br>%2")
+                             .arg(metricText(std::nan("")), QString::fromStdString(why));
   };
   ptdChart_->setTitle(tr("PTD of every design (this layout)") + undefinedText(ptdUndefined) +
                       pending);
