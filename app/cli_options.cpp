@@ -46,7 +46,7 @@ struct Option {
   const char* name;
   const char* arg;  // nullptr: a flag
   unsigned commands;
-  const char* help;
+  const char* help;  // nullptr: the subcommand's own help describes it
   std::function<void(State&, const std::string&)> apply;
 };
 
@@ -307,10 +307,8 @@ const std::vector<Option>& options() {
                                 "float32 .npy",
                             "out");
        }},
-      {"out", "FILE", kRender,
-       "output file; the extension picks the format: .png .svg .pdf (figure) or .csv .json (the "
-       "data behind the view); with --animate a .gif or a folder for PNG frames",
-       [](State& s, const std::string& v) { setOut(s, v); }},
+      // render lists --out among its own options (cmd_render.cpp), with the formats it writes.
+      {"out", "FILE", kRender, nullptr, [](State& s, const std::string& v) { setOut(s, v); }},
       {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
        [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
       {"help", nullptr, kAll | kRender, "show this help",
@@ -535,7 +533,7 @@ std::string commandHelp(Command command) {
 std::string sharedOptionsHelp(Command command) {
   std::ostringstream o;
   for (const Option& opt : options()) {
-    if (!(opt.commands & command)) continue;
+    if (!(opt.commands & command) || !opt.help) continue;
     std::string left = std::string("  --") + opt.name + (opt.arg ? std::string(" ") + opt.arg : "");
     o << left << std::string(left.size() < 30 ? 30 - left.size() : 1, ' ') << opt.help << "\n";
   }

@@ -143,8 +143,10 @@ TEST(AttentionCli, BadOptionsExitTwoWithOneLine) {
   expectBadInput(with({"--qk", "gaussian"}), "--qk must be identical or random");
   expectBadInput(with({"--seed", "3"}), "--seed applies to --qk random");
   expectBadInput(with({"--q", path("q.npy")}), "give both --q");
-  expectBadInput(with({"--backend", "tpu"}), "--backend must be auto, cpu or gpu");
-  expectBadInput(with({"--format", "csv"}), "JSON summary only");
+  expectBadInput({"--layout", "t4", "--backend", "tpu"}, "--backend must be auto, cpu or gpu");
+  expectBadInput(with({"--backend", "gpu"}), "--backend given twice");
+  expectBadInput(with({"--format", "csv"}), "summary as JSON only");
+  expectBadInput(with({"--out", path("rows.csv")}), "--out must name a .npy file");
   expectBadInput(with({"--pool", "4", "--rows", "0:2"}), "either --rows or --pool");
   expectBadInput(with({"--heads", "0"}), "--heads expects");
   expectBadInput(with({"--causal=yes"}), "takes no value");

@@ -3,7 +3,9 @@
 // to a message shows up here as a diff a person can read.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -155,4 +157,30 @@ TEST(CliMessages, TheRightFormsAreAccepted) {
     EXPECT_EQ(r.status, 0) << joinArgs(args) << "\nstderr: " << r.err;
     EXPECT_TRUE(r.err.empty()) << joinArgs(args) << "\nstderr: " << r.err;
   }
+}
+
+// Every command's --help lists each option once and says what the command accepts: attention's
+// --format is json only and its --out a .npy file (issue 17 item 19).
+TEST(CliMessages, HelpListsEveryOptionOnceAndTrue) {
+  for (const char* cmd : {"ids", "ptd", "bias", "decay", "freqs", "attention", "grid", "render"}) {
+    const ProcessResult h = runProcess(workDir(), workDir(), {cmd, "--help"}, true);
+    ASSERT_EQ(h.status, 0) << cmd << ": " << h.err;
+    std::istringstream lines(h.out);
+    std::vector<std::string> seen;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("  --", 0) != 0) continue;
+      const std::string name = line.substr(2, line.find_first_of(" =", 2) - 2);
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), name), 0)
+          << cmd << " lists " << name << " twice";
+      seen.push_back(name);
+    }
+    EXPECT_NE(std::find(seen.begin(), seen.end(), "--help"), seen.end()) << cmd;
+    if (std::string(cmd) != "decay" && std::string(cmd) != "freqs")
+      for (const char* grid :
+           {"--grid-preset", "--min-pixels", "--max-pixels", "--patch", "--merge"})
+        EXPECT_NE(std::find(seen.begin(), seen.end(), grid), seen.end()) << cmd << " " << grid;
+  }
+  const ProcessResult a = runProcess(workDir(), workDir(), {"attention", "--help"}, true);
+  EXPECT_EQ(a.out.find("json|csv"), std::string::npos);
+  EXPECT_NE(a.out.find("--out FILE.npy"), std::string::npos);
 }
