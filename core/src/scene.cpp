@@ -296,8 +296,8 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     if (static_cast<std::size_t>(s.selectedText) >= std::max<std::size_t>(texts, 1))
       sceneError("selected_text must be " +
                      (texts > 1 ? "0.." + std::to_string(texts - 1) : std::string("0")) +
-                     " (the layout has " + std::to_string(texts) + " text token" +
-                     (texts == 1 ? "" : "s") + "; got " + std::to_string(s.selectedText) + ")",
+                     " (the layout has " + countOf(static_cast<long long>(texts), "text token") +
+                     "; got " + std::to_string(s.selectedText) + ")",
                  "selected_text");
   } catch (const json::exception& e) {
     sceneError("malformed (" + jsonMessage(e) + ")");

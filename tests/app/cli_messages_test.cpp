@@ -184,3 +184,25 @@ TEST(CliMessages, HelpListsEveryOptionOnceAndTrue) {
   EXPECT_EQ(a.out.find("json|csv"), std::string::npos);
   EXPECT_NE(a.out.find("--out FILE.npy"), std::string::npos);
 }
+
+// Nothing of Qt's reaches the CLI's stderr, even where Qt has to find a runtime folder itself
+// (XDG_RUNTIME_DIR unset: "QStandardPaths: XDG_RUNTIME_DIR not set" before the fix).
+TEST(CliMessages, QtSaysNothingOnTheCommandLine) {
+  const char* saved = std::getenv("XDG_RUNTIME_DIR");
+  const std::string keep = saved ? saved : "";
+  ::unsetenv("XDG_RUNTIME_DIR");
+  const std::vector<std::vector<std::string>> runs = {
+      {"render", "--view", "decay", "--out", "quiet.png"},
+      {"render", "--animate", "distance_h:0:4", "--frames", "2", "--out", "quiet.gif"},
+      {"attention", "--layout", "t2,i2x2", "--backend", "cpu"}};
+  for (const auto& args : runs) {
+    const ProcessResult r = runProcess(workDir(), workDir(), args, /*hideDisplay=*/true);
+    if (r.err.find("desktop build") != std::string::npos) continue;  // no Qt in this build
+    EXPECT_EQ(r.status, 0) << joinArgs(args) << r.err;
+    EXPECT_EQ(r.err.find("QStandardPaths"), std::string::npos) << joinArgs(args) << r.err;
+    EXPECT_EQ(r.err.find("Qt"), std::string::npos) << joinArgs(args) << r.err;
+    // render writes its own summary line for animations on stdout; stderr holds nothing.
+    EXPECT_TRUE(r.err.empty()) << joinArgs(args) << "\nstderr: " << r.err;
+  }
+  if (saved) ::setenv("XDG_RUNTIME_DIR", keep.c_str(), 1);
+}
