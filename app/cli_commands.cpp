@@ -26,11 +26,15 @@ std::string runCommand(const Request& r) {
       return idsReport(sceneIds(r.scene), r.format);
     case kPtd: {
       const PositionIds ids = sceneIds(r.scene);
-      return ptdReport(perTokenDistance(ids, r.threads), ids, r.format);
+      const PtdResult ptd = perTokenDistance(ids, r.threads);
+      if (!ptd.defined()) throw InputError(ptd.undefinedReason, "layout");
+      return ptdReport(ptd, ids, r.format);
     }
     case kBias: {
       const PositionIds ids = sceneIds(r.scene);
-      return biasReport(biasSpread(ids, resolvePairs(r.scene.frequency), r.threads), ids, r.format);
+      const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads);
+      if (!bias.defined()) throw InputError(bias.undefinedReason, "layout");
+      return biasReport(bias, ids, r.format);
     }
     case kDecay: {
       const PairTable pairs = resolvePairs(r.scene.frequency);

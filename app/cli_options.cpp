@@ -2,12 +2,14 @@
 // subcommands it applies to; values are checked by core, which names the accepted range.
 #include "cli_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <functional>
 #include <sstream>
 
 #include "ropescope/errors.h"
+#include "ropescope/image_grid.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope::cli {
@@ -18,31 +20,63 @@ constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender;  // take
 constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention;
 constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender;
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid;
+constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
+constexpr unsigned kSceneFile = kTables | kAttention | kRender;
+
+// One design parameter as the command line gave it.
+struct ParamValue {
+  std::string key;   // the design's parameter key, e.g. "radius_mode"
+  std::string raw;   // the value as typed, e.g. "auto" or "true"
+  std::string flag;  // what the user typed it with: "--radius" or "--param alpha"
+};
 
 struct State {
   Request req;
   bool haveLayout = false, haveScene = false;
+  std::string layoutSpec;  // parsed last, with the image-grid options
   std::string designFlag;
-  std::vector<std::pair<std::string, std::string>> params;  // key, raw value in order
+  std::vector<ParamValue> params;  // in order
+  bool haveAxis = false, haveDirection = false;
+  std::string gridPreset, gridPresetFlag;
+  long long minPixels = 0, maxPixels = 0, patch = 0, merge = 0;  // 0: not given
+  std::string firstGridFlag;  // the first image-grid option given, for messages
 };
 
 struct Option {
   const char* name;
   const char* arg;  // nullptr: a flag
   unsigned commands;
-  const char* help;
+  const char* help;  // nullptr: the subcommand's own help describes it
   std::function<void(State&, const std::string&)> apply;
 };
 
-double parseNumber(const std::string& option, const std::string& text) {
+// `flag` is the option as the user wrote it ("--base", "--param alpha"); `field` the GUI field.
+double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text) {
   double v = 0.0;
   const char* b = text.data();
   const char* e = b + text.size();
   auto [ptr, ec] = std::from_chars(b, e, v);
   if (ec != std::errc() || ptr != e)
-    throw InputError("--" + option + " expects a number (got \"" + text + "\")", option);
+    throw InputError(flag + " expects a number (got \"" + text + "\")", field);
   if (!std::isfinite(v))
-    throw InputError("--" + option + " must be a finite number (got \"" + text + "\")", option);
+    throw InputError(flag + " must be a finite number (got \"" + text + "\")", field);
+  return v;
+}
+
+double parseNumber(const std::string& option, const std::string& text) {
+  return parseNumberAs("--" + option, option, text);
+}
+
+long long parseWholeNumber(const std::string& option, const std::string& text, long long lo,
+                           long long hi) {
+  long long v = 0;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  auto [ptr, ec] = std::from_chars(b, e, v);
+  if (text.empty() || ec != std::errc() || ptr != e || v < lo || v > hi)
+    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
+                         std::to_string(hi) + " (got \"" + text + "\")",
+                     option);
   return v;
 }
 
@@ -70,8 +104,37 @@ std::vector<double> parseList(const std::string& option, const std::string& text
   return out;
 }
 
-void param(State& s, const std::string& key, const std::string& value) {
-  s.params.emplace_back(key, value);
+void param(State& s, const std::string& key, const std::string& value, const std::string& flag) {
+  for (const ParamValue& p : s.params)
+    if (p.key == key)
+      throw InputError(
+          p.flag == flag ? flag + " given twice" : p.flag + " and " + flag + " both set " + key,
+          key);
+  s.params.push_back({key, value, flag});
+}
+
+// The image-grid options: each remembers that one was given (they need --layout).
+void gridOption(State& s, const char* name, long long* field, const std::string& v, long long lo,
+                long long hi) {
+  *field = parseWholeNumber(name, v, lo, hi);
+  if (s.firstGridFlag.empty()) s.firstGridFlag = std::string("--") + name;
+}
+
+void gridPreset(State& s, const char* flag, const std::string& v) {
+  if (!s.gridPreset.empty())
+    throw InputError(s.gridPresetFlag == flag
+                         ? std::string(flag) + " given twice"
+                         : s.gridPresetFlag + " and " + flag + " both name the image-grid preset",
+                     "preset");
+  imageGridPreset(v);  // refuses an unknown name now, naming the accepted ones
+  s.gridPreset = v;
+  s.gridPresetFlag = flag;
+  if (s.firstGridFlag.empty()) s.firstGridFlag = flag;
+}
+
+void setOut(State& s, const std::string& v) {
+  if (v.empty()) throw InputError("--out needs a file name", "out");
+  s.req.out = v;
 }
 
 const std::vector<Option>& options() {
@@ -79,10 +142,30 @@ const std::vector<Option>& options() {
       {"layout", "SPEC", kScene,
        "layout, e.g. t5,i3x3,t2 or t20,v8x16x16,t4 (LLM grids after the 2x2 merge)",
        [](State& s, const std::string& v) {
-         s.req.scene.layout = parseLayoutSpec(v);
+         s.layoutSpec = v;  // parsed after the options: the image-grid ones decide its pictures
          s.haveLayout = true;
        }},
-      {"scene", "FILE", kAll | kRender,
+      {"grid-preset", "NAME", kScene | kGrid,
+       "image processor of img:/vid: layout items: qwen2.5-vl (patch 14, merge 2, min 3136, max "
+       "12845056; the default) or qwen3-vl (patch 16, merge 2, min 65536, max 16777216); the "
+       "four options below override it",
+       [](State& s, const std::string& v) { gridPreset(s, "--grid-preset", v); }},
+      {"preset", "NAME", kGrid,
+       "the same as --grid-preset (grid only: render --preset is a figure)",
+       [](State& s, const std::string& v) { gridPreset(s, "--preset", v); }},
+      {"min-pixels", "N", kScene | kGrid, "smallest resized picture area in pixels, 1..2^40",
+       [](State& s, const std::string& v) {
+         gridOption(s, "min-pixels", &s.minPixels, v, 1, kMaxMaxPixels);
+       }},
+      {"max-pixels", "N", kScene | kGrid, "largest resized picture area in pixels, 1..2^40",
+       [](State& s, const std::string& v) {
+         gridOption(s, "max-pixels", &s.maxPixels, v, 1, kMaxMaxPixels);
+       }},
+      {"patch", "N", kScene | kGrid, "ViT patch side in pixels, 1..1024",
+       [](State& s, const std::string& v) { gridOption(s, "patch", &s.patch, v, 1, kMaxPatch); }},
+      {"merge", "N", kScene | kGrid, "patches merged per LLM token along each side, 1..16",
+       [](State& s, const std::string& v) { gridOption(s, "merge", &s.merge, v, 1, kMaxMerge); }},
+      {"scene", "FILE", kSceneFile,
        "read layout, design, parameters and plan from a scene file (.json)",
        [](State& s, const std::string& v) {
          s.req.scene = loadSceneFile(v);
@@ -93,29 +176,29 @@ const std::vector<Option>& options() {
        "v2pe",
        [](State& s, const std::string& v) { s.designFlag = v; }},
       {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
-       [](State& s, const std::string& v) { param(s, "alpha", v); }},
+       [](State& s, const std::string& v) { param(s, "alpha", v, "--alpha"); }},
       {"radius", "R|auto|auto-K", kScene, "circle: ring radius R > 0 (default 10), auto, or auto-K",
        [](State& s, const std::string& v) {
          if (v == "auto") {
-           param(s, "radius_mode", "1");
+           param(s, "radius_mode", "auto", "--radius");
          } else if (v.rfind("auto-", 0) == 0) {
-           param(s, "radius_mode", "1");
-           param(s, "auto_k", v.substr(5));
+           param(s, "radius_mode", "auto", "--radius");
+           param(s, "auto_k", v.substr(5), "--radius auto-K");
          } else {
-           param(s, "radius_mode", "0");
-           param(s, "radius", v);
+           param(s, "radius_mode", "fixed", "--radius");
+           param(s, "radius", v, "--radius");
          }
        }},
       {"dff", "BETA", kScene, "circle: Dual-Frame Fusion beta in [0, 1] (default 0)",
-       [](State& s, const std::string& v) { param(s, "dff", v); }},
+       [](State& s, const std::string& v) { param(s, "dff", v, "--dff"); }},
       {"param", "KEY=VALUE", kScene,
-       "any design parameter, e.g. fps=4, temporal_stride=2, centre=0, move_to_positive=1 "
-       "(see the design list in --help)",
+       "any design parameter, e.g. fps=4, temporal_stride=2, centre=false, move_to_positive=auto "
+       "(see the design list below); true/false for switches",
        [](State& s, const std::string& v) {
          const auto eq = v.find('=');
          if (eq == std::string::npos || eq == 0)
            throw InputError("--param expects KEY=VALUE (got \"" + v + "\")", "param");
-         param(s, v.substr(0, eq), v.substr(eq + 1));
+         param(s, v.substr(0, eq), v.substr(eq + 1), "--param " + v.substr(0, eq));
        }},
       {"age-layer", "L", kScene, "circle: show the ids AGE layer L uses (-1: circle ids)",
        [](State& s, const std::string& v) {
@@ -168,11 +251,20 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          if (v != "t" && v != "h" && v != "w")
            throw InputError("--axis must be t, h or w (got \"" + v + "\")", "axis");
+         if (s.haveDirection)
+           throw InputError("give either --axis or --direction, not both", "axis");
+         s.haveAxis = true;
          s.req.direction = {v == "t" ? 1.0 : 0.0, v == "h" ? 1.0 : 0.0, v == "w" ? 1.0 : 0.0};
        }},
       {"direction", "A,B,C", kDecay, "decay along the displacement direction (t, h, w)",
        [](State& s, const std::string& v) {
+         if (s.haveAxis)
+           throw InputError("give either --axis or --direction, not both", "direction");
          const auto d = parseList("direction", v, 3);
+         if (d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0)
+           throw InputError("--direction must not be 0,0,0 (give a nonzero t,h,w direction)",
+                            "direction");
+         s.haveDirection = true;
          s.req.direction = {d[0], d[1], d[2]};
        }},
       {"max-distance", "N", kDecay,
@@ -193,20 +285,54 @@ const std::vector<Option>& options() {
          if (s.req.contextLength <= 0)
            throw InputError("--context must be > 0 (got \"" + v + "\")", "context");
        }},
-      {"format", "json|csv", kAll, "output format (default json)",
+      {"format", "json|csv", kTables, "output format (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
-      {"out", "FILE", kAll | kRender,
-       "write the output to FILE (atomically) instead of standard output",
-       [](State& s, const std::string& v) {
-         if (v.empty()) throw InputError("--out needs a file name", "out");
-         s.req.out = v;
+      {"format", "json", kAttention, "the summary's format: json only (the rows go to --out)",
+       [](State&, const std::string& v) {
+         if (v != "json")
+           throw InputError("attention prints its summary as JSON only (--format json; got \"" + v +
+                                "\"); the rows go to --out FILE.npy",
+                            "format");
        }},
+      {"out", "FILE", kTables | kGrid,
+       "write the output to FILE (atomically) instead of standard output",
+       [](State& s, const std::string& v) { setOut(s, v); }},
+      {"out", "FILE.npy", kAttention,
+       "write the rows (or pooled blocks) to FILE.npy as float32 [heads, rows, N]",
+       [](State& s, const std::string& v) {
+         setOut(s, v);
+         if (v.size() < 4 || v.compare(v.size() - 4, 4, ".npy") != 0)
+           throw InputError("--out must name a .npy file (got \"" + v +
+                                "\"): attention writes "
+                                "float32 .npy",
+                            "out");
+       }},
+      // render lists --out among its own options (cmd_render.cpp), with the formats it writes.
+      {"out", "FILE", kRender, nullptr, [](State& s, const std::string& v) { setOut(s, v); }},
       {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
        [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
       {"help", nullptr, kAll | kRender, "show this help",
        [](State& s, const std::string&) { s.req.help = true; }},
   };
   return table;
+}
+
+// A switch's value: true/false or 1/0, as the scene file takes it.
+double parseSwitch(const ParamValue& p) {
+  if (p.raw == "true") return 1.0;
+  if (p.raw == "false") return 0.0;
+  return parseNumberAs(p.flag, p.key, p.raw);
+}
+
+// "design circle" or "designs circle and hope": the designs that take parameter `key`.
+std::string designsWith(const std::string& key) {
+  std::vector<std::string> names;
+  for (const PositionDesign* d : allDesigns())
+    if (findSpec(d->parameters(), key)) names.push_back(d->name());
+  std::string out = names.size() == 1 ? "design " : "designs ";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
 }
 
 void applyParams(State& s) {
@@ -218,26 +344,53 @@ void applyParams(State& s) {
   }
   const PositionDesign& design = findDesign(scene.design);
   const auto specs = design.parameters();
-  for (const auto& [key, raw] : s.params) {
-    const ParameterSpec* spec = findSpec(specs, key);
+  for (const ParamValue& p : s.params) {
+    const ParameterSpec* spec = findSpec(specs, p.key);
     if (!spec) {
+      if (p.flag.rfind("--param ", 0) != 0)  // --alpha, --radius, --dff
+        throw InputError(
+            p.flag + " applies to " + designsWith(p.key) + " (the design is " + design.name() + ")",
+            p.key);
       std::string known;
       for (const auto& sp : specs) known += (known.empty() ? "" : ", ") + sp.key;
-      throw InputError("design " + design.name() + " has no parameter \"" + key +
+      throw InputError("design " + design.name() + " has no parameter \"" + p.key +
                            "\" (accepted: " + (known.empty() ? std::string("none") : known) + ")",
-                       key);
+                       p.key);
     }
     double value = 0.0;
     if (spec->kind == ParameterSpec::Kind::Choice) {
-      auto it = std::find(spec->choices.begin(), spec->choices.end(), raw);
+      auto it = std::find(spec->choices.begin(), spec->choices.end(), p.raw);
       value = it != spec->choices.end() ? static_cast<double>(it - spec->choices.begin())
-                                        : parseNumber(key, raw);
+                                        : parseNumberAs(p.flag, p.key, p.raw);
+    } else if (spec->kind == ParameterSpec::Kind::Bool) {
+      value = parseSwitch(p);
     } else {
-      value = parseNumber(key, raw);
+      value = parseNumberAs(p.flag, p.key, p.raw);
     }
-    if (std::string m = spec->check(value); !m.empty()) throw InputError(m, key);
-    scene.designParams.set(key, value);
+    if (std::string m = spec->check(value); !m.empty()) {
+      // The K of --radius auto-K is the auto_k parameter: say so in the flag's terms.
+      if (p.flag == "--radius auto-K") m = "--radius auto-K: K" + m.substr(p.key.size());
+      throw InputError(m, p.key);
+    }
+    scene.designParams.set(p.key, value);
   }
+}
+
+// The image-grid options over the scene's settings, then the layout parsed with them.
+void applyLayout(State& s) {
+  Scene& scene = s.req.scene;
+  if (!s.firstGridFlag.empty() && !s.haveLayout && s.req.command != kGrid)
+    throw InputError(s.firstGridFlag + " sets how --layout's pictures become grids; give it with " +
+                         "--layout (a scene file keeps its own image_grid)",
+                     "layout");
+  ImageGridSettings g = s.gridPreset.empty() ? scene.imageGrid : imageGridPreset(s.gridPreset);
+  if (s.minPixels) g.minPixels = s.minPixels;
+  if (s.maxPixels) g.maxPixels = s.maxPixels;
+  if (s.patch) g.patch = static_cast<int>(s.patch);
+  if (s.merge) g.merge = static_cast<int>(s.merge);
+  validateImageGridSettings(g);
+  scene.imageGrid = g;
+  if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g});
 }
 
 }  // namespace
@@ -296,22 +449,38 @@ bool parseCommand(const std::string& name, Command* out) {
 }
 
 Request parseArguments(Command command, const std::vector<std::string>& args,
-                       const ExtraOptions& extra, const Scene* base) {
+                       const ExtraOptions& extra, const Scene* base,
+                       std::vector<std::string>* positional) {
   State s;
   s.req.command = command;
   s.req.scene = base ? *base : defaultScene();
   s.haveScene = base != nullptr;
-  const std::string where = std::string("ropescope ") + commandName(command);
+  const std::string help = std::string("see ropescope ") + commandName(command) + " --help";
+  std::vector<std::string> given;  // options seen so far: each may be given once
+  bool optionsDone = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
+    if (positional && (optionsDone || a.rfind("--", 0) != 0 || a.size() == 2)) {
+      if (!optionsDone && a == "--")
+        optionsDone = true;
+      else
+        positional->push_back(a);
+      continue;
+    }
     if (a.rfind("--", 0) != 0)
-      throw InputError(where + ": unexpected argument \"" + a + "\" (see " + where + " --help)");
+      throw InputError("unexpected argument \"" + a + "\" (options start with --; " + help + ")");
     std::string name = a.substr(2), value;
     bool inlineValue = false;
     if (auto eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
       inlineValue = true;
+    }
+    // --param names its key; a key given twice is caught with the parameters.
+    if (name != "param") {
+      if (std::find(given.begin(), given.end(), name) != given.end())
+        throw InputError("--" + name + " given twice", name);
+      given.push_back(name);
     }
     const Option* opt = nullptr;
     for (const Option& o : options())
@@ -330,7 +499,8 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
       }
     }
     if (!opt)
-      throw InputError(where + ": unknown option --" + name + " (see " + where + " --help)");
+      throw InputError("unknown option --" + name + " for " + commandName(command) + " (" + help +
+                       ")");
     if (opt->arg && !inlineValue) {
       if (i + 1 >= args.size())
         throw InputError("--" + name + " needs a value (" + opt->arg + ")", name);
@@ -343,7 +513,10 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");
   if ((command & kNeedsLayout) && !s.haveLayout && !s.haveScene && !s.req.help)
-    throw InputError(where + " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE", "layout");
+    throw InputError(std::string(commandName(command)) +
+                         " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE",
+                     "layout");
+  applyLayout(s);
   applyParams(s);
   validateScene(s.req.scene);
   return s.req;
@@ -360,7 +533,7 @@ std::string commandHelp(Command command) {
 std::string sharedOptionsHelp(Command command) {
   std::ostringstream o;
   for (const Option& opt : options()) {
-    if (!(opt.commands & command)) continue;
+    if (!(opt.commands & command) || !opt.help) continue;
     std::string left = std::string("  --") + opt.name + (opt.arg ? std::string(" ") + opt.arg : "");
     o << left << std::string(left.size() < 30 ? 30 - left.size() : 1, ' ') << opt.help << "\n";
   }

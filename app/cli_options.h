@@ -53,8 +53,13 @@ using ExtraOptions =
 
 // Throws InputError with a one-line message for any bad option or value. `base`: the scene the
 // options start from (a preset), instead of defaultScene(); it counts as a given scene.
+// `positional`, when given, receives the arguments that are not options (and everything after
+// "--"); without it such an argument is refused.
+// An option given twice is refused ("--base given twice"), as are contradictions (--axis with
+// --direction) and two flags that set one design parameter (--radius with --param radius).
 Request parseArguments(Command command, const std::vector<std::string>& args,
-                       const ExtraOptions& extra = {}, const Scene* base = nullptr);
+                       const ExtraOptions& extra = {}, const Scene* base = nullptr,
+                       std::vector<std::string>* positional = nullptr);
 
 // Help for the shared options that apply to `command` (subcommands append their own).
 std::string sharedOptionsHelp(Command command);

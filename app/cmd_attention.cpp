@@ -178,8 +178,6 @@ int runAttentionCommand(const std::vector<std::string>& args) {
     std::cout << commandHelp(kAttention) << kHelp;
     return 0;
   }
-  if (req.format != TableFormat::Json)
-    throw InputError("ropescope attention prints a JSON summary only (--format json)", "format");
   const bool files = !o.source.qPath.empty() || !o.source.kPath.empty();
   if (files) {
     if (o.source.qPath.empty() || o.source.kPath.empty())
@@ -198,7 +196,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   const int heads = problem.qk.qHeads;
   if (files && o.haveHeads && o.source.heads != heads)
     throw InputError("--heads " + std::to_string(o.source.heads) + " but q file \"" +
-                         o.source.qPath + "\" has " + std::to_string(heads) + " heads",
+                         o.source.qPath + "\" has " + countOf(heads, "head"),
                      "heads");
   const std::size_t b = o.haveRows ? std::size_t(o.rowBegin) : 0;
   const std::size_t e = o.haveRows ? std::size_t(o.rowEnd) : n;

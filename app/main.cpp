@@ -14,6 +14,7 @@
 #include "subcommands.h"
 
 #ifdef ROPESCOPE_WITH_GUI
+#include "ropescope_ui/cli_qt.h"
 #include "ropescope_ui/gui_main.h"
 #endif
 
@@ -42,6 +43,10 @@ int main(int argc, char** argv) {
     cli::Command command;
     if (!args.empty() && cli::parseCommand(args[0], &command)) {
       const std::vector<std::string> rest(args.begin() + 1, args.end());
+#ifdef ROPESCOPE_WITH_GUI
+      // render and attention start Qt: none of its own words on the CLI's stderr.
+      if (command == cli::kRender || command == cli::kAttention) ui::quietQtForCommandLine();
+#endif
       if (command == cli::kGrid) return cli::runGridCommand(rest);
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
       if (command == cli::kRender) return cli::runRenderCommand(rest);

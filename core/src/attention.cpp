@@ -123,9 +123,9 @@ QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::siz
   t.q = load(qPath, "q file", &t.qHeads);
   t.k = load(kPath, "k file", &t.kvHeads);
   if (t.qHeads % t.kvHeads != 0)
-    throw InputError("q file \"" + qPath + "\" has " + std::to_string(t.qHeads) +
-                     " heads, not a multiple of the " + std::to_string(t.kvHeads) +
-                     " heads of k file \"" + kPath + "\"");
+    throw InputError("q file \"" + qPath + "\" has " + countOf(t.qHeads, "head") +
+                     ", not a multiple of the " + countOf(t.kvHeads, "head") + " of k file \"" +
+                     kPath + "\"");
   return t;
 }
 

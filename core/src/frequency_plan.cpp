@@ -7,6 +7,7 @@
 
 #include "plans/plan_base.h"
 #include "ropescope/errors.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -75,8 +76,8 @@ PairTable resolvePairs(const FrequencySpec& input) {
                          std::to_string(r.rotaryDim) + ")",
                      "rotary_dim");
   if (!std::isfinite(r.base) || r.base <= 1.0 || r.base > 1e12)
-    throw InputError(
-        "base must be a finite number in (1, 1e12] (got " + std::to_string(r.base) + ")", "base");
+    throw InputError("base must be a finite number in (1, 1e12] (got " + formatDouble(r.base) + ")",
+                     "base");
   const int pairs = r.pairCount();
   if (plan.usesSections()) {
     if (spec.sections.empty()) spec.sections = plan.defaultSections(pairs);

@@ -154,12 +154,20 @@ std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token)
   return out;
 }
 
+std::string undefinedMetricReason(const std::string& metric, std::size_t nText,
+                                  std::size_t nVisual) {
+  if (nText > 0 && nVisual > 0) return {};
+  return metric + " needs at least one text and one visual token (layout has " +
+         std::to_string(nText) + " text, " + std::to_string(nVisual) + " visual)";
+}
+
 PtdResult perTokenDistanceReference(const PositionIds& ids) {
   PtdResult r;
   const auto text = ids.textIndices(), vis = ids.visualIndices();
   r.nText = text.size();
   r.nVisual = vis.size();
-  if (text.empty() || vis.empty()) return r;
+  r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual);
+  if (!r.defined()) return r;
   std::vector<double> d(vis.size());
   double total = 0.0;
   for (std::size_t t : text) {
@@ -181,7 +189,8 @@ PtdResult perTokenDistance(const PositionIds& ids, int threads) {
   PtdResult r;
   r.nText = text.size();
   r.nVisual = vis.size();
-  if (text.empty() || vis.empty()) return r;
+  r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual);
+  if (!r.defined()) return r;
   const std::vector<CentredBlock> blocks = centredBlocks(ids, vis);
   const int dims = spaceDims(ids.space);
   std::vector<double> weights;  // all blocks' counts, in the order of the distance buffer
@@ -279,7 +288,8 @@ std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
 BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs) {
   BiasResult r;
   const auto text = ids.textIndices(), vis = ids.visualIndices();
-  if (text.empty() || vis.empty()) return r;
+  r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size());
+  if (!r.defined()) return r;
   double total = 0.0;
   for (std::size_t t : text) {
     const std::vector<double> b = biasToVisual(ids, pairs, t);
@@ -345,7 +355,8 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
   for (std::size_t t : text)
     if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs);
   BiasResult r;
-  if (text.empty() || vis.empty()) return r;
+  r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size());
+  if (!r.defined()) return r;
   const double n = pairs.size();
   double constant = 0.0;  // NoPE pairs: cos 0 = 1 each
   bool textIntegral = true;

@@ -20,7 +20,7 @@ std::string number(double v) {
 std::string ParameterSpec::rangeText() const {
   switch (kind) {
     case Kind::Bool:
-      return "0 or 1";
+      return "0 or 1 (false or true)";
     case Kind::Choice: {
       std::string r;
       for (std::size_t i = 0; i < choices.size(); ++i)
@@ -40,7 +40,7 @@ std::string ParameterSpec::check(double value) const {
   if (!std::isfinite(value)) return key + " must be a finite number (accepted " + rangeText() + ")";
   switch (kind) {
     case Kind::Bool:
-      if (value != 0.0 && value != 1.0) return bad + "0 or 1 (got " + number(value) + ")";
+      if (value != 0.0 && value != 1.0) return bad + rangeText() + " (got " + number(value) + ")";
       return {};
     case Kind::Choice:
       if (value < 0 || value >= static_cast<double>(choices.size()) || value != std::floor(value))

@@ -2,6 +2,8 @@
 // atomically so a crash mid-save leaves the previous file intact).
 #include "ropescope/scene.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,6 +41,68 @@ void rejectUnknownKeys(const json& obj, std::initializer_list<const char*> allow
     if (!ok)
       sceneError("unknown key \"" + it.key() + "\" in " + where + " (accepted: " + list + ")");
   }
+}
+
+// nlohmann's message without its "[json.exception.type.id] " prefix.
+std::string jsonMessage(const nlohmann::json::exception& e) {
+  std::string m = e.what();
+  if (m.rfind("[json.exception.", 0) == 0)
+    if (const auto end = m.find("] "); end != std::string::npos) m.erase(0, end + 2);
+  return m;
+}
+
+// 1-based line of the first place `token` stands as a number in `text` (not inside a longer
+// word or number), 0 if it is not found.
+std::size_t lineOfNumber(const std::string& text, const std::string& token) {
+  if (token.empty()) return 0;
+  const auto numberChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-';
+  };
+  for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + 1)) {
+    const std::size_t end = at + token.size();
+    if ((at == 0 || !numberChar(text[at - 1])) && (end >= text.size() || !numberChar(text[end])))
+      return static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+  }
+  return 0;
+}
+
+// Parses JSON text, refusing a key given twice in one object (nlohmann keeps the last one
+// silently) and naming the line of a number too large for a double.
+json parseJsonStrictly(const std::string& text) {
+  std::vector<std::vector<std::string>> open;  // keys of each object being read
+  std::string duplicate;
+  const json::parser_callback_t seen = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      open.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      if (!open.empty()) open.pop_back();
+    } else if (event == json::parse_event_t::key && !open.empty() && duplicate.empty()) {
+      const std::string key = parsed.get<std::string>();
+      auto& keys = open.back();
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) duplicate = key;
+      keys.push_back(key);
+    }
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text, seen);
+  } catch (const json::out_of_range& e) {
+    // "number overflow parsing '1e400'": the lexer gives no position, so find the number.
+    const std::string m = jsonMessage(e);
+    const auto q = m.find('\''), q2 = m.rfind('\'');
+    const std::string token = q != std::string::npos && q2 > q ? m.substr(q + 1, q2 - q - 1) : "";
+    const std::size_t line = lineOfNumber(text, token);
+    sceneError("number " + token + " is out of range" +
+               (line ? " at line " + std::to_string(line) : std::string()) +
+               " (accepted: finite numbers up to about 1.8e308)");
+  } catch (const json::exception& e) {
+    std::string msg = jsonMessage(e);
+    const auto pos = msg.find("parse error");
+    sceneError("not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
+  }
+  if (!duplicate.empty()) sceneError("key \"" + duplicate + "\" given twice", duplicate);
+  return j;
 }
 
 template <typename T>
@@ -121,14 +185,7 @@ namespace {
 Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
                         std::vector<LayoutProblem>* problems) {
   if (text.size() > kMaxSceneBytes) sceneError("larger than 16 MiB");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    std::string msg = e.what();
-    const auto pos = msg.find("parse error");
-    sceneError("not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
-  }
+  const json j = parseJsonStrictly(text);
   if (!j.is_object()) sceneError("top level must be a JSON object");
   Scene s = defaultScene();
   try {
@@ -233,8 +290,17 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     }
     if (j.contains("selected_text")) s.selectedText = getAs<int>(j, "selected_text", "scene");
     validateScene(s);
+    // The GUI keeps the selection within the layout; a file must too (the figure would be
+    // titled with a token that is not there).
+    const std::size_t texts = s.layout.textCount();
+    if (static_cast<std::size_t>(s.selectedText) >= std::max<std::size_t>(texts, 1))
+      sceneError("selected_text must be " +
+                     (texts > 1 ? "0.." + std::to_string(texts - 1) : std::string("0")) +
+                     " (the layout has " + countOf(static_cast<long long>(texts), "text token") +
+                     "; got " + std::to_string(s.selectedText) + ")",
+                 "selected_text");
   } catch (const json::exception& e) {
-    sceneError(std::string("malformed (") + e.what() + ")");
+    sceneError("malformed (" + jsonMessage(e) + ")");
   } catch (const InputError& e) {
     const std::string m = e.what();
     if (m.rfind("scene file: ", 0) == 0) throw;

@@ -65,8 +65,10 @@ std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,
     if (stop && stop->load()) break;
     const ParameterSet params = d->name() == scene.design ? scene.designParams : ParameterSet{};
     const PositionIds ids = d->ids(scene.layout, params);
-    out.push_back({d->name(), d->title(), perTokenDistance(ids, threads).ptd,
-                   biasSpread(ids, pairs, threads).spread});
+    const PtdResult ptd = perTokenDistance(ids, threads);
+    const BiasResult bias = biasSpread(ids, pairs, threads);
+    out.push_back(
+        {d->name(), d->title(), ptd.ptd, bias.spread, ptd.undefinedReason, bias.undefinedReason});
   }
   return out;
 }
@@ -77,12 +79,13 @@ void checkInteractiveSize(const Scene& scene) {
   char pairs[32], limit[32];
   std::snprintf(pairs, sizeof pairs, "%.3g", text * visual);
   std::snprintf(limit, sizeof limit, "%.3g", kMaxInteractivePairs);
-  throw InputError("layout: " + std::to_string(scene.layout.textCount()) + " text x " +
-                       std::to_string(scene.layout.visualCount()) + " visual tokens are " + pairs +
-                       " pairs; the app measures up to " + limit +
-                       " on each edit (fewer text or visual tokens; `ropescope ptd` / `bias` "
-                       "compute any size)",
-                   "layout");
+  throw InputError(
+      "layout: " + std::to_string(scene.layout.textCount()) + " text x " +
+          std::to_string(scene.layout.visualCount()) + " visual tokens are " + pairs +
+          " pairs; the app measures up to " + limit +
+          " on each edit (fewer text or visual tokens; the ropescope ptd and bias commands "
+          "compute any size)",
+      "layout");
 }
 
 }  // namespace ropescope

@@ -143,8 +143,10 @@ TEST(AttentionCli, BadOptionsExitTwoWithOneLine) {
   expectBadInput(with({"--qk", "gaussian"}), "--qk must be identical or random");
   expectBadInput(with({"--seed", "3"}), "--seed applies to --qk random");
   expectBadInput(with({"--q", path("q.npy")}), "give both --q");
-  expectBadInput(with({"--backend", "tpu"}), "--backend must be auto, cpu or gpu");
-  expectBadInput(with({"--format", "csv"}), "JSON summary only");
+  expectBadInput({"--layout", "t4", "--backend", "tpu"}, "--backend must be auto, cpu or gpu");
+  expectBadInput(with({"--backend", "gpu"}), "--backend given twice");
+  expectBadInput(with({"--format", "csv"}), "summary as JSON only");
+  expectBadInput(with({"--out", path("rows.csv")}), "--out must name a .npy file");
   expectBadInput(with({"--pool", "4", "--rows", "0:2"}), "either --rows or --pool");
   expectBadInput(with({"--heads", "0"}), "--heads expects");
   expectBadInput(with({"--causal=yes"}), "takes no value");
@@ -159,6 +161,9 @@ TEST(AttentionCli, EveryBadNpyExitsTwoWithOneLine) {
     expectBadInput(with({"--q", good, "--k", file}), "k file");
   };
   bad(path("missing.npy"), "does not exist");
+  // One head is "1 head" (issue 17 item 18).
+  EXPECT_EQ(runCli(with({"--q", good, "--k", good, "--heads", "2"})).err,
+            "ropescope: --heads 2 but q file \"" + good + "\" has 1 head\n");
   bad(npyFile("magic.npy", ok, 1024, 1, "\x93NUMPX"), "wrong magic");
   bad(npyFile("version.npy", ok, 1024, 7), "format version 7");
   {

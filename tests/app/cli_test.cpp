@@ -142,10 +142,13 @@ TEST(Cli, BadParametersExitTwoWithTheRange) {
   expectBadInput({"ptd", "--layout", L, "--design", "circle", "--alpha", "inf"}, "finite");
   expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "0"}, "(0, 1000000]");
   expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "-2"}, "(0, 1000000]");
-  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "auto-0"}, "auto_k");
+  expectBadInput({"ptd", "--layout", L, "--design", "circle", "--radius", "auto-0"}, "K must be");
   expectBadInput({"ptd", "--layout", L, "--design", "circle", "--dff", "1.01"}, "[0, 1]");
   expectBadInput({"ptd", "--layout", L, "--design", "cone"}, "unknown design");
-  expectBadInput({"ptd", "--layout", L, "--design", "hard", "--alpha", "0.5"}, "no parameter");
+  expectBadInput({"ptd", "--layout", L, "--design", "hard", "--alpha", "0.5"},
+                 "applies to design circle");
+  expectBadInput({"ptd", "--layout", L, "--design", "hard", "--param", "alpha=0.5"},
+                 "no parameter");
   expectBadInput({"bias", "--layout", L, "--head-dim", "127"}, "even");
   expectBadInput({"bias", "--layout", L, "--sections", "16,24,23"}, "sum to 63");
   expectBadInput({"decay", "--base", "nan"}, "finite");

@@ -261,3 +261,47 @@ TEST(LayoutCli, VideoItemsAndScenePathsRelativeToTheSceneFile) {
                       {"ids", "--scene", (workDir() / "project/scene.json").string()}),
                 "photo.png", "not found");
 }
+
+// Issue 17 item 16: the image-grid options of `grid` are options of every command that takes a
+// layout, through the one option table, and give the same grid as `grid` does.
+TEST(LayoutCli, ImageGridOptionsWorkForEveryLayoutCommand) {
+  write("pics/photo.png", png(640, 480));
+  const std::string layout = "t2,img:pics/photo.png,t1";
+  const ProcessResult g = run({"grid", "--grid-preset", "qwen3-vl", "pics/photo.png"});
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_EQ(json::parse(g.out)[0]["grid"], json({15, 20}));
+  // The same picture as a layout item, under the same settings, has 15 x 20 tokens.
+  const std::vector<std::vector<std::string>> settings = {
+      {"--grid-preset", "qwen3-vl"},
+      {"--patch", "16", "--min-pixels", "65536", "--max-pixels", "16777216"},
+      {"--patch=16", "--merge=2", "--grid-preset=qwen2.5-vl", "--min-pixels=65536"}};
+  for (const auto& s : settings) {
+    std::vector<std::string> args = {"ids", "--layout", layout, "--design", "mrope"};
+    args.insert(args.end(), s.begin(), s.end());
+    const ProcessResult r = run(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    int visual = 0;
+    for (const json& t : j["tokens"]) visual += t["modality"] == "image";
+    EXPECT_EQ(visual, 15 * 20) << s[0];
+  }
+  // Every layout command takes them: attention at merge 4 (factor 64) has 8 x 10 tokens.
+  const ProcessResult att = run({"attention", "--layout", layout, "--grid-preset", "qwen3-vl",
+                                 "--merge", "4", "--backend", "cpu"});
+  ASSERT_EQ(att.status, 0) << att.err;
+  EXPECT_EQ(json::parse(att.out)["tokens"], 3 + 8 * 10);
+  for (const char* cmd : {"ptd", "bias"}) {
+    const ProcessResult r = run({cmd, "--layout", layout, "--grid-preset", "qwen3-vl"});
+    EXPECT_EQ(r.status, 0) << cmd << ": " << r.err;
+    EXPECT_EQ(json::parse(r.out)["per_text"].size(), 3u) << cmd;
+  }
+  // render (a figure preset is --preset there): the option is known; the data view has the
+  // Qwen3-VL grid's tokens.
+  const ProcessResult render = run({"render", "--view", "space", "--layout", layout,
+                                    "--grid-preset", "qwen3-vl", "--out", "grid-space.csv"});
+  if (render.err.find("desktop build") == std::string::npos) {
+    EXPECT_EQ(render.status, 0) << render.err;
+    const std::string csv = slurp(workDir() / "grid-space.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 + 15 * 20) << csv.substr(0, 200);
+  }
+}

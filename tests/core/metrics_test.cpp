@@ -2,6 +2,8 @@
 // under every design and plan, closed forms for 1-D hard embedding, and thread invariance.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
 #include "ropescope/position_design.h"
@@ -31,12 +33,38 @@ TEST(Ptd, UnorderedIsZero) {
             0.0);
 }
 
-TEST(Ptd, NoTextOrNoVisualGivesZeroWithCounts) {
+// Issue 17 item 13: nothing to measure is undefined (NaN with a reason naming the counts), not 0
+// ("perfectly uniform"), in the fast paths and the references alike.
+TEST(Ptd, NoTextOrNoVisualIsUndefinedWithTheReason) {
+  const PairTable pairs = resolvePairs(FrequencySpec{});
+  for (const char* spec : {"t5", "i2x2", "v2x2x2"}) {
+    const PositionIds ids = findDesign("mrope").ids(parseLayoutSpec(spec), {});
+    for (const PtdResult& r : {perTokenDistance(ids, 2), perTokenDistanceReference(ids)}) {
+      EXPECT_FALSE(r.defined()) << spec;
+      EXPECT_TRUE(std::isnan(r.ptd)) << spec;
+      EXPECT_TRUE(r.perText.empty());
+    }
+    for (const BiasResult& b : {biasSpread(ids, pairs, 2), biasSpreadReference(ids, pairs)}) {
+      EXPECT_FALSE(b.defined()) << spec;
+      EXPECT_TRUE(std::isnan(b.spread)) << spec;
+    }
+  }
   const PtdResult a = perTokenDistance(findDesign("mrope").ids(parseLayoutSpec("t5"), {}));
-  EXPECT_EQ(a.ptd, 0.0);
   EXPECT_EQ(a.nVisual, 0u);
+  EXPECT_EQ(a.undefinedReason,
+            "PTD needs at least one text and one visual token (layout has 5 text, 0 visual)");
   const PtdResult b = perTokenDistance(findDesign("mrope").ids(parseLayoutSpec("i2x2"), {}));
   EXPECT_EQ(b.nText, 0u);
+  EXPECT_EQ(b.undefinedReason,
+            "PTD needs at least one text and one visual token (layout has 0 text, 4 visual)");
+  EXPECT_EQ(biasSpread(findDesign("mrope").ids(parseLayoutSpec("t3"), {}), pairs).undefinedReason,
+            "bias spread needs at least one text and one visual token (layout has 3 text, 0 "
+            "visual)");
+  // One text and one visual token are enough.
+  const PositionIds one = findDesign("mrope").ids(parseLayoutSpec("t1,i1x1"), {});
+  EXPECT_TRUE(perTokenDistance(one).defined());
+  EXPECT_EQ(perTokenDistance(one).ptd, 0.0);
+  EXPECT_TRUE(biasSpread(one, pairs).defined());
 }
 
 TEST(Ptd, FastPathAgreesWithTheDefinitionEverywhere) {

@@ -2,6 +2,8 @@
 // schedule and the all-in-one metrics call.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -54,7 +56,22 @@ TEST(SceneJson, MalformedFilesGiveOneLineErrors) {
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"head_dim":"x"}})",
        "whole number"},
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"base":1e999}})",
-       "not valid JSON"},
+       "number 1e999 is out of range at line 1"},
+      {"{\"format\":\"ropescope-scene\",\"version\":1,\n\"layout\":\"t1\",\n\"age\":{\"layer\":-"
+       "1e400}}",
+       "number -1e400 is out of range at line 3"},
+      // A key given twice (nlohmann keeps the last silently), at the top or inside an object.
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","layout":"t2"})",
+       "key \"layout\" given twice"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","age":{"layers":4,"layers":5}})",
+       "key \"layers\" given twice"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","design":"circle","design_params":{"alpha":0.1,"alpha":0.2}})",
+       "key \"alpha\" given twice"},
+      // selected_text within the layout's text tokens.
+      {R"({"format":"ropescope-scene","version":1,"layout":"t2,i2x2","selected_text":5})",
+       "selected_text must be 0..1 (the layout has 2 text tokens; got 5)"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1,i2x2","selected_text":1})",
+       "selected_text must be 0 (the layout has 1 text token; got 1)"},
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"sections":[1,2]}})",
        "three numbers"},
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"head_dim":99999999999}})",
@@ -70,6 +87,7 @@ TEST(SceneJson, MalformedFilesGiveOneLineErrors) {
     } catch (const InputError& e) {
       const std::string m = e.what();
       EXPECT_EQ(m.rfind("scene file: ", 0), 0u) << m;
+      EXPECT_EQ(m.find("[json.exception"), std::string::npos) << m;
       EXPECT_EQ(m.find('\n'), std::string::npos) << m;
       EXPECT_NE(m.find(c[1]), std::string::npos) << "for " << c[0] << " got: " << m;
     }
@@ -133,6 +151,28 @@ TEST(SceneMetricsTest, CompareCoversEveryDesign) {
   ASSERT_EQ(rows.size(), allDesigns().size());
   EXPECT_NEAR(rows[0].ptd, 20.0 / 9.0, 1e-12);  // hard
   EXPECT_EQ(rows[1].ptd, 0.0);                  // unordered
+  for (const DesignSummary& d : rows)
+    EXPECT_TRUE(d.ptdUndefined.empty() && d.biasUndefined.empty());
+}
+
+// Issue 17 item 13: with nothing to measure, every design's PTD and bias spread are undefined
+// (NaN with the reason), never 0.
+TEST(SceneMetricsTest, CompareSaysWhyNothingIsMeasured) {
+  Scene s = defaultScene();
+  for (const char* spec : {"t5", "i3x3"}) {
+    s.layout = parseLayoutSpec(spec);
+    for (const DesignSummary& d : compareDesigns(s)) {
+      EXPECT_TRUE(std::isnan(d.ptd)) << d.design;
+      EXPECT_TRUE(std::isnan(d.biasSpread)) << d.design;
+      EXPECT_NE(d.ptdUndefined.find("PTD needs at least one text and one visual token"),
+                std::string::npos)
+          << d.ptdUndefined;
+      EXPECT_NE(d.biasUndefined.find("bias spread needs"), std::string::npos) << d.biasUndefined;
+    }
+    const SceneMetrics m = computeSceneMetrics(s);
+    EXPECT_FALSE(m.ptd.defined());
+    EXPECT_FALSE(m.bias.defined());
+  }
 }
 
 // What compare mode draws (ids, PTD, selected token) is what the full computation gives, for
@@ -152,7 +192,11 @@ TEST(SceneMetricsTest, DesignIdsAreThePartOfTheFullMetricsTheyName) {
     const DesignIds light = computeDesignIds(c, 1);
     EXPECT_EQ(light.designUsed, full.designUsed);
     EXPECT_EQ(light.ids.ids, full.ids.ids);
-    EXPECT_EQ(light.ptd.ptd, full.ptd.ptd);
+    EXPECT_EQ(light.ptd.undefinedReason, full.ptd.undefinedReason);
+    if (full.ptd.defined())
+      EXPECT_EQ(light.ptd.ptd, full.ptd.ptd);
+    else
+      EXPECT_TRUE(std::isnan(light.ptd.ptd));  // no text: undefined in both
     EXPECT_EQ(light.ptd.perText, full.ptd.perText);
     EXPECT_EQ(light.selectedToken, full.selectedToken);
   }

@@ -45,6 +45,7 @@
 #include "image_compare.h"
 #include "main_window.h"
 #include "memory_release.h"
+#include "metric_text.h"
 #include "picture_importer.h"
 #include "picture_view.h"
 #include "ropescope/attention.h"
@@ -562,9 +563,9 @@ void expectViewsMatchAFreshComputation(MainWindow& w) {
   EXPECT_EQ(differ, 0u) << "3-D view ids differ from a fresh computation";
   // The status bar's numbers.
   const QString status = w.statusText();
-  EXPECT_TRUE(status.contains(QStringLiteral("PTD %1").arg(fresh.ptd.ptd, 0, 'g', 6)))
+  EXPECT_TRUE(status.contains(QStringLiteral("PTD %1").arg(metricText(fresh.ptd.ptd))))
       << status.toStdString();
-  EXPECT_TRUE(status.contains(QStringLiteral("bias spread %1").arg(fresh.bias.spread, 0, 'g', 6)))
+  EXPECT_TRUE(status.contains(QStringLiteral("bias spread %1").arg(metricText(fresh.bias.spread))))
       << status.toStdString();
   EXPECT_TRUE(status.contains(
       QStringLiteral("%1 text + %2 visual tokens").arg(fresh.ptd.nText).arg(fresh.ptd.nVisual)))

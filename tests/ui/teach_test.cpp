@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -29,6 +31,7 @@
 #include "gui_test_util.h"
 #include "image_compare.h"
 #include "main_window.h"
+#include "metric_text.h"
 #include "phasor_view.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
@@ -108,8 +111,8 @@ TEST(TeachFormula, PanelsCarryTheCurrentNumbers) {
   w.startWith(fixedScene());
   const SceneMetrics& m = w.model()->metrics();
   const QString charts = w.charts()->formulas()->text();
-  EXPECT_TRUE(charts.contains(formatNumber(m.ptd.ptd, 5)));
-  EXPECT_TRUE(charts.contains(formatNumber(m.bias.spread, 5)));
+  EXPECT_TRUE(charts.contains(metricText(m.ptd.ptd)));
+  EXPECT_TRUE(charts.contains(metricText(m.bias.spread)));
   EXPECT_TRUE(charts.contains(formatNumber(m.decayAxis[1].back(), 5)));
   const QString cone = w.positionFormulas()->text();
   EXPECT_TRUE(cone.contains(QStringLiteral("α = 0.5")));
@@ -387,4 +390,48 @@ TEST(TeachScreens, PhasorAtSeveralDistances) {
   const QImage shot = alone.grab().toImage();
   EXPECT_FALSE(looksBlank(shot));
   shot.save(outputDir() + QStringLiteral("/phasor_view.png"));
+}
+
+// Issue 17 item 13: with no visual token (or no text) PTD and bias spread are undefined: every
+// place that shows them says n/a and why, none shows 0.
+TEST(TeachFormula, UndefinedMetricsReadNotApplicableWithTheReason) {
+  for (const char* spec : {"t5", "i3x3"}) {
+    SCOPED_TRACE(spec);
+    MainWindow w;
+    Scene s = fixedScene();
+    s.layout = parseLayoutSpec(spec);
+    s.selectedText = 0;
+    w.startWith(s);
+    const SceneMetrics& m = w.model()->metrics();
+    ASSERT_FALSE(m.ptd.defined());
+    const QString reason = QString::fromStdString(m.ptd.undefinedReason);
+    const QString status = w.statusText();
+    EXPECT_TRUE(status.contains(QStringLiteral("PTD n/a"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("bias spread n/a"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(reason)) << status.toStdString();
+    EXPECT_FALSE(status.contains(QStringLiteral("PTD 0"))) << status.toStdString();
+    const QString formulas = w.charts()->formulas()->text();
+    EXPECT_TRUE(formulas.contains(QStringLiteral("n/a (") + reason)) << formulas.toStdString();
+    EXPECT_TRUE(formulas.contains(QStringLiteral("n/a (bias spread needs")))
+        << formulas.toStdString();
+    EXPECT_TRUE(w.positionFormulas()->text().contains(QStringLiteral("n/a (") + reason));
+    // The bar charts of every design, once the comparison is in.
+    QElapsedTimer t;
+    t.start();
+    while ((w.model()->summariesPending() || w.model()->designSummaries().empty()) &&
+           t.elapsed() < 120000)
+      QTest::qWait(20);
+    ASSERT_FALSE(w.model()->designSummaries().empty());
+    int barCharts = 0;
+    for (QChartView* v : w.charts()->findChildren<QChartView*>()) {
+      const QString title = v->chart()->title();
+      if (!title.contains(QStringLiteral("every design"))) continue;
+      ++barCharts;
+      EXPECT_TRUE(title.contains(QStringLiteral(": n/a"))) << title.toStdString();
+      EXPECT_TRUE(title.contains(QStringLiteral("needs at least one text and one visual token")))
+          << title.toStdString();
+      EXPECT_FALSE(title.contains(QStringLiteral(": 0"))) << title.toStdString();
+    }
+    EXPECT_EQ(barCharts, 2);
+  }
 }

@@ -16,6 +16,7 @@
 #include <vtkRenderer.h>
 
 #include "gif_writer.h"
+#include "metric_text.h"
 #include "phasor_view.h"
 #include "position_space_view.h"
 #include "ropescope/errors.h"
@@ -69,7 +70,7 @@ QString circleTitle(const Scene& s, const SceneMetrics& m) {
       .arg(s.designParams.get("alpha", specs), 0, 'f', 3)
       .arg(s.designParams.get("radius", specs), 0, 'g', 4)
       .arg(s.designParams.get("dff", specs), 0, 'f', 3)
-      .arg(m.ptd.ptd, 0, 'f', 4);
+      .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason));
 }
 
 // Draws the frames of one animation; keeps the 3-D view (and its camera) across frames.

@@ -24,6 +24,7 @@
 #include "axis_colors.h"
 #include "figure_charts.h"
 #include "formula_panel.h"
+#include "metric_text.h"
 #include "ropescope/position_design.h"
 #include "scene_model.h"
 
@@ -117,7 +118,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     series->setBarWidth(0.75);
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsPrecision(4);
+    series->setLabelsPrecision(kMetricDigits);  // the labels read as metricText writes them
     chart->addSeries(series);
     x = new QBarCategoryAxis;
     x->setTruncateLabels(false);  // design names are short; eliding them hides which is which
@@ -140,7 +141,8 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
       QToolTip::showText(QCursor::pos(), tr("%1\n%2 = %3\nclick to switch to this design")
                                              .arg(QString::fromStdString(d.title))
                                              .arg(ptd ? tr("PTD") : tr("bias spread"))
-                                             .arg(exact(ptd ? d.ptd : d.biasSpread)));
+                                             .arg(ptd ? metricText(d.ptd, d.ptdUndefined)
+                                                      : metricText(d.biasSpread, d.biasUndefined)));
     });
     connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet*) {
       const auto& all = model_->designSummaries();
@@ -364,8 +366,9 @@ void ChartsPanel::refreshDesigns() {
   highlighted_ = -1;
   for (std::size_t i = 0; i < all.size(); ++i) {
     names << QString::fromStdString(all[i].design);
-    ptd << all[i].ptd;
-    spread << all[i].biasSpread;
+    // Undefined (NaN): an empty bar, said in the title; rounding noise shows as 0 (metric_text.h).
+    ptd << (std::isnan(all[i].ptd) ? 0.0 : shownMetric(all[i].ptd));
+    spread << (std::isnan(all[i].biasSpread) ? 0.0 : shownMetric(all[i].biasSpread));
     if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
   }
   for (auto [set, values, x, y, chart] :
@@ -385,8 +388,20 @@ void ChartsPanel::refreshDesigns() {
   }
 
   const QString pending = model_->summariesPending() ? tr(" (updating\xe2\x80\xa6)") : QString();
-  ptdChart_->setTitle(tr("PTD of every design (this layout)") + pending);
-  biasChart_->setTitle(tr("Bias spread of every design") + pending);
+  // With no text or no visual token every design's value is undefined: n/a and why, no labels.
+  const std::string ptdUndefined = all.empty() ? std::string() : all[0].ptdUndefined;
+  const std::string biasUndefined = all.empty() ? std::string() : all[0].biasUndefined;
+  ptdSeries_->setLabelsVisible(ptdUndefined.empty());
+  biasSeries_->setLabelsVisible(biasUndefined.empty());
+  const auto undefinedText = [](const std::string& why) {
+    // The reason on a line of its own (titles are rich text): elided, it would say nothing.
+    return why.empty() ? QString()
+                       : QStringLiteral(": %1<br>%2")
+                             .arg(metricText(std::nan("")), QString::fromStdString(why));
+  };
+  ptdChart_->setTitle(tr("PTD of every design (this layout)") + undefinedText(ptdUndefined) +
+                      pending);
+  biasChart_->setTitle(tr("Bias spread of every design") + undefinedText(biasUndefined) + pending);
 }
 
 void ChartsPanel::refreshSelection() {

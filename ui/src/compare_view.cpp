@@ -10,6 +10,7 @@
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
+#include "metric_text.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
 #include "scene_model.h"
@@ -92,7 +93,7 @@ void CompareView::refresh() {
       view->showIds(d.ids, d.selectedToken, model_->selectedVisual());
       view->setTitle(QStringLiteral("%1    PTD %2")
                          .arg(QString::fromStdString(findDesign(designs_[i]).title()))
-                         .arg(QString::number(d.ptd.ptd, 'f', 4)));
+                         .arg(metricText(d.ptd.ptd, d.ptd.undefinedReason)));
     } else {
       ptds_[i] = std::numeric_limits<double>::quiet_NaN();
       view->setTitle(errors_[i]);

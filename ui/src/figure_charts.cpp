@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "axis_colors.h"
+#include "metric_text.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope::ui::figure {
@@ -122,28 +123,39 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,
                                         const FigureOptions& o) {
-  auto chart = newChart(ptd ? QStringLiteral("PTD of every design")
-                            : QStringLiteral("Bias spread of every design"));
+  // Undefined (no text or no visual token) for every design alike: said in the title, with
+  // empty bars and no value labels, never as bars of 0.
+  const std::string undefined =
+      designs.empty() ? std::string() : (ptd ? designs[0].ptdUndefined : designs[0].biasUndefined);
+  QString title =
+      ptd ? QStringLiteral("PTD of every design") : QStringLiteral("Bias spread of every design");
+  // The reason on a line of its own (the title is rich text): elided, it would say nothing.
+  if (!undefined.empty())
+    title += QStringLiteral(": %1<br>%2")
+                 .arg(metricText(std::nan("")), QString::fromStdString(undefined));
+  auto chart = newChart(title);
   auto* series = new QHorizontalBarSeries;
   auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
   QStringList names;
   double top = 0;
   int highlighted = -1;
   // Top to bottom in the listed order: a horizontal bar axis counts from the bottom.
-  for (const DesignSummary& d : designs) top = std::max(top, ptd ? d.ptd : d.biasSpread);
+  for (const DesignSummary& d : designs)
+    if (const double v = ptd ? d.ptd : d.biasSpread; !std::isnan(v)) top = std::max(top, v);
   for (std::size_t k = designs.size(); k-- > 0;) {
     const DesignSummary& d = designs[k];
     names << QString::fromStdString(d.design);
     const double v = ptd ? d.ptd : d.biasSpread;
-    // Rounding noise (circle's PTD of 1e-15) reads as 0 on the bar label; the data keep it.
-    set->append(std::abs(v) <= 1e-9 * std::max(1.0, top) ? 0.0 : v);
+    // Rounding noise (circle's PTD of 1e-15) reads as 0 on the bar label, as in every view
+    // (metric_text.h); the data keep it.
+    set->append(std::isnan(v) ? 0.0 : shownMetric(v));
     if (d.design == current) highlighted = static_cast<int>(names.size() - 1);
   }
   series->append(set);
   series->setBarWidth(0.7);
-  series->setLabelsVisible(true);
+  series->setLabelsVisible(undefined.empty());
   series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-  series->setLabelsPrecision(4);
+  series->setLabelsPrecision(kMetricDigits);
   chart->addSeries(series);
   auto* cat = new QBarCategoryAxis;
   cat->append(names);

@@ -19,6 +19,7 @@
 
 #include "figure_attention.h"
 #include "figure_charts.h"
+#include "metric_text.h"
 #include "picture_view.h"
 #include "position_space_view.h"
 #include "ropescope/decay.h"
@@ -99,15 +100,12 @@ QString planTitle(const std::string& plan) {
   return it == names.end() ? QString::fromStdString(plan) : QLatin1String(it->second);
 }
 
-// PTD to 4 decimals without trailing zeros: hard 2.2222, unordered 0, circle 0 (its 1e-16 is
-// rounding), as the paper prints them.
-QString ptdText(double ptd) {
-  return QString::number(std::round(ptd * 1e4) / 1e4, 'g', 10);
-}
-
-QString compareTitle(const std::string& design, double ptd) {
+// The PTD as every view shows it (metric_text.h): hard 2.2222, unordered 0, circle 0 (its 1e-16
+// is rounding), n/a with the reason when the layout has no text or no visual token.
+QString compareTitle(const std::string& design, const PtdResult& ptd) {
   return QStringLiteral("%1  PTD %2")
-      .arg(QString::fromStdString(findDesign(design).title()), ptdText(ptd));
+      .arg(QString::fromStdString(findDesign(design).title()),
+           metricText(ptd.ptd, ptd.undefinedReason));
 }
 
 // The preset camera leaves room for interaction; a figure can fill more of its panel.
@@ -160,7 +158,7 @@ QImage blankImage(const FigureOptions& o) {
 
 QImage spaceImage(const Scene& scene, const FigureOptions& o) {
   const SceneMetrics m = metricsOf(scene, o);
-  const QString title = compareTitle(m.designUsed, m.ptd.ptd);
+  const QString title = compareTitle(m.designUsed, m.ptd);
   QImage out = blankImage(o);
   const QImage view =
       renderSpace(scene, m.ids, m.selectedToken, title, o.size, figure::effectiveScale(o), o);
@@ -179,7 +177,7 @@ QImage compareImage(const Scene& scene, const FigureOptions& o) {
     const Scene s = underDesign(scene, kCompareDesigns[i]);
     const SceneMetrics m = metricsOf(s, o);
     const QImage panel =
-        renderSpace(s, m.ids, m.selectedToken, compareTitle(kCompareDesigns[i], m.ptd.ptd),
+        renderSpace(s, m.ids, m.selectedToken, compareTitle(kCompareDesigns[i], m.ptd),
                     QSize(cw[col], ch[row]), figure::effectiveScale(o), o, i == 1);
     p.drawImage(col * cw[0], row * ch[0], panel);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "metric_text.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope::ui {
@@ -170,14 +171,14 @@ QString chartsFormulas(const Scene& scene, const SceneMetrics& m) {
                              "N<sub>t</sub> = %1, N<sub>v</sub> = %2: <b>%3</b> (%4)")
                   .arg(m.ptd.nText)
                   .arg(m.ptd.nVisual)
-                  .arg(formatNumber(m.ptd.ptd, 5))
+                  .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
                   .arg(QString::fromStdString(m.designUsed)));
   out << line(QStringLiteral("Bias spread"),
               QStringLiteral("b(δ) = <sup>1</sup>⁄<sub>%1</sub> Σ<sub>k</sub> cos θ<sub>k</sub>"
                              "δ<sub>a(k)</sub>; mean over t of the mean |b − b̄<sub>t</sub>| over "
                              "the visual tokens: <b>%2</b>")
                   .arg(n)
-                  .arg(formatNumber(m.bias.spread, 5)));
+                  .arg(metricText(m.bias.spread, m.bias.undefinedReason)));
   QString waveTail;
   if (!m.wavelengths.empty() && m.wavelengths.front().wavelength && m.wavelengths.back().wavelength)
     waveTail = QStringLiteral(": λ<sub>0</sub> = %1, λ<sub>%2</sub> = %3")
@@ -223,7 +224,7 @@ QString positionFormulas(const Scene& scene, const SceneMetrics& m) {
     out << line(QStringLiteral("DFF"),
                 QStringLiteral("(1 − β)·ring + β·projected grid, β = %1: PTD = <b>%2</b>%3")
                     .arg(formatNumber(get("dff"), 4))
-                    .arg(formatNumber(m.ptd.ptd, 5))
+                    .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
                     .arg(spread));
   } else {
     out << line(
@@ -231,7 +232,7 @@ QString positionFormulas(const Scene& scene, const SceneMetrics& m) {
         QStringLiteral("%1: every token at (t, h, w); distance d = ‖p<sub>t</sub> − "
                        "p<sub>i</sub>‖ in the %2 space; PTD = <b>%3</b>%4")
             .arg(QString::fromStdString(design), QString::fromLatin1(metricSpaceName(m.ids.space)))
-            .arg(formatNumber(m.ptd.ptd, 5))
+            .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
             .arg(spread));
   }
   return out.join(QString());

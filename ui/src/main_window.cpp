@@ -35,6 +35,7 @@
 #include "figure_menu.h"
 #include "formula_panel.h"
 #include "memory_release.h"
+#include "metric_text.h"
 #include "phasor_view.h"
 #include "picture_importer.h"
 #include "picture_view.h"
@@ -342,19 +343,23 @@ void MainWindow::refreshViews() {
         findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
   } catch (const std::exception&) {
   }
-  QString title = QStringLiteral("%1    PTD %2").arg(designTitle).arg(m.ptd.ptd, 0, 'f', 4);
+  QString title =
+      QStringLiteral("%1    PTD %2").arg(designTitle, metricText(m.ptd.ptd, m.ptd.undefinedReason));
   if (valid.design == "circle" && valid.ageLayer >= 0)
     title += tr("    (AGE layer %1)").arg(valid.ageLayer);
   view_->setTitle(title);
   positionFormulas_->setFormulas(ropescope::ui::positionFormulas(valid, m));
 
-  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual tokens  "
+  // An undefined PTD and bias spread share their reason (no text or no visual token): said once.
+  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual tokens%6  "
                       "\xc2\xb7  computed in %5 ms")
-                       .arg(m.ptd.ptd, 0, 'g', 6)
-                       .arg(m.bias.spread, 0, 'g', 6)
+                       .arg(metricText(m.ptd.ptd), metricText(m.bias.spread))
                        .arg(m.ptd.nText)
                        .arg(m.ptd.nVisual)
-                       .arg(model_->computeMilliseconds(), 0, 'f', 2));
+                       .arg(model_->computeMilliseconds(), 0, 'f', 2)
+                       .arg(m.ptd.defined() ? QString()
+                                            : QStringLiteral(" (%1)").arg(
+                                                  QString::fromStdString(m.ptd.undefinedReason))));
   staleStatus_->setText(
       model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene")
       : model_->computing()
@@ -442,8 +447,8 @@ bool MainWindow::openFile(const QString& path) {
                              problems.isEmpty() ? 4000 : 10000);
     return true;
   } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Open scene"),
-                         tr("Could not open %1:\n%2").arg(path, QString::fromStdString(e.what())));
+    // Core's message names the file and the problem in one clause.
+    QMessageBox::warning(this, tr("Open scene"), QString::fromStdString(e.what()));
     return false;
   }
 }

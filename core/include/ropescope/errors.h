@@ -36,4 +36,9 @@ class InputError : public std::runtime_error {
   std::string field_;
 };
 
+// "1 head", "2 heads": a count and its noun, for messages.
+inline std::string countOf(long long n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 }  // namespace ropescope

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "ropescope/frequency_plan.h"
@@ -16,16 +18,25 @@ double tokenDistance(const PositionIds& ids, std::size_t a, std::size_t b);
 // Distances from one token to every visual token, in visual-token order.
 std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token);
 
+// PTD and the bias spread average over text x visual token pairs: with no text or no visual
+// token there is nothing to average and the value is undefined (not 0, which reads as "perfectly
+// uniform"). The reason, one line naming the counts, e.g. "PTD needs at least one text and one
+// visual token (layout has 5 text, 0 visual)"; empty when the metric is defined.
+std::string undefinedMetricReason(const std::string& metric, std::size_t nText,
+                                  std::size_t nVisual);
+
 struct PtdResult {
-  double ptd = 0.0;
+  double ptd = std::numeric_limits<double>::quiet_NaN();  // NaN when undefined
+  std::string undefinedReason;  // why ptd is undefined (undefinedMetricReason); empty: defined
+  bool defined() const { return undefinedReason.empty(); }
   std::vector<double> perText;       // mean absolute deviation of each text token's distances
   std::vector<double> meanDistance;  // D-bar of each text token
   std::size_t nText = 0;
   std::size_t nVisual = 0;
 };
 
-// PTD = 1/(N_text N_vis) sum_t sum_i |d(t,i) - mean_i d(t,i)|. 0 when there is no text or no
-// visual token. threads <= 0 uses every hardware thread.
+// PTD = 1/(N_text N_vis) sum_t sum_i |d(t,i) - mean_i d(t,i)|. Undefined (NaN with a reason)
+// when there is no text or no visual token. threads <= 0 uses every hardware thread.
 PtdResult perTokenDistance(const PositionIds& ids, int threads = 1);
 
 // Straightforward two-pass reference (used by tests and as the slow path).
@@ -41,7 +52,9 @@ double positionalBias(const PairTable& pairs, const Id3& delta);
 Id3 displacement(const PositionIds& ids, std::size_t query, std::size_t key);
 
 struct BiasResult {
-  double spread = 0.0;           // mean over text tokens of perText
+  double spread = std::numeric_limits<double>::quiet_NaN();  // mean over text tokens of perText
+  std::string undefinedReason;  // why spread is undefined (no text or no visual token)
+  bool defined() const { return undefinedReason.empty(); }
   std::vector<double> perText;   // mean absolute deviation of b over the visual tokens
   std::vector<double> meanBias;  // mean b of each text token
 };

@@ -59,8 +59,9 @@ std::string effectiveDesign(const Scene& scene);
 struct DesignSummary {
   std::string design;
   std::string title;
-  double ptd = 0.0;
-  double biasSpread = 0.0;
+  double ptd = 0.0;                         // NaN when undefined (ptdUndefined says why)
+  double biasSpread = 0.0;                  // NaN when undefined (biasUndefined says why)
+  std::string ptdUndefined, biasUndefined;  // empty: defined
 };
 
 // PTD and bias spread of the scene's layout under every design (each with its default

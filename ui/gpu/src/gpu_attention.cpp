@@ -162,7 +162,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     if (headBytes > maxBlockBytes_)
       throw GpuError("GPU: one head of q/k needs " + std::to_string(headBytes >> 20) +
                      " MiB, more than this device binds at once (" +
-                     std::to_string(maxBlockBytes_ >> 20) + " MiB); use --backend cpu");
+                     std::to_string(maxBlockBytes_ >> 20) + " MiB); use the cpu backend");
     Programs& pr = programsFor(in.headDim);
     freeBuffers();
     tokens_ = 0;
@@ -336,7 +336,7 @@ class GpuAttentionBackend final : public AttentionBackend {
                      (gpuFault() == GpuFault::ContextLost ? kForced : ""));
     const GLenum err = f_->glGetError();
     if (err == GL_OUT_OF_MEMORY)
-      throw GpuError(std::string("GPU: out of memory while ") + what + "; use --backend cpu");
+      throw GpuError(std::string("GPU: out of memory while ") + what + "; use the cpu backend");
     if (err != GL_NO_ERROR)
       throw GpuError(std::string("GPU: OpenGL error ") + std::to_string(err) + " while " + what +
                      (gpuFault() == GpuFault::DriverError ? kForced : ""));
@@ -608,7 +608,7 @@ BackendSelection selectAttentionBackend(BackendChoice choice, int cpuThreads) {
       if (g->description().find(software) != std::string::npos)
         return {makeCpuAttentionBackend(cpuThreads),
                 std::string("the GPU is a software renderer (") + software +
-                    "): using the CPU, which is faster (--backend gpu forces it)",
+                    "): using the CPU, which is faster (the gpu backend forces it)",
                 std::string("software renderer ") + software, false};
   return {std::make_unique<FallbackBackend>(std::move(g), cpuThreads), {}, {}, false};
 }

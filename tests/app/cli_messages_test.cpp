@@ -1,0 +1,208 @@
+// One voice for every message (issue 17, items 13, 16-19): a table of bad command lines and bad
+// scene files, each with the exact line the CLI must print on stderr and exit status 2. A change
+// to a message shows up here as a diff a person can read.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_harness.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using namespace ropescope::cli_harness;
+
+const fs::path& workDir() {
+  static const fs::path dir = makeWorkDir("ropescope-cli-messages");
+  return dir;
+}
+
+// Scene files the table refers to by name (relative: the CLI runs in workDir()).
+void writeScenes() {
+  const std::string head = R"({"format": "ropescope-scene", "version": 1, )";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"huge.json", head + "\"layout\": \"t2,i2x2\",\n\"frequency\": {\"base\": 1e400}}"},
+      {"twice.json", head + R"("layout": "t2,i2x2", "design": "hard", "layout": "t3"})"},
+      {"twice-inner.json",
+       head + R"("layout": "t2,i2x2", "frequency": {"plan": "mrope", "plan": "vanilla"}})"},
+      {"selected.json", head + R"("layout": "t2,i2x2", "selected_text": 5})"},
+      {"selected-none.json", head + R"("layout": "i2x2", "selected_text": 1})"},
+      {"selected-ok.json", head + R"("layout": "t2,i2x2", "selected_text": 1})"},
+  };
+  for (const auto& [name, text] : files) std::ofstream(workDir() / name) << text;
+}
+
+struct Case {
+  std::vector<std::string> args;
+  std::string message;  // the whole stderr line, without "ropescope: " and the newline
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> table = {
+      // 13: nothing to measure is undefined, not 0
+      {{"ptd", "--layout", "t5"},
+       "PTD needs at least one text and one visual token (layout has 5 text, 0 visual)"},
+      {{"ptd", "--layout", "i3x3"},
+       "PTD needs at least one text and one visual token (layout has 0 text, 9 visual)"},
+      {{"bias", "--layout", "t5"},
+       "bias spread needs at least one text and one visual token (layout has 5 text, 0 visual)"},
+      // 14: selected_text is checked against the layout
+      {{"ptd", "--scene", "selected.json"},
+       "scene file \"selected.json\": selected_text must be 0..1 (the layout has 2 text tokens; "
+       "got 5)"},
+      {{"ids", "--scene", "selected-none.json"},
+       "scene file \"selected-none.json\": selected_text must be 0 (the layout has 0 text "
+       "tokens; got 1)"},
+      // 16: the image-grid options belong to every layout command, with --layout
+      {{"ptd", "--scene", "selected-ok.json", "--patch", "16"},
+       "--patch sets how --layout's pictures become grids; give it with --layout (a scene file "
+       "keeps its own image_grid)"},
+      {{"ids", "--layout", "t2", "--merge", "17"},
+       "--merge expects a whole number in 1..16 (got \"17\")"},
+      {{"render", "--layout", "t2", "--grid-preset", "qwen9"},
+       "unknown image grid preset \"qwen9\" (accepted: qwen2.5-vl, qwen3-vl)"},
+      {{"grid", "--preset", "qwen3-vl", "--grid-preset", "qwen3-vl", "x.png"},
+       "--preset and --grid-preset both name the image-grid preset"},
+      {{"attention", "--layout", "t2,i2x2", "--min-pixels", "9", "--max-pixels", "8"},
+       "min_pixels (9) must not be above max_pixels (8)"},
+      // 17: contradictions and repeats
+      {{"decay", "--axis", "t", "--direction", "0,1,0"},
+       "give either --axis or --direction, not both"},
+      {{"decay", "--direction", "0,1,0", "--axis", "t"},
+       "give either --axis or --direction, not both"},
+      {{"decay", "--direction", "0,0,0"},
+       "--direction must not be 0,0,0 (give a nonzero t,h,w direction)"},
+      {{"decay", "--base", "1e4", "--base", "1e6"}, "--base given twice"},
+      {{"attention", "--layout", "t2,i2x2", "--causal", "--causal"}, "--causal given twice"},
+      {{"ptd", "--layout", "t2,i2x2", "--param", "alpha=0.1", "--param", "alpha=0.2"},
+       "--param alpha given twice"},
+      {{"ptd", "--layout", "t2,i2x2", "--alpha", "0.1", "--param", "alpha=0.2"},
+       "--alpha and --param alpha both set alpha"},
+      {{"ptd", "--scene", "twice.json"}, "scene file \"twice.json\": key \"layout\" given twice"},
+      {{"ptd", "--scene", "twice-inner.json"},
+       "scene file \"twice-inner.json\": key \"plan\" given twice"},
+      // 18: the user's words, not the internals'
+      {{"ptd", "--layout", "t2,i2x2", "--design", "mrope", "--radius", "5"},
+       "--radius applies to design circle (the design is mrope)"},
+      {{"ptd", "--layout", "t2,i2x2", "--design", "hard", "--alpha", "0.5"},
+       "--alpha applies to design circle (the design is hard)"},
+      {{"ptd", "--layout", "t2,i2x2", "--radius", "auto-0"},
+       "--radius auto-K: K must be in (0, 1000] (got 0)"},
+      {{"ptd", "--layout", "t2,i2x2", "--param", "alpha=nan"},
+       "--param alpha must be a finite number (got \"nan\")"},
+      {{"ptd", "--layout", "t2,i2x2", "--param", "no_circle=maybe"},
+       "--param no_circle expects a number (got \"maybe\")"},
+      {{"ptd", "--layout", "t2,i2x2", "--param", "no_circle=2"},
+       "no_circle must be 0 or 1 (false or true) (got 2)"},
+      {{"ptd", "--layout", "t2,i2x2", "--frobnicate"},
+       "unknown option --frobnicate for ptd (see ropescope ptd --help)"},
+      {{"ptd", "stray"},
+       "unexpected argument \"stray\" (options start with --; see ropescope ptd --help)"},
+      {{"ptd"}, "ptd needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE"},
+      {{"grid", "--zoom", "2", "x.png"},
+       "unknown option --zoom for grid (see ropescope grid --help)"},
+      {{"decay", "--base", "1"}, "base must be a finite number in (1, 1e12] (got 1)"},
+      {{"ptd", "--scene", "huge.json"},
+       "scene file \"huge.json\": number 1e400 is out of range at line 2 (accepted: finite "
+       "numbers up to about 1.8e308)"},
+      {{"ptd", "--scene", "missing.json"}, "cannot open scene file \"missing.json\""},
+      // 19: attention's --format and --out say what it writes
+      {{"attention", "--layout", "t2,i2x2", "--format", "csv"},
+       "attention prints its summary as JSON only (--format json; got \"csv\"); the rows go to "
+       "--out FILE.npy"},
+      {{"attention", "--layout", "t2,i2x2", "--out", "x.csv"},
+       "--out must name a .npy file (got \"x.csv\"): attention writes float32 .npy"},
+  };
+  return table;
+}
+
+}  // namespace
+
+TEST(CliMessages, EveryBadInputGivesItsExactLineAndStatusTwo) {
+  writeScenes();
+  for (const Case& c : cases()) {
+    const ProcessResult r = runProcess(workDir(), workDir(), c.args, /*hideDisplay=*/true);
+    EXPECT_EQ(r.status, 2) << joinArgs(c.args) << "\nstderr: " << r.err;
+    EXPECT_EQ(r.err, "ropescope: " + c.message + "\n") << joinArgs(c.args);
+    EXPECT_TRUE(r.out.empty()) << joinArgs(c.args) << "\nstdout: " << r.out;
+    // No message repeats the program's name or leaks a library's or the code's words.
+    for (const char* leak :
+         {"ropescope: ropescope", "[json.exception", "radius_mode", ".000000", "QStandardPaths"})
+      EXPECT_EQ(r.err.find(leak), std::string::npos) << r.err;
+  }
+}
+
+// The good counterparts of the table: what the table refuses in one form is accepted in the
+// right one.
+TEST(CliMessages, TheRightFormsAreAccepted) {
+  writeScenes();
+  const std::vector<std::vector<std::string>> good = {
+      {"ptd", "--layout", "t2,i2x2", "--param", "no_circle=true"},
+      {"ptd", "--layout", "t2,i2x2", "--param", "no_circle=false", "--param", "centre=0"},
+      {"ptd", "--layout", "t2,i2x2", "--radius", "auto-2"},
+      {"ptd", "--scene", "selected-ok.json"},
+      {"decay", "--direction", "0,1,0"},
+      {"ids", "--layout", "t2,i2x2", "--grid-preset", "qwen3-vl", "--patch", "14"},
+      {"ptd", "--layout", "t2,i2x2", "--min-pixels", "3136", "--max-pixels", "1000000"},
+      {"bias", "--layout", "t2,i2x2", "--merge", "2"},
+      {"attention", "--layout", "t2,i2x2", "--format", "json", "--backend", "cpu"},
+  };
+  for (const auto& args : good) {
+    const ProcessResult r = runProcess(workDir(), workDir(), args, true);
+    EXPECT_EQ(r.status, 0) << joinArgs(args) << "\nstderr: " << r.err;
+    EXPECT_TRUE(r.err.empty()) << joinArgs(args) << "\nstderr: " << r.err;
+  }
+}
+
+// Every command's --help lists each option once and says what the command accepts: attention's
+// --format is json only and its --out a .npy file (issue 17 item 19).
+TEST(CliMessages, HelpListsEveryOptionOnceAndTrue) {
+  for (const char* cmd : {"ids", "ptd", "bias", "decay", "freqs", "attention", "grid", "render"}) {
+    const ProcessResult h = runProcess(workDir(), workDir(), {cmd, "--help"}, true);
+    ASSERT_EQ(h.status, 0) << cmd << ": " << h.err;
+    std::istringstream lines(h.out);
+    std::vector<std::string> seen;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("  --", 0) != 0) continue;
+      const std::string name = line.substr(2, line.find_first_of(" =", 2) - 2);
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), name), 0)
+          << cmd << " lists " << name << " twice";
+      seen.push_back(name);
+    }
+    EXPECT_NE(std::find(seen.begin(), seen.end(), "--help"), seen.end()) << cmd;
+    if (std::string(cmd) != "decay" && std::string(cmd) != "freqs")
+      for (const char* grid :
+           {"--grid-preset", "--min-pixels", "--max-pixels", "--patch", "--merge"})
+        EXPECT_NE(std::find(seen.begin(), seen.end(), grid), seen.end()) << cmd << " " << grid;
+  }
+  const ProcessResult a = runProcess(workDir(), workDir(), {"attention", "--help"}, true);
+  EXPECT_EQ(a.out.find("json|csv"), std::string::npos);
+  EXPECT_NE(a.out.find("--out FILE.npy"), std::string::npos);
+}
+
+// Nothing of Qt's reaches the CLI's stderr, even where Qt has to find a runtime folder itself
+// (XDG_RUNTIME_DIR unset: "QStandardPaths: XDG_RUNTIME_DIR not set" before the fix).
+TEST(CliMessages, QtSaysNothingOnTheCommandLine) {
+  const char* saved = std::getenv("XDG_RUNTIME_DIR");
+  const std::string keep = saved ? saved : "";
+  ::unsetenv("XDG_RUNTIME_DIR");
+  const std::vector<std::vector<std::string>> runs = {
+      {"render", "--view", "decay", "--out", "quiet.png"},
+      {"render", "--animate", "distance_h:0:4", "--frames", "2", "--out", "quiet.gif"},
+      {"attention", "--layout", "t2,i2x2", "--backend", "cpu"}};
+  for (const auto& args : runs) {
+    const ProcessResult r = runProcess(workDir(), workDir(), args, /*hideDisplay=*/true);
+    if (r.err.find("desktop build") != std::string::npos) continue;  // no Qt in this build
+    EXPECT_EQ(r.status, 0) << joinArgs(args) << r.err;
+    EXPECT_EQ(r.err.find("QStandardPaths"), std::string::npos) << joinArgs(args) << r.err;
+    EXPECT_EQ(r.err.find("Qt"), std::string::npos) << joinArgs(args) << r.err;
+    // render writes its own summary line for animations on stdout; stderr holds nothing.
+    EXPECT_TRUE(r.err.empty()) << joinArgs(args) << "\nstderr: " << r.err;
+  }
+  if (saved) ::setenv("XDG_RUNTIME_DIR", keep.c_str(), 1);
+}
