@@ -29,11 +29,17 @@ const char* kRenderOptionsHelp =
     "                              view, else space)\n"
     "  --out FILE                  output file; the extension picks the format: .png .svg .pdf\n"
     "                              (figure) or .csv .json (the data behind the view)\n"
-    "  --size WxH                  output size in pixels, each side 16..8192 (default 1050x750)\n"
-    "  --scale S                   device pixels per layout pixel, 0.25..16 (default: auto, the\n"
+    "  --size WxH                  output size in pixels, each side 16..8192 (default 1050x750);\n"
+    "                              a size too small for the text is refused with the smallest\n"
+    "                              that works (252 wide at the auto scale)\n"
+    "  --scale S                   device pixels per layout pixel, 0.5..16 (default: auto, the\n"
     "                              figure is laid out one 3.5 in column wide)\n"
     "  --max-distance N            decay views: distances 0..N, 1..1000000 (default 256 or the\n"
     "                              preset's)\n"
+    "  --distance N                phasor view: the displacement in positions, 0..4096\n"
+    "                              (default 3)\n"
+    "  --along t|h|w|thw           phasor view: the axis the displacement runs along, thw all\n"
+    "                              three as text tokens move (default h)\n"
     "  --no-title                  leave the title out\n"
     "  --no-legend                 leave the legend (3-D: the axis key) out\n"
     "  --list-views                list the views and their formats\n"
@@ -56,6 +62,9 @@ struct RenderSettings {
   std::string animate;  // --animate SPEC: an animation instead of a figure
   int frames = 32;
   bool framesGiven = false;
+  int phasorDistance = 3;
+  std::string phasorAlong = "h";
+  bool phasorGiven = false;  // --distance or --along: only the phasor view takes them
 };
 
 void parseSize(const std::string& text, int* w, int* h) {
@@ -78,8 +87,8 @@ double parseScale(const std::string& text) {
   const char* b = text.data();
   const char* e = b + text.size();
   auto [ptr, ec] = std::from_chars(b, e, v);
-  if (text.empty() || ec != std::errc() || ptr != e || !std::isfinite(v) || v < 0.25 || v > 16)
-    throw InputError("--scale expects a number in 0.25..16 (got \"" + text + "\")", "scale");
+  if (text.empty() || ec != std::errc() || ptr != e || !std::isfinite(v) || v < 0.5 || v > 16)
+    throw InputError("--scale expects a number in 0.5..16 (got \"" + text + "\")", "scale");
   return v;
 }
 
@@ -131,6 +140,17 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
                          "max-distance");
       s.maxDistance = n;
       maxGiven = true;
+    } else if (name == "distance") {
+      const std::string v = value();
+      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s.phasorDistance);
+      if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
+        throw InputError(
+            "--distance expects a whole number of positions in 0..4096 (got \"" + v + "\")",
+            "distance");
+      s.phasorGiven = true;
+    } else if (name == "along") {
+      s.phasorAlong = value();
+      s.phasorGiven = true;
     } else if (name == "no-title") {
       s.title = false;
     } else if (name == "no-legend") {
@@ -200,6 +220,10 @@ int runRenderCommand(const std::vector<std::string>& args) {
                                       s.request.out, std::cout);
   }
   if (s.framesGiven) throw InputError("--frames needs --animate SPEC", "frames");
+  if (s.phasorGiven && s.view != "phasor")
+    throw InputError(
+        "--distance and --along are options of --view phasor (got --view " + s.view + ")",
+        s.phasorAlong != "h" ? "along" : "distance");
   if (s.request.out.empty())
     throw InputError("render needs --out FILE (.png .svg .pdf .csv .json)", "out");
   ui::RenderJob job;
@@ -212,6 +236,8 @@ int runRenderCommand(const std::vector<std::string>& args) {
   job.title = s.title;
   job.legend = s.legend;
   job.maxDistance = s.maxDistance;
+  job.phasorDistance = s.phasorDistance;
+  job.phasorAlong = s.phasorAlong;
   ui::renderFigure(job);
   return 0;
 #else

@@ -73,7 +73,7 @@ TEST(RenderCli, BadValuesAreOneLineErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
       {{"render", "--view", "decay", "--out", "a.png", "--size", "10x10"}, {"--size", "16..8192"}},
       {{"render", "--view", "decay", "--out", "a.png", "--size", "wide"}, {"--size", "WxH"}},
-      {{"render", "--view", "decay", "--out", "a.png", "--scale", "99"}, {"--scale", "0.25..16"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--scale", "99"}, {"--scale", "0.5..16"}},
       {{"render", "--view", "decay", "--out", "a.png", "--max-distance", "0"},
        {"--max-distance", "1..1000000"}},
       {{"render", "--view", "nope", "--out", "a.png"}, {"unknown view", "decay"}},

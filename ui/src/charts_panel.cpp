@@ -276,12 +276,11 @@ void ChartsPanel::applyColors() {
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
   for (int a = 0; a < 3; ++a) {
-    QPen pen(axisColor(a));
-    pen.setWidthF(2.0);
-    decay_[a]->setPen(pen);
+    decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
     wave_[a]->setColor(axisColor(a));
     wave_[a]->setBorderColor(axisColor(a));
   }
+  figure::showLineStylesInLegend(decayChart_);
   const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
   const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
   for (QBarSet* set : {ptdSet_, biasSet_}) {

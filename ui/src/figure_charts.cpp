@@ -62,6 +62,23 @@ void roundTicks(QValueAxis* axis, double lo, double hi) {
 
 }  // namespace
 
+QPen axisCurvePen(int axis, double width) {
+  QPen pen = linePen(axisColor(axis), width);
+  // Coincident curves (MHRoPE, vanilla RoPE) draw later ones over earlier: h dashed and w
+  // dotted keep every axis visible.
+  if (axis == 1) pen.setStyle(Qt::DashLine);
+  if (axis == 2) pen.setStyle(Qt::DotLine);
+  return pen;
+}
+
+void showLineStylesInLegend(QChart* chart) {
+  chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+  // Qt gives a line's marker the series' colour and width but a solid pen: copy the pattern.
+  for (QAbstractSeries* s : chart->series())
+    if (auto* line = qobject_cast<QLineSeries*>(s))
+      for (QLegendMarker* m : chart->legend()->markers(line)) m->setPen(line->pen());
+}
+
 void fitAxis(QValueAxis* axis, double lo, double hi) {
   const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
   if (!(hi - lo > 1e-9 * scale)) {  // flat: show it flat, not magnified rounding noise
@@ -106,17 +123,9 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
   y->applyNiceNumbers();
   y->setLabelFormat(QStringLiteral("%g"));
   styleChart(chart.get(), o);
-  // Coincident curves (MHRoPE, vanilla RoPE) draw later ones over earlier: dash them so every
-  // axis stays visible.
-  int drawn = 0;
-  for (int a = 0; a < 3; ++a) {
-    if (!series[a]) continue;
-    QPen pen = linePen(axisColor(a));
-    if (drawn == 1) pen.setStyle(Qt::DashLine);
-    if (drawn == 2) pen.setStyle(Qt::DotLine);
-    series[a]->setPen(pen);
-    ++drawn;
-  }
+  for (int a = 0; a < 3; ++a)
+    if (series[a]) series[a]->setPen(axisCurvePen(a));
+  showLineStylesInLegend(chart.get());
   return chart;
 }
 
@@ -139,11 +148,11 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
   QStringList names;
   double top = 0;
   int highlighted = -1;
-  // Top to bottom in the listed order: a horizontal bar axis counts from the bottom.
+  // The registry's order, appended as the live chart appends it (a horizontal bar axis counts
+  // from the bottom: the first design is the lowest bar in both).
   for (const DesignSummary& d : designs)
     if (const double v = ptd ? d.ptd : d.biasSpread; !std::isnan(v)) top = std::max(top, v);
-  for (std::size_t k = designs.size(); k-- > 0;) {
-    const DesignSummary& d = designs[k];
+  for (const DesignSummary& d : designs) {
     names << QString::fromStdString(d.design);
     const double v = ptd ? d.ptd : d.biasSpread;
     // Rounding noise (circle's PTD of 1e-15) reads as 0 on the bar label, as in every view

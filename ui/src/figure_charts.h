@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QList>
+#include <QPen>
 #include <QPointF>
 #include <QString>
 
@@ -18,6 +19,12 @@ class QChart;
 class QValueAxis;
 
 namespace ropescope::ui::figure {
+
+// The pen of axis a's curve (t solid, h dashed, w dotted, in the axis colours); live and
+// exported decay charts use it.
+QPen axisCurvePen(int axis, double width = kLineWidth);
+// Legend markers drawn as a stretch of each series' line (its dash pattern), not as a square.
+void showLineStylesInLegend(QChart* chart);
 
 // Fits a value axis to [lo, hi] with 5 % padding and nice numbers; a flat range (e.g. PTD = 0 up
 // to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.

@@ -27,6 +27,8 @@ FigureOptions optionsOf(const RenderJob& job) {
   o.title = job.title;
   o.legend = job.legend;
   o.maxDistance = job.maxDistance;
+  o.phasorDistance = job.phasorDistance;
+  o.phasorAlong = job.phasorAlong;
   return o;
 }
 
@@ -41,6 +43,10 @@ void useAppNames() {
 }
 
 }  // namespace
+
+int phasorMaxDistance() {
+  return figure::kPhasorMaxDistance;
+}
 
 std::vector<FigureViewInfo> figureViewList() {
   std::vector<FigureViewInfo> out;

@@ -13,6 +13,7 @@
 
 #include "figure_presets.h"
 #include "figure_views.h"
+#include "phasor_view.h"
 #include "ropescope/errors.h"
 #include "scene_model.h"
 
@@ -39,8 +40,9 @@ FigureMenu::FigureMenu(SceneModel* model, QWidget* window)
 void FigureMenu::fillExportMenu(QMenu* menu) {
   for (const FigureView& v : figureViews()) {
     const std::string name = v.name;
-    QAction* a = menu->addAction(QStringLiteral("%1\xe2\x80\xa6").arg(QString::fromStdString(name)),
-                                 this, [this, name] { exportView(name); });
+    QAction* a =
+        menu->addAction(QString::fromUtf8("%1\xe2\x80\xa6").arg(QString::fromStdString(name)), this,
+                        [this, name] { exportView(name); });
     a->setToolTip(QString::fromStdString(v.description));
     a->setObjectName(QStringLiteral("export_%1").arg(QString::fromStdString(name)));
   }
@@ -110,7 +112,9 @@ void FigureMenu::popup(QWidget* widget, QPoint pos, const std::vector<std::strin
 
 void FigureMenu::exportTo(const std::string& view, const QString& path) const {
   model_->flushSummaries();
-  exportFigure(model_->validScene(), view, path.toStdString(), options_);
+  FigureOptions o = options_;
+  if (view == "phasor" && phasorView_) o.phasorDelta = phasorView_->delta();
+  exportFigure(model_->validScene(), view, path.toStdString(), o);
 }
 
 QString FigureMenu::exportView(const std::string& viewName) {

@@ -19,6 +19,7 @@ class QWidget;
 
 namespace ropescope::ui {
 
+class PhasorView;
 class SceneModel;
 
 class FigureMenu : public QObject {
@@ -43,11 +44,14 @@ class FigureMenu : public QObject {
   void exportTo(const std::string& view, const QString& path) const;
 
   FigureOptions& options() { return options_; }
+  // The Phasors tab whose displacement the phasor figure draws (none: the options' own).
+  void setPhasorView(const PhasorView* view) { phasorView_ = view; }
 
  private:
   SceneModel* model_;
   QWidget* window_;
   FigureOptions options_;
+  const PhasorView* phasorView_ = nullptr;
 };
 
 }  // namespace ropescope::ui

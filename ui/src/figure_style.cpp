@@ -12,13 +12,14 @@
 #include <cmath>
 
 #include "ropescope/errors.h"
+#include "ropescope/phasor.h"
 #include "ropescope/report.h"
 
 namespace ropescope::ui::figure {
 
 double effectiveScale(const FigureOptions& o) {
   if (o.scale > 0) return o.scale;
-  return std::max(kMinScale, o.size.width() / kColumnWidth);
+  return o.size.width() / kColumnWidth;
 }
 
 QSizeF logicalSize(const FigureOptions& o) {
@@ -26,26 +27,70 @@ QSizeF logicalSize(const FigureOptions& o) {
   return QSizeF(o.size.width() / s, o.size.height() / s);
 }
 
+namespace {
+
+std::string sizeText(long w, long h) {
+  return std::to_string(w) + "x" + std::to_string(h);
+}
+
+}  // namespace
+
 void validate(const FigureOptions& o) {
   auto side = [](int v) { return v >= kMinSide && v <= kMaxSide; };
-  if (!side(o.size.width()) || !side(o.size.height()))
+  const int w = o.size.width(), h = o.size.height();
+  if (!side(w) || !side(h))
     throw InputError("--size must be WxH with each side in " + std::to_string(kMinSide) + ".." +
-                         std::to_string(kMaxSide) + " pixels (got " +
-                         std::to_string(o.size.width()) + "x" + std::to_string(o.size.height()) +
-                         ")",
+                         std::to_string(kMaxSide) + " pixels (got " + sizeText(w, h) + ")",
                      "size");
   if (o.scale != 0.0 && !(o.scale >= kMinScale && o.scale <= kMaxScale))
-    throw InputError("--scale must be in 0.25..16 (got " + formatDouble(o.scale) + ")", "scale");
-  const QSizeF l = logicalSize(o);
-  if (l.width() < 120 || l.height() < 90)
-    throw InputError("--size / --scale leave a " + std::to_string(std::lround(l.width())) + "x" +
-                         std::to_string(std::lround(l.height())) +
-                         " canvas; it must be at least 120x90 logical pixels (lower --scale)",
+    throw InputError("--scale must be in " + formatDouble(kMinScale) + ".." +
+                         formatDouble(kMaxScale) + " (got " + formatDouble(o.scale) + ")",
                      "scale");
+  const double s = effectiveScale(o);
+  if (o.scale == 0.0) {
+    // Auto scale: the width sets the scale, the height the canvas's height.
+    const long minW = std::lround(std::ceil(kMinScale * kColumnWidth));
+    const long minH = std::lround(std::ceil(kMinCanvasHeight * std::max(s, kMinScale)));
+    if (w < minW)
+      throw InputError(
+          "--size " + sizeText(w, h) + " is too small for the figure's text: it needs " +
+              "at least " + std::to_string(minW) + " pixels wide (e.g. --size " +
+              sizeText(minW, std::max<long>(minH, std::lround(std::ceil(1.0 * h * minW / w)))) +
+              ")",
+          "size");
+    if (h < minH)
+      throw InputError("--size " + sizeText(w, h) + " is too flat for the figure: at " +
+                           std::to_string(w) + " pixels wide it needs at least " +
+                           std::to_string(minH) + " high (--size " + sizeText(w, minH) + ")",
+                       "size");
+  } else {
+    const QSizeF l = logicalSize(o);
+    if (l.width() < kMinCanvasWidth || l.height() < kMinCanvasHeight) {
+      const long minW = std::max<long>(w, std::lround(std::ceil(kMinCanvasWidth * s)));
+      const long minH = std::max<long>(h, std::lround(std::ceil(kMinCanvasHeight * s)));
+      throw InputError(
+          "--size " + sizeText(w, h) + " at --scale " + formatDouble(s) + " leaves a " +
+              sizeText(std::lround(l.width()), std::lround(l.height())) +
+              " layout, less than the " +
+              sizeText(std::lround(kMinCanvasWidth), std::lround(kMinCanvasHeight)) +
+              " the figure needs (--size " + sizeText(minW, minH) + " or a lower --scale)",
+          "scale");
+    }
+  }
   if (o.maxDistance < 1 || o.maxDistance > 1000000)
     throw InputError("--max-distance must be in 1..1000000 for a figure (got " +
                          std::to_string(o.maxDistance) + ")",
                      "max-distance");
+  if (o.phasorDistance < 0 || o.phasorDistance > kPhasorMaxDistance)
+    throw InputError("--distance must be a whole number in 0.." +
+                         std::to_string(kPhasorMaxDistance) + " (got " +
+                         std::to_string(o.phasorDistance) + ")",
+                     "distance");
+  try {
+    directionDisplacement(o.phasorAlong, 0.0);  // core's rule for the names
+  } catch (const InputError&) {
+    throw InputError("--along must be t, h, w or thw (got \"" + o.phasorAlong + "\")", "along");
+  }
 }
 
 QFont font(Text role) {

@@ -9,6 +9,11 @@
 #include <QSize>
 #include <QSizeF>
 
+#include <optional>
+#include <string>
+
+#include "ropescope/position_ids.h"
+
 class QChart;
 
 namespace ropescope::ui {
@@ -19,6 +24,12 @@ struct FigureOptions {
   bool title = true;
   bool legend = true;
   int maxDistance = 256;  // decay charts: distances 0..maxDistance
+  // The phasor view: Δ = phasorDistance positions along phasorAlong (t, h, w or thw), as the
+  // Phasors tab's slider; phasorDelta, when set, is the displacement itself (the tab's
+  // "selected tokens").
+  int phasorDistance = 3;
+  std::string phasorAlong = "h";
+  std::optional<Id3> phasorDelta;
 };
 
 namespace figure {
@@ -27,13 +38,21 @@ inline constexpr double kLogicalPerInch = 144.0;
 // The canvas width that prints at one column (3.5 in) with the font sizes below.
 inline constexpr double kColumnWidth = 3.5 * kLogicalPerInch;  // 504 logical px
 inline constexpr int kMinSide = 16, kMaxSide = 8192;
-inline constexpr double kMinScale = 0.25, kMaxScale = 16.0;
+// Below half a device pixel per layout pixel the label text (13 layout px) falls under 6.5
+// device px: unreadable, so smaller figures are refused rather than drawn illegibly.
+inline constexpr double kMinScale = 0.5, kMaxScale = 16.0;
+// The smallest canvas every view's text and furniture fits on, in layout pixels.
+inline constexpr double kMinCanvasWidth = 240, kMinCanvasHeight = 180;
+// The distances the Phasors tab and the phasor figure accept: 0..kPhasorMaxDistance.
+inline constexpr int kPhasorMaxDistance = 4096;
 
-// Auto scale: the canvas is one column wide. Otherwise the given scale.
+// Auto scale: the canvas is one column wide (scale = width / 504, below 1 for small figures:
+// the whole figure drawn smaller, never cropped). Otherwise the given scale.
 double effectiveScale(const FigureOptions& o);
 // The canvas in logical pixels: size / scale.
 QSizeF logicalSize(const FigureOptions& o);
-// Throws InputError naming the accepted range for a bad size or scale.
+// Throws InputError naming the accepted range for a bad size or scale; a size whose text cannot
+// fit is refused with the smallest size that works.
 void validate(const FigureOptions& o);
 
 enum class Text { Title, AxisTitle, Label, Legend };

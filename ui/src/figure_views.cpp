@@ -20,10 +20,12 @@
 #include "figure_attention.h"
 #include "figure_charts.h"
 #include "metric_text.h"
+#include "phasor_view.h"
 #include "picture_view.h"
 #include "position_space_view.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
+#include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
 #include "ropescope/table_report.h"
@@ -108,9 +110,6 @@ QString compareTitle(const std::string& design, const PtdResult& ptd) {
            metricText(ptd.ptd, ptd.undefinedReason));
 }
 
-// The preset camera leaves room for interaction; a figure can fill more of its panel.
-constexpr double kSpaceZoom = 1.3;
-
 // A 3-D view of `ids`, `px` device pixels, drawn offscreen (no screen grab).
 QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToken,
                    const QString& title, QSize px, double scale, const FigureOptions& o,
@@ -128,8 +127,6 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
   view.showIds(ids, selectedToken, -1);
   view.setTitle(o.title ? title : QString());
   view.setAxisKeyVisible(o.legend && key);
-  // Cube-axis numbers crowd at figure sizes; the axis titles and the key stay.
-  view.setAxisLabelsVisible(false);
   // The charts' font, where the system has it (VTK's built-in font otherwise).
   const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
   if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
@@ -138,7 +135,6 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
   QResizeEvent resize(view.size(), view.size());
   QApplication::sendEvent(&view, &resize);
   view.applyPreset(CameraPreset::Default);
-  view.camera()->Zoom(kSpaceZoom);
   QImage image = view.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
   if (image.size() != px) image = image.scaled(px, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
   image.setDevicePixelRatio(1.0);
@@ -154,6 +150,13 @@ QImage blankImage(const FigureOptions& o) {
   image.setDotsPerMeterX(dpm);
   image.setDotsPerMeterY(dpm);
   return image;
+}
+
+// Maps the layout canvas onto the image's pixels. An explicit transform, not the image's device
+// pixel ratio: QPainter treats a ratio below 1 as 1, which cropped figures under 504 px wide.
+void toLogical(QPainter& p, const FigureOptions& o) {
+  const double s = figure::effectiveScale(o);
+  p.scale(s, s);
 }
 
 QImage spaceImage(const Scene& scene, const FigureOptions& o) {
@@ -232,6 +235,33 @@ struct Heatmap {
   }
 };
 
+// The phasor picture of the Phasors tab for the options' displacement (core's computePhasor on
+// the scene's pair table).
+Phasor phasorOf(const Scene& scene, const FigureOptions& o) {
+  const Id3 delta =
+      o.phasorDelta ? *o.phasorDelta : directionDisplacement(o.phasorAlong, o.phasorDistance);
+  return computePhasor(metricsOf(scene, o).pairs, delta);
+}
+
+void paintPhasorFigure(QPainter& p, QSizeF logical, const Phasor& ph, const FigureOptions& o) {
+  p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
+  p.setFont(figure::font(figure::Text::Label));
+  paintPhasor(p, QRectF(QPointF(0, 0), logical).toAlignedRect(), ph, false,
+              o.title ? phasorCaption(ph) : QString());
+}
+
+Table phasorTable(const Phasor& ph) {
+  Table t;
+  t.columns = {"pair",   "axis",       "theta",       "delta_t", "delta_h", "delta_w",
+               "phase",  "wrapped",    "turns",       "re",      "im",      "sum_re",
+               "sum_im", "sum_length", "decay_bound", "bias"};
+  for (const PhasorPair& q : ph.pairs)
+    t.rows.push_back({static_cast<long long>(q.index), std::string(axisName(q.axis)), q.theta,
+                      ph.delta[0], ph.delta[1], ph.delta[2], q.phase, q.wrapped, q.turns, q.re,
+                      q.im, q.sumRe, q.sumIm, q.sumLength, ph.decayBound, ph.bias});
+  return t;
+}
+
 void paintChart(QChart* chart, QPainter* p, const QSizeF& logical) {
   QGraphicsScene scene;
   scene.addItem(chart);
@@ -277,14 +307,13 @@ void savePainted(const std::string& path, const std::string& format, const Figur
     p.end();
   } else {
     QImage image = blankImage(o);
-    image.setDevicePixelRatio(figure::effectiveScale(o));
     {
       QPainter p(&image);
       p.setRenderHint(QPainter::Antialiasing);
       p.setRenderHint(QPainter::TextAntialiasing);
+      toLogical(p, o);
       paint(p, logical);
     }
-    image.setDevicePixelRatio(1.0);
     if (!image.save(file, "PNG"))
       throw InputError("cannot write output file \"" + path + "\"", "out");
   }
@@ -318,6 +347,9 @@ const std::vector<FigureView>& figureViews() {
        FigureKind::Heatmap, kChartFormats},
       {"attention", "RoPE attention logits with identical q and k (pure positional attention)",
        FigureKind::Heatmap, kChartFormats},
+      {"phasor",
+       "the Phasors tab: every rotary pair's phase at a displacement (--distance, --along)",
+       FigureKind::Painted, kChartFormats},
   };
   return views;
 }
@@ -393,6 +425,8 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
       t.rows.push_back({static_cast<long long>(l), static_cast<long long>(layers[l] ? 1 : 0)});
   } else if (view.name == "attention") {
     t = attentionTable(attentionFigure(scene));
+  } else if (view.name == "phasor") {
+    t = phasorTable(phasorOf(scene, o));
   } else {  // picture heat maps
     Heatmap h(scene, isBias(view));
     const SceneMetrics& m = h.model.metrics();
@@ -437,12 +471,14 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
   if (view.name == "space") return spaceImage(scene, o);
   if (view.name == "compare") return compareImage(scene, o);
   QImage image = blankImage(o);
-  image.setDevicePixelRatio(figure::effectiveScale(o));
   {
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
+    toLogical(p, o);
     if (view.name == "attention") {
       paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
+    } else if (view.name == "phasor") {
+      paintPhasorFigure(p, figure::logicalSize(o), phasorOf(scene, o), o);
     } else if (view.kind == FigureKind::Heatmap) {
       Heatmap h(scene, isBias(view));
       h.paint(p, figure::logicalSize(o), o, isBias(view));
@@ -451,7 +487,6 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
       paintChart(chart.get(), &p, figure::logicalSize(o));
     }
   }
-  image.setDevicePixelRatio(1.0);
   return image;
 }
 
@@ -484,6 +519,13 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
     savePainted(
         path, format, o,
         [&](QPainter& p, QSizeF logical) { paintAttentionFigure(p, logical, a, o); }, title);
+    return;
+  }
+  if (view.name == "phasor") {
+    const Phasor ph = phasorOf(scene, o);
+    savePainted(
+        path, format, o, [&](QPainter& p, QSizeF logical) { paintPhasorFigure(p, logical, ph, o); },
+        title);
     return;
   }
   if (view.kind == FigureKind::Heatmap) {

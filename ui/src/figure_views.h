@@ -22,6 +22,7 @@ enum class FigureKind {
   Chart,    // Qt Charts: SVG, PDF, PNG
   Space,    // 3-D VTK views: PNG, rendered offscreen at the requested size (needs X)
   Heatmap,  // picture + grid + heat map with its colour bar: PNG, SVG, PDF
+  Painted,  // drawn with QPainter from core results (phasors): PNG, SVG, PDF
 };
 
 struct FigureView {

@@ -207,6 +207,8 @@ void MainWindow::buildMenus() {
       charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
   figures_->addContextMenu(picture_, {"picture", "picture-bias"});
   figures_->addContextMenu(attention_, {"attention"});
+  figures_->setPhasorView(phasor_);
+  figures_->addContextMenu(phasor_->canvas(), {"phasor"});
   connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
     figures_->popup(view_, pos, {"space", "compare"});
   });

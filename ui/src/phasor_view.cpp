@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "axis_colors.h"
+#include "figure_style.h"
 #include "formula_panel.h"
 #include "ropescope/metrics.h"
 #include "scene_model.h"
@@ -21,7 +22,7 @@ namespace ropescope::ui {
 
 namespace {
 
-constexpr int kMaxDistance = 4096;
+constexpr int kMaxDistance = figure::kPhasorMaxDistance;
 const char* const kDirectionNames[4] = {"t", "h", "w", "thw"};
 
 // A round step near range/4 for the spiral's scale bar: 1, 2 or 5 times a power of ten.

@@ -57,6 +57,8 @@ class PhasorView : public QWidget {
   int distance() const;
   void setDirection(Direction direction);
   Direction direction() const;
+  // The displacement the view shows now (what an export of the phasor figure draws).
+  Id3 delta() const { return phasor_.delta; }
   void setDark(bool dark);
 
   // What the view shows now (for tests and the formula panel).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
@@ -29,10 +30,15 @@ namespace {
 // Atlases above this side are scaled down for the GPU (texture coordinates are fractions, so
 // the tiles do not change); llvmpipe and small GPUs stay fast.
 constexpr int kMaxAtlasSide = 2048;
-// Tiles a little smaller than the spacing of their tokens, so neighbours stay apart.
-constexpr double kTileFill = 0.9;
-// Nearest-neighbour spacing is measured on at most this many tokens per picture.
-constexpr std::size_t kSpacingSample = 256;
+// Tiles a little smaller than the room their neighbours leave them: never touching.
+constexpr double kTileFill = 0.95;
+// The tile edge follows this quantile of the tokens' nearest-neighbour distances: where tokens
+// crowd closer (a ring's tokens bunch by angle), tiles are left out, not shrunk to dots.
+constexpr double kSpacingQuantile = 0.75;
+// Nearest neighbours are searched exactly up to this many tokens per picture, on a sample
+// beyond.
+constexpr std::size_t kExactSpacing = 8192;
+constexpr std::size_t kSpacingSample = 512;
 
 double dist2(const Id3& a, const Id3& b) {
   double s = 0;
@@ -46,53 +52,50 @@ void normalize(double v[3]) {
     for (int k = 0; k < 3; ++k) v[k] /= n;
 }
 
-// Edge of a tile: the side of the square each token would own if the picture's tokens shared
-// the area they span in their own plane evenly (a grid: its cell; a ring: its disc). Tokens on
-// a line (1-D designs) or on one point fall back to their nearest-neighbour spacing.
-double tileEdge(const PositionIds& ids, const std::vector<long>& tokens) {
-  if (tokens.size() < 2) return 1.0;
-  double mean[3] = {0, 0, 0};
-  for (long t : tokens)
-    for (int k = 0; k < 3; ++k) mean[k] += ids.ids[t][k] / static_cast<double>(tokens.size());
-  double cov[3][3] = {};
-  for (long t : tokens)
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b)
-        cov[a][b] += (ids.ids[t][a] - mean[a]) * (ids.ids[t][b] - mean[b]);
-  double* rows[3] = {cov[0], cov[1], cov[2]};
-  double vec[3][3];
-  double* vrows[3] = {vec[0], vec[1], vec[2]};
-  double eig[3];
-  vtkMath::Jacobi(rows, eig, vrows);
-  double range[2] = {0, 0};
-  for (int axis = 0; axis < 2; ++axis) {
-    double lo = 0, hi = 0;
-    for (long t : tokens) {
-      double d = 0;
-      for (int k = 0; k < 3; ++k) d += (ids.ids[t][k] - mean[k]) * vec[k][axis];
-      lo = std::min(lo, d), hi = std::max(hi, d);
-    }
-    range[axis] = hi - lo;
-  }
-  if (range[1] > 1e-6 * std::max(1.0, range[0])) {
-    // A grid of r x c unit cells spans (r-1)(c-1): count the border half cells too.
-    const double n = static_cast<double>(tokens.size());
-    return std::sqrt(range[0] * range[1] / n) * std::sqrt(n) / std::max(1.0, std::sqrt(n) - 1.0);
-  }
-  const std::size_t step = std::max<std::size_t>(1, tokens.size() / kSpacingSample);
+// The `kSpacingQuantile` quantile of the tokens' nearest-neighbour distances under `metric`
+// (tokens on one point, as under unordered, do not count); 1 when no pair has a distance.
+template <typename Metric>
+double typicalSpacing(const std::vector<long>& tokens, Metric metric) {
+  const std::size_t n = tokens.size();
+  const std::size_t step = n <= kExactSpacing ? 1 : std::max<std::size_t>(1, n / kSpacingSample);
   std::vector<double> nearest;
-  for (std::size_t i = 0; i < tokens.size(); i += step) {
-    double best = -1;
-    for (std::size_t j = 0; j < tokens.size(); ++j) {
-      if (j == i) continue;
-      const double d = dist2(ids.ids[tokens[i]], ids.ids[tokens[j]]);
-      if (d > 1e-18 && (best < 0 || d < best)) best = d;
+  for (std::size_t i = 0; i < n; i += step) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) {
+      const double d = j == i ? 0.0 : metric(tokens[i], tokens[j]);
+      if (d > 1e-9) best = std::min(best, d);
     }
-    if (best > 0) nearest.push_back(std::sqrt(best));
+    if (std::isfinite(best)) nearest.push_back(best);
   }
-  if (nearest.empty()) return 1.0;  // every token on one point (unordered design)
-  std::nth_element(nearest.begin(), nearest.begin() + nearest.size() / 2, nearest.end());
-  return nearest[nearest.size() / 2];
+  if (nearest.empty()) return 1.0;
+  const auto q = nearest.begin() + static_cast<std::ptrdiff_t>(
+                                       kSpacingQuantile * static_cast<double>(nearest.size() - 1));
+  std::nth_element(nearest.begin(), q, nearest.end());
+  return *q;
+}
+
+// One tile edge for the picture and which tokens get a tile: in reading order, a token whose
+// tile would meet an earlier one is left to be drawn as a point. `apart(a, b, edge)` says
+// whether tiles of that edge at a and b cannot meet. Returns half the edge; `shown[k]` marks
+// the tiled tokens.
+template <typename Metric, typename Apart>
+double placeTiles(const std::vector<long>& tokens, Metric metric, double perSpacing, Apart apart,
+                  std::vector<char>* shown) {
+  const double edge = kTileFill * perSpacing * typicalSpacing(tokens, metric);
+  shown->assign(tokens.size(), 0);
+  std::vector<long> placed;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    bool free = true;
+    for (long other : placed)
+      if (!apart(tokens[k], other, edge)) {
+        free = false;
+        break;
+      }
+    if (!free) continue;
+    (*shown)[k] = 1;
+    placed.push_back(tokens[k]);
+  }
+  return edge / 2;
 }
 
 }  // namespace
@@ -166,7 +169,7 @@ void PictureTiles::setContent(const PositionIds& ids, const Layout& layout) {
     g.tokens = tokens;
     g.rows = std::max(1, seg.rows);
     g.cols = std::max(1, seg.cols);
-    g.half = 0.5 * kTileFill * tileEdge(ids, tokens);
+    g.shown.assign(tokens.size(), 1);
     g.data = vtkSmartPointer<vtkPolyData>::New();
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     mapper->SetInputData(g.data);
@@ -187,7 +190,6 @@ void PictureTiles::setContent(const PositionIds& ids, const Layout& layout) {
     tcoords->SetName("tcoords");
     for (std::size_t k = 0; k < tokens.size(); ++k) {
       const TokenInfo& t = ids.tokens[tokens[k]];
-      covered_[tokens[k]] = 1;
       const float u0 = static_cast<float>(t.col) / g.cols,
                   u1 = static_cast<float>(t.col + 1) / g.cols;
       const float v0 = 1.0f - static_cast<float>(t.row) / g.rows;  // top edge
@@ -220,6 +222,13 @@ void PictureTiles::setContent(const PositionIds& ids, const Layout& layout) {
 // design) keep facing the camera.
 void PictureTiles::orient(Group& g) {
   g.planar = false;
+  // Camera-facing tiles share one orientation, whatever it is: squares of edge e cannot meet
+  // when their circumscribed spheres do not, centres at least e * sqrt(2) apart.
+  const auto euclid = [this](long a, long b) { return std::sqrt(dist2(ids_.ids[a], ids_.ids[b])); };
+  g.half = placeTiles(
+      g.tokens, euclid, 1.0 / std::sqrt(2.0),
+      [&](long a, long b, double edge) { return euclid(a, b) >= edge * std::sqrt(2.0); }, &g.shown);
+  markCovered(g);
   if (facing_ != TileFacing::RingPlane || g.tokens.size() < 3) return;
   double mean[3] = {0, 0, 0};
   for (long t : g.tokens)
@@ -279,14 +288,27 @@ void PictureTiles::orient(Group& g) {
   std::copy(side, side + 3, g.right);
   std::copy(up, up + 3, g.up);
   g.planar = true;
+  // Tiles in the plane share its axes: two squares meet only when both in-plane offsets are
+  // under the mean of their edges, so each edge from its nearest neighbour in that (Chebyshev)
+  // distance keeps every pair apart. Tokens off the plane are kept apart by the plane offset.
+  const auto chebyshev = [&](long a, long b) {
+    double d[3];
+    for (int k = 0; k < 3; ++k) d[k] = ids_.ids[a][k] - ids_.ids[b][k];
+    if (std::abs(vtkMath::Dot(d, normal)) > 1e-4) return std::numeric_limits<double>::infinity();
+    return std::max(std::abs(vtkMath::Dot(d, g.right)), std::abs(vtkMath::Dot(d, g.up)));
+  };
+  g.half = placeTiles(
+      g.tokens, chebyshev, 1.0,
+      [&](long a, long b, double edge) { return chebyshev(a, b) >= edge; }, &g.shown);
+  markCovered(g);
   placeQuads(g, g.right, g.up);
 }
 
 void PictureTiles::placeQuads(Group& g, const double right[3], const double up[3]) {
   vtkPoints* points = g.data->GetPoints();
-  const double h = g.half;
   const double corner[4][2] = {{-1, 1}, {1, 1}, {1, -1}, {-1, -1}};
   for (std::size_t k = 0; k < g.tokens.size(); ++k) {
+    const double h = g.shown[k] ? g.half : 0.0;  // a left-out tile collapses to its centre
     const Id3& c = ids_.ids[g.tokens[k]];
     for (int q = 0; q < 4; ++q) {
       double p[3];
@@ -327,13 +349,41 @@ void PictureTiles::followCamera(vtkCamera* camera) {
     if (!g.planar) placeQuads(g, right, up);
 }
 
+void PictureTiles::markCovered(Group& g) {
+  for (std::size_t k = 0; k < g.tokens.size(); ++k)
+    covered_[static_cast<std::size_t>(g.tokens[k])] = g.shown[k];
+}
+
 bool PictureTiles::covers(long token) const {
   return token >= 0 && token < static_cast<long>(covered_.size()) && covered_[token];
+}
+
+std::vector<std::array<std::array<double, 3>, 4>> PictureTiles::tileCorners() const {
+  std::vector<std::array<std::array<double, 3>, 4>> out;
+  for (const Group& g : groups_) {
+    vtkPoints* points = g.data->GetPoints();
+    for (std::size_t k = 0; k < g.tokens.size(); ++k) {
+      if (!g.shown[k]) continue;
+      std::array<std::array<double, 3>, 4> quad{};
+      for (int q = 0; q < 4; ++q)
+        points->GetPoint(static_cast<vtkIdType>(4 * k + q),
+                         quad[static_cast<std::size_t>(q)].data());
+      out.push_back(quad);
+    }
+  }
+  return out;
 }
 
 int PictureTiles::tileCount() const {
   int n = 0;
   for (const Group& g : groups_) n += static_cast<int>(g.tokens.size());
+  return n;
+}
+
+int PictureTiles::drawnTileCount() const {
+  int n = 0;
+  for (const Group& g : groups_)
+    for (char shown : g.shown) n += shown ? 1 : 0;
   return n;
 }
 

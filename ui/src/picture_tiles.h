@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <map>
 #include <vector>
 
@@ -40,10 +41,15 @@ class PictureTiles {
   // moved).
   void followCamera(vtkCamera* camera);
 
-  // Whether token `token` (index into the ids) is drawn as a tile.
+  // Whether token `token` (index into the ids) is drawn as a tile. Tiles never meet: a token
+  // whose tile would meet an earlier one's (where tokens crowd) is drawn as a point instead.
   bool covers(long token) const;
+  // Tokens of the shown pictures; drawnTileCount() of them are tiles, the rest (crowded) points.
   int tileCount() const;
+  int drawnTileCount() const;
   int textureCount() const { return static_cast<int>(groups_.size()); }
+  // The corners of every drawn tile as placed for the last camera (4 per tile; for tests).
+  std::vector<std::array<std::array<double, 3>, 4>> tileCorners() const;
   // Why a picture could not be shown (decode errors), one line per picture; empty if none.
   const QStringList& problems() const { return problems_; }
 
@@ -51,13 +57,15 @@ class PictureTiles {
   struct Group {
     std::vector<long> tokens;  // token indices, one tile each
     int rows = 1, cols = 1;
-    double half = 0.5;    // half the tile's edge in id units
-    bool planar = false;  // lies in its own plane (RingPlane and the plane is well defined)
+    double half = 0.5;        // half the tiles' edge in id units (from the tokens' spacing)
+    std::vector<char> shown;  // per token: drawn as a tile (else as a point: too crowded)
+    bool planar = false;      // lies in its own plane (RingPlane and the plane is well defined)
     double right[3] = {0, 0, 1}, up[3] = {0, 1, 0};  // in-plane axes when planar
     vtkSmartPointer<vtkPolyData> data;
     vtkSmartPointer<vtkActor> actor;
   };
   void orient(Group& g);
+  void markCovered(Group& g);
   void placeQuads(Group& g, const double right[3], const double up[3]);
   vtkSmartPointer<vtkTexture> textureFor(const SegmentSource& source, int frame, QString* error);
 

@@ -11,7 +11,7 @@
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
-#include <vtkCubeAxesActor.h>
+#include <vtkMath.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -68,13 +68,17 @@ QString number(double v) {
   return QString::number(v, 'g', 10);
 }
 
-// vtkCubeAxesActor's text height in pixels (its default is 10). The tick count follows the
-// data range, not the view, and the fitted axes grow with the view: text in proportion to the
-// view reads well in the main window and keeps short ranges (step 2) from running their labels
-// together in compare mode's small quarters.
-constexpr double kAxisTextSize = 14.0;
-constexpr double kAxisTextMin = 7.0;
-constexpr double kViewPixelsPerAxisText = 42.0;
+// The axes' numbers and names, in layout pixels (figures: the charts' label and axis-title
+// sizes). The tick count follows each axis's length on screen (space_axes.h), so the text keeps
+// its size in compare mode's small quarters.
+constexpr double kAxisNumberSize = 12.0;
+constexpr double kAxisNameSize = 16.0;
+// Room the fitted camera leaves around the content for the axes' labels, and above it for the
+// title, in layout pixels.
+constexpr double kFitMargin = 30.0;
+constexpr double kFitTitleBand = 26.0;
+// The content's extent is measured on at most this many tokens.
+constexpr std::size_t kFitSample = 20000;
 // The cone over picture tiles: fainter, so the picture on the ring stays visible.
 constexpr double kConeOpacity = 0.35;
 constexpr double kConeOpacityOverTiles = 0.18;
@@ -99,25 +103,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   highlightActor_->GetProperty()->SetRenderPointsAsSpheres(true);
   highlightActor_->GetProperty()->SetColor(1.0, 0.95, 0.3);
 
-  axes_ = vtkSmartPointer<vtkCubeAxesActor>::New();
-  axes_->SetCamera(renderer()->GetActiveCamera());
-  axes_->SetXTitle("t");
-  axes_->SetYTitle("h");
-  axes_->SetZTitle("w");
-  axes_->SetXLabelFormat("%.4g");
-  axes_->SetYLabelFormat("%.4g");
-  axes_->SetZLabelFormat("%.4g");
-  axes_->SetFlyModeToOuterEdges();
-  // Text size in screen pixels (kScreenSize): large enough to read at a glance. Minor ticks
-  // off, so the labels of short ranges have room. (Use2DMode keeps point sizes but misplaces
-  // the titles in VTK 9.1.)
-  axes_->SetScreenSize(kAxisTextSize);
-  axes_->SetLabelOffset(14);
-  axes_->SetTitleOffset(22);
-  axes_->XAxisMinorTickVisibilityOff();
-  axes_->YAxisMinorTickVisibilityOff();
-  axes_->ZAxisMinorTickVisibilityOff();
-  axes_->SetVisibility(false);
+  axes_ = std::make_unique<SpaceAxes>(renderer());
 
   staleText_ = vtkSmartPointer<vtkTextActor>::New();
   staleText_->SetInput("input invalid \xe2\x80\x94 showing last valid scene");
@@ -134,9 +120,10 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   titleText_ = vtkSmartPointer<vtkTextActor>::New();
   titleText_->GetTextProperty()->SetFontSize(15);
   titleText_->GetTextProperty()->SetBold(true);
-  titleText_->GetTextProperty()->SetVerticalJustificationToBottom();
+  // Top left, above the fitted content: never on the axes' origin.
+  titleText_->GetTextProperty()->SetVerticalJustificationToTop();
   titleText_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-  titleText_->SetPosition(0.02, 0.025);
+  titleText_->SetPosition(0.015, 0.985);
 
   // Plain ASCII: VTK's built-in fonts have no box-drawing glyphs.
   const char* keyText[3] = {"t axis", "h axis", "w axis"};
@@ -161,6 +148,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   follow->SetCallback([](vtkObject* caller, unsigned long, void* self, void*) {
     auto* view = static_cast<PositionSpaceView*>(self);
     view->tiles_->followCamera(static_cast<vtkRenderer*>(caller)->GetActiveCamera());
+    view->placeAxes(static_cast<vtkRenderer*>(caller));
   });
   ren->AddObserver(vtkCommand::StartEvent, follow);
   for (auto& key : axisKey_) ren->AddActor2D(key);
@@ -169,7 +157,6 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   ren->AddActor(textPointsActor_);
   ren->AddActor(visualActor_);
   ren->AddActor(highlightActor_);
-  ren->AddActor(axes_);
   ren->AddActor2D(staleText_);
   ren->AddActor2D(titleText_);
   applyPixelSizes();
@@ -178,6 +165,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   connect(this, &VtkView::hovered, this, &PositionSpaceView::onHover);
   connect(this, &VtkView::clicked, this, &PositionSpaceView::onClick);
   connect(this, &VtkView::left, this, [] { QToolTip::hideText(); });
+  connect(this, &VtkView::cameraInteracted, this, [this] { cameraMoved_ = true; });
 }
 
 PositionSpaceView::~PositionSpaceView() = default;
@@ -191,8 +179,8 @@ void PositionSpaceView::applyPixelSizes() {
   visualActor_->GetProperty()->SetPointSize(9 * s);
   coneActor_->GetProperty()->SetLineWidth(1 * s);
   highlightActor_->GetProperty()->SetPointSize(17 * s);
-  const double fit = std::min(width(), height()) / figureScale() / kViewPixelsPerAxisText;
-  axes_->SetScreenSize(std::clamp(fit, kAxisTextMin, kAxisTextSize) * s);
+  // Font sizes follow the window's DPI (VtkView sets it from the pixel scale); lines do not.
+  axes_->setSizes(kAxisNumberSize, kAxisNameSize, 1.5 * s);
   // The key hangs from the top-right corner, one line per axis, in device pixels.
   const double w = width() * devicePixelRatioF(), h = height() * devicePixelRatioF();
   for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, h - 6 * s - 17 * s * a);
@@ -201,6 +189,23 @@ void PositionSpaceView::applyPixelSizes() {
 void PositionSpaceView::resizeGL(int w, int h) {
   VtkView::resizeGL(w, h);
   applyPixelSizes();
+  // The fit depends on the view's size: refit unless the user has moved the camera since.
+  if (hasContent_ && !cameraMoved_) applyPreset(preset_);
+}
+
+void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
+  std::vector<QRectF> obstacles;
+  auto avoid = [&](vtkTextActor* t) {
+    if (!t->GetVisibility() || !t->GetInput() || !*t->GetInput()) return;
+    double bb[4];
+    t->GetBoundingBox(renderer, bb);
+    obstacles.emplace_back(bb[0], bb[2], bb[1] - bb[0], bb[3] - bb[2]);
+  };
+  avoid(titleText_);
+  avoid(staleText_);
+  for (auto& key : axisKey_) avoid(key);
+  axes_->setObstacles(obstacles);
+  axes_->update();
 }
 
 void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
@@ -219,8 +224,9 @@ void PositionSpaceView::setLayout(const Layout& layout) {
 }
 
 void PositionSpaceView::setTileFacing(TileFacing facing) {
+  if (facing == tiles_->facing()) return;
   tiles_->setFacing(facing);
-  update();
+  rebuild();  // the facing decides which crowded tokens are tiles and which are points
 }
 
 void PositionSpaceView::setColorMode(ColorMode mode) {
@@ -252,9 +258,7 @@ void PositionSpaceView::setAxisKeyVisible(bool visible) {
 }
 
 void PositionSpaceView::setAxisLabelsVisible(bool visible) {
-  axes_->SetXAxisLabelVisibility(visible);
-  axes_->SetYAxisLabelVisibility(visible);
-  axes_->SetZAxisLabelVisibility(visible);
+  axes_->setNumbersVisible(visible);
   update();
 }
 
@@ -266,6 +270,7 @@ void PositionSpaceView::setTextFontFile(const QString& path) {
     key->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
     key->GetTextProperty()->SetFontFile(file.constData());
   }
+  axes_->setFontFile(path);
   update();
 }
 
@@ -296,27 +301,19 @@ void PositionSpaceView::applyTheme() {
   highlightActor_->GetProperty()->SetColor(dark_ ? 1.0 : 0.85, dark_ ? 0.95 : 0.1,
                                            dark_ ? 0.3 : 0.55);
   titleText_->GetTextProperty()->SetColor(fg, fg, fg);
-  const std::array<vtkTextProperty*, 3> titles{axes_->GetTitleTextProperty(0),
-                                               axes_->GetTitleTextProperty(1),
-                                               axes_->GetTitleTextProperty(2)};
-  const std::array<vtkTextProperty*, 3> labels{axes_->GetLabelTextProperty(0),
-                                               axes_->GetLabelTextProperty(1),
-                                               axes_->GetLabelTextProperty(2)};
-  const std::array<vtkProperty*, 3> lines{axes_->GetXAxesLinesProperty(),
-                                          axes_->GetYAxesLinesProperty(),
-                                          axes_->GetZAxesLinesProperty()};
+  std::array<std::array<double, 3>, 3> axisRgb{};
   for (int a = 0; a < 3; ++a) {
     const QColor c = axisColor(a);
-    titles[a]->SetColor(c.redF(), c.greenF(), c.blueF());
-    titles[a]->SetBold(true);
-    labels[a]->SetColor(fg, fg, fg);
-    lines[a]->SetColor(c.redF(), c.greenF(), c.blueF());
+    axisRgb[static_cast<std::size_t>(a)] = {c.redF(), c.greenF(), c.blueF()};
   }
+  const double fgRgb[3] = {fg, fg, fg};
+  axes_->setColors(fgRgb, axisRgb);
   applyColors();
 }
 
 void PositionSpaceView::rebuild() {
   const std::size_t n = ids_.size();
+  const bool moved = tilesDirty_;  // the ids changed (not only the selection)
   textIndexOf_.assign(n, -1);
   visualIndexOf_.assign(n, -1);
   visualTokens_.clear();
@@ -401,14 +398,18 @@ void PositionSpaceView::rebuild() {
 
   double b[6];
   contentBounds(b);
-  axes_->SetBounds(b);
-  axes_->SetVisibility(n > 0);
+  axes_->setBounds(b);
+  axes_->setVisible(n > 0);
 
   const QString key = QString::fromStdString(ids_.design) + QLatin1Char('/') + QString::number(n);
   if (!hasContent_ || key != shapeKey_) {
     shapeKey_ = key;
     hasContent_ = true;
     applyPreset(CameraPreset::Default);
+  } else if (moved) {
+    // An edit moved the ids: keep the user's direction, fit the new extent.
+    fitCamera(nullptr);
+    renderer()->ResetCameraClippingRange();
   } else {
     renderer()->ResetCameraClippingRange();
   }
@@ -504,17 +505,87 @@ void PositionSpaceView::applyPreset(CameraPreset preset, const double* bounds) {
   cam->SetPosition(c[0] + dir[0], c[1] + dir[1], c[2] + dir[2]);
   cam->SetViewUp(up);
   cam->OrthogonalizeViewUp();
+  cam->SetViewAngle(30.0);  // Zoom changes the angle: start every preset from the same one
   double padded[6];
   std::copy(bounds, bounds + 6, padded);
   renderer()->ResetCamera(padded);
-  cam->Zoom(0.72);  // room for the axes' labels
+  fitCamera(own == bounds ? nullptr : bounds);
   renderer()->ResetCameraClippingRange(padded);
+  preset_ = preset;
+  cameraMoved_ = false;
   update();
+}
+
+void PositionSpaceView::fitCamera(const double* bounds) {
+  const int w = width(), h = height();
+  if (w <= 0 || h <= 0) return;
+  // What must be in view: the given box's corners, or the tokens and the axes (the shared
+  // origin and the three axis ends).
+  std::vector<std::array<double, 3>> pts;
+  double b[6];
+  if (bounds) {
+    std::copy(bounds, bounds + 6, b);
+    for (int k = 0; k < 8; ++k) pts.push_back({b[k & 1], b[2 + ((k >> 1) & 1)], b[4 + (k >> 2)]});
+  } else {
+    contentBounds(b);
+    const std::size_t step = std::max<std::size_t>(1, ids_.size() / kFitSample);
+    for (std::size_t i = 0; i < ids_.size(); i += step)
+      pts.push_back({ids_.ids[i][0], ids_.ids[i][1], ids_.ids[i][2]});
+    pts.push_back({b[0], b[2], b[4]});
+    pts.push_back({b[1], b[2], b[4]});
+    pts.push_back({b[0], b[3], b[4]});
+    pts.push_back({b[0], b[2], b[5]});
+  }
+  const double s = figureScale();
+  const double margin = kFitMargin * s;
+  const double top =
+      margin + (titleText_->GetInput() && *titleText_->GetInput() ? kFitTitleBand * s : 0.0);
+  // Target box in normalized device coordinates.
+  const double tx0 = -1 + 2 * margin / w, tx1 = 1 - 2 * margin / w;
+  const double ty0 = -1 + 2 * margin / h, ty1 = 1 - 2 * top / h;
+  if (tx1 <= tx0 || ty1 <= ty0) return;
+  vtkCamera* cam = renderer()->GetActiveCamera();
+  const double aspect = static_cast<double>(w) / h;
+  for (int iter = 0; iter < 4; ++iter) {
+    vtkMatrix4x4* m = cam->GetCompositeProjectionTransformMatrix(aspect, -1.0, 1.0);
+    double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+    for (const auto& p : pts) {
+      const double in[4] = {p[0], p[1], p[2], 1.0};
+      double q[4];
+      m->MultiplyPoint(in, q);
+      if (q[3] <= 0) continue;
+      x0 = std::min(x0, q[0] / q[3]), x1 = std::max(x1, q[0] / q[3]);
+      y0 = std::min(y0, q[1] / q[3]), y1 = std::max(y1, q[1] / q[3]);
+    }
+    if (!(x1 > x0) && !(y1 > y0)) return;
+    const double fx = x1 > x0 ? (tx1 - tx0) / (x1 - x0) : 1e9;
+    const double fy = y1 > y0 ? (ty1 - ty0) / (y1 - y0) : 1e9;
+    const double f = std::clamp(std::min(fx, fy), 0.05, 20.0);
+    // Pan the box's centre onto the target's, in the focal plane.
+    const double dx = (x0 + x1) / 2 - (tx0 + tx1) / 2, dy = (y0 + y1) / 2 - (ty0 + ty1) / 2;
+    const double hh = cam->GetDistance() * std::tan(cam->GetViewAngle() * vtkMath::Pi() / 360.0);
+    double up[3], dop[3], right[3];
+    cam->GetViewUp(up);
+    cam->GetDirectionOfProjection(dop);
+    vtkMath::Cross(dop, up, right);
+    vtkMath::Normalize(right);
+    double fp[3], pos[3];
+    cam->GetFocalPoint(fp);
+    cam->GetPosition(pos);
+    for (int k = 0; k < 3; ++k) {
+      const double shift = right[k] * dx * hh * aspect + up[k] * dy * hh;
+      fp[k] += shift;
+      pos[k] += shift;
+    }
+    cam->SetFocalPoint(fp);
+    cam->SetPosition(pos);
+    cam->Zoom(f);
+    if (std::abs(f - 1) < 0.01 && std::abs(dx) < 0.01 && std::abs(dy) < 0.01) break;
+  }
 }
 
 void PositionSpaceView::setCamera(vtkCamera* camera) {
   renderer()->SetActiveCamera(camera);
-  axes_->SetCamera(camera);
   update();
 }
 

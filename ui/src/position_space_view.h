@@ -13,11 +13,11 @@
 #include "picture_tiles.h"
 #include "ropescope/layout.h"
 #include "ropescope/position_ids.h"
+#include "space_axes.h"
 #include "vtk_view.h"
 
 class vtkActor;
 class vtkCamera;
-class vtkCubeAxesActor;
 class vtkPolyData;
 class vtkTextActor;
 
@@ -42,6 +42,8 @@ class PositionSpaceView : public VtkView {
   void setTileFacing(TileFacing facing);
   TileFacing tileFacing() const { return tiles_->facing(); }
   const PictureTiles& tiles() const { return *tiles_; }
+  // The t/h/w axes (their labels as placed for the last frame; for tests).
+  const SpaceAxes& axes() const { return *axes_; }
   void setColorMode(ColorMode mode);
   ColorMode colorMode() const { return colorMode_; }
   // Stale: the input is invalid and the view still shows the last valid scene.
@@ -57,7 +59,8 @@ class PositionSpaceView : public VtkView {
   void setDark(bool dark);
 
   // Places the camera for a preset and fits `bounds` (xmin,xmax,ymin,ymax,zmin,zmax), or the
-  // view's own content when bounds is null.
+  // view's own content when bounds is null: the content (its tokens and the axes) fills the
+  // view up to a margin for the axis labels and the title.
   void applyPreset(CameraPreset preset, const double* bounds = nullptr);
   void contentBounds(double bounds[6]) const;
   // Lets several views share one camera (compare mode's linked cameras).
@@ -80,6 +83,10 @@ class PositionSpaceView : public VtkView {
 
  private:
   void applyPixelSizes();
+  // Zooms and pans (keeping the direction) so `bounds`' corners, or the content when null, fill
+  // the view up to the label margins.
+  void fitCamera(const double* bounds);
+  void placeAxes(vtkRenderer* renderer);
   void rebuild();
   void onHover(QPoint pos);
   void onClick(QPoint pos);
@@ -101,11 +108,13 @@ class PositionSpaceView : public VtkView {
   bool dark_ = true;
   bool hasContent_ = false;
   QString shapeKey_;  // camera is refitted only when the kind of content changes
+  CameraPreset preset_ = CameraPreset::Default;  // the last preset applied
+  bool cameraMoved_ = false;                     // by the user since the last preset
 
   vtkSmartPointer<vtkPolyData> textPoints_, textLine_, visualPoints_, cone_, highlight_;
   vtkSmartPointer<vtkActor> textPointsActor_, textLineActor_, visualActor_, coneActor_,
       highlightActor_;
-  vtkSmartPointer<vtkCubeAxesActor> axes_;
+  std::unique_ptr<SpaceAxes> axes_;
   vtkSmartPointer<vtkTextActor> staleText_, titleText_;
   // Colour key of the axes: the cube axes' own titles get small in a busy scene.
   std::array<vtkSmartPointer<vtkTextActor>, 3> axisKey_;

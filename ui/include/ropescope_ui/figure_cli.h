@@ -34,7 +34,13 @@ struct RenderJob {
   double scale = 0.0;  // 0: auto (the canvas is one 3.5 in column wide)
   bool title = true, legend = true;
   int maxDistance = 256;
+  // The phasor view: the displacement, phasorDistance positions along phasorAlong (t h w thw).
+  int phasorDistance = 3;
+  std::string phasorAlong = "h";
 };
+
+// The phasor view's distances: 0..phasorMaxDistance().
+int phasorMaxDistance();
 
 // Checks the job (view, format, size, scale) without rendering; throws InputError.
 void checkRenderJob(const RenderJob& job);
