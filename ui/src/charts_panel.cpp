@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <tuple>
 
 #include "axis_colors.h"
@@ -42,6 +43,12 @@ QChartView* viewFor(QChart* chart, QWidget* parent) {
   view->setRenderHint(QPainter::Antialiasing);
   view->setMinimumSize(240, 200);
   return view;
+}
+
+// Runs `f` once the current event (a chart item's click) has returned: a chart item must not
+// be rebuilt from inside its own handler.
+void afterEvent(QObject* context, std::function<void()> f) {
+  QMetaObject::invokeMethod(context, std::move(f), Qt::QueuedConnection);
 }
 
 // The category labels' pixel size that lets every one of `axis`'s names show in `height` pixels
@@ -147,9 +154,14 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
       if (index < 0 || index >= static_cast<int>(all.size())) return;
       const std::string name = all[index].design;
       if (name == model_->scene().design) return;
-      model_->edit([&](Scene& s) {
-        s.design = name;
-        s.designParams = {};
+      // Not from inside the bar's own mouse handler: the edit refreshes every chart, and Qt
+      // Charts deletes a bar item whose set changes size while that item's event still runs.
+      afterEvent(this, [this, name] {
+        if (name == model_->scene().design) return;
+        model_->edit([&](Scene& s) {
+          s.design = name;
+          s.designParams = {};
+        });
       });
     });
     auto* view = viewFor(chart, bars);
@@ -201,7 +213,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                                            .arg(exact(m.selectedDistance[i]))
                                            .arg(exact(m.selectedBias[i])));
   };
-  auto profileClick = [this](const QPointF& p) { model_->setSelectedVisual(std::lround(p.x())); };
+  auto profileClick = [this](const QPointF& p) {
+    const long visual = std::lround(p.x());
+    afterEvent(this, [this, visual] { model_->setSelectedVisual(visual); });
+  };
   connect(distance_, &QLineSeries::hovered, this, profileTip);
   connect(bias_, &QLineSeries::hovered, this, profileTip);
   connect(distance_, &QLineSeries::clicked, this, profileClick);
@@ -371,10 +386,17 @@ void ChartsPanel::refreshDesigns() {
   for (auto [set, values, x, y, chart] :
        {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_},
         std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_}}) {
-    set->remove(0, set->count());
-    set->append(values);
-    x->clear();
-    x->append(names);
+    // Values change in place: removing and appending bars deletes their graphics items, and
+    // a refresh can run while one of them is still handling a hover or a click.
+    if (set->count() == values.size() && x->categories() == names) {
+      for (qsizetype i = 0; i < values.size(); ++i)
+        if (set->at(i) != values[i]) set->replace(i, values[i]);
+    } else {
+      set->remove(0, set->count());
+      set->append(values);
+      x->clear();
+      x->append(names);
+    }
     fitCategoryLabels(x, chart->plotArea().height());
     double top = 0;
     for (double v : values) top = std::max(top, v);
