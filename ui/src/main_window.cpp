@@ -27,6 +27,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <vtkCamera.h>
+
 #include "animation_dialog.h"
 #include "attention_view.h"
 #include "autosave.h"
@@ -170,12 +172,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
     if (step.phasorDirection >= 0)
       phasor_->setDirection(static_cast<PhasorView::Direction>(step.phasorDirection));
     if (step.phasorDistance >= 0) phasor_->setDistance(step.phasorDistance);
+    refreshTitle();  // the step's scene is the tour's, not an unsaved change
   });
   tourDock_ = new QDockWidget(tr("Tour"), this);
   tourDock_->setObjectName(QStringLiteral("tourDock"));
   tourDock_->setWidget(tour_);
   addDockWidget(Qt::RightDockWidgetArea, tourDock_);
   tourDock_->hide();
+  connect(tour_, &TourPanel::started, this, &MainWindow::keepBeforeTour);
+  connect(tour_, &TourPanel::finished, this, &MainWindow::giveBackAfterTour);
   connect(tour_, &TourPanel::finished, tourDock_, &QDockWidget::hide);
 
   buildMenus();
@@ -379,7 +384,9 @@ QString MainWindow::staleStatusText() const {
 }
 
 bool MainWindow::isModified() const {
-  return !(model_->scene() == savedScene_);
+  // A tour step's scene is not the user's edit: what counts is the scene the tour gives back.
+  const Scene& mine = tour_ && tour_->showsItsScene() ? tour_->userScene() : model_->scene();
+  return !(mine == savedScene_);
 }
 
 void MainWindow::refreshTitle() {
@@ -540,6 +547,32 @@ void MainWindow::startTour() {
   tourDock_->show();
   tourDock_->raise();
   tour_->start();
+  // Keyboard focus in the panel: Escape closes it, Enter goes on.
+  if (auto* next = tour_->findChild<QPushButton*>(QStringLiteral("tourNext"))) next->setFocus();
+}
+
+void MainWindow::keepBeforeTour() {
+  BeforeTour b;
+  b.tab = sideTabs_->currentIndex();
+  b.phasorDistance = phasor_->distance();
+  b.phasorDirection = static_cast<int>(phasor_->direction());
+  b.selectedVisual = model_->selectedVisual();
+  b.camera = vtkSmartPointer<vtkCamera>::New();
+  b.camera->DeepCopy(view_->camera());
+  beforeTour_ = b;
+}
+
+void MainWindow::giveBackAfterTour() {
+  if (!beforeTour_) return;
+  const BeforeTour b = *beforeTour_;
+  beforeTour_.reset();
+  sideTabs_->setCurrentIndex(b.tab);
+  phasor_->setDirection(static_cast<PhasorView::Direction>(b.phasorDirection));
+  phasor_->setDistance(b.phasorDistance);
+  model_->setSelectedVisual(b.selectedVisual);
+  view_->camera()->DeepCopy(b.camera);
+  view_->update();
+  refreshTitle();
 }
 
 void MainWindow::showSideTab(const QString& name) {
