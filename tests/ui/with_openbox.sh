@@ -6,6 +6,8 @@ if ! command -v openbox >/dev/null 2>&1; then
   echo "with_openbox.sh: openbox is not installed (scripts/install-deps.sh installs it)" >&2
   exit 1
 fi
+ROPESCOPE_WINDOW_MANAGER=openbox
+export ROPESCOPE_WINDOW_MANAGER
 openbox --sm-disable >/dev/null 2>&1 &
 wm=$!
 # Waits until openbox has taken the screen (it sets _NET_SUPPORTING_WM_CHECK on the root

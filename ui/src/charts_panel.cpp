@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -75,9 +76,20 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
       QStringLiteral("background: #6b6b6b; color: #f0f0f0; padding: 3px; font-weight: bold;"));
   staleBanner_->hide();
   column->addWidget(staleBanner_);
+  // The charts and their formulas scroll when the window is too small for them (a laptop
+  // screen with the attention dock open), rather than make the window larger than the screen.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* content = new QWidget;
+  auto* contentColumn = new QVBoxLayout(content);
+  contentColumn->setContentsMargins(0, 0, 0, 0);
+  contentColumn->setSpacing(2);
   auto* grid = new QGridLayout;
   grid->setSpacing(2);
-  column->addLayout(grid, 1);
+  contentColumn->addLayout(grid, 1);
+  scroll->setWidget(content);
+  column->addWidget(scroll, 1);
 
   // Decay bound per axis
   decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
@@ -258,7 +270,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   // What each chart plots, with the current numbers.
   formulas_ = new FormulaPanel(this);
   formulas_->setObjectName(QStringLiteral("formulaPanel"));
-  column->addWidget(formulas_);
+  contentColumn->addWidget(formulas_);
 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);

@@ -17,6 +17,7 @@
 #include <QMimeData>
 #include <QPalette>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -28,6 +29,8 @@
 #include <QVBoxLayout>
 
 #include <vtkCamera.h>
+
+#include <algorithm>
 
 #include "animation_dialog.h"
 #include "attention_view.h"
@@ -52,6 +55,16 @@ namespace ropescope::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
+
+// `w` in a frameless scroll area that resizes it: a panel that scrolls when the room is smaller
+// than what it needs, instead of making the window larger than the screen.
+QScrollArea* scrolling(QWidget* w) {
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(w);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
+}
 
 QPalette darkPalette() {
   QPalette p;
@@ -154,7 +167,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   attention_->setObjectName(QStringLiteral("attentionView"));
   attentionDock_ = new QDockWidget(tr("Attention"), this);
   attentionDock_->setObjectName(QStringLiteral("attentionDock"));
-  attentionDock_->setWidget(attention_);
+  // In a scroll area: the dock takes what room the window has, and the window never grows
+  // past the screen to give the view its full size.
+  attentionDock_->setWidget(scrolling(attention_));
   addDockWidget(Qt::BottomDockWidgetArea, attentionDock_);
   attentionDock_->hide();
   auto* attentionStatus = new QLabel(tr("attention: not started (View \xe2\x86\x92 Attention)"));
@@ -176,7 +191,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   });
   tourDock_ = new QDockWidget(tr("Tour"), this);
   tourDock_->setObjectName(QStringLiteral("tourDock"));
-  tourDock_->setWidget(tour_);
+  tourDock_->setWidget(scrolling(tour_));
   addDockWidget(Qt::RightDockWidgetArea, tourDock_);
   tourDock_->hide();
   connect(tour_, &TourPanel::started, this, &MainWindow::keepBeforeTour);
@@ -186,7 +201,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   buildMenus();
   setDarkPalette(true);
   refreshViews();
-  resize(1500, 950);
+  resize(1500, 950);  // on a large screen; fitted to a smaller one
+  fitToScreen();
+}
+
+void MainWindow::fitToScreen() {
+  QScreen* s = screen();
+  if (!s) return;
+  const QRect avail = s->availableGeometry();
+  // The window manager's frame: known once it has framed the window; before, a generous guess
+  // (a title bar and borders), so that the frame fits when it comes.
+  QMargins frame(
+      frameGeometry().left() - geometry().left(), geometry().top() - frameGeometry().top(),
+      frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
+  if (frame.isNull()) frame = QMargins(8, 40, 8, 8);
+  if (isMaximized() || isFullScreen()) return;  // the window manager fits those
+  const QSize room = avail.size().shrunkBy(frame);
+  const QSize size = this->size().boundedTo(room).expandedTo(minimumSizeHint().boundedTo(room));
+  if (size != this->size()) resize(size);
+  const QSize outer = size.grownBy(frame);
+  // pos() is the frame's top-left corner.
+  const int x = std::clamp(pos().x(), avail.left(),
+                           std::max(avail.left(), avail.right() + 1 - outer.width()));
+  const int y = std::clamp(pos().y(), avail.top(),
+                           std::max(avail.top(), avail.bottom() + 1 - outer.height()));
+  if (QPoint(x, y) != pos()) move(x, y);
 }
 
 MainWindow::~MainWindow() = default;
@@ -585,6 +624,7 @@ void MainWindow::restoreSettings() {
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  fitToScreen();  // saved on a larger screen, or where no screen is now
   setDarkPalette(settings.value(QStringLiteral("dark"), true).toBool());
 }
 

@@ -87,6 +87,9 @@ class MainWindow : public QMainWindow {
   QString currentFile() const { return currentFile_; }
 
   void restoreSettings();
+  // Shrinks and moves the window so that its frame lies inside its screen's available geometry
+  // (at start, after restoring a geometry saved on another screen).
+  void fitToScreen();
 
   // Autosave (autosave.h): the scene's unsaved changes, kept every minute.
   Autosave* autosave() const { return autosave_; }

@@ -87,8 +87,9 @@ TourPanel::TourPanel(SceneModel* model, std::function<void(const TourStep&)> onS
   body_->setObjectName(QStringLiteral("tourBody"));
   body_->setWordWrap(true);
   body_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  body_->setMinimumWidth(280);
-  setMinimumWidth(300);
+  // Narrow enough for a laptop screen beside the scene panel, the 3-D view and the charts.
+  body_->setMinimumWidth(200);
+  setMinimumWidth(220);
   column->addWidget(counter_);
   column->addWidget(title_);
   column->addWidget(body_, 1);
