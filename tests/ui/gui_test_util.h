@@ -3,12 +3,23 @@
 
 #include <QApplication>
 #include <QMouseEvent>
+#include <QTest>
 #include <QWidget>
 
 #include "ropescope/layout.h"
 #include "ropescope/scene.h"
 
 namespace ropescope::ui::test {
+
+// Tests wait for what they wait for, never for a time: this ceiling only guards against a real
+// hang (ctest's TIMEOUT of the suite comes first), so a slow or loaded machine cannot fail them.
+inline constexpr int kHangGuardMs = 24 * 3600 * 1000;
+
+// Processes events until `done()` holds; false only after the hang guard.
+template <typename Done>
+bool waitUntil(Done done) {
+  return QTest::qWaitFor(done, kHangGuardMs);
+}
 
 // The scene every GUI test starts from: the default layout under Circle-RoPE, mrope plan.
 inline Scene fixedScene() {

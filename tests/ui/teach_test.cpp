@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <vtkCamera.h>
+
 #include <cmath>
 #include <iostream>
 #include <random>
@@ -33,6 +35,7 @@
 #include "main_window.h"
 #include "metric_text.h"
 #include "phasor_view.h"
+#include "picture_view.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/metrics.h"
@@ -183,6 +186,82 @@ TEST(TeachTour, RunsEndToEndAndCloseGivesTheSceneBack) {
   w.model()->edit([](Scene& s) { s.design = "spatial"; });
   EXPECT_EQ(w.model()->validScene().design, "spatial");
   EXPECT_FALSE(w.model()->isStale());
+}
+
+// Issue 17, item 11: F1 on a clean start marked the scene modified, and after Close the phasor
+// distance, the camera and the side tab were the tour's. The tour gives back all it changed.
+TEST(TeachTour, CloseGivesBackTabPhasorAndCameraAndNeverMarksModified) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  showAndSettle(&w);
+  auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("sideTabs"));
+  ASSERT_NE(tabs, nullptr);
+  // The user's own settings, unlike any step's.
+  tabs->setCurrentWidget(w.pictureView());
+  w.phasorView()->setDirection(PhasorView::Direction::W);
+  w.phasorView()->setDistance(7);
+  w.model()->setSelectedVisual(5);
+  vtkCamera* camera = w.spaceView()->camera();
+  camera->Zoom(1.7);
+  camera->Azimuth(20);
+  double position[3], focal[3], up[3];
+  camera->GetPosition(position);
+  camera->GetFocalPoint(focal);
+  camera->GetViewUp(up);
+  const double angle = camera->GetViewAngle();
+  const Scene before = w.model()->scene();
+  ASSERT_FALSE(w.isModified());
+
+  w.activateWindow();
+  ASSERT_TRUE(waitUntil([&] { return w.isActiveWindow(); }));
+  QTest::keyClick(&w, Qt::Key_F1);
+  TourPanel* tour = w.tourPanel();
+  ASSERT_TRUE(tour->running());
+  auto* next = tour->findChild<QPushButton*>(QStringLiteral("tourNext"));
+  bool phasorStepSeen = false;
+  for (int i = 0; i < tour->stepCount(); ++i) {
+    EXPECT_FALSE(w.isModified()) << "step " << i;
+    EXPECT_FALSE(w.isWindowModified()) << "step " << i;
+    phasorStepSeen = phasorStepSeen || tabs->currentWidget() == w.phasorView();
+    if (i + 1 < tour->stepCount()) QTest::mouseClick(next, Qt::LeftButton);
+  }
+  ASSERT_TRUE(phasorStepSeen);
+  EXPECT_NE(w.phasorView()->distance(), 7);  // the tour did change it
+  // Escape, with the keyboard focus where F1 left it, closes the tour.
+  QWidget* focus = QApplication::focusWidget();
+  ASSERT_NE(focus, nullptr);
+  QTest::keyClick(focus, Qt::Key_Escape);
+  EXPECT_FALSE(tour->running());
+  EXPECT_FALSE(w.tourDock()->isVisible());
+
+  EXPECT_EQ(w.model()->scene(), before);
+  EXPECT_FALSE(w.isModified());
+  EXPECT_FALSE(w.isWindowModified());
+  EXPECT_EQ(tabs->currentWidget(), w.pictureView());
+  EXPECT_EQ(w.phasorView()->direction(), PhasorView::Direction::W);
+  EXPECT_EQ(w.phasorView()->distance(), 7);
+  EXPECT_EQ(w.model()->selectedVisual(), 5);
+  double p2[3], f2[3], u2[3];
+  camera = w.spaceView()->camera();
+  camera->GetPosition(p2);
+  camera->GetFocalPoint(f2);
+  camera->GetViewUp(u2);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(p2[k], position[k]) << "camera position " << k;
+    EXPECT_DOUBLE_EQ(f2[k], focal[k]) << "focal point " << k;
+    EXPECT_DOUBLE_EQ(u2[k], up[k]) << "view up " << k;
+  }
+  EXPECT_DOUBLE_EQ(camera->GetViewAngle(), angle);
+
+  // Unsaved work before the tour stays unsaved during and after it.
+  w.model()->edit([](Scene& s) { s.design = "spatial"; });
+  ASSERT_TRUE(w.isModified());
+  w.startTour();
+  EXPECT_TRUE(w.isModified());
+  tour->finish();
+  EXPECT_TRUE(w.isModified());
+  EXPECT_EQ(w.model()->scene().design, "spatial");
+  w.startWith(w.model()->scene());
 }
 
 TEST(TeachGif, LzwRoundTripsThroughQtsReader) {

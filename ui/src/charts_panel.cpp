@@ -13,12 +13,14 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <tuple>
 
 #include "axis_colors.h"
@@ -45,6 +47,12 @@ QChartView* viewFor(QChart* chart, QWidget* parent) {
   return view;
 }
 
+// Runs `f` once the current event (a chart item's click) has returned: a chart item must not
+// be rebuilt from inside its own handler.
+void afterEvent(QObject* context, std::function<void()> f) {
+  QMetaObject::invokeMethod(context, std::move(f), Qt::QueuedConnection);
+}
+
 // The category labels' pixel size that lets every one of `axis`'s names show in `height` pixels
 // (Qt Charts hides labels that would overlap), between 7 and 12 px.
 void fitCategoryLabels(QBarCategoryAxis* axis, double height) {
@@ -69,9 +77,20 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
       QStringLiteral("background: #6b6b6b; color: #f0f0f0; padding: 3px; font-weight: bold;"));
   staleBanner_->hide();
   column->addWidget(staleBanner_);
+  // The charts and their formulas scroll when the window is too small for them (a laptop
+  // screen with the attention dock open), rather than make the window larger than the screen.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* content = new QWidget;
+  auto* contentColumn = new QVBoxLayout(content);
+  contentColumn->setContentsMargins(0, 0, 0, 0);
+  contentColumn->setSpacing(2);
   auto* grid = new QGridLayout;
   grid->setSpacing(2);
-  column->addLayout(grid, 1);
+  contentColumn->addLayout(grid, 1);
+  scroll->setWidget(content);
+  column->addWidget(scroll, 1);
 
   // Decay bound per axis
   decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
@@ -149,9 +168,14 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
       if (index < 0 || index >= static_cast<int>(all.size())) return;
       const std::string name = all[index].design;
       if (name == model_->scene().design) return;
-      model_->edit([&](Scene& s) {
-        s.design = name;
-        s.designParams = {};
+      // Not from inside the bar's own mouse handler: the edit refreshes every chart, and Qt
+      // Charts deletes a bar item whose set changes size while that item's event still runs.
+      afterEvent(this, [this, name] {
+        if (name == model_->scene().design) return;
+        model_->edit([&](Scene& s) {
+          s.design = name;
+          s.designParams = {};
+        });
       });
     });
     auto* view = viewFor(chart, bars);
@@ -203,7 +227,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                                            .arg(exact(m.selectedDistance[i]))
                                            .arg(exact(m.selectedBias[i])));
   };
-  auto profileClick = [this](const QPointF& p) { model_->setSelectedVisual(std::lround(p.x())); };
+  auto profileClick = [this](const QPointF& p) {
+    const long visual = std::lround(p.x());
+    afterEvent(this, [this, visual] { model_->setSelectedVisual(visual); });
+  };
   connect(distance_, &QLineSeries::hovered, this, profileTip);
   connect(bias_, &QLineSeries::hovered, this, profileTip);
   connect(distance_, &QLineSeries::clicked, this, profileClick);
@@ -245,7 +272,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   // What each chart plots, with the current numbers.
   formulas_ = new FormulaPanel(this);
   formulas_->setObjectName(QStringLiteral("formulaPanel"));
-  column->addWidget(formulas_);
+  contentColumn->addWidget(formulas_);
 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);
@@ -373,10 +400,17 @@ void ChartsPanel::refreshDesigns() {
   for (auto [set, values, x, y, chart] :
        {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_},
         std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_}}) {
-    set->remove(0, set->count());
-    set->append(values);
-    x->clear();
-    x->append(names);
+    // Values change in place: removing and appending bars deletes their graphics items, and
+    // a refresh can run while one of them is still handling a hover or a click.
+    if (set->count() == values.size() && x->categories() == names) {
+      for (qsizetype i = 0; i < values.size(); ++i)
+        if (set->at(i) != values[i]) set->replace(i, values[i]);
+    } else {
+      set->remove(0, set->count());
+      set->append(values);
+      x->clear();
+      x->append(names);
+    }
     fitCategoryLabels(x, chart->plotArea().height());
     double top = 0;
     for (double v : values) top = std::max(top, v);

@@ -17,6 +17,7 @@
 #include <QMimeData>
 #include <QPalette>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -26,6 +27,10 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <vtkCamera.h>
+
+#include <algorithm>
 
 #include "animation_dialog.h"
 #include "attention_view.h"
@@ -51,6 +56,16 @@ namespace ropescope::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
+
+// `w` in a frameless scroll area that resizes it: a panel that scrolls when the room is smaller
+// than what it needs, instead of making the window larger than the screen.
+QScrollArea* scrolling(QWidget* w) {
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(w);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
+}
 
 QPalette darkPalette() {
   QPalette p;
@@ -153,7 +168,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   attention_->setObjectName(QStringLiteral("attentionView"));
   attentionDock_ = new QDockWidget(tr("Attention"), this);
   attentionDock_->setObjectName(QStringLiteral("attentionDock"));
-  attentionDock_->setWidget(attention_);
+  // In a scroll area: the dock takes what room the window has, and the window never grows
+  // past the screen to give the view its full size.
+  attentionDock_->setWidget(scrolling(attention_));
   addDockWidget(Qt::BottomDockWidgetArea, attentionDock_);
   attentionDock_->hide();
   auto* attentionStatus = new QLabel(tr("attention: not started (View \xe2\x86\x92 Attention)"));
@@ -171,18 +188,45 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
     if (step.phasorDirection >= 0)
       phasor_->setDirection(static_cast<PhasorView::Direction>(step.phasorDirection));
     if (step.phasorDistance >= 0) phasor_->setDistance(step.phasorDistance);
+    refreshTitle();  // the step's scene is the tour's, not an unsaved change
   });
   tourDock_ = new QDockWidget(tr("Tour"), this);
   tourDock_->setObjectName(QStringLiteral("tourDock"));
-  tourDock_->setWidget(tour_);
+  tourDock_->setWidget(scrolling(tour_));
   addDockWidget(Qt::RightDockWidgetArea, tourDock_);
   tourDock_->hide();
+  connect(tour_, &TourPanel::started, this, &MainWindow::keepBeforeTour);
+  connect(tour_, &TourPanel::finished, this, &MainWindow::giveBackAfterTour);
   connect(tour_, &TourPanel::finished, tourDock_, &QDockWidget::hide);
 
   buildMenus();
   setDarkPalette(true);
   refreshViews();
-  resize(1500, 950);
+  resize(1500, 950);  // on a large screen; fitted to a smaller one
+  fitToScreen();
+}
+
+void MainWindow::fitToScreen() {
+  QScreen* s = screen();
+  if (!s) return;
+  const QRect avail = s->availableGeometry();
+  // The window manager's frame: known once it has framed the window; before, a generous guess
+  // (a title bar and borders), so that the frame fits when it comes.
+  QMargins frame(
+      frameGeometry().left() - geometry().left(), geometry().top() - frameGeometry().top(),
+      frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
+  if (frame.isNull()) frame = QMargins(8, 40, 8, 8);
+  if (isMaximized() || isFullScreen()) return;  // the window manager fits those
+  const QSize room = avail.size().shrunkBy(frame);
+  const QSize size = this->size().boundedTo(room).expandedTo(minimumSizeHint().boundedTo(room));
+  if (size != this->size()) resize(size);
+  const QSize outer = size.grownBy(frame);
+  // pos() is the frame's top-left corner.
+  const int x = std::clamp(pos().x(), avail.left(),
+                           std::max(avail.left(), avail.right() + 1 - outer.width()));
+  const int y = std::clamp(pos().y(), avail.top(),
+                           std::max(avail.top(), avail.bottom() + 1 - outer.height()));
+  if (QPoint(x, y) != pos()) move(x, y);
 }
 
 MainWindow::~MainWindow() = default;
@@ -386,7 +430,9 @@ QString MainWindow::staleStatusText() const {
 }
 
 bool MainWindow::isModified() const {
-  return !(model_->scene() == savedScene_);
+  // A tour step's scene is not the user's edit: what counts is the scene the tour gives back.
+  const Scene& mine = tour_ && tour_->showsItsScene() ? tour_->userScene() : model_->scene();
+  return !(mine == savedScene_);
 }
 
 void MainWindow::refreshTitle() {
@@ -547,6 +593,32 @@ void MainWindow::startTour() {
   tourDock_->show();
   tourDock_->raise();
   tour_->start();
+  // Keyboard focus in the panel: Escape closes it, Enter goes on.
+  if (auto* next = tour_->findChild<QPushButton*>(QStringLiteral("tourNext"))) next->setFocus();
+}
+
+void MainWindow::keepBeforeTour() {
+  BeforeTour b;
+  b.tab = sideTabs_->currentIndex();
+  b.phasorDistance = phasor_->distance();
+  b.phasorDirection = static_cast<int>(phasor_->direction());
+  b.selectedVisual = model_->selectedVisual();
+  b.camera = vtkSmartPointer<vtkCamera>::New();
+  b.camera->DeepCopy(view_->camera());
+  beforeTour_ = b;
+}
+
+void MainWindow::giveBackAfterTour() {
+  if (!beforeTour_) return;
+  const BeforeTour b = *beforeTour_;
+  beforeTour_.reset();
+  sideTabs_->setCurrentIndex(b.tab);
+  phasor_->setDirection(static_cast<PhasorView::Direction>(b.phasorDirection));
+  phasor_->setDistance(b.phasorDistance);
+  model_->setSelectedVisual(b.selectedVisual);
+  view_->camera()->DeepCopy(b.camera);
+  view_->update();
+  refreshTitle();
 }
 
 void MainWindow::showSideTab(const QString& name) {
@@ -559,6 +631,7 @@ void MainWindow::restoreSettings() {
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  fitToScreen();  // saved on a larger screen, or where no screen is now
   setDarkPalette(settings.value(QStringLiteral("dark"), true).toBool());
 }
 

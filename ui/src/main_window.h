@@ -5,6 +5,10 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include <optional>
+
+#include <vtkSmartPointer.h>
+
 #include "position_space_view.h"
 #include "ropescope/scene.h"
 
@@ -16,6 +20,7 @@ class QMenu;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
+class vtkCamera;
 
 namespace ropescope::ui {
 
@@ -82,6 +87,9 @@ class MainWindow : public QMainWindow {
   QString currentFile() const { return currentFile_; }
 
   void restoreSettings();
+  // Shrinks and moves the window so that its frame lies inside its screen's available geometry
+  // (at start, after restoring a geometry saved on another screen).
+  void fitToScreen();
 
   // Autosave (autosave.h): the scene's unsaved changes, kept every minute.
   Autosave* autosave() const { return autosave_; }
@@ -138,6 +146,17 @@ class MainWindow : public QMainWindow {
   Autosave* autosave_ = nullptr;
   MemoryRelease* memoryRelease_ = nullptr;
   bool dark_ = false;
+  // What the tour changes besides the scene, kept from its start and given back at its end.
+  struct BeforeTour {
+    int tab = 0;
+    int phasorDistance = 0;
+    int phasorDirection = 0;
+    long selectedVisual = -1;
+    vtkSmartPointer<vtkCamera> camera;
+  };
+  std::optional<BeforeTour> beforeTour_;
+  void keepBeforeTour();
+  void giveBackAfterTour();
 };
 
 }  // namespace ropescope::ui

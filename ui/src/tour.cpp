@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include "ropescope/layout.h"
@@ -86,8 +87,9 @@ TourPanel::TourPanel(SceneModel* model, std::function<void(const TourStep&)> onS
   body_->setObjectName(QStringLiteral("tourBody"));
   body_->setWordWrap(true);
   body_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  body_->setMinimumWidth(280);
-  setMinimumWidth(300);
+  // Narrow enough for a laptop screen beside the scene panel, the 3-D view and the charts.
+  body_->setMinimumWidth(200);
+  setMinimumWidth(220);
   column->addWidget(counter_);
   column->addWidget(title_);
   column->addWidget(body_, 1);
@@ -107,11 +109,22 @@ TourPanel::TourPanel(SceneModel* model, std::function<void(const TourStep&)> onS
   connect(back_, &QPushButton::clicked, this, &TourPanel::back);
   connect(next_, &QPushButton::clicked, this, &TourPanel::next);
   connect(close_, &QPushButton::clicked, this, &TourPanel::finish);
+  // Escape ends the tour too, from anywhere in the panel.
+  auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+  escape->setContext(Qt::WidgetWithChildrenShortcut);
+  connect(escape, &QShortcut::activated, this, &TourPanel::finish);
 }
 
 void TourPanel::start() {
-  if (!saved_) saved_ = model_->scene();
+  if (!saved_) {
+    saved_ = model_->scene();
+    emit started();  // before the first step changes anything
+  }
   show(0);
+}
+
+bool TourPanel::showsItsScene() const {
+  return saved_ && model_->scene() == applied_;
 }
 
 void TourPanel::next() {

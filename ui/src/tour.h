@@ -1,7 +1,8 @@
 // The guided tour (Help → Tour, F1): a few steps from hard 1-D ids through M-RoPE to the
 // Circle-RoPE cone. Each step is data — a scene change applied through the scene model, the side
 // tab to show, and a title with two sentences on what changed and why it matters — shown in a
-// non-modal panel with Back, Next and Close. Close gives back the scene the user had.
+// non-modal panel with Back, Next and Close. Close (or Escape) gives back the scene the user had;
+// the main window gives back the rest (side tab, phasor settings, camera).
 #pragma once
 
 #include <QString>
@@ -50,6 +51,10 @@ class TourPanel : public QWidget {
   // last step (an edit or an opened file is the user's work and stays).
   void finish();
   bool running() const { return saved_.has_value(); }
+  // The tour shows one of its own scenes (not a scene the user edited or opened meanwhile).
+  bool showsItsScene() const;
+  // The scene the user had when the tour started (valid while running()).
+  const Scene& userScene() const { return *saved_; }
   int step() const { return step_; }
   int stepCount() const { return static_cast<int>(steps_.size()); }
   QString titleText() const;
@@ -57,6 +62,7 @@ class TourPanel : public QWidget {
   QString counterText() const;
 
  signals:
+  void started();
   void finished();
 
  private:
