@@ -2,6 +2,7 @@
 // the reference's numbers, the deduplicated PTD must equal the per-token one, the AVX-512 square
 // root must match std::sqrt, and no result may depend on the thread count.
 #include <gtest/gtest.h>
+#include <cstdio>
 
 #include <algorithm>
 #include <cmath>
@@ -204,9 +205,25 @@ TEST(MetricKernels, BiasGemmCopiesAgree) {
     for (std::ptrdiff_t k = 0; k < inner; ++k)
       for (std::ptrdiff_t i = 0; i < rows; ++i)
         expect[j * rows + i] += a[k * rows + i] * x[j * inner + k];
+  // Each copy this build has and this CPU can run; the ones it cannot run are named (a copy is
+  // only ever called on a CPU that has its instructions, see biasGemm).
   std::vector<detail::BiasGemmFn> fns = {detail::biasGemmBaseline()};
-  if (auto f = detail::biasGemmAvx2()) fns.push_back(f);
-  if (auto f = detail::biasGemmAvx512()) fns.push_back(f);
+  __builtin_cpu_init();
+  const bool fma = __builtin_cpu_supports("fma");
+  if (auto f = detail::biasGemmAvx2()) {
+    if (fma && __builtin_cpu_supports("avx2"))
+      fns.push_back(f);
+    else
+      std::printf("BiasGemmCopiesAgree: AVX2 copy not run (this CPU lacks AVX2/FMA)\n");
+  }
+  if (auto f = detail::biasGemmAvx512()) {
+    if (fma && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+      fns.push_back(f);
+    else
+      std::printf("BiasGemmCopiesAgree: AVX-512 copy not run (this CPU lacks AVX-512)\n");
+  }
+  RecordProperty("copies_compared", int(fns.size()));
   for (detail::BiasGemmFn f : fns) {
     std::vector<double> out(rows * cols, 0.0);
     f(a.data(), x.data(), rows, inner, cols, out.data());
