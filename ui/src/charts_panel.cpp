@@ -393,11 +393,11 @@ void ChartsPanel::refreshDesigns() {
   const std::string biasUndefined = all.empty() ? std::string() : all[0].biasUndefined;
   ptdSeries_->setLabelsVisible(ptdUndefined.empty());
   biasSeries_->setLabelsVisible(biasUndefined.empty());
-  const auto undefinedText = [](const std::string& why) {
-    // The reason on a line of its own (titles are rich text): elided, it would say nothing.
-    return why.empty() ? QString()
-                       : QStringLiteral(": %1<br>%2")
-                             .arg(metricText(std::nan("")), QString::fromStdString(why));
+  // The short form: the full reason is in the hover text, the formulas and the status bar.
+  const auto undefinedText = [&all](const std::string& why) {
+    return why.empty()
+               ? QString()
+               : QStringLiteral(": ") + metricTitleText(std::nan(""), all[0].nText, all[0].nVisual);
   };
   ptdChart_->setTitle(tr("PTD of every design (this layout)") + undefinedText(ptdUndefined) +
                       pending);
