@@ -399,9 +399,13 @@ void ChartsPanel::refreshDesigns() {
                ? QString()
                : QStringLiteral(": ") + metricTitleText(std::nan(""), all[0].nText, all[0].nVisual);
   };
-  ptdChart_->setTitle(tr("PTD of every design (this layout)") + undefinedText(ptdUndefined) +
-                      pending);
-  biasChart_->setTitle(tr("Bias spread of every design") + undefinedText(biasUndefined) + pending);
+  // Undefined: the n/a takes the place of "(this layout)", so that the narrow panel shows it.
+  ptdChart_->setTitle(
+      (ptdUndefined.empty() ? tr("PTD of every design (this layout)") : tr("PTD of every design")) +
+      undefinedText(ptdUndefined) + pending);
+  biasChart_->setTitle(
+      (biasUndefined.empty() ? tr("Bias spread of every design") : tr("Bias spread")) +
+      undefinedText(biasUndefined) + pending);
 }
 
 void ChartsPanel::refreshSelection() {
