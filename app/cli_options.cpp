@@ -146,9 +146,7 @@ const std::vector<Option>& options() {
          s.haveLayout = true;
        }},
       {"grid-preset", "NAME", kScene | kGrid,
-       "image processor of img:/vid: layout items: qwen2.5-vl (patch 14, merge 2, min 3136, max "
-       "12845056; the default) or qwen3-vl (patch 16, merge 2, min 65536, max 16777216); the "
-       "four options below override it",
+       "pictures' processor: qwen2.5-vl (default) or qwen3-vl; the four below override it",
        [](State& s, const std::string& v) { gridPreset(s, "--grid-preset", v); }},
       {"preset", "NAME", kGrid,
        "the same as --grid-preset (grid only: render --preset is a figure)",
