@@ -316,10 +316,26 @@ const std::vector<Option>& options() {
 }
 
 // A switch's value: true/false or 1/0, as the scene file takes it.
-double parseSwitch(const ParamValue& p) {
+double parseSwitch(const ParamValue& p, const ParameterSpec& spec) {
   if (p.raw == "true") return 1.0;
   if (p.raw == "false") return 0.0;
-  return parseNumberAs(p.flag, p.key, p.raw);
+  try {
+    return parseNumberAs(p.flag, p.key, p.raw);
+  } catch (const InputError&) {
+    throw InputError(p.flag + " must be " + spec.rangeText() + " (got \"" + p.raw + "\")", p.key);
+  }
+}
+
+// A choice by name ("auto") or by its index.
+double parseChoice(const ParamValue& p, const ParameterSpec& spec) {
+  const auto it = std::find(spec.choices.begin(), spec.choices.end(), p.raw);
+  if (it != spec.choices.end()) return static_cast<double>(it - spec.choices.begin());
+  try {
+    return parseNumberAs(p.flag, p.key, p.raw);
+  } catch (const InputError&) {
+    throw InputError(p.flag + " must be one of " + spec.rangeText() + " (got \"" + p.raw + "\")",
+                     p.key);
+  }
 }
 
 // "design circle" or "designs circle and hope": the designs that take parameter `key`.
@@ -357,11 +373,9 @@ void applyParams(State& s) {
     }
     double value = 0.0;
     if (spec->kind == ParameterSpec::Kind::Choice) {
-      auto it = std::find(spec->choices.begin(), spec->choices.end(), p.raw);
-      value = it != spec->choices.end() ? static_cast<double>(it - spec->choices.begin())
-                                        : parseNumberAs(p.flag, p.key, p.raw);
+      value = parseChoice(p, *spec);
     } else if (spec->kind == ParameterSpec::Kind::Bool) {
-      value = parseSwitch(p);
+      value = parseSwitch(p, *spec);
     } else {
       value = parseNumberAs(p.flag, p.key, p.raw);
     }
