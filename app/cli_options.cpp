@@ -146,9 +146,7 @@ const std::vector<Option>& options() {
          s.haveLayout = true;
        }},
       {"grid-preset", "NAME", kScene | kGrid,
-       "image processor of img:/vid: layout items: qwen2.5-vl (patch 14, merge 2, min 3136, max "
-       "12845056; the default) or qwen3-vl (patch 16, merge 2, min 65536, max 16777216); the "
-       "four options below override it",
+       "pictures' processor: qwen2.5-vl (default) or qwen3-vl; the four below override it",
        [](State& s, const std::string& v) { gridPreset(s, "--grid-preset", v); }},
       {"preset", "NAME", kGrid,
        "the same as --grid-preset (grid only: render --preset is a figure)",
@@ -318,10 +316,26 @@ const std::vector<Option>& options() {
 }
 
 // A switch's value: true/false or 1/0, as the scene file takes it.
-double parseSwitch(const ParamValue& p) {
+double parseSwitch(const ParamValue& p, const ParameterSpec& spec) {
   if (p.raw == "true") return 1.0;
   if (p.raw == "false") return 0.0;
-  return parseNumberAs(p.flag, p.key, p.raw);
+  try {
+    return parseNumberAs(p.flag, p.key, p.raw);
+  } catch (const InputError&) {
+    throw InputError(p.flag + " must be " + spec.rangeText() + " (got \"" + p.raw + "\")", p.key);
+  }
+}
+
+// A choice by name ("auto") or by its index.
+double parseChoice(const ParamValue& p, const ParameterSpec& spec) {
+  const auto it = std::find(spec.choices.begin(), spec.choices.end(), p.raw);
+  if (it != spec.choices.end()) return static_cast<double>(it - spec.choices.begin());
+  try {
+    return parseNumberAs(p.flag, p.key, p.raw);
+  } catch (const InputError&) {
+    throw InputError(p.flag + " must be one of " + spec.rangeText() + " (got \"" + p.raw + "\")",
+                     p.key);
+  }
 }
 
 // "design circle" or "designs circle and hope": the designs that take parameter `key`.
@@ -359,11 +373,9 @@ void applyParams(State& s) {
     }
     double value = 0.0;
     if (spec->kind == ParameterSpec::Kind::Choice) {
-      auto it = std::find(spec->choices.begin(), spec->choices.end(), p.raw);
-      value = it != spec->choices.end() ? static_cast<double>(it - spec->choices.begin())
-                                        : parseNumberAs(p.flag, p.key, p.raw);
+      value = parseChoice(p, *spec);
     } else if (spec->kind == ParameterSpec::Kind::Bool) {
-      value = parseSwitch(p);
+      value = parseSwitch(p, *spec);
     } else {
       value = parseNumberAs(p.flag, p.key, p.raw);
     }

@@ -25,8 +25,10 @@ const char* kGridHelp =
     "    \"tokens\": N}, ...]\n"
     "Reads PNG, JPEG, BMP, WebP, GIF (first frame) and TIFF headers only; pictures above\n"
     "8192x8192 pixels are refused without being decoded. A bad file stops the command with one\n"
-    "line on stderr and exit status 2, before anything is printed. The image-grid options are\n"
-    "the ones every layout command (ids, ptd, bias, attention, render) takes.\n\n"
+    "line on stderr and exit status 2, before anything is printed. Presets: qwen2.5-vl (patch\n"
+    "14, merge 2, min 3136, max 12845056 pixels) and qwen3-vl (16, 2, 65536, 16777216). The\n"
+    "image-grid options are the ones every layout command (ids, ptd, bias, attention, render)\n"
+    "takes.\n\n"
     "options:\n";
 
 // JSON string literal; control characters escaped, other bytes passed through.

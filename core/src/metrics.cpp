@@ -161,6 +161,12 @@ std::string undefinedMetricReason(const std::string& metric, std::size_t nText,
          std::to_string(nText) + " text, " + std::to_string(nVisual) + " visual)";
 }
 
+std::string missingTokensText(std::size_t nText, std::size_t nVisual) {
+  if (nText > 0 && nVisual > 0) return {};
+  if (nText == 0 && nVisual == 0) return "no text or visual token";
+  return nText == 0 ? "no text token" : "no visual token";
+}
+
 PtdResult perTokenDistanceReference(const PositionIds& ids) {
   PtdResult r;
   const auto text = ids.textIndices(), vis = ids.visualIndices();

@@ -176,7 +176,12 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   j["age"] = {{"layers", scene.age.layers},
               {"strategy", ageStrategyName(scene.age.strategy)},
               {"layer", scene.ageLayer}};
-  j["selected_text"] = scene.selectedText;
+  // The token the views show: after a layout edit the selection may point past the last text
+  // token, and the views take the last one (computeDesignIds); a file holds what was shown, so
+  // that it loads back (the loader refuses a selection outside the layout).
+  const std::size_t texts = scene.layout.textCount();
+  j["selected_text"] =
+      std::min<long long>(scene.selectedText, static_cast<long long>(texts > 0 ? texts - 1 : 0));
   return j.dump(2) + "\n";
 }
 

@@ -67,8 +67,8 @@ std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,
     const PositionIds ids = d->ids(scene.layout, params);
     const PtdResult ptd = perTokenDistance(ids, threads);
     const BiasResult bias = biasSpread(ids, pairs, threads);
-    out.push_back(
-        {d->name(), d->title(), ptd.ptd, bias.spread, ptd.undefinedReason, bias.undefinedReason});
+    out.push_back({d->name(), d->title(), ptd.ptd, bias.spread, ptd.undefinedReason,
+                   bias.undefinedReason, ptd.nText, ptd.nVisual});
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // CSV and JSON of a Table (the figure data export).
 #include "ropescope/table_report.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
@@ -20,7 +21,8 @@ std::string csvText(const std::string& s) {
 }
 
 std::string csvCell(const TableCell& cell) {
-  if (const auto* d = std::get_if<double>(&cell)) return formatDouble(*d);
+  // An undefined value (NaN: a PTD with no visual token) is an empty cell, as JSON's null.
+  if (const auto* d = std::get_if<double>(&cell)) return std::isnan(*d) ? "" : formatDouble(*d);
   if (const auto* i = std::get_if<long long>(&cell)) return std::to_string(*i);
   return csvText(std::get<std::string>(cell));
 }

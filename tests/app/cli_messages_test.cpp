@@ -96,7 +96,11 @@ const std::vector<Case>& cases() {
       {{"ptd", "--layout", "t2,i2x2", "--param", "alpha=nan"},
        "--param alpha must be a finite number (got \"nan\")"},
       {{"ptd", "--layout", "t2,i2x2", "--param", "no_circle=maybe"},
-       "--param no_circle expects a number (got \"maybe\")"},
+       "--param no_circle must be 0 or 1 (false or true) (got \"maybe\")"},
+      {{"ptd", "--layout", "t2,i2x2", "--param", "radius_mode=huge"},
+       "--param radius_mode must be one of 0 (fixed), 1 (auto) (got \"huge\")"},
+      {{"ptd", "--layout", "t2,i2x2", "--param", "radius_mode=7"},
+       "radius_mode must be one of 0 (fixed), 1 (auto) (got 7)"},
       {{"ptd", "--layout", "t2,i2x2", "--param", "no_circle=2"},
        "no_circle must be 0 or 1 (false or true) (got 2)"},
       {{"ptd", "--layout", "t2,i2x2", "--frobnicate"},
@@ -130,10 +134,13 @@ TEST(CliMessages, EveryBadInputGivesItsExactLineAndStatusTwo) {
     EXPECT_EQ(r.status, 2) << joinArgs(c.args) << "\nstderr: " << r.err;
     EXPECT_EQ(r.err, "ropescope: " + c.message + "\n") << joinArgs(c.args);
     EXPECT_TRUE(r.out.empty()) << joinArgs(c.args) << "\nstdout: " << r.out;
-    // No message repeats the program's name or leaks a library's or the code's words.
+    // No message repeats the program's name or leaks a library's or the code's words (a
+    // parameter's key only where the user typed it).
+    const std::string typed = joinArgs(c.args);
     for (const char* leak :
          {"ropescope: ropescope", "[json.exception", "radius_mode", ".000000", "QStandardPaths"})
-      EXPECT_EQ(r.err.find(leak), std::string::npos) << r.err;
+      if (typed.find(leak) == std::string::npos)
+        EXPECT_EQ(r.err.find(leak), std::string::npos) << r.err;
   }
 }
 

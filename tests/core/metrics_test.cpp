@@ -60,6 +60,10 @@ TEST(Ptd, NoTextOrNoVisualIsUndefinedWithTheReason) {
   EXPECT_EQ(biasSpread(findDesign("mrope").ids(parseLayoutSpec("t3"), {}), pairs).undefinedReason,
             "bias spread needs at least one text and one visual token (layout has 3 text, 0 "
             "visual)");
+  EXPECT_EQ(missingTokensText(5, 0), "no visual token");
+  EXPECT_EQ(missingTokensText(0, 4), "no text token");
+  EXPECT_EQ(missingTokensText(0, 0), "no text or visual token");
+  EXPECT_EQ(missingTokensText(1, 1), "");
   // One text and one visual token are enough.
   const PositionIds one = findDesign("mrope").ids(parseLayoutSpec("t1,i1x1"), {});
   EXPECT_TRUE(perTokenDistance(one).defined());

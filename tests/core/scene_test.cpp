@@ -207,3 +207,16 @@ TEST(SceneMetricsTest, DesignIdsAreThePartOfTheFullMetricsTheyName) {
   bad.frequency.rotary.base = 0.5;
   EXPECT_THROW(computeDesignIds(bad), InputError);
 }
+
+// Issue 17 item 14: a selection left past the last text token by a layout edit is saved as the
+// token the views show, so that the file loads back (the loader refuses it otherwise).
+TEST(SceneFile, SavesTheSelectionTheViewsShow) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t2,i2x2");
+  s.selectedText = 6;  // was valid on the previous layout
+  const Scene back = sceneFromJson(sceneToJson(s));
+  EXPECT_EQ(back.selectedText, 1);
+  EXPECT_EQ(computeDesignIds(back).selectedToken, computeDesignIds(s).selectedToken);
+  s.layout = parseLayoutSpec("i2x2");
+  EXPECT_EQ(sceneFromJson(sceneToJson(s)).selectedText, 0);
+}

@@ -53,3 +53,15 @@ TEST(TableReport, ARowOfTheWrongLengthIsRefused) {
         << e.what();
   }
 }
+
+// An undefined value (PTD of a layout without visual tokens) is an empty CSV cell and JSON null,
+// never "nan" or 0 (issue 17 item 13).
+TEST(TableReport, UndefinedValuesAreEmptyCellsAndNull) {
+  Table t;
+  t.columns = {"design", "ptd", "n"};
+  t.rows.push_back({std::string("hard"), std::nan(""), 5LL});
+  const std::string csv = tableReport(t, TableFormat::Csv);
+  EXPECT_EQ(csv, "design,ptd,n\nhard,,5\n");
+  const auto j = nlohmann::json::parse(tableReport(t, TableFormat::Json));
+  EXPECT_TRUE(j.at("rows")[0].at("ptd").is_null());
+}

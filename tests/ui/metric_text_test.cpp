@@ -33,6 +33,10 @@ TEST(MetricText, UndefinedValuesCarryCoresReason) {
             QStringLiteral("n/a (PTD needs at least one text and one visual token (layout has 5 "
                            "text, 0 visual))"));
   EXPECT_EQ(metricText(r.ptd), QStringLiteral("n/a"));
+  // Titles say what is missing in a few words.
+  EXPECT_EQ(metricTitleText(r.ptd, r.nText, r.nVisual), QStringLiteral("n/a (no visual token)"));
+  EXPECT_EQ(metricTitleText(std::nan(""), 0, 4), QStringLiteral("n/a (no text token)"));
+  EXPECT_EQ(metricTitleText(20.0 / 9.0, 5, 9), QStringLiteral("2.2222"));
   // A defined value ignores an empty reason.
   EXPECT_EQ(metricText(2.0, std::string()), QStringLiteral("2"));
 }

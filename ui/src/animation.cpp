@@ -70,7 +70,7 @@ QString circleTitle(const Scene& s, const SceneMetrics& m) {
       .arg(s.designParams.get("alpha", specs), 0, 'f', 3)
       .arg(s.designParams.get("radius", specs), 0, 'g', 4)
       .arg(s.designParams.get("dff", specs), 0, 'f', 3)
-      .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason));
+      .arg(metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
 }
 
 // Draws the frames of one animation; keeps the 3-D view (and its camera) across frames.

@@ -426,15 +426,19 @@ void ChartsPanel::refreshDesigns() {
   const std::string biasUndefined = all.empty() ? std::string() : all[0].biasUndefined;
   ptdSeries_->setLabelsVisible(ptdUndefined.empty());
   biasSeries_->setLabelsVisible(biasUndefined.empty());
-  const auto undefinedText = [](const std::string& why) {
-    // The reason on a line of its own (titles are rich text): elided, it would say nothing.
-    return why.empty() ? QString()
-                       : QStringLiteral(": %1<br>%2")
-                             .arg(metricText(std::nan("")), QString::fromStdString(why));
+  // The short form: the full reason is in the hover text, the formulas and the status bar.
+  const auto undefinedText = [&all](const std::string& why) {
+    return why.empty()
+               ? QString()
+               : QStringLiteral(": ") + metricTitleText(std::nan(""), all[0].nText, all[0].nVisual);
   };
-  ptdChart_->setTitle(tr("PTD of every design (this layout)") + undefinedText(ptdUndefined) +
-                      pending);
-  biasChart_->setTitle(tr("Bias spread of every design") + undefinedText(biasUndefined) + pending);
+  // Undefined: the n/a takes the place of "(this layout)", so that the narrow panel shows it.
+  ptdChart_->setTitle(
+      (ptdUndefined.empty() ? tr("PTD of every design (this layout)") : tr("PTD of every design")) +
+      undefinedText(ptdUndefined) + pending);
+  biasChart_->setTitle(
+      (biasUndefined.empty() ? tr("Bias spread of every design") : tr("Bias spread")) +
+      undefinedText(biasUndefined) + pending);
 }
 
 void ChartsPanel::refreshSelection() {

@@ -93,7 +93,7 @@ void CompareView::refresh() {
       view->showIds(d.ids, d.selectedToken, model_->selectedVisual());
       view->setTitle(QStringLiteral("%1    PTD %2")
                          .arg(QString::fromStdString(findDesign(designs_[i]).title()))
-                         .arg(metricText(d.ptd.ptd, d.ptd.undefinedReason)));
+                         .arg(metricTitleText(d.ptd.ptd, d.ptd.nText, d.ptd.nVisual)));
     } else {
       ptds_[i] = std::numeric_limits<double>::quiet_NaN();
       view->setTitle(errors_[i]);

@@ -138,10 +138,9 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
       designs.empty() ? std::string() : (ptd ? designs[0].ptdUndefined : designs[0].biasUndefined);
   QString title =
       ptd ? QStringLiteral("PTD of every design") : QStringLiteral("Bias spread of every design");
-  // The reason on a line of its own (the title is rich text): elided, it would say nothing.
   if (!undefined.empty())
-    title += QStringLiteral(": %1<br>%2")
-                 .arg(metricText(std::nan("")), QString::fromStdString(undefined));
+    title +=
+        QStringLiteral(": ") + metricTitleText(std::nan(""), designs[0].nText, designs[0].nVisual);
   auto chart = newChart(title);
   auto* series = new QHorizontalBarSeries;
   auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));

@@ -103,11 +103,11 @@ QString planTitle(const std::string& plan) {
 }
 
 // The PTD as every view shows it (metric_text.h): hard 2.2222, unordered 0, circle 0 (its 1e-16
-// is rounding), n/a with the reason when the layout has no text or no visual token.
+// is rounding), n/a with what is missing when the layout has no text or no visual token.
 QString compareTitle(const std::string& design, const PtdResult& ptd) {
   return QStringLiteral("%1  PTD %2")
       .arg(QString::fromStdString(findDesign(design).title()),
-           metricText(ptd.ptd, ptd.undefinedReason));
+           metricTitleText(ptd.ptd, ptd.nText, ptd.nVisual));
 }
 
 // A 3-D view of `ids`, `px` device pixels, drawn offscreen (no screen grab).

@@ -389,8 +389,8 @@ void MainWindow::refreshViews() {
         findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
   } catch (const std::exception&) {
   }
-  QString title =
-      QStringLiteral("%1    PTD %2").arg(designTitle, metricText(m.ptd.ptd, m.ptd.undefinedReason));
+  QString title = QStringLiteral("%1    PTD %2")
+                      .arg(designTitle, metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
   if (valid.design == "circle" && valid.ageLayer >= 0)
     title += tr("    (AGE layer %1)").arg(valid.ageLayer);
   view_->setTitle(title);

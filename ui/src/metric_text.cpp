@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ropescope/metrics.h"
+
 namespace ropescope::ui {
 
 double shownMetric(double value) {
@@ -17,6 +19,11 @@ QString metricText(double value, const std::string& undefinedReason) {
   if (undefinedReason.empty() && !std::isnan(value)) return metricText(value);
   if (undefinedReason.empty()) return QStringLiteral("n/a");
   return QStringLiteral("n/a (%1)").arg(QString::fromStdString(undefinedReason));
+}
+
+QString metricTitleText(double value, std::size_t nText, std::size_t nVisual) {
+  const std::string missing = missingTokensText(nText, nVisual);
+  return missing.empty() ? metricText(value) : metricText(value, missing);
 }
 
 }  // namespace ropescope::ui

@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include <cstddef>
 #include <string>
 
 namespace ropescope::ui {
@@ -21,5 +22,8 @@ QString metricText(double value);
 // metricText, and for an undefined value the reason core gives: "n/a (PTD needs at least one
 // text and one visual token (layout has 5 text, 0 visual))".
 QString metricText(double value, const std::string& undefinedReason);
+// For titles, where a sentence would be cut: metricText, and for an undefined value the missing
+// tokens in a few words: "n/a (no visual token)".
+QString metricTitleText(double value, std::size_t nText, std::size_t nVisual);
 
 }  // namespace ropescope::ui

@@ -24,6 +24,9 @@ std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token)
 // visual token (layout has 5 text, 0 visual)"; empty when the metric is defined.
 std::string undefinedMetricReason(const std::string& metric, std::size_t nText,
                                   std::size_t nVisual);
+// The same in a few words, for titles: "no visual token", "no text token" or "no text or visual
+// token"; empty when there are both.
+std::string missingTokensText(std::size_t nText, std::size_t nVisual);
 
 struct PtdResult {
   double ptd = std::numeric_limits<double>::quiet_NaN();  // NaN when undefined

@@ -62,6 +62,7 @@ struct DesignSummary {
   double ptd = 0.0;                         // NaN when undefined (ptdUndefined says why)
   double biasSpread = 0.0;                  // NaN when undefined (biasUndefined says why)
   std::string ptdUndefined, biasUndefined;  // empty: defined
+  std::size_t nText = 0, nVisual = 0;       // the layout's tokens (the same for every design)
 };
 
 // PTD and bias spread of the scene's layout under every design (each with its default
