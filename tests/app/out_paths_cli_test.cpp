@@ -11,12 +11,15 @@
 // PNG frame sequences go into a folder instead: an existing folder takes them, everything else
 // is refused with one line, and a new name with an image extension (anim.png) is not made a
 // folder. Exit status is always 0 or 2, never a crash; no temporary file is left behind.
-// OutPathsCliX.* draw a 3-D view and need an X display (run under xvfb-run, label gui).
+// OutPathsCliX.* and OutPathsViewsX.* draw 3-D views and need an X display (run under xvfb-run,
+// label gui).
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -415,6 +418,157 @@ INSTANTIATE_TEST_SUITE_P(Space, OutPathsCliX,
                                                   "space.png",
                                                   "\x89PNG"}),
                          [](const auto& info) { return info.param.name; });
+// What happened in one folder while a writer ran (inotify): the evidence that a file came into
+// place by a rename of a temporary file, not by being written where it lies.
+class FolderEvents {
+ public:
+  explicit FolderEvents(const fs::path& dir) {
+    fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd_ >= 0) ::inotify_add_watch(fd_, dir.c_str(), IN_CREATE | IN_MOVED_TO | IN_MODIFY);
+  }
+  ~FolderEvents() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool ok() const { return fd_ >= 0; }
+  // (mask, name) of every event so far.
+  std::vector<std::pair<std::uint32_t, std::string>> take() {
+    std::vector<std::pair<std::uint32_t, std::string>> events;
+    alignas(inotify_event) char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd_, buf, sizeof buf);
+      if (n <= 0) break;
+      for (ssize_t at = 0; at < n;) {
+        const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
+        events.emplace_back(e->mask, e->len ? std::string(e->name) : std::string());
+        at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+      }
+    }
+    return events;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// `name` arrived by rename from "<name>.tmp-…" and was never created or written in place.
+void expectRenamedIntoPlace(FolderEvents& events, const std::string& name,
+                            const std::string& context) {
+  bool temporary = false, moved = false, inPlace = false;
+  for (const auto& [mask, file] : events.take()) {
+    if ((mask & IN_CREATE) && file.rfind(name + ".tmp-", 0) == 0) temporary = true;
+    if ((mask & IN_MOVED_TO) && file == name) moved = true;
+    if ((mask & (IN_CREATE | IN_MODIFY)) && file == name) inPlace = true;
+  }
+  EXPECT_TRUE(temporary) << context << ": no temporary file " << name << ".tmp-…";
+  EXPECT_TRUE(moved) << context << ": " << name << " was not renamed into place";
+  EXPECT_FALSE(inPlace) << context << ": " << name << " was written in place";
+}
+
+struct ListedView {
+  std::string name;
+  std::vector<std::string> formats;
+  bool needsX = false;
+};
+
+// The views and formats `render --list-views` offers ("NAME  description [png csv] (needs X)"),
+// so a view added later is checked without editing this test.
+std::vector<ListedView> listedViews() {
+  const fs::path work = makeWorkDir("ropescope-outpaths-list");
+  const ProcessResult r = runProcess(work, work, {"render", "--list-views"}, true);
+  fs::remove_all(work);
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::vector<ListedView> views;
+  std::stringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t open = line.rfind('['), close = line.rfind(']');
+    if (line.empty() || open == std::string::npos || close < open) continue;
+    ListedView v;
+    v.name = line.substr(0, line.find(' '));
+    std::stringstream formats(line.substr(open + 1, close - open - 1));
+    for (std::string f; formats >> f;) v.formats.push_back(f);
+    v.needsX = line.find("(needs X)", close) != std::string::npos;
+    views.push_back(v);
+  }
+  EXPECT_GE(views.size(), 10u) << r.out;
+  return views;
+}
+
+// Every view in every format it offers is written by the one output path: a temporary file
+// renamed into place (regular files), not Qt's own writer.
+void checkEveryView(bool withX) {
+  const fs::path work = makeWorkDir(std::string("ropescope-outpaths-views") + (withX ? "-x" : ""));
+  fs::copy_file(fs::path(ROPESCOPE_SAMPLES) / "castle.png", work / "castle.png");
+  int checked = 0;
+  for (const ListedView& v : listedViews()) {
+    if (v.needsX != withX) continue;
+    for (const std::string& format : v.formats) {
+      const std::string name = v.name + "." + format;
+      const std::string context = "render --view " + v.name + " --out " + name;
+      const fs::path dir = work / (v.name + "-" + format);
+      fs::create_directories(dir);
+      FolderEvents events(dir);
+      ASSERT_TRUE(events.ok()) << "inotify: " << std::strerror(errno);
+      const ProcessResult r =
+          runProcess(work, work,
+                     {"render", "--layout", "t2,img:castle.png,t2", "--view", v.name, "--size",
+                      "480x360", "--out", (dir / name).string()},
+                     !withX);
+      ASSERT_EQ(r.status, 0) << context << "\n" << r.err;
+      EXPECT_GT(fs::file_size(dir / name), 0u) << context;
+      expectRenamedIntoPlace(events, name, context);
+      ++checked;
+    }
+  }
+  fs::remove_all(work);
+  std::printf("[ views ] %d view/format pairs renamed into place\n", checked);
+  std::fflush(stdout);
+  EXPECT_GT(checked, 0);
+}
+
+TEST(OutPathsViews, EveryViewAndFormatIsRenamedIntoPlace) {
+  checkEveryView(false);
+}
+
+TEST(OutPathsViewsX, Every3dViewAndFormatIsRenamedIntoPlace) {
+  if (std::getenv("DISPLAY") == nullptr || !*std::getenv("DISPLAY"))
+    GTEST_SKIP() << "needs an X display (ctest runs it under xvfb-run)";
+  checkEveryView(true);
+}
+
+// An animation's GIF and each of its PNG frames: the same.
+TEST(OutPathsViews, GifAndEveryPngFrameAreRenamedIntoPlace) {
+  const fs::path work = makeWorkDir("ropescope-outpaths-anim");
+  const std::vector<std::string> anim = {"render",          "--layout", "t4,i6x6,t8", "--animate",
+                                         "distance_h:0:64", "--frames", "3",          "--size",
+                                         "160x120",         "--out"};
+  {
+    FolderEvents events(work);
+    ASSERT_TRUE(events.ok());
+    std::vector<std::string> a = anim;
+    a.push_back((work / "a.gif").string());
+    const ProcessResult r = runProcess(work, work, a, true);
+    ASSERT_EQ(r.status, 0) << r.err;
+    expectRenamedIntoPlace(events, "a.gif", "--animate --out a.gif");
+  }
+  fs::create_directories(work / "frames");
+  FolderEvents events(work / "frames");
+  ASSERT_TRUE(events.ok());
+  std::vector<std::string> a = anim;
+  a.push_back((work / "frames").string());
+  const ProcessResult r = runProcess(work, work, a, true);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto all = events.take();
+  for (const char* frame : {"frame_0001.png", "frame_0002.png", "frame_0003.png"}) {
+    bool moved = false, inPlace = false;
+    for (const auto& [mask, file] : all) {
+      moved |= (mask & IN_MOVED_TO) && file == frame;
+      inPlace |= (mask & (IN_CREATE | IN_MODIFY)) && file == frame;
+    }
+    EXPECT_TRUE(moved) << frame << " was not renamed into place";
+    EXPECT_FALSE(inPlace) << frame << " was written in place";
+  }
+  fs::remove_all(work);
+}
 #endif
 
 }  // namespace
