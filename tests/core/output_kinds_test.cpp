@@ -22,11 +22,15 @@
 #include <thread>
 #include <vector>
 
+#include "../common/fifo_reader.h"
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
+#include "ropescope/npy.h"
+#include "ropescope/scene.h"
 
 namespace fs = std::filesystem;
 using namespace ropescope;
+using ropescope::test::FifoReader;
 
 namespace {
 
@@ -98,31 +102,6 @@ bool isRoot() {
   return ::geteuid() == 0;
 }
 
-// Reads a FIFO to its end on a thread of its own (a writer of a FIFO blocks until it has a
-// reader).
-struct FifoReader {
-  std::string bytes;
-  std::thread thread;
-  explicit FifoReader(const fs::path& fifo) {
-    thread = std::thread([this, fifo] {
-      const int fd = ::open(fifo.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) return;
-      char buf[65536];
-      for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        bytes.append(buf, std::size_t(n));
-      }
-      ::close(fd);
-    });
-  }
-  std::string finish() {
-    thread.join();
-    return bytes;
-  }
-};
-
 TEST(OutputKinds, SymlinkIsWrittenThroughAndStaysALink) {
   TempDir dir;
   const fs::path target = dir.path / "real.json", link = dir.path / "link.json";
@@ -179,7 +158,8 @@ TEST(OutputKinds, FifoIsWrittenInPlaceAndItsReaderGetsTheBytes) {
   // More than a pipe holds (64 KiB), so writer and reader must take turns.
   std::string text;
   for (int i = 0; text.size() < (1u << 20); ++i) text += std::to_string(i) + ",";
-  FifoReader reader(fifo);
+  FifoReader reader(fifo.string());
+  ASSERT_TRUE(reader.opened());
   writeFileAtomically(fifo.string(), text);
   EXPECT_EQ(reader.finish(), text);
   EXPECT_TRUE(S_ISFIFO(lstatOf(fifo).st_mode));
@@ -189,7 +169,7 @@ TEST(OutputKinds, FifoIsWrittenInPlaceAndItsReaderGetsTheBytes) {
   // Through a link to the FIFO: the same.
   const fs::path link = dir.path / "link";
   fs::create_symlink(fifo, link);
-  FifoReader again(link);
+  FifoReader again(link.string());
   writeFileAtomically(link.string(), std::string("second"));
   EXPECT_EQ(again.finish(), "second");
   EXPECT_TRUE(S_ISFIFO(lstatOf(fifo).st_mode));
@@ -443,6 +423,45 @@ TEST(OutputKinds, AbandonedOutputLeavesTheOldFile) {
   out.commit();
   EXPECT_EQ(readAll(file), "new text");
   EXPECT_EQ(modeOf(file), 0600u);
+}
+
+}  // namespace
+
+namespace {
+
+// Scene saves (File → Save, autosave) and .npy output go through the same path.
+TEST(OutputKinds, SceneSavesAndNpyFollowTheSameRules) {
+  TempDir dir;
+  const Scene scene = defaultScene();
+  const fs::path target = dir.path / "paper.json", link = dir.path / "link.json";
+  put(target, "old");
+  ASSERT_EQ(::chmod(target.c_str(), 0600), 0);
+  fs::create_symlink("paper.json", link);
+  saveSceneFile(scene, link.string());
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(modeOf(target), 0600u);
+  EXPECT_TRUE(loadSceneFile(target.string()) == scene);
+
+  const fs::path ro = dir.path / "ro.json";
+  put(ro, "keep");
+  ASSERT_EQ(::chmod(ro.c_str(), 0444), 0);
+  try {
+    saveSceneFile(scene, ro.string());
+    ADD_FAILURE() << "a read-only scene file was overwritten";
+  } catch (const InputError& e) {
+    expectOneLineNaming(e.what(), ro, "read-only");
+  }
+  EXPECT_EQ(readAll(ro), "keep");
+
+  const fs::path fifo = dir.path / "x.npy";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  FifoReader reader(fifo.string());
+  const float v[2] = {1.0f, 2.0f};
+  writeNpy(fifo.string(), v, 2, {2});
+  const std::string bytes = reader.finish();
+  EXPECT_EQ(bytes.compare(0, 6, "\x93NUMPY"), 0);
+  EXPECT_TRUE(S_ISFIFO(lstatOf(fifo).st_mode));
+  EXPECT_EQ(temporaries(dir.path), 0u);
 }
 
 }  // namespace

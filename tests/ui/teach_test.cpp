@@ -343,6 +343,9 @@ TEST(TeachAnimation, CancelStopsEarly) {
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(r.cancelled);
   EXPECT_EQ(r.framesWritten, 3);
+  // A cancelled GIF is abandoned whole (one output path, issue 17): no partial file.
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("x.gif"))));
+  EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty()) << "a temporary file was left";
 }
 
 TEST(TeachAnimation, PngSequenceAndCircleSweep) {

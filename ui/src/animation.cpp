@@ -10,15 +10,18 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
 #include <vtkRenderer.h>
 
+#include "file_output.h"
 #include "gif_writer.h"
 #include "metric_text.h"
 #include "phasor_view.h"
 #include "position_space_view.h"
+#include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
@@ -142,6 +145,40 @@ class FrameRenderer {
   bool fitted_ = false;
 };
 
+// Names that say "one file": a folder of frames must not be called that (it would look like an
+// image that no viewer opens).
+bool hasFileExtension(const QString& out) {
+  static const QStringList kFileSuffixes = {
+      QStringLiteral("png"),  QStringLiteral("apng"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
+      QStringLiteral("bmp"),  QStringLiteral("webp"), QStringLiteral("tif"), QStringLiteral("tiff"),
+      QStringLiteral("svg"),  QStringLiteral("pdf"),  QStringLiteral("ppm"), QStringLiteral("mp4"),
+      QStringLiteral("webm"), QStringLiteral("mkv"),  QStringLiteral("mov"), QStringLiteral("avi"),
+      QStringLiteral("csv"),  QStringLiteral("json"), QStringLiteral("npy"), QStringLiteral("txt")};
+  return kFileSuffixes.contains(QFileInfo(out).suffix().toLower());
+}
+
+// PNG frames go into a folder: one that exists (or a link to one), or a new name without a
+// file extension, created here. Anything else at the path (a file, a FIFO, a device, a link to
+// one of those or to nothing) is left alone. create: make the new folder (else only check).
+void prepareFramesFolder(const QString& out, bool create) {
+  const std::string name = out.toStdString();
+  std::error_code ec;
+  if (std::filesystem::is_directory(name, ec)) return;
+  const auto lstatus = std::filesystem::symlink_status(name, ec);
+  if (!ec && lstatus.type() != std::filesystem::file_type::not_found)
+    throw InputError("--out \"" + name +
+                         "\" is not a folder: PNG frames go into a folder (an existing one or a "
+                         "new name without an extension); for one animated file give a .gif name",
+                     "out");
+  if (hasFileExtension(out))
+    throw InputError("--out \"" + name + "\" ends in ." + QFileInfo(out).suffix().toStdString() +
+                         ", but PNG frames go into a folder: give a folder name without an "
+                         "extension, or a .gif name for one animated file",
+                     "out");
+  if (create && !QDir().mkpath(out))
+    throw InputError("could not create the folder \"" + name + "\" for the PNG frames", "out");
+}
+
 }  // namespace
 
 double AnimationSpec::valueAt(int frame) const {
@@ -247,19 +284,20 @@ AnimationResult renderAnimation(const Scene& scene, const AnimationSpec& spec, Q
     if (out.isEmpty())
       throw InputError("no output: give a .gif file or a folder for PNG frames", "out");
     const bool gif = out.endsWith(QStringLiteral(".gif"), Qt::CaseInsensitive);
+    // Refused before any frame is drawn.
+    if (gif)
+      checkOutputPath(out.toStdString());
+    else
+      prepareFramesFolder(out, false);
     FrameRenderer renderer(scene, spec, size);
+    // The GIF goes to a temporary file and appears whole when the last frame is in; a
+    // cancelled or failed animation leaves what was at the path as it was.
     GifWriter writer;
     if (gif) {
       if (!writer.open(out, size, std::max(1, delayMs / 10)))
         throw InputError(writer.errorString().toStdString(), "out");
     } else {
-      const QFileInfo info(out);
-      if (info.exists() && !info.isDir())
-        throw InputError("output " + out.toStdString() +
-                             " is a file: PNG frames need a folder (or name a .gif file)",
-                         "out");
-      if (!QDir().mkpath(out))
-        throw InputError("could not create the folder " + out.toStdString(), "out");
+      prepareFramesFolder(out, true);
     }
     for (int i = 0; i < spec.frames; ++i) {
       const QImage image = renderer.frame(i);
@@ -268,8 +306,7 @@ AnimationResult renderAnimation(const Scene& scene, const AnimationSpec& spec, Q
       } else {
         const QString path =
             QDir(out).filePath(QStringLiteral("frame_%1.png").arg(i + 1, 4, 10, QLatin1Char('0')));
-        if (!image.save(path, "PNG"))
-          throw InputError("could not write " + path.toStdString(), "out");
+        writePng(path.toStdString(), image);  // each frame whole or not at all
       }
       ++result.framesWritten;
       if (progress && !progress(i + 1, spec.frames)) {
@@ -277,7 +314,9 @@ AnimationResult renderAnimation(const Scene& scene, const AnimationSpec& spec, Q
         break;
       }
     }
-    if (gif && !writer.close()) throw InputError(writer.errorString().toStdString(), "out");
+    // A cancelled GIF is not closed: the writer abandons it, and the path keeps what it held.
+    if (gif && !result.cancelled && !writer.close())
+      throw InputError(writer.errorString().toStdString(), "out");
     result.ok = !result.cancelled;
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());
@@ -294,6 +333,11 @@ int renderAnimationCommand(const Scene& scene, const std::string& specText, int 
   if (out.empty())
     throw InputError("--out is required: a .gif file or a folder for PNG frames", "out");
   validateScene(scene);
+  const QString path = QString::fromStdString(out);
+  if (path.endsWith(QStringLiteral(".gif"), Qt::CaseInsensitive))
+    checkOutputPath(out);  // before a display is asked for
+  else
+    prepareFramesFolder(path, false);
   std::unique_ptr<QApplication> app;
   if (!QCoreApplication::instance()) {
     const bool display = !qEnvironmentVariableIsEmpty("DISPLAY");
@@ -313,7 +357,6 @@ int renderAnimationCommand(const Scene& scene, const std::string& specText, int 
   }
   QElapsedTimer timer;
   timer.start();
-  const QString path = QString::fromStdString(out);
   const AnimationResult r = renderAnimation(scene, spec, QSize(width, height), path);
   if (!r.ok) throw InputError(r.error.toStdString(), "out");
   const double seconds = static_cast<double>(timer.elapsed()) / 1000.0;

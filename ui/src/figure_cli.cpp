@@ -9,6 +9,7 @@
 
 #include "figure_presets.h"
 #include "figure_views.h"
+#include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
 #include "vtk_view.h"
 
@@ -77,6 +78,7 @@ void checkRenderJob(const RenderJob& job) {
 
 void renderFigure(const RenderJob& job) {
   checkRenderJob(job);
+  checkOutputPath(job.out);  // refused before a display is asked for or anything is drawn
   const FigureView& view = findFigureView(job.view);
   const bool threeD = view.kind == FigureKind::Space && !dataFormat(figureFormat(view, job.out));
   const char* display = std::getenv("DISPLAY");

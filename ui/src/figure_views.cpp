@@ -1,13 +1,13 @@
 #include "figure_views.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QChart>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QResizeEvent>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 
 #include "figure_attention.h"
 #include "figure_charts.h"
+#include "file_output.h"
 #include "metric_text.h"
 #include "phasor_view.h"
 #include "picture_view.h"
@@ -279,10 +280,13 @@ bool isBias(const FigureView& v) {
 void savePainted(const std::string& path, const std::string& format, const FigureOptions& o,
                  const std::function<void(QPainter&, QSizeF)>& paint, const QString& title) {
   const QSizeF logical = figure::logicalSize(o);
-  const QString file = QString::fromStdString(path);
+  // Encoded in memory, then written by the one output path (whole or not at all).
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
   if (format == "svg") {
     QSvgGenerator svg;
-    svg.setFileName(file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(logical.toSize());
     svg.setViewBox(QRectF(QPointF(0, 0), logical));
     svg.setResolution(static_cast<int>(figure::kLogicalPerInch));
@@ -293,7 +297,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
     paint(p, logical);
     p.end();
   } else if (format == "pdf") {
-    QPdfWriter pdf(file);
+    QPdfWriter pdf(&buffer);
     pdf.setTitle(title);
     pdf.setCreator(QStringLiteral("ropescope"));
     pdf.setResolution(static_cast<int>(figure::kLogicalPerInch));
@@ -314,10 +318,11 @@ void savePainted(const std::string& path, const std::string& format, const Figur
       toLogical(p, o);
       paint(p, logical);
     }
-    if (!image.save(file, "PNG"))
-      throw InputError("cannot write output file \"" + path + "\"", "out");
+    image.setDevicePixelRatio(1.0);
+    bytes = pngBytes(image, path);
   }
-  if (!QFile::exists(file)) throw InputError("cannot write output file \"" + path + "\"", "out");
+  buffer.close();
+  writeBytes(path, bytes);
 }
 
 }  // namespace
@@ -496,22 +501,16 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
   const std::string format = figureFormat(view, path);
   figure::validate(o);
   validateScene(scene);
+  checkOutputPath(path);  // a folder or a read-only file is refused before the drawing
   if (format == "csv" || format == "json") {
     const std::string text =
         figureData(scene, view, format == "csv" ? TableFormat::Csv : TableFormat::Json, o);
-    QSaveFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(text.data(), static_cast<qint64>(text.size())) !=
-            static_cast<qint64>(text.size()) ||
-        !f.commit())
-      throw InputError("cannot write output file \"" + path + "\"", "out");
+    writeFileAtomically(path, text);
     return;
   }
   const QString title = QString::fromStdString(view.name + ": " + view.description);
   if (view.kind == FigureKind::Space) {
-    const QImage image = figureImage(scene, view, o);
-    if (!image.save(QString::fromStdString(path), "PNG"))
-      throw InputError("cannot write output file \"" + path + "\"", "out");
+    writePng(path, figureImage(scene, view, o));
     return;
   }
   if (view.name == "attention") {

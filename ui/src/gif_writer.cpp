@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <exception>
 
 namespace ropescope::ui {
 
@@ -210,14 +211,14 @@ QByteArray gifLzw(const std::vector<std::uint8_t>& indices, int minCodeSize) {
   return out;
 }
 
-GifWriter::~GifWriter() {
-  if (file_.isOpen()) file_.close();
-}
+GifWriter::~GifWriter() = default;  // an unfinished file is abandoned (OutputFile)
 
 bool GifWriter::put(const QByteArray& bytes) {
-  if (file_.write(bytes) != bytes.size()) {
-    error_ = QStringLiteral("could not write %1: %2").arg(file_.fileName(), file_.errorString());
-    return false;
+  try {
+    file_->write(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+  } catch (const std::exception& e) {
+    error_ = QString::fromUtf8(e.what());
+    return false;  // file_ stays: a later close() fails too
   }
   return true;
 }
@@ -230,9 +231,11 @@ bool GifWriter::open(const QString& path, QSize size, int delayCentiseconds, int
   size_ = size;
   delay_ = std::clamp(delayCentiseconds, 1, 65535);
   frames_ = 0;
-  file_.setFileName(path);
-  if (!file_.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-    error_ = QStringLiteral("could not write %1: %2").arg(path, file_.errorString());
+  file_.reset();
+  try {
+    file_ = std::make_unique<OutputFile>(path.toStdString());
+  } catch (const std::exception& e) {
+    error_ = QString::fromUtf8(e.what());
     return false;
   }
   QByteArray head("GIF89a");
@@ -251,7 +254,7 @@ bool GifWriter::open(const QString& path, QSize size, int delayCentiseconds, int
 }
 
 bool GifWriter::addFrame(const QImage& frame) {
-  if (!file_.isOpen()) {
+  if (!file_) {
     error_ = QStringLiteral("GIF writer is not open");
     return false;
   }
@@ -294,14 +297,16 @@ bool GifWriter::addFrame(const QImage& frame) {
 }
 
 bool GifWriter::close() {
-  if (!file_.isOpen()) return frames_ > 0;
-  const bool ok = put(QByteArray(1, '\x3b'));
-  file_.close();
-  if (ok && file_.error() != QFileDevice::NoError) {
-    error_ = QStringLiteral("could not write %1: %2").arg(file_.fileName(), file_.errorString());
-    return false;
+  if (!file_) return frames_ > 0;
+  if (!put(QByteArray(1, '\x3b'))) return false;
+  try {
+    file_->commit();
+  } catch (const std::exception& e) {
+    error_ = QString::fromUtf8(e.what());
+    return false;  // file_ stays: a later close() fails too
   }
-  return ok;
+  file_.reset();
+  return true;
 }
 
 }  // namespace ropescope::ui

@@ -1,16 +1,19 @@
 // A GIF89a writer of our own (Qt reads GIFs but cannot write them): one local palette of up to
 // 256 colours per frame (exact when the frame has that few colours, else the most popular
 // colours of a 5-bit-per-channel histogram), LZW-compressed, with the NETSCAPE2.0 loop extension
-// and a frame delay. Streams frame by frame, so long animations do not sit in memory.
+// and a frame delay. Streams frame by frame, so long animations do not sit in memory, into core's
+// one output path (ropescope/atomic_file.h): the GIF appears whole at close() or not at all.
 #pragma once
 
-#include <QFile>
 #include <QImage>
 #include <QSize>
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "ropescope/atomic_file.h"
 
 namespace ropescope::ui {
 
@@ -25,7 +28,8 @@ class GifWriter {
   bool open(const QString& path, QSize size, int delayCentiseconds, int loops = 0);
   // Frames of another size are scaled to the size given to open().
   bool addFrame(const QImage& frame);
-  // Writes the trailer; the file is complete only after close() returned true.
+  // Writes the trailer; the file is there (complete) only after close() returned true. A
+  // writer destroyed before that leaves what was at the path as it was.
   bool close();
   QString errorString() const { return error_; }
   int frameCount() const { return frames_; }
@@ -33,7 +37,7 @@ class GifWriter {
  private:
   bool put(const QByteArray& bytes);
 
-  QFile file_;
+  std::unique_ptr<OutputFile> file_;
   QSize size_;
   int delay_ = 10;
   int frames_ = 0;

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QStandardPaths>
 
+#include "file_output.h"
 #include "ropescope/layout_files.h"
 
 // The resource lives in the static ropescope_ui library: referencing its initialiser keeps it
@@ -28,9 +29,11 @@ QString samplePicturePath() {
   QFile existing(path);
   if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes) return path;
   existing.close();
-  QFile out(path);
-  if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size())
+  try {
+    writeBytes(path.toStdString(), bytes, "sample");  // the one output path: whole or not at all
+  } catch (const std::exception&) {
     return {};
+  }
   return path;
 }
 
