@@ -542,3 +542,44 @@ TEST(FigureReadability, PhasorViewExportsItsPictureAndNumbers) {
   EXPECT_NE(first.find(",0,0,42,"), std::string::npos) << first;  // delta (0, 0, 42)
   EXPECT_EQ(phasors->canvas()->contextMenuPolicy(), Qt::CustomContextMenu);
 }
+
+// Item 19: under M-RoPE the picture's logits sit in a narrow band near the maximum; a linear
+// colour range painted three quarters of the map one yellow. The colours follow the logits'
+// quantiles, and the colour bar is labelled with round values where they fall.
+TEST(FigureReadability, AttentionColoursFollowTheDataAndItsTicksAreRound) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t20,i16x16,t20");
+  s.design = "mrope";
+  s.designParams = {};
+  const AttentionFigure a = attentionFigure(s);
+  ASSERT_EQ(a.side, 296);
+  const std::vector<double> pos = attentionColorPositions(a);
+  ASSERT_EQ(pos.size(), a.values.size());
+  int top = 0;
+  double blockLo = 1, blockHi = 0;
+  for (int r = 0; r < a.side; ++r)
+    for (int c = 0; c < a.side; ++c) {
+      const double p = pos[static_cast<std::size_t>(r) * a.side + c];
+      EXPECT_GE(p, 0.0);
+      EXPECT_LE(p, 1.0);
+      top += p > 0.9;
+      if (r >= 20 && r < 276 && c >= 20 && c < 276)
+        blockLo = std::min(blockLo, p), blockHi = std::max(blockHi, p);
+    }
+  EXPECT_LT(top, 0.15 * a.side * a.side) << "the top tenth of the colour map";
+  EXPECT_GT(blockHi - blockLo, 0.5) << "the picture block spans the colour map";
+  const double gap = 0.05;
+  const std::vector<ColorTick> ticks = attentionColorTicks(a, gap);
+  ASSERT_GE(ticks.size(), 4u);
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double v = ticks[i].value;
+    EXPECT_GE(v, a.lo - 1e-12);
+    EXPECT_LE(v, a.hi + 1e-12);
+    // Round: four significant digits at most.
+    EXPECT_NEAR(QString::number(v, 'g', 4).toDouble(), v, 1e-12 * std::max(1.0, std::abs(v))) << v;
+    if (i > 0) {
+      EXPECT_GT(v, ticks[i - 1].value);
+      EXPECT_GE(ticks[i].position - ticks[i - 1].position, gap - 1e-12);
+    }
+  }
+}
