@@ -40,12 +40,15 @@
 #include "image_compare.h"
 #include "main_window.h"
 #include "phasor_view.h"
+#include "picture_view.h"
 #include "position_space_view.h"
 #include "ropescope/errors.h"
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
+#include "sample_scene.h"
 #include "scene_model.h"
+#include "segment_names.h"
 
 using namespace ropescope;
 using namespace ropescope::ui;
@@ -582,4 +585,41 @@ TEST(FigureReadability, AttentionColoursFollowTheDataAndItsTicksAreRound) {
       EXPECT_GE(ticks[i].position - ticks[i - 1].position, gap - 1e-12);
     }
   }
+}
+
+// Item 19: the picture was "2: castle.png" in the picture tab and "image 1 (castle.png)" in the
+// attention tab, "308×252" (W×H) beside "grid 9×11" (rows×cols). One name, one order, stated.
+TEST(FigureReadability, PicturesAreNamedAndSizedOneWayEverywhere) {
+  MainWindow w;
+  w.startWith(sampleScene());
+  w.resize(1366, 768);
+  test::showAndSettle(&w);
+  const Layout& layout = w.model()->validScene().layout;
+  std::size_t image = layout.segments.size();
+  for (std::size_t s = 0; s < layout.segments.size() && image == layout.segments.size(); ++s)
+    if (layout.segments[s].kind == SegmentKind::Image) image = s;
+  ASSERT_LT(image, layout.segments.size());
+  const Segment& seg = layout.segments[image];
+  const QString name = QStringLiteral("image 1 (castle.png)");
+  EXPECT_EQ(visualSegmentName(layout, image), name);
+  auto* pictureBox = w.findChild<QComboBox*>(QStringLiteral("pictureSegment"));
+  ASSERT_NE(pictureBox, nullptr);
+  EXPECT_EQ(pictureBox->itemText(0), name);
+  QStringList attentionItems;
+  for (QComboBox* box : w.findChildren<QComboBox*>())
+    for (int i = 0; i < box->count(); ++i)
+      if (box != pictureBox && box->itemText(i).startsWith(QStringLiteral("image ")))
+        attentionItems << box->itemText(i);
+  ASSERT_EQ(attentionItems.size(), 1) << attentionItems.join(QStringLiteral(" | ")).toStdString();
+  const QString grid =
+      QString::fromUtf8("grid %1\xc3\x97%2 (rows\xc3\x97cols)").arg(seg.rows).arg(seg.cols);
+  EXPECT_EQ(attentionItems[0], name + QStringLiteral(", ") + grid);
+  const QString caption = w.pictureView()->caption();
+  EXPECT_TRUE(caption.contains(QString::fromUtf8("%1\xc3\x97%2 px (W\xc3\x97H)")
+                                   .arg(seg.source.resizedWidth)
+                                   .arg(seg.source.resizedHeight)))
+      << caption.toStdString();
+  EXPECT_TRUE(caption.contains(grid)) << caption.toStdString();
+  EXPECT_GT(seg.source.resizedWidth, seg.source.resizedHeight);  // the sample is landscape
+  EXPECT_LT(seg.rows, seg.cols);  // so its grid has fewer rows than columns
 }
