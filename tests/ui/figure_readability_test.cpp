@@ -82,12 +82,13 @@ std::string errorOf(const Scene& scene, const std::string& view, QSize size, dou
   return {};
 }
 
-// Mojibake: UTF-8 read as Latin-1 (C1 controls, "Ã"/"Â"/"â" before a continuation byte) or as
-// Windows-1252 ("â€").
+// Mojibake: UTF-8 read as Latin-1 (C1 controls, "Ã"/"Â"/"â" before a continuation byte), as
+// Windows-1252 ("â€"), or bytes that are no UTF-8 at all (U+FFFD, e.g. a hex escape that ate
+// the next letter: "\xc3\x97cols").
 bool isMojibake(const QString& text) {
   for (qsizetype i = 0; i < text.size(); ++i) {
     const char16_t c = text[i].unicode();
-    if (c >= 0x80 && c <= 0x9f) return true;
+    if ((c >= 0x80 && c <= 0x9f) || c == 0xfffd) return true;  // C1 controls, undecodable bytes
     const char16_t next = i + 1 < text.size() ? text[i + 1].unicode() : 0;
     if ((c == 0xc3 || c == 0xc2 || c == 0xe2) && next >= 0x80 && next <= 0xbf) return true;
   }
@@ -434,6 +435,9 @@ TEST(FigureReadability, PictureTilesNeverOverlap) {
 // byte). Every text of the main window, its menus and the figure menu is checked.
 TEST(FigureReadability, NoUserVisibleTextIsMojibake) {
   EXPECT_TRUE(isMojibake(QString::fromLatin1("space\xe2\x80\xa6")));  // the check can fail
+  EXPECT_TRUE(
+      isMojibake(QString::fromUtf8("rows\xc3"
+                                   "|ols")));  // "\xc3\x97cols": \x97c overflows
   EXPECT_FALSE(isMojibake(QString::fromUtf8("space\xe2\x80\xa6 \xce\xb4 \xc2\xb7 \xe2\x80\x94")));
   MainWindow w;
   w.resize(1366, 768);
@@ -611,13 +615,14 @@ TEST(FigureReadability, PicturesAreNamedAndSizedOneWayEverywhere) {
       if (box != pictureBox && box->itemText(i).startsWith(QStringLiteral("image ")))
         attentionItems << box->itemText(i);
   ASSERT_EQ(attentionItems.size(), 1) << attentionItems.join(QStringLiteral(" | ")).toStdString();
-  const QString grid =
-      QString::fromUtf8("grid %1\xc3\x97%2 (rows\xc3\x97cols)").arg(seg.rows).arg(seg.cols);
-  EXPECT_EQ(attentionItems[0], name + QStringLiteral(", ") + grid);
+  const QString grid = QStringLiteral("grid ") + QString::number(seg.rows) + QChar(0xd7) +
+                       QString::number(seg.cols) + QStringLiteral(" (rows") + QChar(0xd7) +
+                       QStringLiteral("cols)");
+  EXPECT_EQ(attentionItems[0].toStdString(), (name + QStringLiteral(", ") + grid).toStdString());
   const QString caption = w.pictureView()->caption();
-  EXPECT_TRUE(caption.contains(QString::fromUtf8("%1\xc3\x97%2 px (W\xc3\x97H)")
-                                   .arg(seg.source.resizedWidth)
-                                   .arg(seg.source.resizedHeight)))
+  EXPECT_TRUE(caption.contains(QString::number(seg.source.resizedWidth) + QChar(0xd7) +
+                               QString::number(seg.source.resizedHeight) +
+                               QStringLiteral(" px (W") + QChar(0xd7) + QStringLiteral("H)")))
       << caption.toStdString();
   EXPECT_TRUE(caption.contains(grid)) << caption.toStdString();
   EXPECT_GT(seg.source.resizedWidth, seg.source.resizedHeight);  // the sample is landscape

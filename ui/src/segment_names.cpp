@@ -28,7 +28,11 @@ QString pixelSizeText(int width, int height) {
 }
 
 QString gridText(int rows, int cols) {
-  return QString::fromUtf8("grid %1\xc3\x97%2 (rows\xc3\x97cols)").arg(rows).arg(cols);
+  return QString::fromUtf8(
+             "grid %1\xc3\x97%2 (rows\xc3\x97"
+             "cols)")
+      .arg(rows)
+      .arg(cols);
 }
 
 }  // namespace ropescope::ui

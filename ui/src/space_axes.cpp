@@ -214,7 +214,9 @@ void SpaceAxes::update() {
     name.axis = a;
     name.name = true;
     const double nameW = namePx_ * px * kCharWidth * 1.3;
-    const Vec2 nameAt = len > 2.5 * nameH ? e + u * (0.5 * nameH + kPad * 2)
+    // Clear of the axis's end and of a number at the end (a number sits beside the axis).
+    const double nameAlong = 0.5 * (std::abs(u.x) * nameW + std::abs(u.y) * nameH);
+    const Vec2 nameAt = len > 2.5 * nameH ? e + u * (nameAlong + kPad * 2 + 0.4 * numH)
                                           : e + n * (0.5 * nameH + kPad * 2) + u * (0.5 * nameW);
     name.box = boxAt(nameAt, nameW, nameH);
     candidates.push_back(
