@@ -43,9 +43,9 @@ std::vector<std::vector<std::string>> csvRows(const std::string& text) {
   return rows;
 }
 
-const char* kViews[] = {"space", "compare", "decay",        "decay-subset",
-                        "ptd",   "bias",    "profile",      "wavelengths",
-                        "age",   "picture", "picture-bias", "attention"};
+const char* kViews[] = {"space",        "compare",   "decay",       "decay-subset", "ptd",
+                        "bias",         "profile",   "wavelengths", "age",          "picture",
+                        "picture-bias", "attention", "phasor"};
 const char* kPresets[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
                           "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
                           "revisiting-mrope-i"};
@@ -82,10 +82,34 @@ TEST(RenderCli, BadValuesAreOneLineErrors) {
       {{"render", "--view", "decay"}, {"--out"}},
       {{"render", "--view", "decay", "--out", "a.png", "--design", "nope"}, {"nope"}},
       {{"render", "--preset", "roformer-decay", "--out", "missing-dir/a.png"}, {"cannot write"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--size", "160x120"}, {"--size", "252x189"}},
+      {{"render", "--view", "phasor", "--out", "a.png", "--distance", "5000"},
+       {"--distance", "0..4096"}},
+      {{"render", "--view", "phasor", "--out", "a.png", "--distance", "x"},
+       {"--distance", "0..4096"}},
+      {{"render", "--view", "phasor", "--out", "a.png", "--along", "q"},
+       {"--along", "t, h, w or thw"}},
+      {{"render", "--view", "decay", "--out", "a.png", "--distance", "3"},
+       {"--distance", "--view phasor"}},
   };
   for (const auto& [args, mentions] : cases)
     expectOneLineError(run(args), joinArgs(args), mentions);
   EXPECT_FALSE(fs::exists(work() / "a.png"));
+}
+
+// Item 6b: the Phasors tab's picture and numbers, headless.
+TEST(RenderCli, PhasorViewRendersForADistanceAlongAnAxis) {
+  const ProcessResult csv = run(
+      {"render", "--view", "phasor", "--distance", "100", "--along", "h", "--out", "phasor.csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const auto rows = csvRows(slurp(work() / "phasor.csv"));
+  ASSERT_GT(rows.size(), 2u);
+  EXPECT_EQ(rows[0][3] + "," + rows[0][4] + "," + rows[0][5], "delta_t,delta_h,delta_w");
+  EXPECT_EQ(rows[1][3] + "," + rows[1][4] + "," + rows[1][5], "0,100,0");
+  const ProcessResult png = run({"render", "--view", "phasor", "--distance", "100", "--along",
+                                 "thw", "--out", "phasor.png", "--size", "640x480"});
+  ASSERT_EQ(png.status, 0) << png.err;
+  EXPECT_EQ(pngSize(work() / "phasor.png"), std::make_pair(640u, 480u));
 }
 
 TEST(RenderCli, ThreeDViewsWithoutADisplaySayToUseXvfbRun) {

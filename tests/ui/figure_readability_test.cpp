@@ -40,12 +40,15 @@
 #include "image_compare.h"
 #include "main_window.h"
 #include "phasor_view.h"
+#include "picture_view.h"
 #include "position_space_view.h"
 #include "ropescope/errors.h"
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
+#include "sample_scene.h"
 #include "scene_model.h"
+#include "segment_names.h"
 
 using namespace ropescope;
 using namespace ropescope::ui;
@@ -79,12 +82,13 @@ std::string errorOf(const Scene& scene, const std::string& view, QSize size, dou
   return {};
 }
 
-// Mojibake: UTF-8 read as Latin-1 (C1 controls, "Ã"/"Â"/"â" before a continuation byte) or as
-// Windows-1252 ("â€").
+// Mojibake: UTF-8 read as Latin-1 (C1 controls, "Ã"/"Â"/"â" before a continuation byte), as
+// Windows-1252 ("â€"), or bytes that are no UTF-8 at all (U+FFFD, e.g. a hex escape that ate
+// the next letter: "\xc3\x97cols").
 bool isMojibake(const QString& text) {
   for (qsizetype i = 0; i < text.size(); ++i) {
     const char16_t c = text[i].unicode();
-    if (c >= 0x80 && c <= 0x9f) return true;
+    if ((c >= 0x80 && c <= 0x9f) || c == 0xfffd) return true;  // C1 controls, undecodable bytes
     const char16_t next = i + 1 < text.size() ? text[i + 1].unicode() : 0;
     if ((c == 0xc3 || c == 0xc2 || c == 0xe2) && next >= 0x80 && next <= 0xbf) return true;
   }
@@ -431,6 +435,9 @@ TEST(FigureReadability, PictureTilesNeverOverlap) {
 // byte). Every text of the main window, its menus and the figure menu is checked.
 TEST(FigureReadability, NoUserVisibleTextIsMojibake) {
   EXPECT_TRUE(isMojibake(QString::fromLatin1("space\xe2\x80\xa6")));  // the check can fail
+  EXPECT_TRUE(
+      isMojibake(QString::fromUtf8("rows\xc3"
+                                   "|ols")));  // "\xc3\x97cols": \x97c overflows
   EXPECT_FALSE(isMojibake(QString::fromUtf8("space\xe2\x80\xa6 \xce\xb4 \xc2\xb7 \xe2\x80\x94")));
   MainWindow w;
   w.resize(1366, 768);
@@ -541,4 +548,83 @@ TEST(FigureReadability, PhasorViewExportsItsPictureAndNumbers) {
   std::getline(g, first);
   EXPECT_NE(first.find(",0,0,42,"), std::string::npos) << first;  // delta (0, 0, 42)
   EXPECT_EQ(phasors->canvas()->contextMenuPolicy(), Qt::CustomContextMenu);
+}
+
+// Item 19: under M-RoPE the picture's logits sit in a narrow band near the maximum; a linear
+// colour range painted three quarters of the map one yellow. The colours follow the logits'
+// quantiles, and the colour bar is labelled with round values where they fall.
+TEST(FigureReadability, AttentionColoursFollowTheDataAndItsTicksAreRound) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t20,i16x16,t20");
+  s.design = "mrope";
+  s.designParams = {};
+  const AttentionFigure a = attentionFigure(s);
+  ASSERT_EQ(a.side, 296);
+  const std::vector<double> pos = attentionColorPositions(a);
+  ASSERT_EQ(pos.size(), a.values.size());
+  int top = 0;
+  double blockLo = 1, blockHi = 0;
+  for (int r = 0; r < a.side; ++r)
+    for (int c = 0; c < a.side; ++c) {
+      const double p = pos[static_cast<std::size_t>(r) * a.side + c];
+      EXPECT_GE(p, 0.0);
+      EXPECT_LE(p, 1.0);
+      top += p > 0.9;
+      if (r >= 20 && r < 276 && c >= 20 && c < 276)
+        blockLo = std::min(blockLo, p), blockHi = std::max(blockHi, p);
+    }
+  EXPECT_LT(top, 0.15 * a.side * a.side) << "the top tenth of the colour map";
+  EXPECT_GT(blockHi - blockLo, 0.5) << "the picture block spans the colour map";
+  const double gap = 0.05;
+  const std::vector<ColorTick> ticks = attentionColorTicks(a, gap);
+  ASSERT_GE(ticks.size(), 4u);
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double v = ticks[i].value;
+    EXPECT_GE(v, a.lo - 1e-12);
+    EXPECT_LE(v, a.hi + 1e-12);
+    // Round: four significant digits at most.
+    EXPECT_NEAR(QString::number(v, 'g', 4).toDouble(), v, 1e-12 * std::max(1.0, std::abs(v))) << v;
+    if (i > 0) {
+      EXPECT_GT(v, ticks[i - 1].value);
+      EXPECT_GE(ticks[i].position - ticks[i - 1].position, gap - 1e-12);
+    }
+  }
+}
+
+// Item 19: the picture was "2: castle.png" in the picture tab and "image 1 (castle.png)" in the
+// attention tab, "308×252" (W×H) beside "grid 9×11" (rows×cols). One name, one order, stated.
+TEST(FigureReadability, PicturesAreNamedAndSizedOneWayEverywhere) {
+  MainWindow w;
+  w.startWith(sampleScene());
+  w.resize(1366, 768);
+  test::showAndSettle(&w);
+  const Layout& layout = w.model()->validScene().layout;
+  std::size_t image = layout.segments.size();
+  for (std::size_t s = 0; s < layout.segments.size() && image == layout.segments.size(); ++s)
+    if (layout.segments[s].kind == SegmentKind::Image) image = s;
+  ASSERT_LT(image, layout.segments.size());
+  const Segment& seg = layout.segments[image];
+  const QString name = QStringLiteral("image 1 (castle.png)");
+  EXPECT_EQ(visualSegmentName(layout, image), name);
+  auto* pictureBox = w.findChild<QComboBox*>(QStringLiteral("pictureSegment"));
+  ASSERT_NE(pictureBox, nullptr);
+  EXPECT_EQ(pictureBox->itemText(0), name);
+  QStringList attentionItems;
+  for (QComboBox* box : w.findChildren<QComboBox*>())
+    for (int i = 0; i < box->count(); ++i)
+      if (box != pictureBox && box->itemText(i).startsWith(QStringLiteral("image ")))
+        attentionItems << box->itemText(i);
+  ASSERT_EQ(attentionItems.size(), 1) << attentionItems.join(QStringLiteral(" | ")).toStdString();
+  const QString grid = QStringLiteral("grid ") + QString::number(seg.rows) + QChar(0xd7) +
+                       QString::number(seg.cols) + QStringLiteral(" (rows") + QChar(0xd7) +
+                       QStringLiteral("cols)");
+  EXPECT_EQ(attentionItems[0].toStdString(), (name + QStringLiteral(", ") + grid).toStdString());
+  const QString caption = w.pictureView()->caption();
+  EXPECT_TRUE(caption.contains(QString::number(seg.source.resizedWidth) + QChar(0xd7) +
+                               QString::number(seg.source.resizedHeight) +
+                               QStringLiteral(" px (W") + QChar(0xd7) + QStringLiteral("H)")))
+      << caption.toStdString();
+  EXPECT_TRUE(caption.contains(grid)) << caption.toStdString();
+  EXPECT_GT(seg.source.resizedWidth, seg.source.resizedHeight);  // the sample is landscape
+  EXPECT_LT(seg.rows, seg.cols);  // so its grid has fewer rows than columns
 }

@@ -26,6 +26,7 @@
 
 #include "picture_source.h"
 #include "scene_model.h"
+#include "segment_names.h"
 #include "viridis.h"
 
 namespace ropescope::ui {
@@ -382,16 +383,11 @@ void AttentionView::refreshSegments() {
   const int keep = mapSegment_;
   QSignalBlocker block(segmentBox_);
   segmentBox_->clear();
-  int imageNo = 0, videoNo = 0;
   for (std::size_t s = 0; s < layout.segments.size(); ++s) {
     const Segment& seg = layout.segments[s];
     if (!seg.isVisual()) continue;
-    QString name = seg.kind == SegmentKind::Image ? tr("image %1").arg(++imageNo)
-                                                  : tr("video %1").arg(++videoNo);
-    if (seg.source.isFile())
-      name += QStringLiteral(" (%1)").arg(
-          QFileInfo(QString::fromStdString(seg.source.path)).fileName());
-    name += QString::fromUtf8(": %1\xc3\x97%2").arg(seg.rows).arg(seg.cols);
+    const QString name =
+        visualSegmentName(layout, s) + QStringLiteral(", ") + gridText(seg.rows, seg.cols);
     segmentBox_->addItem(name, static_cast<int>(s));
   }
   const int i = segmentBox_->findData(keep);

@@ -31,6 +31,17 @@ struct AttentionFigure {
 inline constexpr int kAttentionMaxSide = 512;
 
 AttentionFigure attentionFigure(const Scene& scene);
+// The colour scale follows the data: a cell's colour is its logit's quantile among all cells
+// (0 the smallest, 1 the largest), so a block of near-equal logits (the picture under M-RoPE)
+// still shows its structure instead of saturating. Per cell, row-major.
+std::vector<double> attentionColorPositions(const AttentionFigure& a);
+struct ColorTick {
+  double value = 0.0;     // a round logit
+  double position = 0.0;  // where it sits on the colour bar, 0..1
+};
+// Round logits (1, 2 or 5 times a power of ten) for the colour bar, at least `minGap` (0..1)
+// apart on it.
+std::vector<ColorTick> attentionColorTicks(const AttentionFigure& a, double minGap);
 void paintAttentionFigure(QPainter& p, QSizeF logical, const AttentionFigure& a,
                           const FigureOptions& o);
 // query, key, logit (block: the first token of each block, and the block mean).

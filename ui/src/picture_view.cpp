@@ -18,6 +18,7 @@
 
 #include "picture_source.h"
 #include "scene_model.h"
+#include "segment_names.h"
 #include "viridis.h"
 
 namespace ropescope::ui {
@@ -63,13 +64,6 @@ class PictureCanvas : public QWidget {
  private:
   PictureView* view_;
 };
-
-QString segmentName(const Segment& s, int index) {
-  const std::string& path = s.source.path;
-  QString name = QFileInfo(QString::fromStdString(path)).fileName();
-  if (name.isEmpty()) name = QFileInfo(QString::fromStdString(path)).dir().dirName();
-  return QStringLiteral("%1: %2").arg(index + 1).arg(name);
-}
 
 QString number(double v) {
   return QString::number(v, 'g', 4);
@@ -125,7 +119,7 @@ void PictureView::refreshSegments() {
   int keep = -1;
   for (int s = 0; s < static_cast<int>(layout.segments.size()); ++s) {
     if (!layout.segments[s].source.isFile()) continue;
-    segments_->addItem(segmentName(layout.segments[s], s), s);
+    segments_->addItem(visualSegmentName(layout, static_cast<std::size_t>(s)), s);
     if (s == segment_ || keep < 0) keep = s;
   }
   segment_ = keep;
@@ -225,14 +219,10 @@ void PictureView::refresh() {
 QString PictureView::caption() const {
   if (segment_ < 0) return captionLabel_->text();
   const Segment& seg = model_->validScene().layout.segments[segment_];
-  QString text =
-      tr("%1\xc3\x97%2 px \xe2\x86\x92 resized %3\xc3\x97%4 \xe2\x86\x92 grid %5\xc3\x97%6")
-          .arg(seg.source.width)
-          .arg(seg.source.height)
-          .arg(seg.source.resizedWidth)
-          .arg(seg.source.resizedHeight)
-          .arg(rows_)
-          .arg(cols_);
+  QString text = tr("%1 \xe2\x86\x92 resized %2 \xe2\x86\x92 %3")
+                     .arg(pixelSizeText(seg.source.width, seg.source.height),
+                          pixelSizeText(seg.source.resizedWidth, seg.source.resizedHeight),
+                          gridText(rows_, cols_));
   if (seg.kind == SegmentKind::Video)
     text += tr(" \xc2\xb7 temporal patch %1 of %2 (frame %3, the first of its pair)")
                 .arg(temporal_)

@@ -172,6 +172,7 @@ void SpaceAxes::update() {
     double fontSize;
     bool bold;
     const double* rgb;
+    int group = -1;  // alternatives of one label: the first that fits is shown
   };
   std::vector<Candidate> candidates;
   auto boxAt = [](Vec2 at, double w, double h) { return QRectF(at.x - w / 2, at.y - h / 2, w, h); };
@@ -208,17 +209,30 @@ void SpaceAxes::update() {
     const Vec2 away = mid - c;
     if (dot(away, n) < 0 || (std::abs(dot(away, n)) < 1e-6 && n.y > 0)) n = n * -1.0;
 
-    // The name beyond the axis's end; an axis seen end-on gets it beside its end instead.
+    // The name beyond the axis's end, clear of a number there; where that leaves the view or
+    // meets a label, beside the end, on either side (the first place that fits is taken). An
+    // axis seen end-on gets it beside its end.
     Label name;
     name.text = kNames[a];
     name.axis = a;
     name.name = true;
     const double nameW = namePx_ * px * kCharWidth * 1.3;
-    const Vec2 nameAt = len > 2.5 * nameH ? e + u * (0.5 * nameH + kPad * 2)
-                                          : e + n * (0.5 * nameH + kPad * 2) + u * (0.5 * nameW);
-    name.box = boxAt(nameAt, nameW, nameH);
-    candidates.push_back(
-        {name, nameAt, 0, namePx_, true, axisRgb_[static_cast<std::size_t>(a)].data()});
+    const double nameAlong = 0.5 * (std::abs(u.x) * nameW + std::abs(u.y) * nameH);
+    const double nameAcross = 0.5 * (std::abs(n.x) * nameW + std::abs(n.y) * nameH);
+    std::vector<Vec2> places;
+    if (len > 2.5 * nameH) {
+      places.push_back(e + u * (nameAlong + kPad * 2 + 0.4 * numH));
+      places.push_back(e + u * (nameAlong + kPad));
+    }
+    places.push_back(e + n * (nameAcross + kPad * 2));
+    places.push_back(e - n * (nameAcross + kPad * 2));
+    places.push_back(e - u * (nameAlong + kPad) + n * (nameAcross + kPad * 2));
+    places.push_back(e - u * (nameAlong + kPad) - n * (nameAcross + kPad * 2));
+    for (const Vec2& at : places) {
+      name.box = boxAt(at, nameW, nameH);
+      candidates.push_back(
+          {name, at, 0, namePx_, true, axisRgb_[static_cast<std::size_t>(a)].data(), a});
+    }
 
     if (!numbers_ || hi - lo <= 0) continue;
     // As many round ticks as fit along the axis's length on screen: the most (up to 8) whose
@@ -286,7 +300,9 @@ void SpaceAxes::update() {
   std::vector<QRectF> taken;
   const QRectF view(kPad, kPad, W - 2 * kPad, H - 2 * kPad);
   std::size_t used = 0;
+  std::vector<char> groupDone(3, 0);
   for (const Candidate& cand : candidates) {
+    if (cand.group >= 0 && groupDone[static_cast<std::size_t>(cand.group)]) continue;
     const QRectF box = cand.label.box.adjusted(-kPad / 2, -kPad / 2, kPad / 2, kPad / 2);
     if (!view.contains(cand.label.box)) continue;
     bool clash = false;
@@ -294,6 +310,7 @@ void SpaceAxes::update() {
     for (const QRectF& r : obstacles_) clash = clash || r.intersects(box);
     if (clash) continue;
     taken.push_back(box);
+    if (cand.group >= 0) groupDone[static_cast<std::size_t>(cand.group)] = 1;
     vtkTextActor* t = textActor(used++);
     t->SetInput(cand.label.text.c_str());
     vtkTextProperty* p = t->GetTextProperty();
