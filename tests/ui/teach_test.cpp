@@ -204,6 +204,7 @@ TEST(TeachTour, CloseGivesBackTabPhasorAndCameraAndNeverMarksModified) {
   vtkCamera* camera = w.spaceView()->camera();
   camera->Zoom(1.7);
   camera->Azimuth(20);
+  emit w.spaceView()->cameraInteracted();  // as a drag or the wheel reports it
   double position[3], focal[3], up[3];
   camera->GetPosition(position);
   camera->GetFocalPoint(focal);

@@ -603,8 +603,7 @@ void MainWindow::keepBeforeTour() {
   b.phasorDistance = phasor_->distance();
   b.phasorDirection = static_cast<int>(phasor_->direction());
   b.selectedVisual = model_->selectedVisual();
-  b.camera = vtkSmartPointer<vtkCamera>::New();
-  b.camera->DeepCopy(view_->camera());
+  b.camera = view_->cameraState();
   beforeTour_ = b;
 }
 
@@ -616,8 +615,7 @@ void MainWindow::giveBackAfterTour() {
   phasor_->setDirection(static_cast<PhasorView::Direction>(b.phasorDirection));
   phasor_->setDistance(b.phasorDistance);
   model_->setSelectedVisual(b.selectedVisual);
-  view_->camera()->DeepCopy(b.camera);
-  view_->update();
+  view_->restoreCameraState(b.camera);
   refreshTitle();
 }
 

@@ -152,7 +152,7 @@ class MainWindow : public QMainWindow {
     int phasorDistance = 0;
     int phasorDirection = 0;
     long selectedVisual = -1;
-    vtkSmartPointer<vtkCamera> camera;
+    PositionSpaceView::CameraState camera;
   };
   std::optional<BeforeTour> beforeTour_;
   void keepBeforeTour();

@@ -186,6 +186,23 @@ void PositionSpaceView::applyPixelSizes() {
   for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, h - 6 * s - 17 * s * a);
 }
 
+PositionSpaceView::CameraState PositionSpaceView::cameraState() const {
+  CameraState state;
+  state.camera = vtkSmartPointer<vtkCamera>::New();
+  state.camera->DeepCopy(camera());
+  state.preset = preset_;
+  state.moved = cameraMoved_;
+  return state;
+}
+
+void PositionSpaceView::restoreCameraState(const CameraState& state) {
+  camera()->DeepCopy(state.camera);
+  preset_ = state.preset;
+  cameraMoved_ = state.moved;
+  renderer()->ResetCameraClippingRange();
+  update();
+}
+
 void PositionSpaceView::resizeGL(int w, int h) {
   VtkView::resizeGL(w, h);
   applyPixelSizes();

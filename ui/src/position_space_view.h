@@ -66,6 +66,15 @@ class PositionSpaceView : public VtkView {
   // Lets several views share one camera (compare mode's linked cameras).
   void setCamera(vtkCamera* camera);
   vtkCamera* camera() const;
+  // The camera with what decides its next refit (the last preset, whether the user moved it
+  // since): what a caller that changes the camera for a while (the tour) keeps and gives back.
+  struct CameraState {
+    vtkSmartPointer<vtkCamera> camera;
+    CameraPreset preset = CameraPreset::Default;
+    bool moved = false;
+  };
+  CameraState cameraState() const;
+  void restoreCameraState(const CameraState& state);
 
   // Token under a widget-pixel position (within a few pixels), -1 if none.
   long tokenAt(QPoint pos) const;
