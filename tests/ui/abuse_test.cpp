@@ -22,6 +22,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -650,19 +651,19 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   }
   const double seconds = clock.elapsed() / 1000.0;
 
-  // Responsive: a zero-delay timer fires within 2 s and a repaint goes through.
+  // Responsive: a zero-delay timer fires (the event loop answers; how soon is printed, not
+  // judged: a loaded machine is slower) and a repaint goes through.
   w.showNormal();
   w.resize(1400, 950);
   QElapsedTimer answer;
   answer.start();
   bool fired = false;
   QTimer::singleShot(0, [&fired] { fired = true; });
-  ASSERT_TRUE(QTest::qWaitFor([&] { return fired; }, 2000)) << "the event loop did not answer";
+  ASSERT_TRUE(waitUntil([&] { return fired; })) << "the event loop did not answer";
   const long answerMs = answer.elapsed();
-  EXPECT_LT(answerMs, 2000);
   w.repaint();
 
-  ASSERT_TRUE(w.model()->waitForMetrics()) << "the last edit's metrics did not arrive";
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs)) << "the last edit's metrics did not arrive";
   w.model()->flushSummaries();
   expectViewsMatchAFreshComputation(w);
   // Compare mode shows one PTD per compared design, from the same final scene.
@@ -680,7 +681,7 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
     v->setBackendChoice(BackendChoice::Cpu);
     v->setIdenticalQk(1);
     v->resetZoom();
-    const bool done = attentionSettled(v, 60000);
+    const bool done = attentionSettled(v);
     EXPECT_TRUE(done) << "the attention preview did not finish";
     if (done && v->shownResult()->error.isEmpty() && !v->shownResult()->request.exactRows) {
       const AttentionResult* r = v->shownResult();
@@ -746,25 +747,33 @@ TEST(Abuse, HugeAttentionRunStopsAtOnceOnCancelEditAndClose) {
     v->setBackendChoice(BackendChoice::Cpu);
     showAndSettle(w.get());
     w->attentionDock()->show();
-    ASSERT_TRUE(QTest::qWaitFor([v] { return v->busy(); }, 5000));
-    QTest::qWait(1500);  // well inside the heatmap pass
-    // An edit to a small scene: its result arrives without waiting for the huge one.
+    // The huge run is computing its heatmap (it reported a step of it).
+    ASSERT_TRUE(waitUntil([v] { return v->progressPercent() >= 40; }));
+    // An edit to a small scene: its result arrives without waiting for the huge one, which the
+    // worker drops mid-run (the worker runs one job at a time: the drop comes first).
+    const quint64 firstHuge = v->requestedGeneration();
+    QSignalSpy dropped(v, &AttentionView::jobDropped);
     clock.start();
     w->model()->setScene(fixedScene());
-    ASSERT_TRUE(attentionSettled(v, 20000 * kSlow));
+    ASSERT_TRUE(attentionSettled(v));
     const long editMs = clock.elapsed();
-    EXPECT_LT(editMs, 5000 * kSlow) << "the small scene waited for the huge run";
+    auto wasDropped = [&](quint64 generation) {
+      for (const QList<QVariant>& args : dropped)
+        if (args.at(0).toULongLong() == generation) return true;
+      return false;
+    };
+    EXPECT_TRUE(wasDropped(firstHuge)) << "the small scene waited for the huge run";
     // Huge again, then Cancel: the worker is free at once (a small request is served).
     w->model()->setScene(huge);
-    QTest::qWait(1500);
+    ASSERT_TRUE(waitUntil([v] { return v->progressPercent() >= 40; }));
+    const quint64 secondHuge = v->requestedGeneration();
     v->cancel();
-    clock.restart();
     w->model()->setScene(fixedScene());
-    ASSERT_TRUE(attentionSettled(v, 20000 * kSlow));
-    EXPECT_LT(clock.elapsed(), 5000 * kSlow);
+    ASSERT_TRUE(attentionSettled(v));
+    EXPECT_TRUE(wasDropped(secondHuge)) << "Cancel did not stop the huge run";
     // Huge again, then close the window mid-run.
     w->model()->setScene(huge);
-    QTest::qWait(1500);
+    ASSERT_TRUE(waitUntil([v] { return v->progressPercent() >= 40; }));
     ASSERT_TRUE(v->busy());
     w->startWith(huge);  // no unsaved-changes prompt
     clock.restart();
@@ -772,7 +781,8 @@ TEST(Abuse, HugeAttentionRunStopsAtOnceOnCancelEditAndClose) {
     std::printf("[ abuse ] huge run: edit answered in %ld ms, window closed in %lld ms\n", editMs,
                 static_cast<long long>(clock.elapsed()));
   }
-  EXPECT_LT(clock.elapsed(), 3000 * kSlow) << "closing waited for the huge run";
+  // Closing is not timed (a loaded machine is slower): had it waited for the huge run (minutes
+  // of work), ctest's TIMEOUT for this suite would end the test.
 }
 
 }  // namespace
@@ -793,8 +803,10 @@ TEST(Abuse, LayoutTooLargeToMeasureOnEachEditIsRefusedAtOnce) {
   spec->setFocus();
   spec->setText(QStringLiteral("t131072,i362x362"));
   QTest::keyClick(spec, Qt::Key_Return);
+  // Refused in the key press itself (no computation started): stale before any event runs.
+  EXPECT_TRUE(w.model()->isStale());
+  EXPECT_FALSE(w.model()->computing());
   QCoreApplication::processEvents();
-  EXPECT_LT(clock.elapsed(), 2000);
   EXPECT_TRUE(w.model()->isStale());
   EXPECT_TRUE(w.model()->validScene() == fixedScene());
   const QString error = w.panel()->errorFor(QStringLiteral("layout"));
@@ -826,7 +838,7 @@ TEST(AbuseMemory, HugeCompareSceneGivesItsMemoryBack) {
   QTest::qWait(300);
   const long before = currentRssKiB();
   w.model()->setScene(huge);
-  ASSERT_TRUE(w.model()->waitForMetrics());
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
   QTest::qWait(300);
   w.model()->flushSummaries();
   QTest::qWait(300);
@@ -837,7 +849,7 @@ TEST(AbuseMemory, HugeCompareSceneGivesItsMemoryBack) {
   QTest::qWait(300);
   w.model()->flushSummaries();
   // The release comes a moment after the views let go of the huge scene.
-  EXPECT_TRUE(QTest::qWaitFor([&] { return w.memoryRelease()->releases() > releases; }, 5000));
+  EXPECT_TRUE(waitUntil([&] { return w.memoryRelease()->releases() > releases; }));
   QTest::qWait(100);
   const long after = currentRssKiB();
   std::printf(
