@@ -1,7 +1,8 @@
 // The abuse test: thousands of seeded random user events on a real main window — parameters at
 // extreme and invalid values through the real widgets, segments added, removed and reordered,
 // bad and truncated scene files and pictures, window resizes, view switches, menu actions,
-// attention runs started and cancelled. Afterwards the app must answer at once, its views must
+// attention runs started and cancelled, chart bars, curves, legends and axes hovered and
+// clicked with real mouse events. Afterwards the app must answer at once, its views must
 // hold what a fresh computation of the final scene gives, and peak memory must stay bounded.
 // ROPESCOPE_ABUSE_SEED and ROPESCOPE_ABUSE_EVENTS override the seed and the event count.
 #include <gtest/gtest.h>
@@ -40,6 +41,7 @@
 
 #include "attention_settled.h"
 #include "attention_view.h"
+#include "chart_items.h"
 #include "charts_panel.h"
 #include "compare_view.h"
 #include "gui_test_util.h"
@@ -179,6 +181,7 @@ class Abuser {
         {"menu", 3, [this] { menuEvent(); }},
         {"attention", 6, [this] { attentionEvent(); }},
         {"mouse", 4, [this] { mouseEvent(); }},
+        {"chart", 5, [this] { chartEvent(); }},
     };
     int total = 0;
     for (const Kind& k : kinds) total += k.weight;
@@ -488,6 +491,30 @@ class Abuser {
       drag(target, a, b, 4);
     else
       QTest::mouseClick(target, Qt::LeftButton, {}, a.toPoint());
+  }
+
+  // A real hover and click on a chart of the Charts tab: a bar (a click switches the design:
+  // issue 17 found a crash there), a point of a curve, a legend marker or an axis.
+  void chartEvent() {
+    if (chance(0.3)) w_.showSideTab(QStringLiteral("charts"));
+    std::vector<QChartView*> views;
+    for (QChartView* v : w_.charts()->findChildren<QChartView*>())
+      if (v->isVisible() && v->width() > 4 && v->height() > 4) views.push_back(v);
+    if (views.empty()) return;
+    QChartView* view = pick(views);
+    std::vector<ChartSpot> spots;
+    switch (between(0, 2)) {
+      case 0:
+        spots = barSpots(view);
+        break;
+      case 1:
+        spots = pointSpots(view);
+        break;
+      default:
+        spots = legendAndAxisSpots(view);
+    }
+    if (spots.empty()) return;
+    hoverAndClick(view->viewport(), pick(spots).pos);
   }
 
   void write(const QString& name, const QByteArray& bytes) {

@@ -42,7 +42,12 @@ void expectReadableCharts(MainWindow& w, const std::string& where) {
     EXPECT_GE(across.left(), 0) << chart;
     EXPECT_LE(across.right(), w.charts()->width() - 1) << chart << " is cut at the right";
     EXPECT_GE(texts.size(), 8u) << chart;
+    // Axis titles a narrow chart leaves out on purpose (its legend names the curves).
+    QStringList leftOut;
+    for (QAbstractAxis* axis : view->chart()->axes())
+      if (!axis->isTitleVisible()) leftOut << axis->titleText();
     for (const ChartText& t : texts) {
+      if (!t.visible && leftOut.contains(t.text)) continue;
       // Qt Charts hides a label that would overlap its neighbour: a dropped tick or name.
       EXPECT_TRUE(t.visible) << chart << ": \"" << t.text.toStdString() << "\" is hidden";
       if (!t.visible) continue;
@@ -63,6 +68,20 @@ void expectReadableCharts(MainWindow& w, const std::string& where) {
   }
 }
 
+// Every design gives other numbers (and so other tick labels) on the start scene.
+void expectReadableForEveryDesign(MainWindow& w, const std::string& where) {
+  const auto designs = w.model()->designSummaries();
+  ASSERT_GE(designs.size(), 4u);
+  for (const auto& d : designs) {
+    w.model()->edit([&](Scene& s) {
+      s.design = d.design;
+      s.designParams = {};
+    });
+    expectReadableCharts(w, where + ", design " + d.design);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 TEST(ChartLabels, EveryLabelReadsInFullWithEveryDock) {
   expectManagedScreen();
   MainWindow w;
@@ -71,6 +90,8 @@ TEST(ChartLabels, EveryLabelReadsInFullWithEveryDock) {
   w.showSideTab(QStringLiteral("charts"));
   ASSERT_TRUE(waitForFrame(&w));
   expectReadableCharts(w, "as started");
+  expectReadableForEveryDesign(w, "as started");
+  w.startWith(sampleScene());
   w.attentionDock()->show();
   expectReadableCharts(w, "with the attention dock");
   w.startTour();
@@ -78,6 +99,7 @@ TEST(ChartLabels, EveryLabelReadsInFullWithEveryDock) {
   expectReadableCharts(w, "with the attention dock and the tour");
   w.attentionDock()->hide();
   expectReadableCharts(w, "with the tour");
+  expectReadableForEveryDesign(w, "with the tour");
   w.tourPanel()->finish();
   w.startWith(w.model()->scene());
 }

@@ -365,7 +365,16 @@ void ChartsPanel::fitText(QChart* chart) {
   if (chart->legend()->font() != legendFont) chart->legend()->setFont(legendFont);
   // An axis title runs along its side of the plot area (Qt Charts cuts it there).
   const QRectF plot = chart->plotArea();
+  // Qt Charts gives the vertical axes together under half the chart's width and cuts their
+  // tick labels beyond it: a narrow chart with an axis on each side leaves their titles out
+  // (its legend names both curves) so that the numbers read in full.
+  int vertical = 0;
+  for (QAbstractAxis* axis : chart->axes()) vertical += axis->orientation() == Qt::Vertical;
+  const bool verticalTitles = vertical < 2 || size.width() >= 330;
   for (QAbstractAxis* axis : chart->axes()) {
+    if (axis->orientation() == Qt::Vertical && axis->isTitleVisible() != verticalTitles &&
+        axisTitleForms_.contains(axis))
+      axis->setTitleVisible(verticalTitles);
     if (!qobject_cast<QBarCategoryAxis*>(axis)) {
       const QFont labels = withPixels(axis->labelsFont(), px);
       if (axis->labelsFont() != labels) axis->setLabelsFont(labels);
