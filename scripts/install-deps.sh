@@ -10,6 +10,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-image-formats-plugins
   libvtk9-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
+  openbox x11-utils
   poppler-utils
   clang libclang-rt-14-dev
 )

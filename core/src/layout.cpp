@@ -8,6 +8,7 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/sample_pictures.h"
 
 namespace ropescope {
 
@@ -122,7 +123,20 @@ Segment parseFileItem(std::size_t item, std::string_view text, const LayoutFileC
     specError(item, text,
               image ? "img: needs a file, e.g. img:photo.jpg"
                     : "vid: needs a folder, frame files or a GIF, e.g. vid:frames/");
-  if (image) return imageSegmentFromFile(resolvePath(body, ctx.baseDir), ctx.grid);
+  if (image) {
+    // A bare name that is no file here names a shipped sample (sample_pictures.h).
+    const std::string path = resolvePath(body, ctx.baseDir);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+      const std::string name(trim(body));
+      if (const std::string sample = locateSample(name); !sample.empty()) {
+        Segment s = imageSegmentFromFile(sample, ctx.grid);
+        s.source.sample = name;
+        return s;
+      }
+    }
+    return imageSegmentFromFile(path, ctx.grid);
+  }
   if (body.find('+') != std::string_view::npos) {
     std::vector<std::string> frames;
     std::size_t pos = 0;
@@ -276,7 +290,7 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
       case SourceKind::None:
         break;
       case SourceKind::Image:
-        out += "img:" + rel(s.source.path);
+        out += "img:" + (s.source.sample.empty() ? rel(s.source.path) : s.source.sample);
         continue;
       case SourceKind::Folder:
         out += "vid:" + rel(s.source.path) + "/";

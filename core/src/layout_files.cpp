@@ -195,8 +195,11 @@ Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid
   switch (segment.source.kind) {
     case SourceKind::None:
       return segment;
-    case SourceKind::Image:
-      return imageSegmentFromFile(segment.source.path, grid);
+    case SourceKind::Image: {
+      Segment s = imageSegmentFromFile(segment.source.path, grid);
+      s.source.sample = segment.source.sample;  // still the shipped sample
+      return s;
+    }
     case SourceKind::FrameList:
       return videoSegmentFromFrames(segment.source.frames, grid);
     case SourceKind::Folder:

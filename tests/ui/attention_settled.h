@@ -4,10 +4,12 @@
 #include <QTest>
 
 #include "attention_view.h"
+#include "gui_test_util.h"
 
 namespace ropescope::ui {
 
-inline bool attentionSettled(AttentionView* v, int ms = 120000) {
+// No time limit but the hang guard: a slow machine only takes longer.
+inline bool attentionSettled(AttentionView* v, int ms = test::kHangGuardMs) {
   return QTest::qWaitFor(
       [v] {
         return !v->busy() && v->shownResult() &&

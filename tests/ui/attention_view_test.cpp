@@ -239,7 +239,7 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   QSignalSpy dropped(v, &AttentionView::jobDropped);
   v->setRandomQk(4, 1);
   // The first job is running in the worker (it has reported a step) when the edits come.
-  ASSERT_TRUE(QTest::qWaitFor([v] { return v->progressPercent() >= 5; }, 30000));
+  ASSERT_TRUE(waitUntil([v] { return v->progressPercent() >= 5; }));
   const quint64 first = v->requestedGeneration();
   v->setHead(2);
   v->setCausal(true);
@@ -247,27 +247,21 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   Scene last = big;
   last.layout = parseLayoutSpec("t16,i60x64,t20");
   win.w.model()->setScene(last);
-  // The GUI thread keeps turning while the worker computes: no long gap between timer ticks.
-  QElapsedTimer clock;
-  clock.start();
-  qint64 lastTick = 0, longestGap = 0;
+  // The GUI thread keeps turning while the worker computes: a 5 ms timer ticks meanwhile
+  // (counted, not timed: a loaded machine ticks less often, but a GUI thread that waited for
+  // the worker would not tick until the result came).
+  int ticks = 0;
   QTimer ticker;
-  QObject::connect(&ticker, &QTimer::timeout, [&] {
-    longestGap = std::max(longestGap, clock.elapsed() - lastTick);
-    lastTick = clock.elapsed();
-  });
+  QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
   ticker.start(5);
   ASSERT_TRUE(attentionSettled(v));
   ticker.stop();
-  // AddressSanitizer builds run the GUI thread's own work (the scene change's redraw) about 3x
-  // slower; the worker must still never hold it up.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr qint64 kGapLimitMs = 1500;
-#else
-  constexpr qint64 kGapLimitMs = 500;
-#endif
-  EXPECT_LT(longestGap, kGapLimitMs) << "ms without the GUI thread's event loop";
-  // The running job was dropped, and only the final request's result reached the screen.
+  EXPECT_GE(ticks, 3)
+      << "the GUI thread's event loop hardly ran while the worker computed";  // The running job was
+                                                                              // dropped, and only
+                                                                              // the final request's
+                                                                              // result reached the
+                                                                              // screen.
   bool firstDropped = false;
   for (const QList<QVariant>& args : dropped) firstDropped |= args.at(0).toULongLong() == first;
   EXPECT_TRUE(firstDropped);
@@ -361,7 +355,7 @@ TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   writeNpy(q, data.data(), data.size(), {10, 128});  // 10 tokens; the layout has 48
   writeNpy(k, data.data(), data.size(), {10, 128});
   v->setQkFiles(QString::fromStdString(q), QString::fromStdString(k));
-  ASSERT_TRUE(QTest::qWaitFor([v] { return !v->busy(); }, 60000));
+  ASSERT_TRUE(waitUntil([v] { return !v->busy(); }));
   EXPECT_FALSE(v->message().isEmpty());
   EXPECT_FALSE(v->message().contains(QLatin1Char('\n')));
   EXPECT_TRUE(v->message().contains(QStringLiteral("q.npy"))) << v->message().toStdString();

@@ -8,7 +8,10 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontInfo>
 #include <QGraphicsItem>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QLegend>
 #include <QTest>
 #include <QWidget>
@@ -99,6 +102,46 @@ inline void hoverAndClick(QWidget* viewport, QPoint pos) {
   QCoreApplication::processEvents();
   QTest::mouseClick(viewport, Qt::LeftButton, {}, pos);
   QCoreApplication::processEvents();
+}
+
+}  // namespace ropescope::ui::test
+
+namespace ropescope::ui::test {
+
+// A text a chart shows: titles, axis titles, tick and category labels, legend labels.
+struct ChartText {
+  QString text;
+  bool visible = false;
+  QRectF rect;        // in scene coordinates
+  int pixelSize = 0;  // of its font, as drawn
+};
+
+inline std::vector<ChartText> chartTexts(QChartView* view) {
+  std::vector<ChartText> out;
+  for (QGraphicsItem* item : view->scene()->items()) {
+    ChartText t;
+    QFont font;
+    if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) {
+      t.text = text->toPlainText();
+      font = text->font();
+    } else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+      t.text = simple->text();
+      font = simple->font();
+    } else {
+      continue;
+    }
+    if (t.text.trimmed().isEmpty()) continue;
+    t.visible = item->isVisible();
+    t.rect = item->sceneBoundingRect();
+    t.pixelSize = QFontInfo(font).pixelSize();
+    out.push_back(t);
+  }
+  return out;
+}
+
+// Qt Charts shortens a text that does not fit with "..."; ours never end in an ellipsis.
+inline bool elided(const QString& text) {
+  return text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026));
 }
 
 }  // namespace ropescope::ui::test

@@ -7,6 +7,9 @@
 #include <QHash>
 #include <QTest>
 #include <QWidget>
+#include <QWindow>
+
+#include "gui_test_util.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -117,7 +120,7 @@ bool matchesBaseline(const QImage& actual, const QString& name, double allowedFr
 void showAndSettle(QWidget* widget) {
   QWidget* top = widget->window();
   top->show();
-  EXPECT_TRUE(QTest::qWaitForWindowExposed(top));
+  EXPECT_TRUE(waitUntil([top] { return top->windowHandle() && top->windowHandle()->isExposed(); }));
   QTest::qWait(150);
   QCoreApplication::processEvents();
 }

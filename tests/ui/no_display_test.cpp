@@ -1,10 +1,12 @@
-// Issue 17, item 12: the desktop app without a display said Qt's raw lines and aborted (SIGABRT,
-// exit 134). Now: one line saying it needs a display and how to run headless, exit status 2.
+// The ropescope binary itself. Issue 17, item 12: the desktop app without a display said Qt's raw
+// lines and aborted (SIGABRT, exit 134). Now: one line saying it needs a display and how to run
+// headless, exit status 2.
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 
 namespace {
 
@@ -62,6 +64,21 @@ TEST(NoDisplay, APlatformWithoutOpenGlViewsIsOneLineAndExitTwo) {
   QProcessEnvironment env = withoutDisplay();
   env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
   expectOneLineExit2(runApp(env), QStringLiteral("\"offscreen\" cannot show OpenGL views"));
+}
+
+// Issue 17, item 15: img:castle.png names the shipped sample for the command line too (a scene
+// the app saved opens there), from a folder without a castle.png of its own.
+TEST(SampleByName, TheCommandLineReadsTheShippedSample) {
+  QTemporaryDir empty;
+  QProcess p;
+  p.setWorkingDirectory(empty.path());
+  p.start(QStringLiteral(ROPESCOPE_BINARY),
+          {QStringLiteral("ids"), QStringLiteral("--layout"), QStringLiteral("t2,img:castle.png"),
+           QStringLiteral("--format"), QStringLiteral("csv")});
+  ASSERT_TRUE(p.waitForFinished(-1));
+  EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+  // A header and one row per token: 2 text + 9 x 11 patches.
+  EXPECT_EQ(p.readAllStandardOutput().count('\n'), 1 + 2 + 99);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include "picture_importer.h"
 #include "picture_source.h"
 #include "picture_view.h"
+#include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/layout_files.h"
 #include "sample_scene.h"
@@ -473,6 +474,59 @@ TEST(Picture, StartSceneUsesTheSamplePicture) {
   EXPECT_EQ(s.layout.segments[1].rows, 9);
   EXPECT_EQ(s.layout.segments[1].cols, 11);
   EXPECT_EQ(s.design, "circle");
+}
+
+// Issue 17, item 15: the start scene's layout line showed the sample's cache path
+// (~/.cache/ropescope/ropescope/samples/castle.png) and a saved scene kept it, so the scene
+// broke when the cache was cleared or the file shared. It is img:castle.png, which names the
+// shipped sample wherever it lives.
+TEST(Picture, TheStartScenesPictureIsTheSampleByNameOnScreenAndInItsFile) {
+  MainWindow w;
+  w.startWith(sampleScene());
+  auto* spec = w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->text(), QStringLiteral("t4,img:castle.png,t8"));
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("start.json"));
+  ASSERT_TRUE(w.saveTo(path));
+  QFile saved(path);
+  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+  const QByteArray text = saved.readAll();
+  EXPECT_TRUE(text.contains("\"t4,img:castle.png,t8\"")) << text.toStdString();
+  EXPECT_FALSE(text.contains(".cache")) << text.toStdString();
+  // Reopened (from a folder without a castle.png of its own): the same scene and grid.
+  const SceneLoadReport report = loadSceneFileReport(path.toStdString());
+  EXPECT_TRUE(report.problems.empty());
+  EXPECT_EQ(report.scene, sampleScene());
+  ASSERT_EQ(report.scene.layout.segments.size(), 3u);
+  EXPECT_EQ(report.scene.layout.segments[1].rows, 9);
+  EXPECT_EQ(report.scene.layout.segments[1].cols, 11);
+  ASSERT_TRUE(w.openFile(path));
+  EXPECT_FALSE(w.isModified());
+  EXPECT_EQ(spec->text(), QStringLiteral("t4,img:castle.png,t8"));
+  // Even once the cached copy is gone (the cache cleared).
+  ASSERT_TRUE(QFile::remove(samplePicturePath()));
+  EXPECT_EQ(loadSceneFileReport(path.toStdString()).scene, sampleScene());
+}
+
+// The rule: a file of that name beside the scene is the user's own and wins over the sample;
+// a name that is neither a file nor a sample is a missing file; a path is never a sample.
+TEST(Picture, AUsersOwnFileOfASamplesNameWinsAndOtherNamesAreFiles) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(QFile::copy(kSamples + QStringLiteral("/checker.png"),
+                          dir.filePath(QStringLiteral("castle.png"))));
+  const std::string base = dir.path().toStdString();
+  const Layout own = parseLayoutSpec("t2,img:castle.png", {base, {}});
+  const Segment& picture = own.segments[1];
+  EXPECT_TRUE(picture.source.sample.empty());
+  EXPECT_EQ(picture.source.path, dir.filePath(QStringLiteral("castle.png")).toStdString());
+  EXPECT_EQ(formatLayoutSpec(own, base), "t2,img:castle.png");  // the user's file, relative
+  const Layout sample =
+      parseLayoutSpec("t2,img:castle.png", {kSamples.toStdString() + "/frames", {}});
+  EXPECT_EQ(sample.segments[1].source.sample, "castle.png");
+  EXPECT_EQ(sample.segments[1].rows, 9);
+  EXPECT_THROW(parseLayoutSpec("t2,img:no-such-sample.png", {base, {}}), InputError);
+  EXPECT_THROW(parseLayoutSpec("t2,img:elsewhere/castle.png", {base, {}}), InputError);
 }
 
 TEST(Picture, TransparentPixelsShowOverWhite) {

@@ -5,12 +5,15 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "gui_test_util.h"
 #include "latest_worker.h"
 #include "ropescope/layout.h"
 #include "scene_model.h"
 
 using ropescope::Scene;
 using ropescope::ui::SceneModel;
+using ropescope::ui::test::kHangGuardMs;
+using ropescope::ui::test::waitUntil;
 
 namespace {
 
@@ -228,7 +231,7 @@ TEST(SceneModel, SlowScenesCompareDesignsInTheBackground) {
   EXPECT_EQ(model.summaryWorker()->started(), 0);
   EXPECT_EQ(summaries.count(), 0);
   model.summaryWorker()->setHeld(false);
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !model.summariesPending(); }, 60000));
+  ASSERT_TRUE(waitUntil([&] { return !model.summariesPending(); }));
   EXPECT_EQ(summaries.count(), 1);
   EXPECT_EQ(model.summaryWorker()->started(), 1);
   expectSummariesOf(model, a);
@@ -246,7 +249,7 @@ TEST(SceneModel, AnEditReplacesAWaitingComparison) {
   model.setScene(b);
   QTest::qWait(400);
   model.summaryWorker()->setHeld(false);
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !model.summariesPending(); }, 60000));
+  ASSERT_TRUE(waitUntil([&] { return !model.summariesPending(); }));
   QTest::qWait(100);  // nothing else arrives
   EXPECT_EQ(model.summaryWorker()->started(), 1);
   expectSummariesOf(model, b);
@@ -276,7 +279,7 @@ TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
     EXPECT_EQ(spy->count(), 1);
     // A slow comparison running when the model goes.
     model.setScene(biggerScene("t400,i60x60"));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return model.summaryWorker()->started() > 0; }, 5000));
+    ASSERT_TRUE(waitUntil([&] { return model.summaryWorker()->started() > 0; }));
     delete spy;
   }
   SUCCEED();
@@ -302,7 +305,7 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   QTest::qWait(100);
   EXPECT_TRUE(model.computing());  // held
   worker->setHeld(false);
-  ASSERT_TRUE(model.waitForMetrics(60000));
+  ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
   EXPECT_EQ(changed.count(), 2);
   EXPECT_TRUE(model.validScene() == a);
   const ropescope::SceneMetrics fresh = ropescope::computeSceneMetrics(a, 256, 1);
@@ -318,7 +321,7 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   const Scene c = biggerScene("t9,i9x10,t31");
   model.setScene(c);
   worker->setHeld(false);
-  ASSERT_TRUE(model.waitForMetrics(60000));
+  ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
   QTest::qWait(100);
   EXPECT_EQ(worker->started(), started + 1);
   EXPECT_TRUE(model.validScene() == c);

@@ -135,7 +135,7 @@ TEST(TeachTour, RunsEndToEndAndCloseGivesTheSceneBack) {
   EXPECT_FALSE(w.tourDock()->isVisible());
   // F1 from the keyboard, as a newcomer would press it.
   w.activateWindow();
-  ASSERT_TRUE(QTest::qWaitForWindowActive(&w));
+  ASSERT_TRUE(waitUntil([&] { return w.isActiveWindow(); }));
   QTest::keyClick(&w, Qt::Key_F1);
   TourPanel* tour = w.tourPanel();
   ASSERT_TRUE(w.tourDock()->isVisible());

@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QScrollArea>
+#include <QStyle>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <functional>
 #include <tuple>
+#include <utility>
 
 #include "axis_colors.h"
 #include "figure_charts.h"
@@ -40,10 +43,14 @@ QString exact(double v) {
   return QString::number(v, 'g', 10);
 }
 
+// The narrowest a chart gets; narrower than two of these, the charts stack in one column.
+// Their texts shrink and shorten to fit (fitText).
+constexpr int kChartMinimumWidth = 210;
+
 QChartView* viewFor(QChart* chart, QWidget* parent) {
   auto* view = new QChartView(chart, parent);
   view->setRenderHint(QPainter::Antialiasing);
-  view->setMinimumSize(240, 200);
+  view->setMinimumSize(kChartMinimumWidth, 200);
   return view;
 }
 
@@ -53,15 +60,38 @@ void afterEvent(QObject* context, std::function<void()> f) {
   QMetaObject::invokeMethod(context, std::move(f), Qt::QueuedConnection);
 }
 
-// The category labels' pixel size that lets every one of `axis`'s names show in `height` pixels
-// (Qt Charts hides labels that would overlap), between 7 and 12 px.
-void fitCategoryLabels(QBarCategoryAxis* axis, double height) {
-  const int n = std::max(1, static_cast<int>(axis->count()));
-  const int px = std::clamp(static_cast<int>(height / n * 0.65), 7, 12);
-  QFont font = axis->labelsFont();
-  if (font.pixelSize() == px) return;
+// Text sizes (issue 17, item 9): a chart that is short of room shows smaller text, then shorter
+// forms of its titles, and grows (its panel scrolls) before a label would be dropped or cut.
+constexpr int kLargestPixels = 12;
+constexpr int kSmallestPixels = 8;  // smaller does not read on a laptop screen
+
+QFont withPixels(QFont font, int px) {
   font.setPixelSize(px);
-  axis->setLabelsFont(font);
+  return font;
+}
+
+double textWidth(const QFont& font, const QString& text) {
+  return QFontMetricsF(font).horizontalAdvance(text);
+}
+
+// One line of chart text as Qt Charts lays it out: the font's line and the text item's margin.
+double lineHeight(int px) {
+  return std::ceil(QFontMetricsF(withPixels(QFont(), px)).height()) + 3;
+}
+
+// The size of ticks and legend labels for a chart of `size`: the full size in a roomy chart.
+int chartPixels(QSizeF size) {
+  const double w = size.width();
+  return w >= 320 ? kLargestPixels : w >= 270 ? 11 : w >= 230 ? 10 : 9;
+}
+
+// The longest of `forms` that fits `room` pixels, at the largest size from `px` down to the
+// smallest readable one; the shortest form at the smallest size when none fits.
+std::pair<QString, int> fitting(const QStringList& forms, const QFont& font, int px, double room) {
+  for (const QString& form : forms)
+    for (int p = px; p >= kSmallestPixels; --p)
+      if (textWidth(withPixels(font, p), form) <= room) return {form, p};
+  return {forms.isEmpty() ? QString() : forms.last(), kSmallestPixels};
 }
 
 }  // namespace
@@ -82,23 +112,28 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  // Up and down only: a chart cut at the right edge would hide its labels.
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scrollBarWidth_ = scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
+  scroll->setMinimumWidth(kChartMinimumWidth + scrollBarWidth_);
   auto* content = new QWidget;
   auto* contentColumn = new QVBoxLayout(content);
   contentColumn->setContentsMargins(0, 0, 0, 0);
   contentColumn->setSpacing(2);
-  auto* grid = new QGridLayout;
-  grid->setSpacing(2);
-  contentColumn->addLayout(grid, 1);
+  grid_ = new QGridLayout;
+  grid_->setSpacing(2);
+  contentColumn->addLayout(grid_, 1);
   scroll->setWidget(content);
   column->addWidget(scroll, 1);
 
   // Decay bound per axis
   decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
   decayX_ = new QValueAxis;
-  decayX_->setTitleText(tr("\xce\xb4 (positions)"));
+  setAxisTitleForms(decayX_, {tr("\xce\xb4 (positions)"), tr("\xce\xb4")});
   decayX_->setLabelFormat(QStringLiteral("%d"));
   decayY_ = new QValueAxis;
-  decayY_->setTitleText(tr("U(\xce\xb4) (logit units)"));
+  setAxisTitleForms(
+      decayY_, {tr("U(\xce\xb4) (logit units)"), tr("U(\xce\xb4) (logit)"), tr("U(\xce\xb4)")});
   decayChart_->addAxis(decayX_, Qt::AlignBottom);
   decayChart_->addAxis(decayY_, Qt::AlignLeft);
 
@@ -119,7 +154,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                                              .arg(exact(curve[d])));
     });
   }
-  grid->addWidget(viewFor(decayChart_, this), 0, 0);
+  cells_.push_back(viewFor(decayChart_, this));
 
   // PTD and bias spread of every design
   auto* bars = new QWidget(this);
@@ -141,10 +176,6 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     chart->addSeries(series);
     x = new QBarCategoryAxis;
     x->setTruncateLabels(false);  // design names are short; eliding them hides which is which
-    // Qt Charts drops every other category label when they overlap (a short panel showed four
-    // of nine names): the labels' size follows the room each bar has.
-    connect(chart, &QChart::plotAreaChanged, this,
-            [axis = x](const QRectF& area) { fitCategoryLabels(axis, area.height()); });
     y = new QValueAxis;
     // No axis title: the chart's title names the quantity, and the nine bars need the height.
     // Short tick labels ("0.02", not "0.0200"), so that a narrow panel does not elide them.
@@ -181,23 +212,29 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     auto* view = viewFor(chart, bars);
     view->setMinimumHeight(150);
     barsColumn->addWidget(view);
+    // Qt Charts drops every other category label when they overlap (a short panel showed four
+    // of nine names): the labels' size follows the room each bar has, and the chart keeps the
+    // height that nine names need at the smallest size.
+    connect(chart, &QChart::plotAreaChanged, this,
+            [this, chart, x, set, view] { fitBarLabels(chart, x, set, view); });
+    (ptd ? ptdView_ : biasView_) = view;
   };
   makeBars(tr("PTD of every design (this layout)"), tr("PTD"), ptdChart_, ptdSeries_, ptdSet_,
            ptdX_, ptdY_, true);
   makeBars(tr("Bias spread of every design"), tr("bias spread"), biasChart_, biasSeries_, biasSet_,
            biasX_, biasY_, false);
-  grid->addWidget(bars, 0, 1);
+  cells_.push_back(bars);
 
   // Profile of the selected text token
   profileChart_ = makeChart(tr("Selected text token over the visual tokens"));
   profileX_ = new QValueAxis;
-  profileX_->setTitleText(tr("visual token index"));
+  setAxisTitleForms(profileX_, {tr("visual token index"), tr("visual token")});
   profileX_->setLabelFormat(QStringLiteral("%d"));
   distanceY_ = new QValueAxis;
-  distanceY_->setTitleText(tr("distance d (positions)"));
+  setAxisTitleForms(distanceY_, {tr("distance d (positions)"), tr("distance d"), tr("d")});
   biasY2_ = new QValueAxis;
   biasY2_->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
-  biasY2_->setTitleText(tr("bias b (logit)"));
+  setAxisTitleForms(biasY2_, {tr("bias b (logit)"), tr("bias b"), tr("b")});
   profileChart_->addAxis(profileX_, Qt::AlignBottom);
   profileChart_->addAxis(distanceY_, Qt::AlignLeft);
   profileChart_->addAxis(biasY2_, Qt::AlignRight);
@@ -235,15 +272,16 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   connect(bias_, &QLineSeries::hovered, this, profileTip);
   connect(distance_, &QLineSeries::clicked, this, profileClick);
   connect(bias_, &QLineSeries::clicked, this, profileClick);
-  grid->addWidget(viewFor(profileChart_, this), 1, 0);
+  cells_.push_back(viewFor(profileChart_, this));
 
   // Wavelength per pair
   waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
   waveX_ = new QValueAxis;
-  waveX_->setTitleText(tr("pair index p"));
+  setAxisTitleForms(waveX_, {tr("pair index p"), tr("pair p")});
   waveX_->setLabelFormat(QStringLiteral("%d"));
   waveY_ = new QLogValueAxis;
-  waveY_->setTitleText(tr("wavelength (positions, log)"));
+  setAxisTitleForms(
+      waveY_, {tr("wavelength (positions, log)"), tr("wavelength (log)"), tr("\xce\xbb (log)")});
   waveY_->setBase(10);
   waveY_->setLabelFormat(QStringLiteral("%.0e"));
   waveChart_->addAxis(waveX_, Qt::AlignBottom);
@@ -268,7 +306,8 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                              .arg(w[i].wavelength ? exact(*w[i].wavelength) : tr("none (NoPE)")));
     });
   }
-  grid->addWidget(viewFor(waveChart_, this), 1, 1);
+  cells_.push_back(viewFor(waveChart_, this));
+  arrange(2);
   // What each chart plots, with the current numbers.
   formulas_ = new FormulaPanel(this);
   formulas_->setObjectName(QStringLiteral("formulaPanel"));
@@ -281,13 +320,110 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   refresh();
 }
 
+void ChartsPanel::arrange(int columns) {
+  if (columns == columns_) return;
+  columns_ = columns;
+  for (QWidget* cell : cells_) grid_->removeWidget(cell);
+  for (int i = 0; i < static_cast<int>(cells_.size()); ++i)
+    grid_->addWidget(cells_[static_cast<std::size_t>(i)], i / columns, i % columns);
+  for (int r = 0; r < 4; ++r) grid_->setRowStretch(r, r < (4 + columns - 1) / columns ? 1 : 0);
+  for (int c = 0; c < 2; ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  // Two charts side by side while each gets its minimum width; one above the other (the tab
+  // scrolls) when the tab is narrower, e.g. beside the tour on a laptop screen.
+  arrange(width() >= 2 * kChartMinimumWidth + 2 + scrollBarWidth_ ? 2 : 1);
+}
+
 QChart* ChartsPanel::makeChart(const QString& title) {
   auto* chart = new QChart;
   chart->setTitle(title);
   chart->setAnimationOptions(QChart::NoAnimation);  // deterministic grabs, instant feedback
   chart->setMargins(QMargins(2, 2, 2, 2));
   chart->legend()->setAlignment(Qt::AlignTop);
+  // Every size change refits the texts; what is chosen depends on the chart's size alone, so
+  // the relayout a new font causes chooses the same again.
+  connect(chart, &QChart::plotAreaChanged, this, [this, chart] { fitText(chart); });
   return chart;
+}
+
+void ChartsPanel::setTitleForms(QChart* chart, const QStringList& forms) {
+  titleForms_[chart] = forms;
+  fitText(chart);
+}
+
+void ChartsPanel::setAxisTitleForms(QAbstractAxis* axis, const QStringList& forms) {
+  axisTitleForms_[axis] = forms;
+  axis->setTitleText(forms.value(0));
+}
+
+void ChartsPanel::fitText(QChart* chart) {
+  const QSizeF size = chart->size();
+  if (size.isEmpty()) return;
+  const int px = chartPixels(size);
+  const QFont legendFont = withPixels(chart->legend()->font(), px);
+  if (chart->legend()->font() != legendFont) chart->legend()->setFont(legendFont);
+  // An axis title runs along its side of the plot area (Qt Charts cuts it there).
+  const QRectF plot = chart->plotArea();
+  // Qt Charts gives the vertical axes together under half the chart's width and cuts their
+  // tick labels beyond it: a narrow chart with an axis on each side leaves their titles out
+  // (its legend names both curves) so that the numbers read in full.
+  int vertical = 0;
+  for (QAbstractAxis* axis : chart->axes()) vertical += axis->orientation() == Qt::Vertical;
+  const bool verticalTitles = vertical < 2 || size.width() >= 330;
+  for (QAbstractAxis* axis : chart->axes()) {
+    if (axis->orientation() == Qt::Vertical && axis->isTitleVisible() != verticalTitles &&
+        axisTitleForms_.contains(axis))
+      axis->setTitleVisible(verticalTitles);
+    if (!qobject_cast<QBarCategoryAxis*>(axis)) {
+      const QFont labels = withPixels(axis->labelsFont(), px);
+      if (axis->labelsFont() != labels) axis->setLabelsFont(labels);
+    }
+    // A log axis labels every power of its base: fewer labels (base 100, 1000, ...) when the
+    // decades would not fit one above the other (Qt Charts would hide every other one).
+    if (auto* log = qobject_cast<QLogValueAxis*>(axis); log && log->min() > 0) {
+      const double decades = std::log10(log->max() / log->min());
+      const int fit = std::max(2, static_cast<int>(plot.height() / lineHeight(px)));
+      const int step = std::max(1, static_cast<int>(std::ceil(decades / (fit - 1) - 1e-9)));
+      const double base = std::pow(10.0, step);
+      if (log->base() != base) log->setBase(base);
+    }
+    const QStringList forms = axisTitleForms_.value(axis);
+    if (forms.isEmpty()) continue;
+    const auto [text, p] =
+        fitting(forms, axis->titleFont(), px,
+                (axis->orientation() == Qt::Vertical ? plot.height() : plot.width()) - 4);
+    const QFont font = withPixels(axis->titleFont(), p);
+    if (axis->titleFont() != font) axis->setTitleFont(font);
+    if (axis->titleText() != text) axis->setTitleText(text);
+  }
+  const QStringList forms = titleForms_.value(chart);
+  if (!forms.isEmpty()) {
+    const auto [text, p] = fitting(forms, chart->titleFont(), kLargestPixels, size.width() - 30);
+    const QFont font = withPixels(chart->titleFont(), p);
+    if (chart->titleFont() != font) chart->setTitleFont(font);
+    if (chart->title() != text) chart->setTitle(text);
+  }
+}
+
+void ChartsPanel::fitBarLabels(QChart* chart, QBarCategoryAxis* axis, QBarSet* set,
+                               QChartView* view) {
+  const int n = std::max(1, static_cast<int>(axis->count()));
+  const QSizeF size = chart->size();
+  // The chart's height less its plot area: the title, the value axis' ticks and the margins
+  // (the category labels' size changes the plot's width, not its height).
+  const double overhead = size.height() - chart->plotArea().height();
+  if (size.isEmpty() || overhead <= 0) return;
+  int px = std::min(chartPixels(size), kLargestPixels);
+  while (px > kSmallestPixels && n * lineHeight(px) > chart->plotArea().height()) --px;
+  const QFont font = withPixels(axis->labelsFont(), px);
+  if (axis->labelsFont() != font) axis->setLabelsFont(font);
+  if (set->labelFont() != font) set->setLabelFont(font);
+  // The height every name needs at the smallest size: the panel scrolls rather than drop one.
+  const int need = static_cast<int>(std::ceil(overhead + n * lineHeight(kSmallestPixels)));
+  if (view->minimumHeight() < need) view->setMinimumHeight(need);
 }
 
 void ChartsPanel::setDark(bool dark) {
@@ -316,9 +452,10 @@ void ChartsPanel::applyColors() {
     set->setSelectedColor(current);
     set->setLabelColor(dark_ ? QColor(235, 235, 235) : QColor(30, 30, 30));
   }
-  // setTheme resets the label fonts too.
-  fitCategoryLabels(ptdX_, ptdChart_->plotArea().height());
-  fitCategoryLabels(biasX_, biasChart_->plotArea().height());
+  // setTheme resets the fonts too.
+  for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) fitText(c);
+  fitBarLabels(ptdChart_, ptdX_, ptdSet_, ptdView_);
+  fitBarLabels(biasChart_, biasX_, biasSet_, biasView_);
   QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
   dpen.setWidthF(1.6);
   distance_->setPen(dpen);
@@ -367,9 +504,13 @@ void ChartsPanel::refresh() {
   if (wp.any)
     waveY_->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
                      std::pow(10, std::ceil(std::log10(wp.hi))));
-  waveChart_->setTitle(nope > 0
-                           ? tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope)
-                           : tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+  setTitleForms(
+      waveChart_,
+      nope > 0 ? QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope),
+                             tr("Wavelength per pair (%1 NoPE)").arg(nope),
+                             tr("Wavelength (%1 NoPE)").arg(nope)}
+               : QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"),
+                             tr("Wavelength per pair"), tr("Wavelength")});
 
   // Profile
   const figure::ProfilePoints pp = figure::profilePoints(m);
@@ -378,10 +519,15 @@ void ChartsPanel::refresh() {
   profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
   figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
   figure::fitAxis(biasY2_, pp.blo, pp.bhi);
-  profileChart_->setTitle(m.selectedToken >= 0 ? tr("Text token %1 (#%2) to every visual token")
-                                                     .arg(model_->validScene().selectedText)
-                                                     .arg(m.selectedToken)
-                                               : tr("No text token to profile"));
+  const int text = model_->validScene().selectedText;
+  setTitleForms(profileChart_,
+                m.selectedToken >= 0
+                    ? QStringList{tr("Text token %1 (#%2) to every visual token")
+                                      .arg(text)
+                                      .arg(m.selectedToken),
+                                  tr("Text token %1 (#%2)").arg(text).arg(m.selectedToken),
+                                  tr("Text token %1").arg(text)}
+                    : QStringList{tr("No text token to profile"), tr("No text token")});
   refreshSelection();
 }
 
@@ -397,9 +543,9 @@ void ChartsPanel::refreshDesigns() {
     spread << (std::isnan(all[i].biasSpread) ? 0.0 : shownMetric(all[i].biasSpread));
     if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
   }
-  for (auto [set, values, x, y, chart] :
-       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_},
-        std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_}}) {
+  for (auto [set, values, x, y, chart, view] :
+       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_, ptdView_},
+        std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_, biasView_}}) {
     // Values change in place: removing and appending bars deletes their graphics items, and
     // a refresh can run while one of them is still handling a hover or a click.
     if (set->count() == values.size() && x->categories() == names) {
@@ -411,11 +557,11 @@ void ChartsPanel::refreshDesigns() {
       x->clear();
       x->append(names);
     }
-    fitCategoryLabels(x, chart->plotArea().height());
     double top = 0;
     for (double v : values) top = std::max(top, v);
     y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
     y->applyNiceNumbers();
+    fitBarLabels(chart, x, set, view);
     set->deselectAllBars();
     if (highlighted_ >= 0) set->selectBar(highlighted_);
   }
@@ -433,12 +579,15 @@ void ChartsPanel::refreshDesigns() {
                : QStringLiteral(": ") + metricTitleText(std::nan(""), all[0].nText, all[0].nVisual);
   };
   // Undefined: the n/a takes the place of "(this layout)", so that the narrow panel shows it.
-  ptdChart_->setTitle(
-      (ptdUndefined.empty() ? tr("PTD of every design (this layout)") : tr("PTD of every design")) +
-      undefinedText(ptdUndefined) + pending);
-  biasChart_->setTitle(
-      (biasUndefined.empty() ? tr("Bias spread of every design") : tr("Bias spread")) +
-      undefinedText(biasUndefined) + pending);
+  const QString ptdNa = undefinedText(ptdUndefined), biasNa = undefinedText(biasUndefined);
+  if (ptdUndefined.empty())
+    setTitleForms(ptdChart_, {tr("PTD of every design (this layout)") + pending,
+                              tr("PTD of every design") + pending, tr("PTD") + pending});
+  else
+    setTitleForms(ptdChart_,
+                  {tr("PTD of every design") + ptdNa + pending, tr("PTD") + ptdNa + pending});
+  setTitleForms(biasChart_, {tr("Bias spread of every design") + biasNa + pending,
+                             tr("Bias spread") + biasNa + pending});
 }
 
 void ChartsPanel::refreshSelection() {

@@ -2,12 +2,18 @@
 // design, the selected text token's distance and bias profile, and the wavelength of every pair.
 #pragma once
 
+#include <QHash>
+#include <QStringList>
 #include <QWidget>
 
+#include <vector>
+
+class QAbstractAxis;
 class QBarSet;
 class QAbstractBarSeries;
 class QChart;
 class QChartView;
+class QGridLayout;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
@@ -40,8 +46,21 @@ class ChartsPanel : public QWidget {
   void refreshDesigns();
   void applyColors();
   QChart* makeChart(const QString& title);
+  // Text that must read in full at every size: the forms from the longest to the shortest; the
+  // longest that fits the chart at a readable size is shown (issue 17: never elided).
+  void setTitleForms(QChart* chart, const QStringList& forms);
+  void setAxisTitleForms(QAbstractAxis* axis, const QStringList& forms);
+  void fitText(QChart* chart);
+  void fitBarLabels(QChart* chart, QBarCategoryAxis* axis, QBarSet* set, QChartView* view);
+
+  void arrange(int columns);
+  void resizeEvent(QResizeEvent* e) override;
 
   SceneModel* model_;
+  QGridLayout* grid_ = nullptr;
+  std::vector<QWidget*> cells_;  // decay, the two bar charts, profile, wavelengths
+  int columns_ = 0;
+  int scrollBarWidth_ = 0;
   bool dark_ = true;
   QLabel* staleBanner_ = nullptr;
   FormulaPanel* formulas_ = nullptr;
@@ -50,6 +69,11 @@ class ChartsPanel : public QWidget {
   QLineSeries* decay_[3] = {nullptr, nullptr, nullptr};
   QValueAxis* decayX_ = nullptr;
   QValueAxis* decayY_ = nullptr;
+
+  QHash<QChart*, QStringList> titleForms_;
+  QHash<QAbstractAxis*, QStringList> axisTitleForms_;
+  QChartView* ptdView_ = nullptr;
+  QChartView* biasView_ = nullptr;
 
   QChart* ptdChart_ = nullptr;
   QChart* biasChart_ = nullptr;

@@ -2,10 +2,13 @@
 
 #include <QDir>
 #include <QFile>
+#include <QMutex>
+#include <QMutexLocker>
 #include <QStandardPaths>
 
 #include "file_output.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/sample_pictures.h"
 
 // The resource lives in the static ropescope_ui library: referencing its initialiser keeps it
 // linked in.
@@ -15,17 +18,24 @@ static void initSampleResources() {
 
 namespace ropescope::ui {
 
-QString samplePicturePath() {
+namespace {
+
+constexpr const char* kCastle = "castle.png";
+
+// The core reads pictures by path: a sample's resource is copied to a cache file, rewritten
+// when it differs (a stale or damaged copy must not stand for the sample). Empty on failure.
+QString cachedSample(const QString& name) {
+  static QMutex mutex;  // scene loads may run on worker threads
+  const QMutexLocker lock(&mutex);
   initSampleResources();
-  QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-  if (dir.isEmpty()) dir = QDir::tempPath() + QStringLiteral("/ropescope");
-  dir += QStringLiteral("/samples");
+  QFile resource(QStringLiteral(":/samples/") + name);
+  if (name.contains(QLatin1Char('/')) || !resource.open(QIODevice::ReadOnly)) return {};
+  QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+  if (dir.isEmpty()) dir = QDir::tempPath();
+  dir += QStringLiteral("/ropescope/samples");
   if (!QDir().mkpath(dir)) return {};
-  const QString path = dir + QStringLiteral("/castle.png");
-  QFile resource(QStringLiteral(":/samples/castle.png"));
-  if (!resource.open(QIODevice::ReadOnly)) return {};
+  const QString path = dir + QLatin1Char('/') + name;
   const QByteArray bytes = resource.readAll();
-  // Rewritten when it differs: a stale or damaged cache copy must not become the default.
   QFile existing(path);
   if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes) return path;
   existing.close();
@@ -37,13 +47,30 @@ QString samplePicturePath() {
   return path;
 }
 
+// "img:castle.png" names the shipped sample in every program that links this file: the app and
+// the command line (sample_pictures.h). Installed before main().
+const bool kLocatorInstalled = [] {
+  setSampleLocator([](const std::string& name) {
+    return cachedSample(QString::fromStdString(name)).toStdString();
+  });
+  return true;
+}();
+
+}  // namespace
+
+QString samplePicturePath() {
+  (void)kLocatorInstalled;
+  return cachedSample(QLatin1String(kCastle));
+}
+
 Scene sampleScene() {
   Scene s = defaultScene();
   const QString picture = samplePicturePath();
   if (picture.isEmpty()) return s;
   try {
-    s.layout.segments = {Segment::text(4), imageSegmentFromFile(picture.toStdString(), s.imageGrid),
-                         Segment::text(8)};
+    Segment castle = imageSegmentFromFile(picture.toStdString(), s.imageGrid);
+    castle.source.sample = kCastle;  // shown and saved as img:castle.png, not the cache path
+    s.layout.segments = {Segment::text(4), castle, Segment::text(8)};
     s.design = "circle";
     // The first text token after the picture, where a question about it starts: hard
     // embedding puts it nearest the last patches, the cone equally far from all.

@@ -38,6 +38,9 @@ struct SegmentSource {
   // copy it there, the CLI takes --param fps=N.
   double fps = 0.0;
   std::vector<std::string> warnings;  // e.g. an extension that disagrees with the content
+  // Image: the name of the shipped sample it is ("castle.png", sample_pictures.h), written
+  // back as img:castle.png instead of the path; empty for the user's own files.
+  std::string sample;
 
   bool isFile() const { return kind != SourceKind::None; }
   bool operator==(const SegmentSource&) const = default;

@@ -1,0 +1,25 @@
+// Shipped sample pictures by name. A layout item "img:castle.png" whose file is not there (in
+// the scene's folder, or the current one for a typed layout) names the sample castle.png that
+// ships with ropescope, wherever this installation keeps it; a user's own file of that name
+// wins. A segment made from a sample keeps the name and is written back as "img:castle.png", so
+// scenes that use a sample open on any machine. The program that has samples (the desktop
+// app keeps them as resources) says where they are with setSampleLocator.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace ropescope {
+
+// Returns the file of the sample named `name` ("castle.png"), or "" when there is no such
+// sample. Called from any thread.
+using SampleLocator = std::function<std::string(const std::string& name)>;
+
+// Installs the locator (process-wide; an empty one removes it).
+void setSampleLocator(SampleLocator locator);
+
+// The file of a shipped sample named `name`, "" when there is none or no locator. A name with a
+// folder part ("dir/castle.png") is never a sample.
+std::string locateSample(const std::string& name);
+
+}  // namespace ropescope
