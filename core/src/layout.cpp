@@ -124,16 +124,17 @@ Segment parseFileItem(std::size_t item, std::string_view text, const LayoutFileC
               image ? "img: needs a file, e.g. img:photo.jpg"
                     : "vid: needs a folder, frame files or a GIF, e.g. vid:frames/");
   if (image) {
-    // A bare name that is no file here names a shipped sample (sample_pictures.h).
+    // A bare name that is no file here names a shipped sample (sample_pictures.h), and so does
+    // a name that resolves to the sample's own file (a preset read from the sample folder).
     const std::string path = resolvePath(body, ctx.baseDir);
+    const std::string name(trim(body));
     std::error_code ec;
-    if (!fs::exists(path, ec)) {
-      const std::string name(trim(body));
-      if (const std::string sample = locateSample(name); !sample.empty()) {
-        Segment s = imageSegmentFromFile(sample, ctx.grid);
-        s.source.sample = name;
-        return s;
-      }
+    const bool exists = fs::exists(path, ec);
+    if (const std::string sample = locateSample(name);
+        !sample.empty() && (!exists || fs::equivalent(path, sample, ec))) {
+      Segment s = imageSegmentFromFile(sample, ctx.grid);
+      s.source.sample = name;
+      return s;
     }
     return imageSegmentFromFile(path, ctx.grid);
   }

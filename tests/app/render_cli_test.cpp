@@ -83,6 +83,9 @@ TEST(RenderCli, BadValuesAreOneLineErrors) {
       {{"render", "--view", "decay", "--out", "a.png", "--design", "nope"}, {"nope"}},
       {{"render", "--preset", "roformer-decay", "--out", "missing-dir/a.png"}, {"cannot write"}},
       {{"render", "--view", "decay", "--out", "a.png", "--size", "160x120"}, {"--size", "252x189"}},
+      // Inside 0.5..16 but too large for the size: the message gives the largest that fits.
+      {{"render", "--view", "decay", "--out", "a.png", "--scale", "16"},
+       {"--scale", "at most 4.16", "--size 3840x2880"}},
       {{"render", "--view", "phasor", "--out", "a.png", "--distance", "5000"},
        {"--distance", "0..4096"}},
       {{"render", "--view", "phasor", "--out", "a.png", "--distance", "x"},

@@ -21,6 +21,7 @@
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
+#include "figure_presets.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
 #include "image_grid_editor.h"
@@ -31,6 +32,7 @@
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/scene.h"
 #include "sample_scene.h"
 #include "scene_model.h"
 #include "scene_panel.h"
@@ -507,6 +509,15 @@ TEST(Picture, TheStartScenesPictureIsTheSampleByNameOnScreenAndInItsFile) {
   // Even once the cached copy is gone (the cache cleared).
   ASSERT_TRUE(QFile::remove(samplePicturePath()));
   EXPECT_EQ(loadSceneFileReport(path.toStdString()).scene, sampleScene());
+}
+
+// A preset's picture is the sample by name too: its layout line and a saved scene say
+// img:castle.png, not the cache folder it was read from.
+TEST(Picture, APresetsPictureIsTheSampleByName) {
+  const Scene scene = findFigurePreset("circle-picture").scene;
+  const std::string spec = formatLayoutSpec(scene.layout);
+  EXPECT_EQ(spec, "t4,img:castle.png,t8");
+  EXPECT_EQ(sceneToJson(scene).find(".cache"), std::string::npos);
 }
 
 // The rule: a file of that name beside the scene is the user's own and wins over the sample;

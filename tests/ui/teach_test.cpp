@@ -27,6 +27,7 @@
 
 #include "animation.h"
 #include "animation_dialog.h"
+#include "autosave.h"
 #include "charts_panel.h"
 #include "formula_panel.h"
 #include "gif_writer.h"
@@ -259,6 +260,10 @@ TEST(TeachTour, CloseGivesBackTabPhasorAndCameraAndNeverMarksModified) {
   ASSERT_TRUE(w.isModified());
   w.startTour();
   EXPECT_TRUE(w.isModified());
+  // An autosave during the tour keeps the user's unsaved scene, not the step's.
+  ASSERT_NE(w.model()->scene().design, "spatial");
+  ASSERT_TRUE(w.autosave()->saveNow()) << w.autosave()->lastError().toStdString();
+  EXPECT_EQ(loadSceneFile(w.autosave()->scenePath().toStdString()).design, "spatial");
   tour->finish();
   EXPECT_TRUE(w.isModified());
   EXPECT_EQ(w.model()->scene().design, "spatial");
@@ -499,11 +504,8 @@ TEST(TeachFormula, UndefinedMetricsReadNotApplicableWithTheReason) {
         << formulas.toStdString();
     EXPECT_TRUE(w.positionFormulas()->text().contains(QStringLiteral("n/a (") + reason));
     // The bar charts of every design, once the comparison is in.
-    QElapsedTimer t;
-    t.start();
-    while ((w.model()->summariesPending() || w.model()->designSummaries().empty()) &&
-           t.elapsed() < 120000)
-      QTest::qWait(20);
+    ASSERT_TRUE(waitUntil(
+        [&] { return !w.model()->summariesPending() && !w.model()->designSummaries().empty(); }));
     ASSERT_FALSE(w.model()->designSummaries().empty());
     int barCharts = 0;
     for (QChartView* v : w.charts()->findChildren<QChartView*>()) {

@@ -85,7 +85,8 @@ bool Autosave::saveNow() {
     return true;
   }
   // What Save would write; while an edit is invalid, the last valid scene (a file that opens).
-  const Scene& scene = model_->isStale() ? model_->validScene() : model_->scene();
+  const Scene scene =
+      source_ ? source_() : (model_->isStale() ? model_->validScene() : model_->scene());
   const QString file = file_();
   if (written_ && writtenScene_ == scene && writtenFile_ == file) return true;
   try {

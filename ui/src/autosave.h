@@ -32,6 +32,9 @@ class Autosave : public QObject {
 
   static constexpr int kDefaultIntervalMs = 60000;
   void setInterval(int ms);
+  // What is written: by default the model's scene (its last valid one while an edit is
+  // invalid); a window whose model shows something else for a while (the tour) says what.
+  void setSceneSource(std::function<Scene()> source) { source_ = std::move(source); }
   int interval() const;
   // This window's autosave file (it exists only while there are unsaved changes to keep).
   QString scenePath() const { return base_ + QStringLiteral(".json"); }
@@ -63,6 +66,7 @@ class Autosave : public QObject {
   SceneModel* model_;
   std::function<bool()> modified_;
   std::function<QString()> file_;
+  std::function<Scene()> source_;
   QString base_;  // folder/autosave-<pid>-<n>
   std::unique_ptr<QLockFile> lock_;
   QTimer* timer_;

@@ -351,6 +351,8 @@ QChart* ChartsPanel::makeChart(const QString& title) {
 
 void ChartsPanel::setTitleForms(QChart* chart, const QStringList& forms) {
   titleForms_[chart] = forms;
+  // A chart not laid out yet (a hidden tab) has no size to fit: the full form until it has.
+  if (chart->size().isEmpty()) chart->setTitle(forms.value(0));
   fitText(chart);
 }
 

@@ -68,13 +68,17 @@ void validate(const FigureOptions& o) {
     if (l.width() < kMinCanvasWidth || l.height() < kMinCanvasHeight) {
       const long minW = std::max<long>(w, std::lround(std::ceil(kMinCanvasWidth * s)));
       const long minH = std::max<long>(h, std::lround(std::ceil(kMinCanvasHeight * s)));
-      throw InputError(
-          "--size " + sizeText(w, h) + " at --scale " + formatDouble(s) + " leaves a " +
-              sizeText(std::lround(l.width()), std::lround(l.height())) +
-              " layout, less than the " +
-              sizeText(std::lround(kMinCanvasWidth), std::lround(kMinCanvasHeight)) +
-              " the figure needs (--size " + sizeText(minW, minH) + " or a lower --scale)",
-          "scale");
+      // The largest scale this size allows, rounded down to hundredths.
+      const double most =
+          std::floor(100.0 * std::min(w / kMinCanvasWidth, h / kMinCanvasHeight)) / 100.0;
+      throw InputError("--size " + sizeText(w, h) + " at --scale " + formatDouble(s) +
+                           " leaves a " +
+                           sizeText(std::lround(l.width()), std::lround(l.height())) +
+                           " layout, less than the " +
+                           sizeText(std::lround(kMinCanvasWidth), std::lround(kMinCanvasHeight)) +
+                           " the figure needs: at this size --scale must be at most " +
+                           formatDouble(most) + " (or --size " + sizeText(minW, minH) + ")",
+                       "scale");
     }
   }
   if (o.maxDistance < 1 || o.maxDistance > 1000000)

@@ -182,6 +182,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
 
   autosave_ = new Autosave(
       model_, [this] { return isModified(); }, [this] { return currentFile_; }, this);
+  // During the tour the user's own scene is kept, not the step's.
+  autosave_->setSceneSource([this] {
+    if (tour_ && tour_->showsItsScene()) return tour_->userScene();
+    return model_->isStale() ? model_->validScene() : model_->scene();
+  });
   // The guided tour: a non-modal dock, hidden until Help → Tour (F1).
   tour_ = new TourPanel(model_, [this](const TourStep& step) {
     showSideTab(step.tab);
