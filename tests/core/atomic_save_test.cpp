@@ -22,27 +22,15 @@
 #include "ropescope/errors.h"
 #include "ropescope/npy.h"
 #include "ropescope/scene.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace ropescope;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "ropescope-atomic-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-std::string readAll(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using ropescope::test::readAll;
+using ropescope::test::TempDir;
 
 std::size_t temporaries(const fs::path& dir) {
   std::size_t n = 0;

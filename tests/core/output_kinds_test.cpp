@@ -27,6 +27,7 @@
 #include "ropescope/errors.h"
 #include "ropescope/npy.h"
 #include "ropescope/scene.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace ropescope;
@@ -34,21 +35,8 @@ using ropescope::test::FifoReader;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const fs::path& base = fs::temp_directory_path()) {
-    std::string t = (base / "ropescope-kinds-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-std::string readAll(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using ropescope::test::readAll;
+using ropescope::test::TempDir;
 
 void put(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;

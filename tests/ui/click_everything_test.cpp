@@ -60,13 +60,7 @@ class BackOut : public QObject {
       QWidget* m = QApplication::activeModalWidget();
       if (!m) return;
       ++closed;
-      if (auto* box = qobject_cast<QMessageBox*>(m)) {
-        QAbstractButton* b = box->escapeButton();
-        if (!b && !box->buttons().isEmpty()) b = box->buttons().first();
-        if (b) return b->click();
-      }
-      if (auto* d = qobject_cast<QDialog*>(m)) return d->reject();
-      m->close();
+      dismissModal(m);
     });
     timer_.start();
   }

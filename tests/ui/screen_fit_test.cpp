@@ -128,13 +128,7 @@ class DialogChecker : public QObject {
       s.avail = m->screen()->availableGeometry();
       s.hint = m->minimumSizeHint();
       seen.push_back(s);
-      if (auto* box = qobject_cast<QMessageBox*>(m)) {
-        QAbstractButton* b = box->escapeButton();
-        if (!b && !box->buttons().isEmpty()) b = box->buttons().first();
-        if (b) return b->click();
-      }
-      if (auto* d = qobject_cast<QDialog*>(m)) return d->reject();
-      m->close();
+      dismissModal(m);
     });
     timer_.start();
   }

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
+#include <QDialog>
 #include <QGuiApplication>
+#include <QMessageBox>
 #include <QScreen>
 #include <QSize>
 #include <QString>
@@ -34,6 +37,18 @@ inline void expectManagedScreen() {
 inline std::string rectText(const QRect& r) {
   return std::to_string(r.width()) + "x" + std::to_string(r.height()) + "+" +
          std::to_string(r.x()) + "+" + std::to_string(r.y());
+}
+
+// Backs out of a modal window the way a user would: a message box's Escape button (or its
+// first), a dialog's Cancel, any other window closed.
+inline void dismissModal(QWidget* m) {
+  if (auto* box = qobject_cast<QMessageBox*>(m)) {
+    QAbstractButton* b = box->escapeButton();
+    if (!b && !box->buttons().isEmpty()) b = box->buttons().first();
+    if (b) return b->click();
+  }
+  if (auto* d = qobject_cast<QDialog*>(m)) return d->reject();
+  m->close();
 }
 
 // The window manager has framed `top` (Qt knows the frame's margins) and it is exposed.
