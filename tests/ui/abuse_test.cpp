@@ -842,6 +842,11 @@ TEST(Abuse, LayoutTooLargeToMeasureOnEachEditIsRefusedAtOnce) {
               error.contains(QStringLiteral("visual tokens are")))
       << error.toStdString();
   EXPECT_TRUE(w.spaceView()->isStale());
+  // The refused layout stays in the line as typed; the segment table keeps the last valid one.
+  EXPECT_EQ(spec->text(), QStringLiteral("t131072,i362x362"));
+  auto* table = w.panel()->findChild<QTableWidget*>(QStringLiteral("segments"));
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->rowCount(), static_cast<int>(fixedScene().layout.segments.size()));
   w.startWith(fixedScene());
 }
 

@@ -246,7 +246,9 @@ QLabel* ScenePanel::makeErrorLabel() {
 void ScenePanel::sync() {
   const Scene& s = model_->scene();
   segments_->setGridSettings(s.imageGrid);
-  segments_->showLayout(s.layout);
+  const bool layoutRefused =
+      model_->problem() && model_->problem()->field == QLatin1String("layout");
+  segments_->showLayout(s.layout, layoutRefused ? &model_->validScene().layout : nullptr);
   {
     const QSignalBlocker block(design_);
     design_->setCurrentIndex(design_->findData(QString::fromStdString(s.design)));

@@ -154,9 +154,10 @@ QString SegmentListEditor::error() const {
   return error_->isVisible() ? error_->text() : QString();
 }
 
-void SegmentListEditor::showLayout(const Layout& layout) {
+void SegmentListEditor::showLayout(const Layout& typed, const Layout* table) {
+  if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(typed)));
+  const Layout& layout = table ? *table : typed;
   shown_ = layout;
-  if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(layout)));
   std::vector<bool> fileRows;
   for (const Segment& seg : layout.segments) fileRows.push_back(seg.source.isFile());
   if (fileRows != fileRows_) {

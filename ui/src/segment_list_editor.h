@@ -21,8 +21,9 @@ class SegmentListEditor : public QWidget {
  public:
   explicit SegmentListEditor(QWidget* parent = nullptr);
 
-  // Shows the model's layout without emitting edited().
-  void showLayout(const Layout& layout);
+  // Shows the model's layout without emitting edited(). A refused layout (`table` is then the
+  // last valid one) stays in the line as typed, and the table keeps the last valid segments.
+  void showLayout(const Layout& layout, const Layout* table = nullptr);
   int rowCount() const;
   void setError(const QString& message);
   QString error() const;
