@@ -25,6 +25,8 @@ const char* axisName(Axis a) {
   return "?";
 }
 
+const char* pairLayoutName(PairLayout p) { return p == PairLayout::GptJ ? "gptj" : "neox"; }
+
 std::vector<int> PairTable::pairsOf(Axis a) const {
   std::vector<int> out;
   for (int p = 0; p < size(); ++p)

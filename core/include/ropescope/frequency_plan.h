@@ -10,11 +10,17 @@ namespace ropescope {
 enum class Axis { T = 0, H = 1, W = 2, None = 3 };
 const char* axisName(Axis a);  // "t", "h", "w", "none"
 
+// Which two dims of q/k rotary pair p rotates. NeoX (Hugging Face rotate_half, Qwen): dims p and
+// p + r/2 for rotary dim r. GPT-J (GLM-4.1V, ERNIE-4.5-VL): dims 2p and 2p + 1.
+enum class PairLayout { NeoX, GptJ };
+const char* pairLayoutName(PairLayout p);  // "neox", "gptj"
+
 // Rotary settings shared by every plan.
 struct RotaryConfig {
   int headDim = 128;
   int rotaryDim = 0;  // 0 means headDim (no partial rotary)
   double base = 1e6;
+  PairLayout pairs = PairLayout::NeoX;
 
   int effectiveRotaryDim() const { return rotaryDim > 0 ? rotaryDim : headDim; }
   int pairCount() const { return effectiveRotaryDim() / 2; }

@@ -13,6 +13,14 @@ namespace ropescope {
 
 enum class SegmentKind { Text, Image, Video };
 
+// What a text run stands for in a model's token sequence. Every text token gets text ids (t = h =
+// w); the role only tells views and listings what the tokens are.
+enum class TextRole {
+  Plain,     // prompt text
+  Special,   // a model's special tokens: vision start/end, begin/end of image or video
+  Timestamp  // the timestamp text of a video frame (Qwen3-VL "<1.0 seconds>", GLM "3")
+};
+
 // Where a visual segment's grid came from when it was made from picture files.
 enum class SourceKind {
   None,       // a plain grid (i3x3, v2x4x4)
@@ -56,8 +64,21 @@ struct Segment {
   int rows = 0;
   int cols = 0;
   SegmentSource source;
+  TextRole role = TextRole::Plain;  // text runs only
+  // Videos only: seconds per temporal patch (Hugging Face second_per_grid_ts); 0 = not given, the
+  // design's fps parameter decides.
+  double secondsPerGrid = 0.0;
+  // Videos only: the video_grid_thw entry this segment is (a frame of), for models whose video
+  // frames are separate blocks in the token sequence (Qwen3-VL, Qwen3.5, GLM-4.1V); -1 = a
+  // standalone video.
+  int videoItem = -1;
 
   static Segment text(int n) { return {SegmentKind::Text, n, 1, 0, 0, {}}; }
+  static Segment text(int n, TextRole role) {
+    Segment s = text(n);
+    s.role = role;
+    return s;
+  }
   static Segment image(int h, int w) { return {SegmentKind::Image, 0, 1, h, w, {}}; }
   static Segment video(int t, int h, int w) { return {SegmentKind::Video, 0, t, h, w, {}}; }
 

@@ -1,0 +1,72 @@
+// Shipped VLM families (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5, GLM-4.1V/4.5V, ERNIE-4.5-VL):
+// what ropescope knows of each beyond its position rule. Each family is also a PositionDesign of
+// the same name (its ids, with the Hugging Face rule set as the design parameter "rules"); one
+// file per family under core/src/families, listed in core/src/families/family_registry.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ropescope/frequency_plan.h"
+
+namespace ropescope {
+
+class PositionDesign;
+
+// How transformers computes get_rope_index, by release (the design parameter "rules").
+enum class RuleSet {
+  Hf457,  // "hf-4.57": up to 5.2 — blocks found in input_ids, text after a block at its max + 1
+  Hf53,   // "hf-5.3": the 5.3.0–5.5.3 rewrite on mm_token_type_ids, its bugs included
+  HfMain  // "hf-main": after transformers PRs #45330, #45400 and #48669
+};
+const char* ruleSetName(RuleSet r);
+// The choices in order (the value of the "rules" parameter is the index).
+const std::vector<std::string>& ruleSetNames();
+// Throws InputError (field "rules") naming the rule sets for an unknown name.
+RuleSet parseRuleSet(const std::string& name);
+
+// Token ids a family's processor writes around vision content; -1 where the family has none.
+struct SpecialTokenIds {
+  std::int64_t imageToken = -1;   // <|image_pad|>, <|image|>, ...
+  std::int64_t videoToken = -1;   // <|video_pad|> (GLM: frames are image tokens)
+  std::int64_t visionStart = -1;  // <|vision_start|> (Qwen)
+  std::int64_t visionEnd = -1;
+  std::int64_t imageStart = -1;  // GLM <|begin_of_image|>, ERNIE <|IMAGE_START|>
+  std::int64_t imageEnd = -1;
+  std::int64_t videoStart = -1;  // GLM <|begin_of_video|>, ERNIE <|VIDEO_START|>
+  std::int64_t videoEnd = -1;
+  bool operator==(const SpecialTokenIds&) const = default;
+};
+
+// How a video shows in the token sequence.
+enum class VideoTokens {
+  OneBlock,       // Qwen2-VL, Qwen2.5-VL, ERNIE: one vision block of T' x H' x W' tokens
+  FrameBlocks,    // Qwen3-VL, Qwen3.5: per temporal patch "<ts seconds><vs> frame <ve>"
+  FramesAsImages  // GLM: per temporal patch "<boi> image tokens <eoi> ts" inside <bov>...<eov>
+};
+
+class ModelFamily {
+ public:
+  virtual ~ModelFamily() = default;
+  virtual std::string name() const = 0;   // "qwen2.5-vl", also its design's name
+  virtual std::string title() const = 0;  // "Qwen2.5-VL"
+  // config.json model_type values of the family's checkpoints ("qwen2_5_vl").
+  virtual std::vector<std::string> modelTypes() const = 0;
+  // The rotary of the released checkpoints: plan, sections, head dim, rotary dim, base, pairs.
+  virtual FrequencySpec defaultFrequency() const = 0;
+  virtual SpecialTokenIds defaultTokenIds() const = 0;
+  virtual VideoTokens videoTokens() const = 0;
+  // Frames merged into one temporal position of a video (ERNIE 2; Qwen and GLM grids are already
+  // in temporal patches: 1).
+  virtual int videoTemporalMerge() const { return 1; }
+  const PositionDesign& design() const;
+};
+
+const std::vector<const ModelFamily*>& allFamilies();
+// Throws InputError listing the supported families for an unknown name.
+const ModelFamily& findFamily(const std::string& name);
+// nullptr when no family has this config.json model_type.
+const ModelFamily* familyForModelType(const std::string& modelType);
+
+}  // namespace ropescope
