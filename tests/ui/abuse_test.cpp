@@ -646,6 +646,10 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
                     k, kind.c_str(), w.model()->validScene().layout.tokenCount(),
                     w.compareMode() ? "compare" : "3-D", w.width(), w.height(),
                     clock.elapsed() / 1000.0, currentRssKiB() / 1024, peakRssKiB() / 1024),
+            std::printf("[ trace ]   %s d=%d attention %s\n",
+                        formatLayoutSpec(w.model()->validScene().layout).substr(0, 200).c_str(),
+                        w.model()->validScene().frequency.rotary.headDim,
+                        w.attentionDock()->isVisible() ? "shown" : "hidden"),
             std::fflush(stdout);
       ++tally[kind];
       tallyMs[kind] += one.elapsed();

@@ -48,6 +48,11 @@ constexpr GLuint kMaxGroupsY = 65535;  // the minimum GL 4.3 guarantees for disp
 std::size_t keyChunk(int headDim) {
   return std::min<std::size_t>(8192, 40000 / (std::size_t(headDim) / 64 + 3));
 }
+// Query-key dot products per dispatch of the streaming and pooling shaders. The work queued
+// between two cancel checks is bounded by it: a dispatch over every row of a 250k-token scene
+// takes minutes on llvmpipe, and a queued dispatch cannot be taken back (the abuse test hung in
+// CI on one). 2^24 dots: well under a millisecond on a real GPU, about a second on llvmpipe.
+constexpr std::size_t kDotsPerDispatch = std::size_t{1} << 24;
 
 // "(a[x + 0] * b[y + 0] + a[x + 1] * b[y + 1] + ...)" for HEAD_DIM terms: the dot products
 // unrolled at compile time, so that they spend none of llvmpipe's loop budget.
@@ -208,7 +213,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     st.entropy.resize(e - b);
     std::vector<float> buf;
     for (std::size_t r0 = b; r0 < e; r0 += kChunkFloats / 3) {
-      if (cancelRequested()) throw AttentionCancelled();
+      if (cancelledAfterWork()) throw AttentionCancelled();
       const std::size_t r1 = std::min(e, r0 + kChunkFloats / 3);
       const GLuint stats = runStats(head, r0, r1);
       buf.resize(3 * (r1 - r0));
@@ -231,7 +236,7 @@ class GpuAttentionBackend final : public AttentionBackend {
         std::min<std::size_t>({kChunkFloats / tokens_, maxBlockBytes_ / 4 / tokens_, kMaxGroupsY}));
     const bool softmax = value == AttentionValue::Softmax;
     for (std::size_t r0 = b; r0 < e; r0 += per) {
-      if (cancelRequested()) throw AttentionCancelled();
+      if (cancelledAfterWork()) throw AttentionCancelled();
       const std::size_t r1 = std::min(e, r0 + per);
       const GLuint stats = softmax ? runStats(head, r0, r1) : scratch(Scratch::Stats, 4);
       const GLuint o = scratch(Scratch::Out, (r1 - r0) * tokens_ * sizeof(float));
@@ -259,9 +264,10 @@ class GpuAttentionBackend final : public AttentionBackend {
     std::vector<double> acc(nb * nb, 0.0);
     std::vector<float> part;
     const std::size_t per = std::max<std::size_t>(
-        1, std::min<std::size_t>({kChunkFloats / nb, maxBlockBytes_ / 4 / nb, kMaxGroupsY}));
+        1, std::min<std::size_t>({kChunkFloats / nb, maxBlockBytes_ / 4 / nb, kMaxGroupsY,
+                                  kDotsPerDispatch / keyChunk(d_)}));
     for (std::size_t r0 = 0; r0 < tokens_; r0 += per) {
-      if (cancelRequested()) throw AttentionCancelled();
+      if (cancelledAfterWork()) throw AttentionCancelled();
       const std::size_t r1 = std::min(tokens_, r0 + per);
       const GLuint p = scratch(Scratch::Out, (r1 - r0) * nb * sizeof(float));
       pr.pool->bind();
@@ -275,6 +281,7 @@ class GpuAttentionBackend final : public AttentionBackend {
       f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, p);
       const std::size_t keys = causal_ ? r1 : tokens_;
       for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
+        if (c > 0 && cancelledAfterWork()) throw AttentionCancelled();
         setUint(*pr.pool, "keyBegin", GLuint(c));
         setUint(*pr.pool, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
         setUint(*pr.pool, "first", GLuint(c == 0));
@@ -427,22 +434,39 @@ class GpuAttentionBackend final : public AttentionBackend {
     Programs& pr = programsFor(d_);
     const GLuint stats = scratch(Scratch::Stats, 3 * (r1 - r0) * sizeof(float));
     pr.stats->bind();
-    setCommon(*pr.stats, r0, r1);
     bindHead(0, q_, head, tokens_ * d_ * 4);
     bindHead(1, k_, head / group_, tokens_ * d_ * 4);
-    f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
-    // Causal rows never look past their own index: later key chunks would be empty.
-    const std::size_t keys = causal_ ? r1 : tokens_;
-    for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
-      if (cancelRequested()) throw AttentionCancelled();
-      setUint(*pr.stats, "keyBegin", GLuint(c));
-      setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
-      setUint(*pr.stats, "first", GLuint(c == 0));
-      setUint(*pr.stats, "last", GLuint(c + keyChunk(d_) >= keys));
-      f_->glDispatchCompute(GLuint((r1 - r0 + 63) / 64), 1, 1);
-      f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    // Rows in slices of whole work groups whose stats (3 floats a row) start on a binding
+    // offset the driver accepts, at most kDotsPerDispatch dots a dispatch.
+    std::size_t step = 64;
+    while ((3 * sizeof(float) * step) % alignment_ != 0) step += 64;
+    const std::size_t slice = std::max(step, kDotsPerDispatch / keyChunk(d_) / step * step);
+    for (std::size_t a = r0; a < r1; a += slice) {
+      const std::size_t b = std::min(r1, a + slice);
+      setCommon(*pr.stats, a, b);
+      f_->glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, stats,
+                            GLintptr(3 * sizeof(float) * (a - r0)),
+                            GLsizeiptr(3 * sizeof(float) * (b - a)));
+      // Causal rows never look past their own index: later key chunks would be empty.
+      const std::size_t keys = causal_ ? b : tokens_;
+      for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
+        if ((a > r0 || c > 0) && cancelledAfterWork()) throw AttentionCancelled();
+        setUint(*pr.stats, "keyBegin", GLuint(c));
+        setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
+        setUint(*pr.stats, "first", GLuint(c == 0));
+        setUint(*pr.stats, "last", GLuint(c + keyChunk(d_) >= keys));
+        f_->glDispatchCompute(GLuint((b - a + 63) / 64), 1, 1);
+        f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+      }
     }
     return stats;
+  }
+
+  // A cancel check that means something: the work queued so far is done first, so a newer
+  // request waits for at most one bounded dispatch.
+  bool cancelledAfterWork() {
+    f_->glFinish();
+    return cancelRequested();
   }
 
   void read(GLuint buf, float* out, std::size_t count) {
