@@ -498,6 +498,24 @@ TEST(FamilyLayout, NewItemsRoundTrip) {
   EXPECT_NE(sceneToJson(s).find("\"rules\": \"hf-5.3\""), std::string::npos);
 }
 
+// A video made from files has no spec suffix: the scene keeps its timing in "video_timing".
+TEST(FamilyLayout, SceneKeepsAFileVideosTiming) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t2,vid:" + std::string(ROPESCOPE_SAMPLES) + "/moving.gif,v1x2x2@2s");
+  ASSERT_TRUE(s.layout.segments[1].source.isFile());
+  s.layout.segments[1].secondsPerGrid = 0.75;
+  s.layout.segments[1].videoItem = -1;
+  const std::string json = sceneToJson(s);
+  EXPECT_NE(json.find("\"video_timing\""), std::string::npos);
+  const Scene back = sceneFromJson(json);
+  EXPECT_EQ(back.layout.segments[1].secondsPerGrid, 0.75);
+  EXPECT_EQ(back.layout.segments[2].secondsPerGrid, 2.0);
+  EXPECT_EQ(back.layout, s.layout);
+  // Without timing on a file video the key is left out, and old scene files stay valid.
+  s.layout.segments[1].secondsPerGrid = 0.0;
+  EXPECT_EQ(sceneToJson(s).find("video_timing"), std::string::npos);
+}
+
 TEST(FamilyLayout, BadItemsAreRefusedWithTheForm) {
   const std::pair<const char*, const char*> bad[] = {
       {"s0", "text length must be 1.."},
