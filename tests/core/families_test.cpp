@@ -228,6 +228,13 @@ TEST(Families, Qwen25VlIssue48669FractionalSeconds) {
   fps4.set("fps", 4);
   EXPECT_EQ(axis(findDesign("qwen2.5-vl").ids(parseLayoutSpec("v4x1x1"), fps4), 0),
             (std::vector<double>{0, 1, 2, 3}));
+  // int64 arithmetic stays exact past float32's 2^24: 3600 s per grid, k = 4095: 4095 * 3600 * 2.
+  EXPECT_EQ(idsOf("qwen2.5-vl", "v4096x1x1@3600s", "hf-4.57").ids.back()[0], 29484000.0);
+  // A fractional tokens_per_second makes the product float32, truncated: k * 1 * 0.5.
+  ParameterSet half;
+  half.set("tokens_per_second", 0.5);
+  EXPECT_EQ(axis(idsOf("qwen2.5-vl", "v4x1x1@1s", "hf-4.57", half), 0),
+            (std::vector<double>{0, 0, 1, 1}));
   // 2 s per grid (the default fps 2 gives 1 s): hf-4.57 t_rel = k * 2 * 2.
   EXPECT_EQ(axis(idsOf("qwen2.5-vl", "v3x1x1@2s", "hf-4.57"), 0), (std::vector<double>{0, 4, 8}));
 }
