@@ -218,9 +218,16 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.req.scene.frequency.rotary.headDim = parseInt("head-dim", v, -1000000, 1000000);
        }},
-      {"rotary-dim", "R", kPlan, "rotated dims (partial rotary), even, <= head dim; 0 = all",
+      {"rotary-dim", "R", kPlan,
+       "rotated dims (partial rotary), even, 2..head dim; 0 = all; the rest pass through",
        [](State& s, const std::string& v) {
          s.req.scene.frequency.rotary.rotaryDim = parseInt("rotary-dim", v, -1000000, 1000000);
+       }},
+      {"pairs", "neox|gptj", kPlan,
+       "rotary pair layout: neox rotates dims p, p + r/2 (Qwen); gptj dims 2p, 2p + 1 (GLM-4V, "
+       "ERNIE-4.5-VL) (default neox)",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.rotary.pairs = parsePairLayout(v, "pairs");
        }},
       {"base", "B", kPlan, "RoPE base, > 1 (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)",
        [](State& s, const std::string& v) {

@@ -1,6 +1,9 @@
-// One attention test case (layout, design, plan, head and rotary dims, mask, q/k source) and the
-// Scene it stands for; shared by the CPU and GPU attention tests so both run the same cases.
+// One attention test case (layout, design, plan, head and rotary dims, mask, q/k source, pair
+// layout, sections) and the Scene it stands for; shared by the CPU and GPU attention tests so both
+// run the same cases.
 #pragma once
+
+#include <vector>
 
 #include "ropescope/attention.h"
 #include "ropescope/scene.h"
@@ -16,6 +19,9 @@ struct Case {
   bool causal;
   QkSourceSpec::Kind source;
   int heads;
+  PairLayout pairs = PairLayout::NeoX;
+  std::vector<int> sections = {};  // empty: the plan's default
+  double base = 0.0;               // 0: the default scene's
 };
 
 inline Scene attentionCaseScene(const Case& c) {
@@ -24,9 +30,11 @@ inline Scene attentionCaseScene(const Case& c) {
   s.design = c.design;
   s.designParams = ParameterSet{};
   s.frequency.plan = c.plan;
-  s.frequency.sections.clear();
+  s.frequency.sections = c.sections;
   s.frequency.rotary.headDim = c.headDim;
   s.frequency.rotary.rotaryDim = c.rotaryDim;
+  s.frequency.rotary.pairs = c.pairs;
+  if (c.base > 0) s.frequency.rotary.base = c.base;
   return s;
 }
 
