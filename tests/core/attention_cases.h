@@ -3,6 +3,7 @@
 // run the same cases.
 #pragma once
 
+#include <ostream>
 #include <vector>
 
 #include "ropescope/attention.h"
@@ -23,6 +24,12 @@ struct Case {
   std::vector<int> sections = {};  // empty: the plan's default
   double base = 0.0;               // 0: the default scene's
 };
+
+// gtest prints a failing case by its fields, not its bytes.
+inline void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.layout << " " << c.design << " " << c.plan << " d=" << c.headDim << " r=" << c.rotaryDim
+      << " " << pairLayoutName(c.pairs) << (c.causal ? " causal" : "");
+}
 
 inline Scene attentionCaseScene(const Case& c) {
   Scene s = defaultScene();
