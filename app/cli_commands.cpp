@@ -44,9 +44,11 @@ std::string runCommand(const Request& r) {
       for (std::size_t i = 0; i < distance.size(); ++i) distance[i] = static_cast<double>(i);
       return decayReport(distance, bound, r.format);
     }
-    case kFreqs:
-      return freqsReport(wavelengths(resolvePairs(r.scene.frequency), r.contextLength),
-                         r.contextLength, r.format);
+    case kFreqs: {
+      const PairTable pairs = resolvePairs(r.scene.frequency);
+      return freqsReport(wavelengths(pairs, r.contextLength), r.contextLength, r.format,
+                         pairs.layout);
+    }
     case kAttention:
     case kGrid:
     case kRender:

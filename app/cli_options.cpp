@@ -222,9 +222,15 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.req.scene.frequency.rotary.headDim = parseInt("head-dim", v, -1000000, 1000000);
        }},
-      {"rotary-dim", "R", kPlan, "rotated dims (partial rotary), even, <= head dim; 0 = all",
+      {"rotary-dim", "R", kPlan,
+       "dims that rotate (partial rotary, the rest pass through): even, 2..head dim, 0 = all",
        [](State& s, const std::string& v) {
          s.req.scene.frequency.rotary.rotaryDim = parseInt("rotary-dim", v, -1000000, 1000000);
+       }},
+      {"pairs", "neox|gptj", kPlan,
+       "pair layout: neox = dims p, p + r/2 (default, Qwen); gptj = 2p, 2p + 1 (GLM-4V, ERNIE)",
+       [](State& s, const std::string& v) {
+         s.req.scene.frequency.rotary.pairs = parsePairLayout(v, "pairs");
        }},
       {"base", "B", kPlan, "RoPE base, > 1 (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)",
        [](State& s, const std::string& v) {
@@ -444,7 +450,7 @@ const char* commandSummary(Command c) {
     case kDecay:
       return "RoFormer's long-term decay bound U(delta) along an axis or direction";
     case kFreqs:
-      return "frequency, axis and wavelength of every rotary pair";
+      return "frequency, axis, wavelength and q/k dims of every rotary pair";
     case kAttention:
       return "RoPE attention logits / softmax over the sequence (CPU or GPU)";
     case kGrid:

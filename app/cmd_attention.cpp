@@ -279,6 +279,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
     << "  \"kv_heads\": " << problem.qk.kvHeads << ",\n"
     << "  \"head_dim\": " << problem.qk.headDim << ",\n"
     << "  \"rotary_dim\": " << 2 * problem.rotary.pairs << ",\n"
+    << "  \"pairs\": \"" << pairLayoutName(problem.rotary.layout) << "\",\n"
     << "  \"layout\": " << quoted(formatLayoutSpec(sc.layout)) << ",\n"
     << "  \"design\": " << quoted(effectiveDesign(sc)) << ",\n"
     << "  \"plan\": " << quoted(sc.frequency.plan) << ",\n"

@@ -1,12 +1,15 @@
-// RoPE in the Hugging Face rotate_half layout, in place on one head of q or k: pair p rotates
-// dims p and p + pairs by the token's precomputed angle (cos/sin tables from core); q is also
-// scaled by 1/sqrt(d) so that a plain dot product is the logit. Same float ops as core's rotateQk.
+// RoPE in place on one head of q or k: pair p rotates dims (a, b) by the token's precomputed
+// angle (cos/sin tables from core), a = p, b = p + pairs in the NeoX rotate_half layout
+// (gptj = 0), a = 2p, b = 2p + 1 in the GPT-J layout (gptj = 1), as core's pairDims; dims from
+// 2 * pairs pass through. q is also scaled by 1/sqrt(d) so that a plain dot product is the
+// logit. Same float ops as core's rotateQk.
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) buffer X { float x[]; };
 layout(std430, binding = 1) readonly buffer C { float cs[]; };
 layout(std430, binding = 2) readonly buffer S { float sn[]; };
 uniform uint tokens;
 uniform uint pairs;
+uniform uint gptj;
 uniform float scale;
 
 void main() {
@@ -17,10 +20,12 @@ void main() {
   for (uint p = 0u; p < pairs; ++p) {
     float c = cs[tb + p];
     float s = sn[tb + p];
-    float x0 = x[base + p];
-    float x1 = x[base + p + pairs];
-    x[base + p] = (x0 * c - x1 * s) * scale;
-    x[base + p + pairs] = (x1 * c + x0 * s) * scale;
+    uint a = base + (gptj != 0u ? 2u * p : p);
+    uint b = base + (gptj != 0u ? 2u * p + 1u : p + pairs);
+    float x0 = x[a];
+    float x1 = x[b];
+    x[a] = (x0 * c - x1 * s) * scale;
+    x[b] = (x1 * c + x0 * s) * scale;
   }
   for (uint i = 2u * pairs; i < uint(HEAD_DIM); ++i) x[base + i] *= scale;
 }

@@ -134,6 +134,7 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
   r.tokens = ids.size();
   r.pairs = pairs.size();
   r.headDim = pairs.headDim;
+  r.layout = pairs.layout;
   r.cos.resize(r.tokens * std::size_t(r.pairs));
   r.sin.resize(r.cos.size());
   for (std::size_t t = 0; t < r.tokens; ++t)
@@ -234,9 +235,11 @@ void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vecto
       const float* c = rt.cos.data() + (r % n) * h;
       const float* sn = rt.sin.data() + (r % n) * h;
       for (std::size_t p = 0; p < h; ++p) {
-        const float x0 = x[p], x1 = x[p + h];
-        y[p] = (x0 * c[p] - x1 * sn[p]) * s;
-        y[p + h] = (x1 * c[p] + x0 * sn[p]) * s;
+        const PairDims pd = pairDims(rt.layout, int(p), int(h));
+        const std::size_t i0 = std::size_t(pd.first), i1 = std::size_t(pd.second);
+        const float x0 = x[i0], x1 = x[i1];
+        y[i0] = (x0 * c[p] - x1 * sn[p]) * s;
+        y[i1] = (x1 * c[p] + x0 * sn[p]) * s;
       }
       for (std::size_t i = 2 * h; i < d; ++i) y[i] = x[i] * s;
     }
@@ -248,7 +251,8 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
   validateProblem(problem);
   const QkTensors& in = problem.qk;
   if (head < 0 || head >= in.qHeads) throw InputError("attention: head out of range");
-  if (problem.ids.size() != in.tokens || problem.pairs.size() != problem.rotary.pairs)
+  if (problem.ids.size() != in.tokens || problem.pairs.size() != problem.rotary.pairs ||
+      problem.pairs.layout != problem.rotary.layout)
     throw InputError("attention: the reference needs the problem's ids and pairs");
   const std::size_t n = in.tokens, d = std::size_t(in.headDim),
                     h = std::size_t(problem.rotary.pairs);
@@ -260,8 +264,10 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
       const double angle =
           a == Axis::None ? 0.0 : problem.ids[t][std::size_t(a)] * problem.pairs.theta[p];
       const double c = std::cos(angle), s = std::sin(angle);
-      y[p] = double(x[p]) * c - double(x[p + h]) * s;
-      y[p + h] = double(x[p + h]) * c + double(x[p]) * s;
+      const PairDims pd = pairDims(problem.rotary.layout, int(p), int(h));
+      const std::size_t i0 = std::size_t(pd.first), i1 = std::size_t(pd.second);
+      y[i0] = double(x[i0]) * c - double(x[i1]) * s;
+      y[i1] = double(x[i1]) * c + double(x[i0]) * s;
     }
     for (std::size_t i = 2 * h; i < d; ++i) y[i] = x[i];
     return y;

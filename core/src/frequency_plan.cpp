@@ -25,7 +25,17 @@ const char* axisName(Axis a) {
   return "?";
 }
 
-const char* pairLayoutName(PairLayout p) { return p == PairLayout::GptJ ? "gptj" : "neox"; }
+const char* pairLayoutName(PairLayout p) {
+  return p == PairLayout::GptJ ? "gptj" : "neox";
+}
+
+PairLayout parsePairLayout(const std::string& text, const std::string& field) {
+  if (text == "neox") return PairLayout::NeoX;
+  if (text == "gptj") return PairLayout::GptJ;
+  throw InputError(
+      "pair layout must be neox (dims p, p + r/2) or gptj (dims 2p, 2p + 1) (got \"" + text + "\")",
+      field);
+}
 
 std::vector<int> PairTable::pairsOf(Axis a) const {
   std::vector<int> out;
@@ -120,6 +130,7 @@ PairTable resolvePairs(const FrequencySpec& input) {
   }
   PairTable table;
   table.headDim = r.headDim;
+  table.layout = r.pairs;
   table.axis = plan.axisMap(spec);
   table.theta.resize(pairs);
   for (int p = 0; p < pairs; ++p)

@@ -107,13 +107,13 @@ std::string decayReport(const std::vector<double>& distance, const std::vector<d
 }
 
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
-                        TableFormat f) {
+                        TableFormat f, PairLayout layout) {
   if (f == TableFormat::Csv) {
-    std::string s = "index,axis,theta,wavelength,full_turn\n";
+    std::string s = "index,axis,theta,wavelength,full_turn,dim_a,dim_b\n";
     for (const PairWavelength& p : pairs)
       s += std::to_string(p.index) + ',' + axisName(p.axis) + ',' + formatDouble(p.theta) + ',' +
            (p.wavelength ? formatDouble(*p.wavelength) : "") + ',' + (p.fullTurn ? "1" : "0") +
-           '\n';
+           ',' + std::to_string(p.dims.first) + ',' + std::to_string(p.dims.second) + '\n';
     return s;
   }
   json arr = json::array();
@@ -123,10 +123,14 @@ std::string freqsReport(const std::vector<PairWavelength>& pairs, double context
                    {"axis", axisName(p.axis)},
                    {"theta", p.theta},
                    {"wavelength", p.wavelength ? json(*p.wavelength) : json(nullptr)},
-                   {"full_turn", p.fullTurn}});
+                   {"full_turn", p.fullTurn},
+                   {"dims", {p.dims.first, p.dims.second}}});
     turns += p.fullTurn;
   }
-  return dumpJson({{"context_length", contextLength}, {"full_turn_pairs", turns}, {"pairs", arr}});
+  return dumpJson({{"context_length", contextLength},
+                   {"full_turn_pairs", turns},
+                   {"pair_layout", pairLayoutName(layout)},
+                   {"pairs", arr}});
 }
 
 }  // namespace ropescope

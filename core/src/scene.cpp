@@ -187,6 +187,7 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
       {"plan", f.plan},        {"head_dim", f.rotary.headDim}, {"rotary_dim", f.rotary.rotaryDim},
       {"base", f.rotary.base}, {"sections", f.sections},       {"kv_heads", f.kvHeads},
       {"kv_head", f.kvHead}};
+  j["frequency"]["pairs"] = pairLayoutName(f.rotary.pairs);
   j["age"] = {{"layers", scene.age.layers},
               {"strategy", ageStrategyName(scene.age.strategy)},
               {"layer", scene.ageLayer}};
@@ -316,7 +317,7 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       const json& f = j.at("frequency");
       if (!f.is_object()) sceneError("frequency must be an object");
       rejectUnknownKeys(
-          f, {"plan", "head_dim", "rotary_dim", "base", "sections", "kv_heads", "kv_head"},
+          f, {"plan", "head_dim", "rotary_dim", "base", "sections", "kv_heads", "kv_head", "pairs"},
           "frequency");
       if (f.contains("plan")) s.frequency.plan = getAs<std::string>(f, "plan", "frequency");
       if (f.contains("head_dim"))
@@ -324,6 +325,14 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (f.contains("rotary_dim"))
         s.frequency.rotary.rotaryDim = getAs<int>(f, "rotary_dim", "frequency");
       if (f.contains("base")) s.frequency.rotary.base = getAs<double>(f, "base", "frequency");
+      if (f.contains("pairs")) {  // absent: NeoX, as files written before issue 13
+        const std::string pairs = getAs<std::string>(f, "pairs", "frequency");
+        try {
+          s.frequency.rotary.pairs = parsePairLayout(pairs, "pairs");
+        } catch (const InputError& e) {
+          sceneError(std::string("frequency.") + e.what(), "pairs");
+        }
+      }
       if (f.contains("kv_heads")) s.frequency.kvHeads = getAs<int>(f, "kv_heads", "frequency");
       if (f.contains("kv_head")) s.frequency.kvHead = getAs<int>(f, "kv_head", "frequency");
       if (f.contains("sections")) {

@@ -12,6 +12,7 @@ std::vector<PairWavelength> wavelengths(const PairTable& pairs, double contextLe
     w.index = p;
     w.axis = pairs.axis[p];
     w.theta = pairs.theta[p];
+    w.dims = pairDims(pairs.layout, p, pairs.size());
     if (w.theta > 0.0) {
       w.wavelength = 2.0 * std::numbers::pi / w.theta;
       w.fullTurn = *w.wavelength <= contextLength;

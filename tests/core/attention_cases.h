@@ -1,6 +1,10 @@
-// One attention test case (layout, design, plan, head and rotary dims, mask, q/k source) and the
-// Scene it stands for; shared by the CPU and GPU attention tests so both run the same cases.
+// One attention test case (layout, design, plan, head and rotary dims, mask, q/k source, pair
+// layout, sections) and the Scene it stands for; shared by the CPU and GPU attention tests so both
+// run the same cases.
 #pragma once
+
+#include <ostream>
+#include <vector>
 
 #include "ropescope/attention.h"
 #include "ropescope/scene.h"
@@ -16,7 +20,16 @@ struct Case {
   bool causal;
   QkSourceSpec::Kind source;
   int heads;
+  PairLayout pairs = PairLayout::NeoX;
+  std::vector<int> sections = {};  // empty: the plan's default
+  double base = 0.0;               // 0: the default scene's
 };
+
+// gtest prints a failing case by its fields, not its bytes.
+inline void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.layout << " " << c.design << " " << c.plan << " d=" << c.headDim << " r=" << c.rotaryDim
+      << " " << pairLayoutName(c.pairs) << (c.causal ? " causal" : "");
+}
 
 inline Scene attentionCaseScene(const Case& c) {
   Scene s = defaultScene();
@@ -24,9 +37,11 @@ inline Scene attentionCaseScene(const Case& c) {
   s.design = c.design;
   s.designParams = ParameterSet{};
   s.frequency.plan = c.plan;
-  s.frequency.sections.clear();
+  s.frequency.sections = c.sections;
   s.frequency.rotary.headDim = c.headDim;
   s.frequency.rotary.rotaryDim = c.rotaryDim;
+  s.frequency.rotary.pairs = c.pairs;
+  if (c.base > 0) s.frequency.rotary.base = c.base;
   return s;
 }
 

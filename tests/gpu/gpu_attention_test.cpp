@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "attention_cases.h"
+#include "hf_rope_reference.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/npy.h"
@@ -78,6 +79,30 @@ const Case kCases[] = {
     {"t9,i5x7,t9", "hard", "vanilla", 128, 64, false, QkSourceSpec::Kind::Files, 3},
     {"t130,i12x12,t100", "mrope", "mrope", 128, 0, true, QkSourceSpec::Kind::Random, 1},
     {"t130,i12x12,t100", "mrope-reset", "mrope", 48, 0, false, QkSourceSpec::Kind::Random, 1},
+    // Pair layouts with partial rotary (issue 13): GLM-4.1V's GPT-J shape, Qwen3.5's NeoX one.
+    {"t5,i4x6,t3",
+     "mrope",
+     "mrope",
+     128,
+     64,
+     true,
+     QkSourceSpec::Kind::Random,
+     2,
+     PairLayout::GptJ,
+     {8, 12, 12},
+     1e4},
+    {"t6,v2x4x4,t4",
+     "mrope",
+     "interleaved",
+     256,
+     64,
+     false,
+     QkSourceSpec::Kind::Files,
+     2,
+     PairLayout::NeoX,
+     {11, 11, 10},
+     1e7},
+    {"t20", "hard", "vanilla", 24, 16, true, QkSourceSpec::Kind::Random, 1, PairLayout::GptJ},
 };
 
 class GpuCases : public ::testing::TestWithParam<Case> {};
@@ -133,6 +158,33 @@ TEST_P(GpuCases, AgreesWithCpuAndReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, GpuCases, ::testing::ValuesIn(kCases));
+
+// The GPU rotation in both pair layouts against the float64 reference written the way
+// transformers writes RoPE (tests/core/hf_rope_reference.h), not core's referenceAttention.
+TEST(GpuAttention, PairLayoutsMatchTheTransformersFormulation) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu);
+  for (const Case& c : kCases) {
+    if (c.pairs == PairLayout::NeoX && c.rotaryDim == 0) continue;
+    const AttentionProblem p = problemFor(c);
+    const std::size_t n = p.qk.tokens;
+    const double base = c.base > 0 ? c.base : defaultScene().frequency.rotary.base;
+    gpu->load(p);
+    double worst = 0;
+    for (int h = 0; h < p.qk.qHeads; ++h)
+      for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+        const auto hf = testref::hfAttention(p, h, base, c.pairs == PairLayout::GptJ,
+                                             v == AttentionValue::Softmax);
+        std::vector<float> g(n * n);
+        gpu->rows(h, 0, n, v, g.data());
+        for (std::size_t i = 0; i < n; ++i)
+          worst = std::max(worst, rowError(&g[i * n], &hf[i * n], n));
+      }
+    std::printf("[ agreement ] %s %s d=%d r=%d %s: gpu-hf %.2e\n", c.layout, c.plan, c.headDim,
+                c.rotaryDim, pairLayoutName(c.pairs), worst);
+    EXPECT_LT(worst, 1e-4) << c.layout << " " << pairLayoutName(c.pairs);
+  }
+}
 
 TEST(GpuAttention, DescribesItselfAndRejectsBadRequests) {
   auto& gpu = gpuBackend();

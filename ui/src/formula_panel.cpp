@@ -36,6 +36,27 @@ QString line(const QString& what, const QString& math) {
   return QStringLiteral("<div style='margin-bottom:3px'><b>%1</b>&nbsp; %2</div>").arg(what, math);
 }
 
+// Which q/k dims the pairs rotate under the layout (core's pairDims), and the dims that pass
+// through under partial rotary.
+QString pairsLine(const RotaryConfig& rotary) {
+  const int n = rotary.pairCount(), d = rotary.headDim;
+  if (n < 1) return {};
+  const bool gptj = rotary.pairs == PairLayout::GptJ;
+  const PairDims first = pairDims(rotary.pairs, 0, n), last = pairDims(rotary.pairs, n - 1, n);
+  QString text =
+      QStringLiteral("%1: pair k rotates q/k dims %2; k = 0: %3, %4; k = %5: %6, %7")
+          .arg(gptj ? QStringLiteral("GPT-J") : QStringLiteral("NeoX (rotate_half)"),
+               gptj ? QStringLiteral("(2k, 2k + 1)") : QStringLiteral("(k, k + %1)").arg(n))
+          .arg(first.first)
+          .arg(first.second)
+          .arg(n - 1)
+          .arg(last.first)
+          .arg(last.second);
+  if (2 * n < d)
+    text += QStringLiteral("; dims %1…%2 pass through (partial rotary)").arg(2 * n).arg(d - 1);
+  return line(QStringLiteral("Pairs"), text);
+}
+
 }  // namespace
 
 QString formatNumber(double v, int digits) {
@@ -84,6 +105,7 @@ QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary, const AxisB
                   .arg(baseText(rotary.base))
                   .arg(d)
                   .arg(n - 1));
+  out << pairsLine(rotary);
   out << line(QStringLiteral("Phase"),
               QStringLiteral("φ<sub>k</sub> = θ<sub>k</sub>·Δ<sub>a(k)</sub>, "
                              "Δ = (Δ<sub>t</sub>, Δ<sub>h</sub>, Δ<sub>w</sub>) = %1")
@@ -191,6 +213,7 @@ QString chartsFormulas(const Scene& scene, const SceneMetrics& m) {
                   .arg(baseText(scene.frequency.rotary.base))
                   .arg(d)
                   .arg(waveTail));
+  out << pairsLine(scene.frequency.rotary);
   return out.join(QString());
 }
 

@@ -137,6 +137,16 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   rotaryDim_->setSingleStep(2);
   rotaryDim_->setSpecialValueText(tr("= head dim"));
   rotaryDim_->setKeyboardTracking(false);
+  pairs_ = new QComboBox(planBox);
+  pairs_->setObjectName(QStringLiteral("pairs"));
+  pairs_->addItem(tr("NeoX (dims p, p + r/2)"),
+                  QString::fromLatin1(pairLayoutName(PairLayout::NeoX)));
+  pairs_->addItem(tr("GPT-J (dims 2p, 2p + 1)"),
+                  QString::fromLatin1(pairLayoutName(PairLayout::GptJ)));
+  pairs_->setToolTip(
+      tr("Which two q/k dims each rotary pair rotates: NeoX (rotate_half: Qwen2/2.5/3-VL, "
+         "Qwen3.5) or GPT-J (GLM-4.1V/4.5V, ERNIE-4.5-VL). Dims past the rotary dim pass "
+         "through"));
   base_ = new QDoubleSpinBox(planBox);
   base_->setObjectName(QStringLiteral("base"));
   base_->setRange(0.0, 1e13);
@@ -168,6 +178,7 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   planForm->addRow(fieldErrors_[QStringLiteral("head_dim")] = makeErrorLabel());
   planForm->addRow(tr("Rotary dim"), rotaryDim_);
   planForm->addRow(fieldErrors_[QStringLiteral("rotary_dim")] = makeErrorLabel());
+  planForm->addRow(tr("Pairs"), pairs_);
   planForm->addRow(tr("Base"), base_);
   planForm->addRow(fieldErrors_[QStringLiteral("base")] = makeErrorLabel());
   planForm->addRow(tr("Sections"), sections_);
@@ -188,6 +199,10 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
           [this](int v) { model_->edit([v](Scene& s) { s.frequency.rotary.headDim = v; }); });
   connect(rotaryDim_, &QSpinBox::valueChanged, this,
           [this](int v) { model_->edit([v](Scene& s) { s.frequency.rotary.rotaryDim = v; }); });
+  connect(pairs_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const PairLayout l = parsePairLayout(pairs_->itemData(index).toString().toStdString());
+    model_->edit([l](Scene& s) { s.frequency.rotary.pairs = l; });
+  });
   connect(base_, &QDoubleSpinBox::valueChanged, this,
           [this](double v) { model_->edit([v](Scene& s) { s.frequency.rotary.base = v; }); });
   connect(kvHeads_, &QSpinBox::valueChanged, this,
@@ -282,10 +297,12 @@ void ScenePanel::sync() {
 
   {
     const QSignalBlocker b0(plan_), b1(headDim_), b2(rotaryDim_), b3(base_), b4(kvHeads_),
-        b5(kvHead_);
+        b5(kvHead_), b6(pairs_);
     plan_->setCurrentIndex(plan_->findData(QString::fromStdString(s.frequency.plan)));
     headDim_->setValue(s.frequency.rotary.headDim);
     rotaryDim_->setValue(s.frequency.rotary.rotaryDim);
+    pairs_->setCurrentIndex(
+        pairs_->findData(QString::fromLatin1(pairLayoutName(s.frequency.rotary.pairs))));
     base_->setValue(s.frequency.rotary.base);
     kvHeads_->setValue(s.frequency.kvHeads);
     kvHead_->setValue(s.frequency.kvHead);

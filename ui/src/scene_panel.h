@@ -51,6 +51,7 @@ class ScenePanel : public QWidget {
   std::string editorsDesign_;  // which design the parameter editors were generated for
   std::map<std::string, ParameterEditor*> editors_;
   QComboBox* plan_ = nullptr;
+  QComboBox* pairs_ = nullptr;  // rotary pair layout
   QSpinBox* headDim_ = nullptr;
   QSpinBox* rotaryDim_ = nullptr;
   QDoubleSpinBox* base_ = nullptr;

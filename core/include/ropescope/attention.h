@@ -1,5 +1,6 @@
-// Attention preview: RoPE (Hugging Face rotate_half layout) applied to q/k with a scene's ids and
-// plan, logits q'k'^T/sqrt(d), causal mask and row softmax, behind a tiled backend interface.
+// Attention preview: RoPE (NeoX rotate_half or GPT-J pairs, partial rotary) applied to q/k with a
+// scene's ids and plan, logits q'k'^T/sqrt(d), causal mask and row softmax, behind a tiled backend
+// interface.
 #pragma once
 
 #include <cstddef>
@@ -54,8 +55,9 @@ QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::siz
 // for ids near 32768 its angle is off by up to ~2e-3 rad, ours is exact to float rounding.)
 struct RotaryTable {
   std::size_t tokens = 0;
-  int pairs = 0;                // rotary_dim / 2; pair p rotates dims p and p + pairs
-  int headDim = 0;              // dims >= 2 * pairs pass through unrotated
+  int pairs = 0;    // rotary_dim / 2; pair p rotates pairDims(layout, p, pairs)
+  int headDim = 0;  // dims >= 2 * pairs pass through unrotated
+  PairLayout layout = PairLayout::NeoX;
   std::vector<float> cos, sin;  // [tokens][pairs]
 };
 RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs);
@@ -86,9 +88,11 @@ struct QkSourceSpec {
 // InputError for an invalid scene, a head dim that differs from the plan's, or bad files.
 AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal);
 
-// Applies RoPE in the rotate_half layout to q (also scaling it by 1/sqrt(headDim), so a plain
-// dot product is the logit) and k, in float32: x'[p] = x[p] c - x[p+h] s,
-// x'[p+h] = x[p+h] c + x[p] s with h = pairs. Output shapes as the input.
+// Applies RoPE in the table's pair layout to q (also scaling it by 1/sqrt(headDim), so a plain
+// dot product is the logit) and k, in float32: with (a, b) = pairDims(layout, p, pairs),
+// x'[a] = x[a] c - x[b] s, x'[b] = x[b] c + x[a] s (NeoX: a = p, b = p + pairs; GPT-J: a = 2p,
+// b = 2p + 1, as transformers' rotate_half_llm with cos repeat_interleave(2)); dims >= 2 * pairs
+// are only scaled. Output shapes as the input.
 void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vector<float>& k,
               int threads = 1);
 

@@ -14,6 +14,18 @@ const char* axisName(Axis a);  // "t", "h", "w", "none"
 // p + r/2 for rotary dim r. GPT-J (GLM-4.1V, ERNIE-4.5-VL): dims 2p and 2p + 1.
 enum class PairLayout { NeoX, GptJ };
 const char* pairLayoutName(PairLayout p);  // "neox", "gptj"
+// "neox" or "gptj"; anything else throws InputError naming both (`field` as in InputError).
+PairLayout parsePairLayout(const std::string& text, const std::string& field = "pairs");
+
+// The two dims of q/k that pair `pair` of `pairs` (= rotary dim / 2) rotates, first the one
+// that gets x*c - y*s: NeoX (p, p + pairs), GPT-J (2p, 2p + 1). Dims >= 2 * pairs pass through.
+struct PairDims {
+  int first = 0, second = 0;
+};
+inline PairDims pairDims(PairLayout layout, int pair, int pairs) {
+  return layout == PairLayout::GptJ ? PairDims{2 * pair, 2 * pair + 1}
+                                    : PairDims{pair, pair + pairs};
+}
 
 // Rotary settings shared by every plan.
 struct RotaryConfig {
@@ -42,6 +54,7 @@ struct PairTable {
   std::vector<Axis> axis;
   std::vector<double> theta;
   int headDim = 128;
+  PairLayout layout = PairLayout::NeoX;  // which dims each pair rotates (see pairDims)
 
   int size() const { return static_cast<int>(axis.size()); }
   std::vector<int> pairsOf(Axis a) const;

@@ -23,7 +23,8 @@ std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat 
 std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f);
 std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
                         TableFormat f);
+// JSON also names the pair layout (CSV: each row has the two dims its pair rotates).
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
-                        TableFormat f);
+                        TableFormat f, PairLayout layout = PairLayout::NeoX);
 
 }  // namespace ropescope

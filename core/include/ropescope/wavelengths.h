@@ -14,6 +14,7 @@ struct PairWavelength {
   double theta = 0.0;
   std::optional<double> wavelength;  // none for a NoPE pair (theta 0)
   bool fullTurn = false;             // wavelength <= context length
+  PairDims dims;                     // the two q/k dims it rotates (pair layout)
 };
 
 std::vector<PairWavelength> wavelengths(const PairTable& pairs, double contextLength);

@@ -182,6 +182,7 @@ class GpuAttentionBackend final : public AttentionBackend {
     pr.rope->bind();
     setUint(*pr.rope, "tokens", GLuint(n));
     setUint(*pr.rope, "pairs", GLuint(problem.rotary.pairs));
+    setUint(*pr.rope, "gptj", problem.rotary.layout == PairLayout::GptJ ? 1u : 0u);
     f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cosBuf);
     f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, sinBuf);
     const float scale = static_cast<float>(1.0 / std::sqrt(double(in.headDim)));
