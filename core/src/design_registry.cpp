@@ -1,6 +1,7 @@
 // The list of position designs. Adding a design: one file in designs/ and one line here.
 #include "designs/design_base.h"
 #include "ropescope/errors.h"
+#include "ropescope/ids_file.h"
 
 namespace ropescope {
 
@@ -9,16 +10,24 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::hardDesign(),  &detail::unorderedDesign(),  &detail::spatialDesign(),
       &detail::mropeDesign(), &detail::mropeResetDesign(), &detail::videoRopeDesign(),
       &detail::hopeDesign(),  &detail::circleDesign(),     &detail::v2peDesign(),
+      // Research designs (issue 13).
+      &detail::mcaDesign(),       // MCA-LLaVA
+      &detail::mmRopeDesign(),    // Lumos-1
+      &detail::omniropeDesign(),  // OmniGen2
+      &detail::ilropeDesign(),    // Mogao
   };
   return designs;
 }
 
 const PositionDesign& findDesign(const std::string& name) {
+  // Ids from a file: a design of the scene, not of the list (it has no ids of its own).
+  if (name == kIdsFileDesign) return idsFileDesign();
   std::string known;
   for (const PositionDesign* d : allDesigns()) {
     if (d->name() == name) return *d;
     known += (known.empty() ? "" : ", ") + d->name();
   }
+  known += std::string(", ") + kIdsFileDesign;
   throw InputError("unknown design \"" + name + "\" (accepted: " + known + ")", "design");
 }
 
