@@ -77,6 +77,10 @@ TEST(IdsFile, ReadsRowsAndColumnsInEveryDtype) {
   const auto g = readIdsFile(writeRaw(dir.path / "g.npy", "<i8", {1, 3},
                                       raw(std::vector<std::int64_t>{-7, (1LL << 40), 0})));
   EXPECT_EQ(g[0], (Id3{-7, 1099511627776.0, 0}));
+  // Big-endian int16: bytes 0xFF 0xFF = -1, 0x01 0x2C = 300.
+  const auto be = readIdsFile(
+      writeRaw(dir.path / "be.npy", ">i2", {1, 3}, std::string("\xff\xff\x01\x2c\x00\x07", 6)));
+  EXPECT_EQ(be[0], (Id3{-1, 300, 7}));
   // A [3,3] file is one row per token.
   const auto sq = readIdsFile(writeRaw(dir.path / "h.npy", "<f8", {3, 3},
                                        raw(std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8})));
