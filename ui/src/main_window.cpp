@@ -549,8 +549,8 @@ bool MainWindow::loadIds(const QString& path) {
 }
 
 void MainWindow::loadIdsDialog() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Load ids"), QString(), tr("NumPy array (*.npy);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Load ids"), QString(),
+                                                    tr("NumPy array (*.npy);;All files (*)"));
   if (!path.isEmpty()) loadIds(path);
 }
 
