@@ -14,9 +14,7 @@ namespace ropescope::cli {
 
 namespace {
 PositionIds sceneIds(const Scene& scene) {
-  const std::string design = effectiveDesign(scene);
-  return findDesign(design).ids(scene.layout,
-                                design == scene.design ? scene.designParams : ParameterSet{});
+  return effectiveIds(scene);
 }
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ropescope/errors.h"
+#include "ropescope/ids_file.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/position_design.h"
 
@@ -35,6 +36,8 @@ struct State {
   bool haveLayout = false, haveScene = false;
   std::string layoutSpec;  // parsed last, with the image-grid options
   std::string designFlag;
+  std::string idsPath;             // --ids FILE.npy
+  bool havePlan = false;           // --plan given: a design's suggested plan does not replace it
   std::vector<ParamValue> params;  // in order
   bool haveAxis = false, haveDirection = false;
   std::string gridPreset, gridPresetFlag;
@@ -171,11 +174,18 @@ const std::vector<Option>& options() {
        }},
       {"design", "NAME", kScene,
        "position design: hard, unordered, spatial, mrope, mrope-reset, videorope, hope, circle, "
-       "v2pe, or a model family: qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl",
+       "v2pe, mca, mm-rope, omnirope, ilrope, ids-file (with --ids), or a model family: qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl",
        [](State& s, const std::string& v) { s.designFlag = v; }},
       {"rules", "NAME", kScene,
        "model families: transformers rule set hf-4.57 (default), hf-5.3 or hf-main",
        [](State& s, const std::string& v) { param(s, "rules", v, "--rules"); }},
+      {"ids", "FILE.npy", kScene,
+       "design ids-file: your own (t,h,w) per token, [N,3] or [3,N], int or float; the layout "
+       "(--layout or --scene) says what each token is and must have N tokens",
+       [](State& s, const std::string& v) {
+         if (v.empty()) throw InputError("--ids needs a file name", "ids");
+         s.idsPath = v;
+       }},
       {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
        [](State& s, const std::string& v) { param(s, "alpha", v, "--alpha"); }},
       {"radius", "R|auto|auto-K", kScene, "circle: ring radius R > 0 (default 10), auto, or auto-K",
@@ -213,10 +223,11 @@ const std::vector<Option>& options() {
        }},
       {"plan", "NAME", kPlan,
        "frequency plan: vanilla, mrope, interleaved, multihead, videorope, videorope-repo, hope, "
-       "ernie",
+       "ernie, mm-rope",
        [](State& s, const std::string& v) {
          if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
          s.req.scene.frequency.plan = v;
+         s.havePlan = true;
        }},
       {"head-dim", "D", kPlan, "head dimension, even, 2..1024 (default 128)",
        [](State& s, const std::string& v) {
@@ -365,6 +376,12 @@ void applyParams(State& s) {
     const PositionDesign& d = findDesign(s.designFlag);
     if (d.name() != scene.design) scene.designParams = ParameterSet{};
     scene.design = d.name();
+    // The plan the design was published with, unless --plan chose one.
+    if (const std::string plan = d.suggestedPlan();
+        !plan.empty() && !s.havePlan && plan != scene.frequency.plan) {
+      scene.frequency.plan = plan;
+      scene.frequency.sections.clear();
+    }
   }
   const PositionDesign& design = findDesign(scene.design);
   const auto specs = design.parameters();
@@ -540,6 +557,12 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
                      "layout");
   applyLayout(s);
   applyParams(s);
+  if (!s.idsPath.empty()) {
+    if (!s.designFlag.empty() && s.designFlag != kIdsFileDesign)
+      throw InputError("--ids makes the design ids-file; leave out --design " + s.designFlag,
+                       "ids");
+    s.req.scene = withIdsFile(s.req.scene, s.idsPath);
+  }
   validateScene(s.req.scene);
   return s.req;
 }

@@ -193,9 +193,7 @@ AttentionProblem makeAttentionProblem(QkTensors qk, std::vector<Id3> ids, PairTa
 
 AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal) {
   validateScene(scene);
-  const std::string design = effectiveDesign(scene);
-  PositionIds ids = findDesign(design).ids(
-      scene.layout, design == scene.design ? scene.designParams : ParameterSet{});
+  PositionIds ids = effectiveIds(scene);
   PairTable pairs = resolvePairs(scene.frequency);
   const std::size_t n = ids.size();
   const int d = scene.frequency.rotary.headDim;

@@ -2,6 +2,7 @@
 #include "designs/design_base.h"
 #include "families/family_base.h"
 #include "ropescope/errors.h"
+#include "ropescope/ids_file.h"
 
 namespace ropescope {
 
@@ -16,6 +17,11 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::hopeDesign(),
       &detail::circleDesign(),
       &detail::v2peDesign(),
+      // Research designs (issue 13).
+      &detail::mcaDesign(),       // MCA-LLaVA
+      &detail::mmRopeDesign(),    // Lumos-1
+      &detail::omniropeDesign(),  // OmniGen2
+      &detail::ilropeDesign(),    // Mogao
       // The model families (core/src/families), in the order of allFamilies().
       &detail::qwen2VlDesign(),
       &detail::qwen25VlDesign(),
@@ -28,11 +34,14 @@ const std::vector<const PositionDesign*>& allDesigns() {
 }
 
 const PositionDesign& findDesign(const std::string& name) {
+  // Ids from a file: a design of the scene, not of the list (it has no ids of its own).
+  if (name == kIdsFileDesign) return idsFileDesign();
   std::string known;
   for (const PositionDesign* d : allDesigns()) {
     if (d->name() == name) return *d;
     known += (known.empty() ? "" : ", ") + d->name();
   }
+  known += std::string(", ") + kIdsFileDesign;
   throw InputError("unknown design \"" + name + "\" (accepted: " + known + ")", "design");
 }
 

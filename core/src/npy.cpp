@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <type_traits>
 
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
@@ -163,7 +164,7 @@ std::uint32_t readLe(const unsigned char* p, int bytes) {
   return v;
 }
 
-enum class Kind { F16, F32, F64 };
+enum class Kind { F16, F32, F64, Int, UInt };
 
 struct Dtype {
   Kind kind;
@@ -171,7 +172,8 @@ struct Dtype {
   bool swap;
 };
 
-Dtype parseDescr(const std::string& descr, const std::string& where) {
+// `ints`: also accept signed and unsigned integers of 1, 2, 4 and 8 bytes (readNpyNumbers).
+Dtype parseDescr(const std::string& descr, const std::string& where, bool ints = false) {
   if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '>' || descr[0] == '=') &&
       descr[1] == 'f') {
     const bool swap = descr[0] == '>';  // little-endian host (x86-64, arm64 Linux)
@@ -179,6 +181,16 @@ Dtype parseDescr(const std::string& descr, const std::string& where) {
     if (descr[2] == '4') return {Kind::F32, 4, swap};
     if (descr[2] == '8') return {Kind::F64, 8, swap};
   }
+  if (ints && descr.size() == 3 &&
+      (descr[0] == '<' || descr[0] == '>' || descr[0] == '=' || descr[0] == '|') &&
+      (descr[1] == 'i' || descr[1] == 'u') &&
+      (descr[2] == '1' || descr[2] == '2' || descr[2] == '4' || descr[2] == '8'))
+    return {descr[1] == 'i' ? Kind::Int : Kind::UInt, static_cast<std::size_t>(descr[2] - '0'),
+            descr[0] == '>'};
+  if (ints)
+    throw InputError(where + "has unsupported dtype '" + printable(descr) +
+                     "' (accepted: float16/32/64 '<f2' '<f4' '<f8', integers '<i1'..'<i8', "
+                     "'<u1'..'<u8')");
   if (descr == "<V2" || descr == "|V2" || descr == "V2" ||
       descr.find("bfloat16") != std::string::npos)
     throw InputError(where + "has dtype '" + printable(descr) +
@@ -231,8 +243,26 @@ float halfToFloat(unsigned short h) {
 namespace {
 
 // The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
-NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
-                       std::size_t maxElements) {
+// Integer element k of `src` (size bytes, maybe byte-swapped) as a double.
+double loadInteger(const unsigned char* p, std::size_t size, bool isSigned, bool swap) {
+  std::uint64_t u = 0;
+  for (std::size_t i = 0; i < size; ++i)
+    u |= static_cast<std::uint64_t>(p[swap ? size - 1 - i : i]) << (8 * i);
+  if (!isSigned) return static_cast<double>(u);
+  if (size < 8 && (u >> (8 * size - 1)) != 0) u |= ~std::uint64_t{0} << (8 * size);  // sign
+  return static_cast<double>(static_cast<std::int64_t>(u));
+}
+
+template <typename Out>
+struct NpyOut {
+  std::vector<std::size_t> shape;
+  std::vector<Out> data;
+  std::string dtype;
+};
+
+template <typename Out>
+NpyOut<Out> readNpyStreamAs(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                            std::size_t maxElements, bool ints) {
   unsigned char pre[12] = {};
   in.read(reinterpret_cast<char*>(pre), 10);
   if (in.gcount() < 10 || std::memcmp(pre, kMagic, kMagicLen) != 0)
@@ -264,7 +294,7 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
     throw InputError(where + "has a malformed header (no terminating newline)");
   const Header h = HeaderParser(text, where).parse();
 
-  const Dtype dt = parseDescr(h.descr, where);
+  const Dtype dt = parseDescr(h.descr, where, ints);
   if (h.fortran)
     throw InputError(where + "is in Fortran order; save it in C order (np.ascontiguousarray)");
   std::size_t count = 1;
@@ -286,7 +316,7 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
     throw InputError(where + "has " + std::to_string(have - dataBytes) +
                      " bytes after the data (shape and file size disagree)");
 
-  NpyArray out;
+  NpyOut<Out> out;
   out.shape = h.shape;
   out.dtype = h.descr;
   out.data.resize(count);
@@ -298,14 +328,14 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
     in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
     if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
       throw InputError(where + "is truncated (read failed)");
-    float* dst = out.data.data() + done;
+    Out* dst = out.data.data() + done;
     const unsigned char* src = buf.data();
     switch (dt.kind) {
       case Kind::F32:
-        if (!dt.swap) {
+        if (!dt.swap && std::is_same_v<Out, float>) {
           std::memcpy(dst, src, n * 4);
         } else {
-          for (std::size_t i = 0; i < n; ++i) dst[i] = loadSwapped<float>(src + 4 * i, true);
+          for (std::size_t i = 0; i < n; ++i) dst[i] = loadSwapped<float>(src + 4 * i, dt.swap);
         }
         break;
       case Kind::F16:
@@ -314,7 +344,13 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
         break;
       case Kind::F64:
         for (std::size_t i = 0; i < n; ++i)
-          dst[i] = static_cast<float>(loadSwapped<double>(src + 8 * i, dt.swap));
+          dst[i] = static_cast<Out>(loadSwapped<double>(src + 8 * i, dt.swap));
+        break;
+      case Kind::Int:
+      case Kind::UInt:
+        for (std::size_t i = 0; i < n; ++i)
+          dst[i] = static_cast<Out>(
+              loadInteger(src + dt.size * i, dt.size, dt.kind == Kind::Int, dt.swap));
         break;
     }
     done += n;
@@ -322,9 +358,25 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
   return out;
 }
 
-}  // namespace
+NpyArray toArray(NpyOut<float>&& o) {
+  NpyArray a;
+  a.shape = std::move(o.shape);
+  a.data = std::move(o.data);
+  a.dtype = std::move(o.dtype);
+  return a;
+}
 
-NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
+NpyNumbers toNumbers(NpyOut<double>&& o) {
+  NpyNumbers a;
+  a.shape = std::move(o.shape);
+  a.data = std::move(o.data);
+  a.dtype = std::move(o.dtype);
+  return a;
+}
+
+template <typename Out>
+NpyOut<Out> readNpyFileAs(const std::string& path, const std::string& what, std::size_t maxElements,
+                          bool ints) {
   const std::string where = what + " \"" + path + "\" ";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -333,12 +385,29 @@ NpyArray readNpy(const std::string& path, const std::string& what, std::size_t m
   if (ec) throw InputError(where + "cannot be read");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(where + "cannot be opened");
-  return readNpyStream(in, fileSize, where, maxElements);
+  return readNpyStreamAs<Out>(in, fileSize, where, maxElements, ints);
+}
+
+}  // namespace
+
+NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
+  return toArray(readNpyFileAs<float>(path, what, maxElements, false));
 }
 
 NpyArray readNpyBytes(std::string_view bytes, const std::string& what, std::size_t maxElements) {
   std::istringstream in{std::string(bytes)};
-  return readNpyStream(in, bytes.size(), what + " ", maxElements);
+  return toArray(readNpyStreamAs<float>(in, bytes.size(), what + " ", maxElements, false));
+}
+
+NpyNumbers readNpyNumbers(const std::string& path, const std::string& what,
+                          std::size_t maxElements) {
+  return toNumbers(readNpyFileAs<double>(path, what, maxElements, true));
+}
+
+NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what,
+                               std::size_t maxElements) {
+  std::istringstream in{std::string(bytes)};
+  return toNumbers(readNpyStreamAs<double>(in, bytes.size(), what + " ", maxElements, true));
 }
 
 std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr,

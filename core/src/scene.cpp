@@ -13,6 +13,7 @@
 
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
+#include "ropescope/ids_file.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/position_design.h"
 
@@ -144,6 +145,25 @@ void validateScene(const Scene& scene) {
                          " (got " + std::to_string(scene.ageLayer) + ")",
                      "age_layer");
   if (scene.selectedText < 0) throw InputError("selected text token must be >= 0", "selected_text");
+  if (scene.design == kIdsFileDesign) {
+    if (scene.fileIds.empty())
+      throw InputError(
+          "design ids-file has no ids loaded: --ids FILE.npy (GUI: File \xe2\x86\x92 Load "
+          "ids\xe2\x80\xa6)",
+          "design");
+    idsFromFile(scene.layout, scene.fileIds, scene.idsFile);  // the token counts must match
+  }
+}
+
+Scene withIdsFile(Scene scene, const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  scene.idsFile = (ec ? std::filesystem::path(path) : abs).lexically_normal().string();
+  scene.fileIds = readIdsFile(path);
+  if (scene.design != kIdsFileDesign) scene.designParams = {};
+  scene.design = kIdsFileDesign;
+  validateScene(scene);
+  return scene;
 }
 
 std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
@@ -197,6 +217,13 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   const std::size_t texts = scene.layout.textCount();
   j["selected_text"] =
       std::min<long long>(scene.selectedText, static_cast<long long>(texts > 0 ? texts - 1 : 0));
+  if (!scene.idsFile.empty()) {
+    std::error_code ec;
+    const auto base = std::filesystem::absolute(std::filesystem::path(baseDir), ec);
+    j["ids_file"] = baseDir.empty() || ec
+                        ? scene.idsFile
+                        : std::filesystem::path(scene.idsFile).lexically_proximate(base).string();
+  }
   return j.dump(2) + "\n";
 }
 
@@ -249,7 +276,7 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
   try {
     rejectUnknownKeys(j,
                       {"format", "version", "layout", "video_timing", "image_grid", "design",
-                       "design_params", "frequency", "age", "selected_text"},
+                       "design_params", "frequency", "age", "selected_text", "ids_file"},
                       "the scene");
     if (!j.contains("format") || getAs<std::string>(j, "format", "scene") != kFormat)
       sceneError("\"format\" must be \"ropescope-scene\"");
@@ -357,6 +384,12 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (a.contains("layer")) s.ageLayer = getAs<int>(a, "layer", "age");
     }
     if (j.contains("selected_text")) s.selectedText = getAs<int>(j, "selected_text", "scene");
+    if (j.contains("ids_file")) {
+      std::filesystem::path p(getAs<std::string>(j, "ids_file", "scene"));
+      if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;
+      s.idsFile = p.lexically_normal().string();
+      s.fileIds = readIdsFile(s.idsFile);
+    }
     validateScene(s);
     // The GUI keeps the selection within the layout; a file must too (the figure would be
     // titled with a token that is not there).

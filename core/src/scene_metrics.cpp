@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "ropescope/errors.h"
+#include "ropescope/ids_file.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope {
@@ -14,13 +15,19 @@ std::string effectiveDesign(const Scene& scene) {
   return scene.design;
 }
 
+PositionIds effectiveIds(const Scene& scene) {
+  const std::string design = effectiveDesign(scene);
+  if (design == kIdsFileDesign) return idsFromFile(scene.layout, scene.fileIds, scene.idsFile);
+  // An AGE layer without circle uses plain M-RoPE ids (default parameters), as the released code.
+  return findDesign(design).ids(scene.layout,
+                                design == scene.design ? scene.designParams : ParameterSet{});
+}
+
 DesignIds computeDesignIds(const Scene& scene, int threads) {
   validateScene(scene);
   DesignIds d;
   d.designUsed = effectiveDesign(scene);
-  // An AGE layer without circle uses plain M-RoPE ids (default parameters), as the released code.
-  const ParameterSet params = d.designUsed == scene.design ? scene.designParams : ParameterSet{};
-  d.ids = findDesign(d.designUsed).ids(scene.layout, params);
+  d.ids = effectiveIds(scene);
   d.ptd = perTokenDistance(d.ids, threads);
   const auto text = d.ids.textIndices();
   if (!text.empty()) {
@@ -69,6 +76,13 @@ std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,
     const BiasResult bias = biasSpread(ids, pairs, threads);
     out.push_back({d->name(), d->title(), ptd.ptd, bias.spread, ptd.undefinedReason,
                    bias.undefinedReason, ptd.nText, ptd.nVisual});
+  }
+  if (scene.design == kIdsFileDesign && !(stop && stop->load())) {  // the user's own ids too
+    const PositionIds ids = idsFromFile(scene.layout, scene.fileIds, scene.idsFile);
+    const PtdResult ptd = perTokenDistance(ids, threads);
+    const BiasResult bias = biasSpread(ids, pairs, threads);
+    out.push_back({kIdsFileDesign, idsFileDesign().title(), ptd.ptd, bias.spread,
+                   ptd.undefinedReason, bias.undefinedReason, ptd.nText, ptd.nVisual});
   }
   return out;
 }

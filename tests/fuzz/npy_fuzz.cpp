@@ -10,8 +10,27 @@
 
 using namespace ropescope;
 
+namespace {
+// The ids reader's variant (readNpyNumbersBytes: integers too, values kept in double).
+void checkNumbers(std::string_view bytes) {
+  NpyNumbers a;
+  try {
+    a = readNpyNumbersBytes(bytes, "ids data");
+  } catch (const InputError& e) {
+    fuzz::checkMessage(e);
+    return;
+  }
+  std::size_t product = 1;
+  for (std::size_t d : a.shape) product *= d;
+  if (product != a.data.size()) fuzz::bug("numbers: shape product differs from the values read");
+  if (a.data.size() > kNpyMaxElements) fuzz::bug("numbers: more values than kNpyMaxElements");
+  if (a.data.size() > bytes.size()) fuzz::bug("numbers: more values than the bytes can hold");
+}
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  checkNumbers(bytes);
   NpyArray a;
   try {
     a = readNpyBytes(bytes, "npy data");

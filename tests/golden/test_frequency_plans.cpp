@@ -2,7 +2,6 @@
 // maps at the end of data/ids_reference.txt and the layouts of data/decay_bound.txt §2.
 //
 // Golden entries deliberately NOT checked (outside the core API):
-//   * "MM-RoPE (Lumos-1) t,t,h,w,h,w,h,w"  -- no MM-RoPE frequency plan in the core.
 //   * the MHRoPE "e.g. 16 query heads / 8 KV heads: query head q uses KV head q//2" line -- the
 //     API selects a KV head directly (FrequencySpec::kvHead); query-head grouping is not modelled.
 
@@ -151,6 +150,12 @@ TEST(ChannelMaps, Qwen35PartialRotaryInterleaved_11_11_10) {
   ASSERT_EQ(bracketInts(g.title), (std::vector<int>{11, 11, 10}));
   // head_dim 256, partial factor 0.25 -> rot_dim 64, 32 pairs; base 1e7.
   expectTable(spec("interleaved", {11, 11, 10}, 256, 64, 1e7), g.axes);
+}
+
+TEST(ChannelMaps, MmRopeLumos1) {
+  const auto& g = goldenMap("MM-RoPE (Lumos-1) t,t,h,w,h,w,h,w");
+  expectTable(spec("mm-rope", {}), g.axes);
+  expectTable(spec("mm-rope", {}, 128, 0, 5e6), g.axes);
 }
 
 TEST(ChannelMaps, VanillaEveryPairOnT) {

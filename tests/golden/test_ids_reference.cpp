@@ -3,7 +3,6 @@
 //
 // Golden variants deliberately NOT checked (no such design in the core API), and listed in
 // kSkippedVariants so that a new, unlisted variant in the file fails the coverage test:
-//   * "MM-RoPE repo port (scale 4,8,8)"                  -- Lumos-1 MM-RoPE is not a core design.
 //   * "MRoPE Qwen2.5-VL fps=4, old HF int-cast bug ..."  -- a historical Hugging Face bug (spg cast
 //                                                           to int); the core implements the fixed
 //                                                           rule tau(k) = floor(k * 2/fps * tps).
@@ -115,6 +114,15 @@ const std::vector<VariantMapping>& mappings() {
        {{"temporal_stride", 1}},
        false,
        nullptr},
+      {"omnirope", "OmniRoPE / IL-RoPE repo port (stride 1)", "omnirope", {}, false, nullptr},
+      {"ilrope", "OmniRoPE / IL-RoPE repo port (stride 1)", "ilrope", {}, false, nullptr},
+      {"mm_rope",
+       "MM-RoPE repo port (scale 4,8,8)",
+       "mm-rope",
+       {{"scale_t", 4}, {"scale_h", 8}, {"scale_w", 8}, {"temporal_stride", 1}},
+       false,
+       nullptr},
+      {"mm_rope_defaults", "MM-RoPE repo port (scale 4,8,8)", "mm-rope", {}, false, nullptr},
       {"circle_repo_port_dff1", "CircleRoPE repo port (origin, dff=1, R=10, a=0.5)", "circle",
        kCircleRepoPort, true, nullptr},
       {"circle_pure",
@@ -131,7 +139,6 @@ const std::vector<VariantMapping>& mappings() {
 }
 
 const std::set<std::string> kSkippedVariants = {
-    "MM-RoPE repo port (scale 4,8,8)",
     "MRoPE Qwen2.5-VL fps=4, old HF int-cast bug (t=k*int(0.5)*2=0)",
 };
 

@@ -98,7 +98,7 @@ QString planTitle(const std::string& plan) {
   static const std::map<std::string, const char*> names = {
       {"vanilla", "RoPE"},     {"mrope", "MRoPE"},         {"interleaved", "MRoPE-I"},
       {"multihead", "MHRoPE"}, {"videorope", "VideoRoPE"}, {"videorope-repo", "VideoRoPE"},
-      {"hope", "HoPE"}};
+      {"hope", "HoPE"},        {"mm-rope", "MM-RoPE"}};
   const auto it = names.find(plan);
   return it == names.end() ? QString::fromStdString(plan) : QLatin1String(it->second);
 }

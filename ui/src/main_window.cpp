@@ -241,6 +241,9 @@ void MainWindow::buildMenus() {
   QAction* open = file->addAction(tr("&Open scene\xe2\x80\xa6"), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
   recentMenu_ = file->addMenu(tr("Open &recent"));
+  file->addAction(tr("Load &ids\xe2\x80\xa6"), this, &MainWindow::loadIdsDialog)
+      ->setToolTip(tr("Your own position ids (.npy, [N,3] or [3,N] t,h,w per token) over the "
+                      "current layout, as the design \"Ids from a file\""));
   file->addSeparator();
   QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
   saveAction->setShortcut(QKeySequence::Save);
@@ -532,6 +535,23 @@ bool MainWindow::saveAs() {
       this, tr("Save scene"), currentFile_.isEmpty() ? QStringLiteral("scene.json") : currentFile_,
       tr("ropescope scene (*.json)"));
   return !path.isEmpty() && saveTo(path);
+}
+
+bool MainWindow::loadIds(const QString& path) {
+  try {
+    model_->setScene(withIdsFile(model_->scene(), path.toStdString()));
+    statusBar()->showMessage(tr("Loaded ids from %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Load ids"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::loadIdsDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Load ids"), QString(),
+                                                    tr("NumPy array (*.npy);;All files (*)"));
+  if (!path.isEmpty()) loadIds(path);
 }
 
 void MainWindow::openDialog() {

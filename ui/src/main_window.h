@@ -83,6 +83,10 @@ class MainWindow : public QMainWindow {
   // Starts on `scene` as if it had been saved (no unsaved-changes prompt for it).
   void startWith(const Scene& scene);
   bool saveTo(const QString& path);
+  // File → Load ids…: the scene's design becomes ids-file with the ids of a .npy ([N,3] or
+  // [3,N]) over the current layout. A bad file or a token count that differs from the layout's
+  // leaves the scene as it was; the message box says why and it returns false.
+  bool loadIds(const QString& path);
   bool isModified() const;
   QString currentFile() const { return currentFile_; }
 
@@ -111,6 +115,7 @@ class MainWindow : public QMainWindow {
   bool save();
   bool saveAs();
   void openDialog();
+  void loadIdsDialog();
   bool maybeSave();
   void addRecent(const QString& path);
   void rebuildRecentMenu();

@@ -16,6 +16,7 @@
 #include "parameter_editor.h"
 #include "ropescope/age_schedule.h"
 #include "ropescope/frequency_plan.h"
+#include "ropescope/ids_file.h"
 #include "ropescope/position_design.h"
 #include "scene_model.h"
 #include "segment_list_editor.h"
@@ -63,6 +64,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   design_->setObjectName(QStringLiteral("design"));
   for (const PositionDesign* d : allDesigns())
     design_->addItem(QString::fromStdString(d->title()), QString::fromStdString(d->name()));
+  // Ids from a file (File → Load ids…): chosen here it takes the ids already loaded.
+  design_->addItem(QString::fromStdString(idsFileDesign().title()),
+                   QString::fromLatin1(kIdsFileDesign));
   designColumn->addWidget(design_);
   fieldErrors_[QStringLiteral("design")] = makeErrorLabel();
   designColumn->addWidget(fieldErrors_[QStringLiteral("design")]);
@@ -80,6 +84,11 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
     model_->edit([&](Scene& s) {
       s.design = name;
       s.designParams = {};  // the previous design's keys mean nothing to this one
+      // The plan the design was published with (IL-RoPE: interleaved), at its default sections.
+      if (const std::string plan = findDesign(name).suggestedPlan(); !plan.empty()) {
+        s.frequency.plan = plan;
+        s.frequency.sections.clear();
+      }
     });
   });
 

@@ -21,6 +21,10 @@ class PositionDesign {
   virtual std::vector<ParameterSpec> parameters() const = 0;
   // Validates params (throws InputError) and returns the ids of every token.
   virtual PositionIds ids(const Layout& layout, const ParameterSet& params) const = 0;
+  // The frequency plan the design was published with ("interleaved" for IL-RoPE), taken with
+  // that plan's default sections when the user picks the design (GUI design box, CLI --design
+  // without --plan); empty: the design leaves the plan as it is.
+  virtual std::string suggestedPlan() const { return {}; }
 };
 
 // All designs in display order: hard, unordered, spatial, mrope, mrope-reset, videorope, hope,

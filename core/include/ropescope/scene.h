@@ -10,6 +10,7 @@
 #include "ropescope/image_grid.h"
 #include "ropescope/layout.h"
 #include "ropescope/parameters.h"
+#include "ropescope/position_ids.h"
 
 namespace ropescope {
 
@@ -24,10 +25,18 @@ struct Scene {
   // How picture files in the layout (img:, vid:) become grids. Changing it means re-reading the
   // files: call regridLayout(scene.layout, scene.imageGrid) (layout_files.h).
   ImageGridSettings imageGrid;
+  // Design "ids-file" (ids_file.h): the .npy the ids came from (absolute in memory, relative to
+  // the scene file in its JSON) and its ids, one per layout token.
+  std::string idsFile;
+  std::vector<Id3> fileIds;
   bool operator==(const Scene&) const = default;
 };
 
 Scene defaultScene();
+
+// The scene with its ids read from `path` (readIdsFile) and the design set to ids-file; throws
+// InputError (scene unchanged) for a bad file or a token count that differs from the layout's.
+Scene withIdsFile(Scene scene, const std::string& path);
 
 // Throws InputError for an unknown design or plan, bad parameters or a bad layout.
 void validateScene(const Scene& scene);

@@ -55,6 +55,9 @@ void checkInteractiveSize(const Scene& scene);
 
 // The design whose ids a scene shows: the scene's design, or mrope on an AGE layer without circle.
 std::string effectiveDesign(const Scene& scene);
+// The ids of the effective design over the scene's layout, with its parameters (defaults for an
+// AGE layer's M-RoPE), or the file's ids for design ids-file.
+PositionIds effectiveIds(const Scene& scene);
 
 struct DesignSummary {
   std::string design;

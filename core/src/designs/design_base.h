@@ -38,5 +38,10 @@ const PositionDesign& videoRopeDesign();
 const PositionDesign& hopeDesign();
 const PositionDesign& circleDesign();
 const PositionDesign& v2peDesign();
+// Research designs (issue 13).
+const PositionDesign& mcaDesign();
+const PositionDesign& mmRopeDesign();
+const PositionDesign& omniropeDesign();
+const PositionDesign& ilropeDesign();
 
 }  // namespace ropescope::detail

@@ -33,5 +33,6 @@ const FrequencyPlan& videoRopePlan();
 const FrequencyPlan& videoRopeRepoPlan();
 const FrequencyPlan& hopePlan();
 const FrequencyPlan& erniePlan();
+const FrequencyPlan& mmRopePlan();  // research designs (issue 13)
 
 }  // namespace ropescope::detail

@@ -1,0 +1,46 @@
+// IL-RoPE (Mogao) (Mogao, arXiv 2505.05472) as the Revisiting repo ports it: text (s, s, s); a
+// visual block (s + k*stride, row, col) with h and w local; after it s += max((T-1)*stride + 1, H,
+// W), which is the spatial-reset walk (the same ids as mrope-reset). Published with the interleaved
+// MRoPE-I sections [24,20,20].
+#include "design_base.h"
+
+namespace ropescope::detail {
+
+class IlRopeDesign final : public DesignBase {
+ public:
+  IlRopeDesign()
+      : DesignBase("ilrope", "IL-RoPE (Mogao)",
+                   "t = s + k*stride, h = row, w = col (local); s += max((T-1)*stride+1, H, W); "
+                   "plan: interleaved MRoPE-I sections [24,20,20].",
+                   MetricSpace::Space,
+                   {{"temporal_stride",
+                     "Temporal stride",
+                     "Temporal id step per temporal patch",
+                     ParameterSpec::Kind::Number,
+                     0.0,
+                     1000.0,
+                     false,
+                     1.0,
+                     {}}}) {}
+
+  std::string suggestedPlan() const override { return "interleaved"; }
+
+  PositionIds ids(const Layout& layout, const ParameterSet& params) const override {
+    validateParameters(params, parameters());
+    const double stride = params.get("temporal_stride", parameters());
+    return walkLayout(
+        layout,
+        [&](const Segment& seg, double off) {
+          return gridBlock(
+              seg, off, [&](int k) { return k * stride; }, true);
+        },
+        name(), metricSpace());
+  }
+};
+
+const PositionDesign& ilropeDesign() {
+  static const IlRopeDesign d;
+  return d;
+}
+
+}  // namespace ropescope::detail
