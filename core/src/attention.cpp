@@ -191,6 +191,18 @@ AttentionProblem makeAttentionProblem(QkTensors qk, std::vector<Id3> ids, PairTa
   return p;
 }
 
+void checkPreviewQkSize(const QkSourceSpec& source, std::size_t tokens, int headDim) {
+  if (source.kind == QkSourceSpec::Kind::Files) return;
+  const double values = double(source.heads) * double(tokens) * double(headDim);
+  if (values <= kMaxPreviewQkValues) return;
+  throw InputError("the preview's q/k of " + std::to_string(source.heads) + " head(s) x " +
+                       std::to_string(tokens) + " tokens x " + std::to_string(headDim) +
+                       " dims would hold " + std::to_string(static_cast<long long>(values)) +
+                       " values; the preview takes at most 67108864 (2^26): use fewer heads, "
+                       "fewer tokens or the CLI's attention command",
+                   "heads");
+}
+
 AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal) {
   validateScene(scene);
   PositionIds ids = effectiveIds(scene);

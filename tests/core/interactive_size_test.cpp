@@ -2,6 +2,7 @@
 // more are refused with one line naming the counts (found by the GUI abuse test).
 #include <gtest/gtest.h>
 
+#include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/layout.h"
 #include "ropescope/scene.h"
@@ -36,3 +37,29 @@ TEST(InteractiveSize, RefusesOnlyMoreThanTheLimitWithOneLine) {
 }
 
 }  // namespace
+
+TEST(InteractiveSize, PreviewQkRefusedOnlyAboveItsLimitWithOneLine) {
+  QkSourceSpec random;
+  random.kind = QkSourceSpec::Kind::Random;
+  random.heads = 4;
+  // 4 x 131072 x 128 = 2^26 values exactly: accepted; one token more is refused.
+  EXPECT_NO_THROW(checkPreviewQkSize(random, 131072, 128));
+  try {
+    checkPreviewQkSize(random, 131073, 128);
+    ADD_FAILURE() << "2^26 + 512 values should be refused";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.field(), "heads");
+    EXPECT_NE(m.find("4 head(s) x 131073 tokens x 128 dims"), std::string::npos) << m;
+    EXPECT_NE(m.find("67108864"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  // The abuse test's case: 4 random heads on a 245764-token scene.
+  EXPECT_THROW(checkPreviewQkSize(random, 245764, 128), InputError);
+  QkSourceSpec identical;  // 1 head: the same scene is previewed
+  EXPECT_NO_THROW(checkPreviewQkSize(identical, 245764, 128));
+  QkSourceSpec files;  // the user's own files: their size is the user's choice
+  files.kind = QkSourceSpec::Kind::Files;
+  files.heads = 64;
+  EXPECT_NO_THROW(checkPreviewQkSize(files, 245764, 128));
+}

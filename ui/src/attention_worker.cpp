@@ -70,6 +70,8 @@ void AttentionWorker::compute(const AttentionRequest& request) {
         !sameSource(loadedSource_, request.source) || loadedCausal_ != request.causal) {
       emit progress(gen, 5, tr("preparing q and k"));
       loaded_ = false;
+      checkPreviewQkSize(request.source, request.scene.layout.tokenCount(),
+                         request.scene.frequency.rotary.headDim);
       AttentionProblem problem =
           makeAttentionProblem(request.scene, request.source, request.causal);
       if (stale(gen)) {

@@ -84,6 +84,14 @@ struct QkSourceSpec {
   std::string qPath, kPath;
 };
 
+// The desktop preview's size guard for generated q/k (identical or random): heads x tokens x
+// head dim up to 2^26 values (256 MiB a tensor; the preview holds q, k, their rotated copies and
+// the GPU's buffers at once), more refused with one line naming the counts and the limit. Found
+// by the GUI abuse test: 4 random heads on a 245k-token scene took 3.4 GB. The CLI has no such
+// guard (a batch job may use the machine).
+inline constexpr double kMaxPreviewQkValues = 67108864.0;  // 2^26
+void checkPreviewQkSize(const QkSourceSpec& source, std::size_t tokens, int headDim);
+
 // Ids of the scene's effective design, its pair table, and q/k from the source. Throws
 // InputError for an invalid scene, a head dim that differs from the plan's, or bad files.
 AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal);
