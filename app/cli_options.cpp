@@ -171,8 +171,11 @@ const std::vector<Option>& options() {
        }},
       {"design", "NAME", kScene,
        "position design: hard, unordered, spatial, mrope, mrope-reset, videorope, hope, circle, "
-       "v2pe",
+       "v2pe, or a model family: qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl",
        [](State& s, const std::string& v) { s.designFlag = v; }},
+      {"rules", "NAME", kScene,
+       "model families: transformers rule set hf-4.57 (default), hf-5.3 or hf-main",
+       [](State& s, const std::string& v) { param(s, "rules", v, "--rules"); }},
       {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
        [](State& s, const std::string& v) { param(s, "alpha", v, "--alpha"); }},
       {"radius", "R|auto|auto-K", kScene, "circle: ring radius R > 0 (default 10), auto, or auto-K",
@@ -209,7 +212,8 @@ const std::vector<Option>& options() {
          s.req.scene.age.layers = parseInt("layers", v, 1, 1024);
        }},
       {"plan", "NAME", kPlan,
-       "frequency plan: vanilla, mrope, interleaved, multihead, videorope, videorope-repo, hope",
+       "frequency plan: vanilla, mrope, interleaved, multihead, videorope, videorope-repo, hope, "
+       "ernie",
        [](State& s, const std::string& v) {
          if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
          s.req.scene.frequency.plan = v;

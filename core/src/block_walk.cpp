@@ -58,6 +58,18 @@ BlockIds gridBlock(const Segment& seg, double off, const std::function<double(in
   return b;
 }
 
+BlockIds constantTimeBlock(const Segment& seg, double off, double t) {
+  BlockIds b;
+  const std::size_t n = seg.tokenCount();
+  b.ids.reserve(n);
+  const std::size_t perRow = static_cast<std::size_t>(seg.cols) * seg.frames;
+  for (std::size_t k = 0; k < n; ++k)
+    b.ids.push_back(
+        {t, off + static_cast<double>(k / perRow), off + static_cast<double>(k % seg.cols)});
+  b.walkMax = off + std::max(seg.rows, seg.cols) - 1;
+  return b;
+}
+
 BlockIds diagonalBlock(const Segment& seg, double off, double delta) {
   BlockIds b;
   b.ids.reserve(seg.tokenCount());

@@ -29,6 +29,12 @@ PositionIds walkLayout(const Layout& layout, const BlockRule& rule, std::string 
 BlockIds gridBlock(const Segment& seg, double off, const std::function<double(int)>& tau,
                    bool spatialReset);
 
+// The block of transformers 5.3.0-5.5.3 (get_vision_position_ids before PR #45400): one
+// temporal id t for every token, h = off + n / (W*T), w = off + n % W for the n-th token (h runs
+// over all frames before it moves: wrong for T > 1, issue #45381); M = off + max(H, W) - 1, so
+// the next text id is off + max(H, W).
+BlockIds constantTimeBlock(const Segment& seg, double off, double t);
+
 // VideoRoPE's diagonal layout with temporal stride delta: t = off + k*delta,
 // h = t + r - floor((H-1)/2), w = t + c - floor((W-1)/2); M = off + (T-1)*delta (t row only).
 BlockIds diagonalBlock(const Segment& seg, double off, double delta);

@@ -38,7 +38,7 @@ const std::vector<const FrequencyPlan*>& allPlans() {
   static const std::vector<const FrequencyPlan*> plans = {
       &detail::vanillaPlan(),   &detail::mropePlan(),     &detail::interleavedPlan(),
       &detail::multiheadPlan(), &detail::videoRopePlan(), &detail::videoRopeRepoPlan(),
-      &detail::hopePlan(),
+      &detail::hopePlan(),      &detail::erniePlan(),
   };
   return plans;
 }
@@ -109,7 +109,8 @@ PairTable resolvePairs(const FrequencySpec& input) {
                            " pairs (they must sum to " + std::to_string(pairs) + ")",
                        "sections");
     }
-    if ((plan.name() == "videorope" || plan.name() == "videorope-repo" || plan.name() == "hope") &&
+    if ((plan.name() == "videorope" || plan.name() == "videorope-repo" || plan.name() == "hope" ||
+         plan.name() == "ernie") &&
         spec.sections[1] != spec.sections[2])
       throw InputError(plan.name() + " alternates h and w, so their sections must be equal (got " +
                            joined(spec.sections) + ")",

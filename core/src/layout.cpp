@@ -3,11 +3,13 @@
 #include "ropescope/layout.h"
 
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <string>
 
 #include "ropescope/errors.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
 #include "ropescope/sample_pictures.h"
 
 namespace ropescope {
@@ -38,8 +40,13 @@ std::size_t Layout::visualCount() const {
 namespace {
 
 const char* kSpecForm =
-    "expected t<N> (text), i<H>x<W> (image), v<T>x<H>x<W> (video), img:FILE or vid:FOLDER/, "
+    "expected t<N> (text), s<N> (special tokens), ts<N> (timestamp text), i<H>x<W> (image), "
+    "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), FAMILY:i<H>x<W> or FAMILY:v<T>x<H>x<W>[@SECONDSs]"
+    "[/ts<K>] (a model's image or video with its special tokens), img:FILE or vid:FOLDER/, "
     "vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2";
+
+// Largest seconds per grid (one temporal patch) a video item accepts.
+constexpr double kMaxSecondsPerGrid = 3600.0;
 
 [[noreturn]] void specError(std::size_t item, std::string_view text, const std::string& why) {
   throw InputError("layout item " + std::to_string(item) + " \"" + std::string(text) + "\": " + why,
@@ -80,6 +87,55 @@ void checkGridSides(std::size_t item, std::string_view text, const std::vector<l
                     std::to_string(v) + ")");
 }
 
+// Shortest decimal that reads back to the same double (the spec's round trip).
+std::string formatSeconds(double v) {
+  char buf[64];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, ptr) : std::to_string(v);
+}
+
+// A video item's suffixes after the grid: #ITEM (a frame of video item ITEM) and @SECONDS[s]
+// (seconds per grid), in either order. `body` is cut to the grid part.
+void parseVideoSuffixes(std::size_t item, std::string_view whole, std::string_view& body,
+                        Segment& seg) {
+  const std::size_t cut = body.find_first_of("#@");
+  if (cut == std::string_view::npos) return;
+  std::string_view rest = body.substr(cut);
+  body = body.substr(0, cut);
+  bool sawItem = false, sawSeconds = false;
+  while (!rest.empty()) {
+    const char mark = rest.front();
+    rest.remove_prefix(1);
+    const std::size_t end = rest.find_first_of("#@");
+    std::string_view value = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+    if (mark == '#') {
+      if (sawItem) specError(item, whole, "one #ITEM per video");
+      sawItem = true;
+      long long v = -1;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || v < 0 ||
+          v >= static_cast<long long>(kMaxLayoutTokens))
+        specError(item, whole,
+                  "#ITEM takes the video's index 0.." + std::to_string(kMaxLayoutTokens - 1) +
+                      " (got \"" + std::string(value) + "\")");
+      seg.videoItem = static_cast<int>(v);
+    } else {
+      if (sawSeconds) specError(item, whole, "one @SECONDS per video");
+      sawSeconds = true;
+      if (!value.empty() && value.back() == 's') value.remove_suffix(1);
+      double v = 0.0;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() ||
+          !std::isfinite(v) || v <= 0.0 || v > kMaxSecondsPerGrid)
+        specError(item, whole,
+                  "@SECONDS takes the seconds per grid in (0, 3600], e.g. v4x8x8@0.5s (got \"" +
+                      std::string(value) + "\")");
+      seg.secondsPerGrid = v;
+    }
+  }
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -93,6 +149,10 @@ void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
                 std::string(what) + " must be 1.." + std::to_string(kMaxGridSide) + " (got " +
                     std::to_string(v) + ")");
   };
+  if (s.kind != SegmentKind::Text && s.role != TextRole::Plain)
+    specError(item, text, "only text runs have a text role (special, timestamp)");
+  if (s.kind != SegmentKind::Video && (s.secondsPerGrid != 0.0 || s.videoItem != -1))
+    specError(item, text, "only videos have seconds per grid and a video item");
   if (s.kind == SegmentKind::Text) {
     if (s.length < 1 || static_cast<std::size_t>(s.length) > kMaxLayoutTokens)
       specError(item, text,
@@ -100,7 +160,22 @@ void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
                     std::to_string(s.length) + ")");
     return;
   }
-  if (s.kind == SegmentKind::Video) side(s.frames, "video frames");
+  if (s.kind == SegmentKind::Video) {
+    side(s.frames, "video frames");
+    if (!std::isfinite(s.secondsPerGrid) || s.secondsPerGrid < 0.0 ||
+        s.secondsPerGrid > kMaxSecondsPerGrid)
+      specError(item, text,
+                "seconds per grid must be in (0, 3600], or 0 for the design's fps (got " +
+                    formatSeconds(s.secondsPerGrid) + ")");
+    if (s.videoItem < -1 || s.videoItem >= static_cast<long long>(kMaxLayoutTokens))
+      specError(item, text,
+                "video item must be 0.." + std::to_string(kMaxLayoutTokens - 1) +
+                    ", or -1 for a standalone video (got " + std::to_string(s.videoItem) + ")");
+    if (s.videoItem >= 0 && s.frames != 1)
+      specError(item, text,
+                "a frame of video item " + std::to_string(s.videoItem) +
+                    " has one temporal patch (got " + std::to_string(s.frames) + ")");
+  }
   side(s.rows, "grid rows");
   side(s.cols, "grid cols");
 }
@@ -160,6 +235,127 @@ Segment parseFileItem(std::size_t item, std::string_view text, const LayoutFileC
   return videoSegmentFromAnimation(path, ctx.grid);
 }
 
+// t<N>, s<N>, ts<N>, i<H>x<W>, v<T>x<H>x<W>[#ITEM][@SECONDS]. `whole` is the item as written
+// (for messages), `text` the part that names the segment.
+Segment parsePlainItem(std::size_t item, std::string_view whole, std::string_view text) {
+  const char kind = text.front();
+  std::string_view body = text.substr(1);
+  std::vector<long long> d;
+  Segment s;
+  // A char sentinel would let an item that starts with an odd byte (a NUL) through; every
+  // kind is matched explicitly.
+  switch (static_cast<unsigned char>(kind)) {
+    case 't':
+    case 's': {
+      TextRole role = kind == 's' ? TextRole::Special : TextRole::Plain;
+      if (kind == 't' && !body.empty() && body.front() == 's') {
+        role = TextRole::Timestamp;
+        body.remove_prefix(1);
+      }
+      const char* example = role == TextRole::Special ? "special tokens take one number, e.g. s1"
+                            : role == TextRole::Timestamp
+                                ? "timestamp text takes one number, e.g. ts4"
+                                : "text takes one number, e.g. t5";
+      d = parseDims(item, whole, body);
+      if (d.size() != 1) specError(item, whole, example);
+      if (d[0] < 1 || d[0] > static_cast<long long>(kMaxLayoutTokens))
+        specError(item, whole,
+                  "text length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
+                      std::to_string(d[0]) + ")");
+      s = Segment::text(static_cast<int>(d[0]), role);
+      break;
+    }
+    case 'i':
+      d = parseDims(item, whole, body);
+      if (d.size() != 2) specError(item, whole, "image takes rows x cols, e.g. i3x3");
+      checkGridSides(item, whole, d, "image sides");
+      s = Segment::image(static_cast<int>(d[0]), static_cast<int>(d[1]));
+      break;
+    case 'v': {
+      Segment suffixes;
+      parseVideoSuffixes(item, whole, body, suffixes);
+      d = parseDims(item, whole, body);
+      if (d.size() != 3) specError(item, whole, "video takes frames x rows x cols, e.g. v8x16x16");
+      checkGridSides(item, whole, d, "video sizes");
+      s = Segment::video(static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2]));
+      s.secondsPerGrid = suffixes.secondsPerGrid;
+      s.videoItem = suffixes.videoItem;
+      checkSegment(s, item, whole);
+      break;
+    }
+    default:
+      specError(item, whole, std::string("unknown segment kind '") + kind + "'; " + kSpecForm);
+  }
+  return s;
+}
+
+// FAMILY:i<H>x<W> and FAMILY:v<T>x<H>x<W>[@SECONDS][/ts<K>]: the tokens the family's processor
+// writes for an image or a video (model_family.h, VideoTokens). `videoEntries` numbers the
+// frames of a per-frame video.
+std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std::size_t colon,
+                                    int& videoEntries) {
+  const std::string familyName(text.substr(0, colon));
+  const ModelFamily* family = nullptr;
+  std::string known;
+  for (const ModelFamily* f : allFamilies()) {
+    if (f->name() == familyName) family = f;
+    known += ", " + f->name();
+  }
+  if (!family)
+    specError(item, text,
+              "unknown prefix \"" + familyName + "\" (accepted: img, vid" + known + ")");
+  std::string_view body = text.substr(colon + 1);
+  int stampTokens = 1;
+  const std::size_t slash = body.find('/');
+  if (slash != std::string_view::npos) {
+    const std::string_view stamp = body.substr(slash + 1);
+    body = body.substr(0, slash);
+    long long k = 0;
+    const bool ok = stamp.size() > 2 && stamp.substr(0, 2) == "ts" && [&] {
+      auto [ptr, ec] = std::from_chars(stamp.data() + 2, stamp.data() + stamp.size(), k);
+      return ec == std::errc() && ptr == stamp.data() + stamp.size();
+    }();
+    if (!ok || k < 1 || k > 64)
+      specError(item, text,
+                "/ts<K> takes the tokens of one timestamp, 1..64, e.g. qwen3-vl:v4x8x8@1s/ts6");
+    stampTokens = static_cast<int>(k);
+  }
+  if (body.empty() || (body.front() != 'i' && body.front() != 'v'))
+    specError(item, text,
+              "a model's item is FAMILY:i<H>x<W> or FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>], e.g. " +
+                  family->name() + ":i3x3");
+  Segment media = parsePlainItem(item, text, body);
+  if (media.videoItem >= 0)
+    specError(item, text, "a model's video numbers its frames itself; drop #ITEM");
+  const VideoTokens form = family->videoTokens();
+  const bool perFrame = media.kind == SegmentKind::Video && form != VideoTokens::OneBlock;
+  if (slash != std::string_view::npos && !perFrame)
+    specError(item, text,
+              media.kind == SegmentKind::Image
+                  ? std::string("images have no timestamp text; drop /ts<K>")
+                  : family->name() + " videos have no timestamp text; drop /ts<K>");
+  const Segment special = Segment::text(1, TextRole::Special);
+  const Segment stamp = Segment::text(stampTokens, TextRole::Timestamp);
+  std::vector<Segment> out;
+  if (!perFrame) {
+    if (media.kind == SegmentKind::Video) ++videoEntries;
+    return {special, media, special};
+  }
+  Segment frame = media;
+  frame.frames = 1;
+  frame.videoItem = videoEntries++;
+  if (form == VideoTokens::FramesAsImages) out.push_back(special);  // <|begin_of_video|>
+  for (int f = 0; f < media.frames; ++f) {
+    if (form == VideoTokens::FrameBlocks) out.push_back(stamp);  // "<t seconds>" first
+    out.push_back(special);
+    out.push_back(frame);
+    out.push_back(special);
+    if (form == VideoTokens::FramesAsImages) out.push_back(stamp);  // "t" after the frame
+  }
+  if (form == VideoTokens::FramesAsImages) out.push_back(special);  // <|end_of_video|>
+  return out;
+}
+
 Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
                        std::vector<LayoutProblem>* problems);
 
@@ -207,6 +403,7 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
   std::size_t item = 0;
   std::size_t pos = 0;
   unsigned long long total = 0;
+  int videoEntries = 0;  // video_grid_thw entries so far: the next model video's #ITEM
   while (true) {
     ++item;
     std::size_t end = spec.find(',', pos);
@@ -215,11 +412,10 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
     if (text.empty())
       specError(item, text,
                 end == std::string_view::npos ? "empty item (trailing comma?)" : "empty item");
-    const char kind = text.front();
-    std::string_view body = text.substr(1);
     Segment s;
-    std::vector<long long> d;
+    std::vector<Segment> expanded;  // a model's item: several segments
     const bool fileItem = text.substr(0, 4) == "img:" || text.substr(0, 4) == "vid:";
+    const std::size_t colon = text.find(':');
     if (fileItem) {
       try {
         s = parseFileItem(item, text, files);
@@ -232,43 +428,24 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
         pos = end + 1;
         continue;
       }
+    } else if (colon != std::string_view::npos) {
+      expanded = parseModelItem(item, text, colon, videoEntries);
+    } else {
+      s = parsePlainItem(item, text, text);
     }
-    // -1 marks a file item, done above; a char sentinel would let an item that starts with
-    // that byte (a NUL) through as an empty text run.
-    switch (fileItem ? -1 : static_cast<unsigned char>(kind)) {
-      case -1:
-        break;
-      case 't':
-        d = parseDims(item, text, body);
-        if (d.size() != 1) specError(item, text, "text takes one number, e.g. t5");
-        if (d[0] < 1 || d[0] > static_cast<long long>(kMaxLayoutTokens))
-          specError(item, text,
-                    "text length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
-                        std::to_string(d[0]) + ")");
-        s = Segment::text(static_cast<int>(d[0]));
-        break;
-      case 'i':
-        d = parseDims(item, text, body);
-        if (d.size() != 2) specError(item, text, "image takes rows x cols, e.g. i3x3");
-        checkGridSides(item, text, d, "image sides");
-        s = Segment::image(static_cast<int>(d[0]), static_cast<int>(d[1]));
-        break;
-      case 'v':
-        d = parseDims(item, text, body);
-        if (d.size() != 3) specError(item, text, "video takes frames x rows x cols, e.g. v8x16x16");
-        checkGridSides(item, text, d, "video sizes");
-        s = Segment::video(static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2]));
-        break;
-      default:
-        specError(item, text, std::string("unknown segment kind '") + kind + "'; " + kSpecForm);
+    if (expanded.empty()) {
+      if (s.kind == SegmentKind::Video)
+        videoEntries =
+            s.videoItem >= 0 ? std::max(videoEntries, s.videoItem + 1) : videoEntries + 1;
+      expanded.push_back(s);
     }
-    total += s.tokenCount();
+    for (const Segment& e : expanded) total += e.tokenCount();
     if (total > kMaxLayoutTokens)
       throw InputError("layout has more than " + std::to_string(kMaxLayoutTokens) +
                            " tokens (the limit; accepted 1.." + std::to_string(kMaxLayoutTokens) +
                            ")",
                        "layout");
-    layout.segments.push_back(s);
+    layout.segments.insert(layout.segments.end(), expanded.begin(), expanded.end());
     if (end == std::string_view::npos) break;
     pos = end + 1;
   }
@@ -309,7 +486,8 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
     }
     switch (s.kind) {
       case SegmentKind::Text:
-        out += 't' + std::to_string(s.length);
+        out += s.role == TextRole::Special ? "s" : s.role == TextRole::Timestamp ? "ts" : "t";
+        out += std::to_string(s.length);
         break;
       case SegmentKind::Image:
         out += 'i' + std::to_string(s.rows) + 'x' + std::to_string(s.cols);
@@ -317,6 +495,8 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
       case SegmentKind::Video:
         out += 'v' + std::to_string(s.frames) + 'x' + std::to_string(s.rows) + 'x' +
                std::to_string(s.cols);
+        if (s.videoItem >= 0) out += '#' + std::to_string(s.videoItem);
+        if (s.secondsPerGrid > 0.0) out += '@' + formatSeconds(s.secondsPerGrid) + 's';
         break;
     }
   }

@@ -151,6 +151,20 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   j["format"] = kFormat;
   j["version"] = kVersion;
   j["layout"] = formatLayoutSpec(scene.layout, baseDir);
+  // The spec writes a plain video's seconds per grid and video item (v4x8x8#0@0.5s); a video
+  // made from files (vid:...) keeps them here, in the order of the layout's videos.
+  json fileVideos = json::array();
+  bool anyTiming = false;
+  for (const Segment& seg : scene.layout.segments) {
+    if (seg.kind != SegmentKind::Video) continue;
+    if (!seg.source.isFile()) {
+      fileVideos.push_back(nullptr);
+      continue;
+    }
+    anyTiming = anyTiming || seg.secondsPerGrid != 0.0 || seg.videoItem != -1;
+    fileVideos.push_back({{"seconds_per_grid", seg.secondsPerGrid}, {"video_item", seg.videoItem}});
+  }
+  if (anyTiming) j["video_timing"] = fileVideos;
   j["image_grid"] = {{"min_pixels", scene.imageGrid.minPixels},
                      {"max_pixels", scene.imageGrid.maxPixels},
                      {"patch", scene.imageGrid.patch},
@@ -187,6 +201,44 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
 
 namespace {
 
+// "video_timing": per video of the layout, null (a plain video: the spec holds its timing) or
+// {"seconds_per_grid": S, "video_item": N} for a video made from files. Values are checked
+// with the layout (validateLayout).
+void applyVideoTiming(const json& timing, Layout& layout) {
+  if (!timing.is_array()) sceneError("video_timing must be an array", "video_timing");
+  std::vector<Segment*> videos;
+  for (Segment& seg : layout.segments)
+    if (seg.kind == SegmentKind::Video) videos.push_back(&seg);
+  if (timing.size() != videos.size())
+    sceneError("video_timing has " + std::to_string(timing.size()) +
+                   " entries but the layout has " +
+                   countOf(static_cast<long long>(videos.size()), "video") +
+                   " (one entry per video, null for a plain one)",
+               "video_timing");
+  for (std::size_t i = 0; i < videos.size(); ++i) {
+    const json& e = timing[i];
+    if (e.is_null()) continue;
+    if (!e.is_object()) sceneError("video_timing entries must be null or objects", "video_timing");
+    if (!videos[i]->source.isFile())
+      sceneError("video_timing entry " + std::to_string(i + 1) +
+                     " belongs to a plain video, whose timing is in the layout spec (null here)",
+                 "video_timing");
+    rejectUnknownKeys(e, {"seconds_per_grid", "video_item"}, "video_timing");
+    if (e.contains("seconds_per_grid")) {
+      if (!e.at("seconds_per_grid").is_number())
+        sceneError("video_timing seconds_per_grid must be a number", "video_timing");
+      videos[i]->secondsPerGrid = e.at("seconds_per_grid").get<double>();
+    }
+    if (e.contains("video_item")) {
+      const json& v = e.at("video_item");
+      if (!v.is_number_integer() || v.get<long long>() < -1 || v.get<long long>() > 1 << 30)
+        sceneError("video_timing video_item must be a whole number, -1 for a standalone video",
+                   "video_timing");
+      videos[i]->videoItem = v.get<int>();
+    }
+  }
+}
+
 Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
                         std::vector<LayoutProblem>* problems) {
   if (text.size() > kMaxSceneBytes) sceneError("larger than 16 MiB");
@@ -195,8 +247,8 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
   Scene s = defaultScene();
   try {
     rejectUnknownKeys(j,
-                      {"format", "version", "layout", "image_grid", "design", "design_params",
-                       "frequency", "age", "selected_text"},
+                      {"format", "version", "layout", "video_timing", "image_grid", "design",
+                       "design_params", "frequency", "age", "selected_text"},
                       "the scene");
     if (!j.contains("format") || getAs<std::string>(j, "format", "scene") != kFormat)
       sceneError("\"format\" must be \"ropescope-scene\"");
@@ -223,6 +275,8 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     const std::string spec = getAs<std::string>(j, "layout", "scene");
     s.layout =
         problems ? parseLayoutSpecKeeping(spec, files, *problems) : parseLayoutSpec(spec, files);
+    if (j.contains("video_timing") && (!problems || problems->empty()))
+      applyVideoTiming(j.at("video_timing"), s.layout);
     if (j.contains("design")) s.design = getAs<std::string>(j, "design", "scene");
     const PositionDesign& design = findDesign(s.design);
     const auto specs = design.parameters();

@@ -115,6 +115,21 @@ struct LayoutFileContext {
 // item separator), and frame paths of vid: lists not '+'. Throws InputError (field "layout")
 // naming the bad item and the accepted form and range; for a bad file, also the file and its
 // problem.
+// A model's token sequence, by hand:
+// - s<N>: N special tokens (TextRole::Special: vision start/end, begin/end of image or video);
+//   ts<N>: N tokens of a frame's timestamp text (TextRole::Timestamp).
+// - v<T>x<H>x<W>@<S>s: a video with S seconds per temporal patch (secondsPerGrid; the "s" may
+//   be left out); v1x<H>x<W>#<N>: one frame of video item N (videoItem). Both suffixes may be
+//   combined in either order; formatLayoutSpec writes #N before @S.
+// - FAMILY:i<H>x<W>, FAMILY:v<T>x<H>x<W>[@<S>s][/ts<K>] (FAMILY a model_family.h name): the
+//   image or video with the special tokens the family's processor writes around it, e.g.
+//   qwen2.5-vl:i3x3 = s1,i3x3,s1; qwen3-vl:v2x4x4/ts6 = ts6,s1,v1x4x4#0,s1,ts6,s1,v1x4x4#0,s1
+//   (per frame: timestamp, vision start, frame, vision end); glm4v:v2x4x4/ts1 =
+//   s1,s1,v1x4x4#0,s1,ts1,s1,v1x4x4#0,s1,ts1,s1 (begin of video, per frame begin of image,
+//   frame, end of image, timestamp; end of video). /ts<K> (1..64, default 1) is how many tokens
+//   one timestamp takes in the model's tokenizer; one-block families (qwen2-vl, qwen2.5-vl,
+//   ernie4.5-vl) take none. Frames of a per-frame video are numbered by the video entries
+//   before them. The item expands to those segments; formatLayoutSpec writes the segments.
 Layout parseLayoutSpec(std::string_view spec, const LayoutFileContext& files = {});
 
 // A problem with one file item, for loading that keeps the rest (see parseLayoutSpecKeeping).

@@ -24,7 +24,8 @@ class PositionDesign {
 };
 
 // All designs in display order: hard, unordered, spatial, mrope, mrope-reset, videorope, hope,
-// circle, v2pe.
+// circle, v2pe, then the model families qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v,
+// ernie4.5-vl (model_family.h).
 const std::vector<const PositionDesign*>& allDesigns();
 // Throws InputError listing the known names when `name` is unknown.
 const PositionDesign& findDesign(const std::string& name);

@@ -42,9 +42,10 @@ class MropeDesign final : public DesignBase {
         layout,
         [&](const Segment& seg, double off) {
           const bool still = seg.kind == SegmentKind::Image;
+          // A video's own seconds per grid (second_per_grid_ts) wins over the fps parameter.
+          const double spg = seg.secondsPerGrid > 0.0 ? seg.secondsPerGrid : secondsPerGrid;
           return gridBlock(
-              seg, off, [&](int k) { return still ? 0.0 : std::floor(k * secondsPerGrid * tps); },
-              false);
+              seg, off, [&](int k) { return still ? 0.0 : std::floor(k * spg * tps); }, false);
         },
         name(), metricSpace());
   }

@@ -32,5 +32,6 @@ const FrequencyPlan& multiheadPlan();
 const FrequencyPlan& videoRopePlan();
 const FrequencyPlan& videoRopeRepoPlan();
 const FrequencyPlan& hopePlan();
+const FrequencyPlan& erniePlan();
 
 }  // namespace ropescope::detail

@@ -1,0 +1,86 @@
+// What the six model-family files share: a descriptor class holding a family's facts, and the
+// family position design, whose ids follow transformers' get_rope_index under the rule set chosen
+// by the "rules" parameter (hf_rope_index.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../designs/design_base.h"
+#include "ropescope/model_family.h"
+
+namespace ropescope::detail {
+
+// How a family's videos get temporal ids.
+enum class VideoTime {
+  FrameIndex,  // one block, t_rel = k (Qwen2-VL, ERNIE-4.5-VL)
+  Seconds,     // one block, t_rel from seconds per grid x tokens_per_second (Qwen2.5-VL)
+  PerFrame     // every frame its own block with t = its start (Qwen3-VL, Qwen3.5, GLM-4.1V)
+};
+
+struct RopeIndexSettings {
+  RuleSet rules = RuleSet::Hf457;
+  VideoTime video = VideoTime::FrameIndex;
+  double tokensPerSecond = 2.0;  // Seconds only
+  double fps = 2.0;  // Seconds only: a video without secondsPerGrid has 2 / fps s per grid
+};
+
+// get_rope_index of `layout` under the settings (hf_rope_index.cpp). rope_delta = max id + 1 - N.
+PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& settings,
+                        const std::string& design);
+
+// The facts of one family, as listed in its file.
+struct FamilyFacts {
+  std::string name, title;
+  std::vector<std::string> modelTypes;
+  FrequencySpec frequency;
+  SpecialTokenIds tokens;
+  VideoTokens videoTokens = VideoTokens::OneBlock;
+  int videoTemporalMerge = 1;
+};
+
+class FamilyDescriptor final : public ModelFamily {
+ public:
+  explicit FamilyDescriptor(FamilyFacts f) : f_(std::move(f)) {}
+  std::string name() const override { return f_.name; }
+  std::string title() const override { return f_.title; }
+  std::vector<std::string> modelTypes() const override { return f_.modelTypes; }
+  FrequencySpec defaultFrequency() const override { return f_.frequency; }
+  SpecialTokenIds defaultTokenIds() const override { return f_.tokens; }
+  VideoTokens videoTokens() const override { return f_.videoTokens; }
+  int videoTemporalMerge() const override { return f_.videoTemporalMerge; }
+
+ private:
+  FamilyFacts f_;
+};
+
+// A family's position design: parameter "rules" first, then, for VideoTime::Seconds,
+// tokens_per_second and fps.
+class FamilyDesign final : public DesignBase {
+ public:
+  FamilyDesign(std::string name, std::string title, std::string summary, VideoTime video);
+  PositionIds ids(const Layout& layout, const ParameterSet& params) const override;
+
+ private:
+  VideoTime video_;
+};
+
+// The rotary of a released checkpoint, for the family files.
+FrequencySpec familyFrequency(const std::string& plan, std::vector<int> sections, int headDim,
+                              int rotaryDim, double base, PairLayout pairs);
+
+const ModelFamily& qwen2VlFamily();
+const ModelFamily& qwen25VlFamily();
+const ModelFamily& qwen3VlFamily();
+const ModelFamily& qwen35Family();
+const ModelFamily& glm4vFamily();
+const ModelFamily& ernie45VlFamily();
+
+const PositionDesign& qwen2VlDesign();
+const PositionDesign& qwen25VlDesign();
+const PositionDesign& qwen3VlDesign();
+const PositionDesign& qwen35Design();
+const PositionDesign& glm4vDesign();
+const PositionDesign& ernie45VlDesign();
+
+}  // namespace ropescope::detail

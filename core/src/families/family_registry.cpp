@@ -1,0 +1,47 @@
+// The list of model families. Adding a family: one file in families/, one line here and one in
+// design_registry.cpp.
+#include "family_base.h"
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+const std::vector<const ModelFamily*>& allFamilies() {
+  static const std::vector<const ModelFamily*> families = {
+      &detail::qwen2VlFamily(), &detail::qwen25VlFamily(), &detail::qwen3VlFamily(),
+      &detail::qwen35Family(),  &detail::glm4vFamily(),    &detail::ernie45VlFamily(),
+  };
+  return families;
+}
+
+const ModelFamily& findFamily(const std::string& name) {
+  std::string known;
+  for (const ModelFamily* f : allFamilies()) {
+    if (f->name() == name) return *f;
+    known += (known.empty() ? "" : ", ") + f->name();
+  }
+  throw InputError("unknown model family \"" + name + "\" (accepted: " + known + ")", "family");
+}
+
+const ModelFamily* familyForModelType(const std::string& modelType) {
+  for (const ModelFamily* f : allFamilies())
+    for (const std::string& t : f->modelTypes())
+      if (t == modelType) return f;
+  return nullptr;
+}
+
+namespace detail {
+
+FrequencySpec familyFrequency(const std::string& plan, std::vector<int> sections, int headDim,
+                              int rotaryDim, double base, PairLayout pairs) {
+  FrequencySpec f;
+  f.plan = plan;
+  f.sections = std::move(sections);
+  f.rotary.headDim = headDim;
+  f.rotary.rotaryDim = rotaryDim;
+  f.rotary.base = base;
+  f.rotary.pairs = pairs;
+  return f;
+}
+
+}  // namespace detail
+}  // namespace ropescope

@@ -1,0 +1,31 @@
+// Qwen3-VL: a video is one block per temporal patch, "<t seconds><vision_start> frame
+// <vision_end>", every frame at t = its start (time lives in the timestamp text). Rotary:
+// interleaved MRoPE [24,20,20] over head dim 128, base 5e6, NeoX (config.json of
+// Qwen/Qwen3-VL-8B-Instruct: rope_theta 5000000, mrope_section [24,20,20], mrope_interleaved).
+// Token ids: Qwen3VLConfig defaults (image 151655, video 151656, vision_start 151652,
+// vision_end 151653).
+#include "family_base.h"
+
+namespace ropescope::detail {
+
+const ModelFamily& qwen3VlFamily() {
+  static const FamilyDescriptor f(
+      {"qwen3-vl",
+       "Qwen3-VL",
+       {"qwen3_vl", "qwen3_vl_moe"},
+       familyFrequency("interleaved", {24, 20, 20}, 128, 0, 5e6, PairLayout::NeoX),
+       {151655, 151656, 151652, 151653, -1, -1, -1, -1},
+       VideoTokens::FrameBlocks,
+       1});
+  return f;
+}
+
+const PositionDesign& qwen3VlDesign() {
+  static const FamilyDesign d(
+      "qwen3-vl", "Qwen3-VL (transformers)",
+      "Qwen3-VL get_rope_index: every image and video frame a block at t = its start.",
+      VideoTime::PerFrame);
+  return d;
+}
+
+}  // namespace ropescope::detail
