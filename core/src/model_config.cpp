@@ -221,13 +221,31 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.frequency.rotary.rotaryDim = rotary == headDim ? 0 : rotary;
 
   const Found sec = find(ropeObjs, "mrope_section");
-  if (!sec.value) fail(where, "missing field mrope_section (in rope_scaling or rope_parameters)");
+  const bool ernie = family->name() == "ernie4.5-vl";
+  if (!sec.value && ernie) {
+    // ERNIE's own config (model_type ernie4_5_moe_vl): freq_allocation t pairs, h and w share
+    // the rest (transformers' converter writes mrope_section [22, 22, 20] for 20).
+    const Found fa = find(textObjs, "freq_allocation");
+    if (!fa.value) fail(where, "missing field mrope_section (or freq_allocation)");
+    const int pairs = m.frequency.rotary.pairCount();
+    const int t = static_cast<int>(wholeNumber(fa, where, 0, pairs));
+    if ((pairs - t) % 2 != 0)
+      fail(where, fa.path + " " + std::to_string(t) + " leaves an odd number of h/w pairs");
+    m.frequency.sections = {t, (pairs - t) / 2, (pairs - t) / 2};
+  } else if (!sec.value) {
+    fail(where, "missing field mrope_section (in rope_scaling or rope_parameters)");
+  }
+  if (sec.value) {
   if (!sec.value->is_array() || sec.value->size() != 3)
     fail(where, sec.path + " must be a list of 3 whole numbers (got " + sec.value->dump().substr(0, 60) + ")");
   m.frequency.sections.clear();
   for (std::size_t i = 0; i < 3; ++i)
     m.frequency.sections.push_back(static_cast<int>(wholeNumber(
         {&(*sec.value)[i], sec.path + "[" + std::to_string(i) + "]"}, where, 0, 512)));
+    // ERNIE lists h, w, t; the ernie plan takes t, h, w.
+    if (ernie) std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
+                           m.frequency.sections.end());
+  }
   try {
     resolvePairs(m.frequency);
   } catch (const InputError& e) {
