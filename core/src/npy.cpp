@@ -163,7 +163,7 @@ std::uint32_t readLe(const unsigned char* p, int bytes) {
   return v;
 }
 
-enum class Kind { F16, F32, F64 };
+enum class Kind { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
 
 struct Dtype {
   Kind kind;
@@ -186,6 +186,28 @@ Dtype parseDescr(const std::string& descr, const std::string& where) {
                      "(torch: t.float().numpy(); ml_dtypes: a.astype(np.float32))");
   throw InputError(where + "has unsupported dtype '" + printable(descr) +
                    "' (accepted: float32 '<f4', float16 '<f2', float64 '<f8')");
+}
+
+// Every numeric dtype numpy writes for ids: floats as above, signed and unsigned integers of 1 to
+// 8 bytes, and bool.
+Dtype parseNumberDescr(const std::string& descr, const std::string& where) {
+  if (descr == "|b1") return {Kind::Bool, 1, false};
+  if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '>' || descr[0] == '=' ||
+                            descr[0] == '|')) {
+    const bool swap = descr[0] == '>';
+    const char c = descr[1], n = descr[2];
+    if (c == 'f') return parseDescr(descr, where);
+    if (c == 'i' || c == 'u') {
+      const bool s = c == 'i';
+      if (n == '1') return {s ? Kind::I8 : Kind::U8, 1, false};
+      if (n == '2') return {s ? Kind::I16 : Kind::U16, 2, swap};
+      if (n == '4') return {s ? Kind::I32 : Kind::U32, 4, swap};
+      if (n == '8') return {s ? Kind::I64 : Kind::U64, 8, swap};
+    }
+  }
+  throw InputError(where + "has unsupported dtype '" + printable(descr) +
+                   "' (accepted: int64 '<i8', int32 '<i4', other integers, float32 '<f4', "
+                   "float64 '<f8', float16 '<f2')");
 }
 
 template <typename T>
@@ -230,9 +252,11 @@ float halfToFloat(unsigned short h) {
 
 namespace {
 
-// The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
-NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
-                       std::size_t maxElements) {
+// Magic, version, header, dtype and the size checks; leaves `in` at the data. Returns the
+// element count.
+std::size_t readPrelude(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                        std::size_t maxElements, Dtype (*parse)(const std::string&, const std::string&),
+                        Header& h, Dtype& dt) {
   unsigned char pre[12] = {};
   in.read(reinterpret_cast<char*>(pre), 10);
   if (in.gcount() < 10 || std::memcmp(pre, kMagic, kMagicLen) != 0)
@@ -262,9 +286,9 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
   // numpy ends the header with '\n' and pads with spaces; a header without it is not numpy's.
   if (text.empty() || text.back() != '\n')
     throw InputError(where + "has a malformed header (no terminating newline)");
-  const Header h = HeaderParser(text, where).parse();
+  h = HeaderParser(text, where).parse();
 
-  const Dtype dt = parseDescr(h.descr, where);
+  dt = parse(h.descr, where);
   if (h.fortran)
     throw InputError(where + "is in Fortran order; save it in C order (np.ascontiguousarray)");
   std::size_t count = 1;
@@ -285,7 +309,15 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
   if (have > dataBytes)
     throw InputError(where + "has " + std::to_string(have - dataBytes) +
                      " bytes after the data (shape and file size disagree)");
+  return count;
+}
 
+// The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
+NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                       std::size_t maxElements) {
+  Header h;
+  Dtype dt{};
+  const std::size_t count = readPrelude(in, fileSize, where, maxElements, parseDescr, h, dt);
   NpyArray out;
   out.shape = h.shape;
   out.dtype = h.descr;
@@ -316,6 +348,8 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
         for (std::size_t i = 0; i < n; ++i)
           dst[i] = static_cast<float>(loadSwapped<double>(src + 8 * i, dt.swap));
         break;
+      default:
+        throw InputError(where + "has a non-float dtype");
     }
     done += n;
   }
@@ -323,6 +357,69 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
 }
 
 }  // namespace
+
+namespace {
+
+NpyNumbers readNumbersStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                             std::size_t maxElements) {
+  Header h;
+  Dtype dt{};
+  const std::size_t count = readPrelude(in, fileSize, where, maxElements, parseNumberDescr, h, dt);
+  NpyNumbers out;
+  out.shape = h.shape;
+  out.dtype = h.descr;
+  out.data.resize(count);
+  constexpr std::size_t kChunk = 1 << 16;
+  std::vector<unsigned char> buf(std::min(count, kChunk) * dt.size);
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(kChunk, count - done);
+    in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
+    if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
+      throw InputError(where + "is truncated (read failed)");
+    double* dst = out.data.data() + done;
+    const unsigned char* src = buf.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned char* e = src + dt.size * i;
+      switch (dt.kind) {
+        case Kind::F16: dst[i] = halfToFloat(loadSwapped<unsigned short>(e, dt.swap)); break;
+        case Kind::F32: dst[i] = loadSwapped<float>(e, dt.swap); break;
+        case Kind::F64: dst[i] = loadSwapped<double>(e, dt.swap); break;
+        case Kind::I8: dst[i] = static_cast<std::int8_t>(*e); break;
+        case Kind::U8: dst[i] = *e; break;
+        case Kind::Bool: dst[i] = *e ? 1.0 : 0.0; break;
+        case Kind::I16: dst[i] = loadSwapped<std::int16_t>(e, dt.swap); break;
+        case Kind::U16: dst[i] = loadSwapped<std::uint16_t>(e, dt.swap); break;
+        case Kind::I32: dst[i] = loadSwapped<std::int32_t>(e, dt.swap); break;
+        case Kind::U32: dst[i] = loadSwapped<std::uint32_t>(e, dt.swap); break;
+        case Kind::I64: dst[i] = static_cast<double>(loadSwapped<std::int64_t>(e, dt.swap)); break;
+        case Kind::U64: dst[i] = static_cast<double>(loadSwapped<std::uint64_t>(e, dt.swap)); break;
+      }
+    }
+    done += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+NpyNumbers readNpyNumbers(const std::string& path, const std::string& what,
+                          std::size_t maxElements) {
+  const std::string where = what + " \"" + path + "\" ";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(what + " \"" + path + "\" does not exist or is not a regular file");
+  const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(where + "cannot be read");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(where + "cannot be opened");
+  return readNumbersStream(in, fileSize, where, maxElements);
+}
+
+NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what,
+                               std::size_t maxElements) {
+  std::istringstream in{std::string(bytes)};
+  return readNumbersStream(in, bytes.size(), what + " ", maxElements);
+}
 
 NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
   const std::string where = what + " \"" + path + "\" ";

@@ -41,6 +41,19 @@ NpyArray readNpy(const std::string& path, const std::string& what = "npy file",
 NpyArray readNpyBytes(std::string_view bytes, const std::string& what = "npy data",
                       std::size_t maxElements = kNpyMaxElements);
 
+// Whole-number dumps (position ids: torch int64) and float ones, as double: exact for integers
+// below 2^53. Accepts signed and unsigned integers of 1 to 8 bytes, bool, float16/32/64, either
+// byte order; the other checks and messages as readNpy.
+struct NpyNumbers {
+  std::vector<std::size_t> shape;
+  std::vector<double> data;  // C order
+  std::string dtype;
+};
+NpyNumbers readNpyNumbers(const std::string& path, const std::string& what = "npy file",
+                          std::size_t maxElements = kNpyMaxElements);
+NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what = "npy data",
+                               std::size_t maxElements = kNpyMaxElements);
+
 // Writes a C-order little-endian float32 array (format 1.0, header padded to 64 bytes).
 // Atomic: a temporary file next to `path`, flushed, then renamed. Throws InputError naming the
 // file if it cannot be written or if the shape's product differs from `count`.
