@@ -121,6 +121,15 @@ const std::vector<Case>& cases() {
        "--out FILE.npy"},
       {{"attention", "--layout", "t2,i2x2", "--out", "x.csv"},
        "--out must name a .npy file (got \"x.csv\"): attention writes float32 .npy"},
+      // issue 13: --rules belongs to the model families
+      {{"ids", "--layout", "t2,i2x2", "--design", "mrope", "--rules", "hf-5.3"},
+       "--rules applies to designs qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v and ernie4.5-vl "
+       "(the design is mrope)"},
+      {{"ids", "--layout", "t2,i2x2", "--design", "qwen3-vl", "--rules", "hf-4.50"},
+       "--rules must be one of 0 (hf-4.57), 1 (hf-5.3), 2 (hf-main) (got \"hf-4.50\")"},
+      {{"ids", "--layout", "t5,i2x2,t2,v2x2x2@1s", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
+       "rule set hf-5.3 fails on this layout: video 1 finds no second_per_grid_ts entry (images "
+       "before it took them: transformers 5.3-5.5.3 raised StopIteration, issue #45325)"},
   };
   return table;
 }
@@ -158,6 +167,9 @@ TEST(CliMessages, TheRightFormsAreAccepted) {
       {"ptd", "--layout", "t2,i2x2", "--min-pixels", "3136", "--max-pixels", "1000000"},
       {"bias", "--layout", "t2,i2x2", "--merge", "2"},
       {"attention", "--layout", "t2,i2x2", "--format", "json", "--backend", "cpu"},
+      {"ids", "--layout", "t2,qwen3-vl:v2x2x2@1s/ts4", "--design", "qwen3-vl", "--rules",
+       "hf-main"},
+      {"ids", "--layout", "t5,i2x2", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
   };
   for (const auto& args : good) {
     const ProcessResult r = runProcess(workDir(), workDir(), args, true);

@@ -41,8 +41,10 @@ TEST(FuzzFindings, NulByteItemIsRefusedNotAnEmptyTextRun) {
   const std::string spec("t5,\0t3", 6);
   EXPECT_EQ(messageOf([&] { parseLayoutSpec(spec); }),
             "layout item 2 \"\\x00t3\": unknown segment kind '\\x00'; expected t<N> (text), "
-            "i<H>x<W> (image), v<T>x<H>x<W> (video), img:FILE or vid:FOLDER/, vid:A+B+C, "
-            "vid:ANIM.gif, e.g. t5,i3x3,t2");
+            "s<N> (special tokens), ts<N> (timestamp text), i<H>x<W> (image), "
+            "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), FAMILY:i<H>x<W> or "
+            "FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>] (a model's image or video with its special "
+            "tokens), img:FILE or vid:FOLDER/, vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2");
 }
 
 TEST(FuzzFindings, MessagesQuotingInputStayOneLine) {
