@@ -10,6 +10,8 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
+#include "ropescope/model_config.h"
+#include "ropescope/tokens_file.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope::cli {
@@ -19,7 +21,9 @@ namespace {
 constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender;  // take a layout
 constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention;
 constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender;
-constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid;
+constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
+constexpr unsigned kModel = kTokens | kPlan;      // take --model
+constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile = kTables | kAttention | kRender;
 
@@ -40,6 +44,9 @@ struct State {
   std::string gridPreset, gridPresetFlag;
   long long minPixels = 0, maxPixels = 0, patch = 0, merge = 0;  // 0: not given
   std::string firstGridFlag;  // the first image-grid option given, for messages
+  bool haveModel = false;
+  ModelConfig model;
+  std::string tokensPath;  // --tokens, read after the options (it needs the model)
 };
 
 struct Option {
@@ -144,6 +151,20 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.layoutSpec = v;  // parsed after the options: the image-grid ones decide its pictures
          s.haveLayout = true;
+       }},
+      {"model", "DIR|NAME", kModel,
+       "a checkpoint folder (config.json, preprocessor_config.json) or a shipped config "
+       "(qwen2-vl-7b, qwen2.5-vl-3b, qwen2.5-vl-7b, qwen3-vl-8b, qwen3.5-0.8b, "
+       "glm-4.1v-9b-thinking, glm-4.5v, ernie-4.5-vl-28b-a3b): the family's design, its rotary "
+       "(head dim, rotary dim, sections, base, pairs), token ids and image grid; the plan "
+       "options after it override",
+       [](State&, const std::string&) {}},  // applied before the other options (parseArguments)
+      {"tokens", "FILE.json", kTokens,
+       "a processor output saved as json.dump({k: v.tolist() for k, v in inputs.items()}) "
+       "becomes the layout (needs --model)",
+       [](State& s, const std::string& v) {
+         if (v.empty()) throw InputError("--tokens needs a file name", "tokens");
+         s.tokensPath = v;
        }},
       {"grid-preset", "NAME", kScene | kGrid,
        "pictures' processor: qwen2.5-vl (default) or qwen3-vl; the four below override it",
@@ -429,6 +450,8 @@ const char* commandName(Command c) {
       return "grid";
     case kRender:
       return "render";
+    case kCheckIds:
+      return "check-ids";
   }
   return "?";
 }
@@ -451,6 +474,8 @@ const char* commandSummary(Command c) {
       return "image files -> resized size and LLM grid (Qwen2.5-VL smart_resize)";
     case kRender:
       return "a named view of a scene or preset as PNG/SVG/PDF (or its data), headless";
+    case kCheckIds:
+      return "compare a model's dumped position_ids with get_rope_index under each rule set";
   }
   return "";
 }
@@ -472,6 +497,24 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   s.req.scene = base ? *base : defaultScene();
   s.haveScene = base != nullptr;
   const std::string help = std::string("see ropescope ") + commandName(command) + " --help";
+  // --model first, wherever it stands: the plan and design options override what it sets.
+  if (command & kModel)
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--") break;
+      std::string v;
+      if (args[i] == "--model" && i + 1 < args.size()) {
+        v = args[i + 1];
+      } else if (args[i].rfind("--model=", 0) == 0) {
+        v = args[i].substr(8);
+      } else {
+        continue;
+      }
+      if (s.haveModel) throw InputError("--model given twice", "model");
+      s.model = readModelConfig(v);
+      s.req.scene = applyModel(s.req.scene, s.model);
+      s.req.model = v;
+      s.haveModel = true;
+    }
   std::vector<std::string> given;  // options seen so far: each may be given once
   bool optionsDone = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -528,11 +571,31 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   }
   if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");
-  if ((command & kNeedsLayout) && !s.haveLayout && !s.haveScene && !s.req.help)
+  if (s.haveModel && s.haveScene && !base)
+    throw InputError("give either --model or --scene, not both (a scene file keeps its own "
+                     "design and plan)",
+                     "model");
+  const bool haveTokens = !s.tokensPath.empty();
+  if (haveTokens) {
+    if (!s.haveModel)
+      throw InputError("--tokens needs --model DIR|NAME (the token ids and the family come from "
+                       "the model's config)",
+                       "tokens");
+    if (s.haveLayout || s.haveScene)
+      throw InputError(std::string("give either --tokens or ") +
+                           (s.haveLayout ? "--layout" : "--scene") + ", not both",
+                       "tokens");
+  }
+  if ((command & kNeedsLayout) && !s.haveLayout && !s.haveScene && !haveTokens && !s.req.help)
     throw InputError(std::string(commandName(command)) +
                          " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE",
                      "layout");
   applyLayout(s);
+  if (haveTokens) {
+    const TokenInput input = readTokensFile(s.tokensPath);
+    s.req.scene.layout = layoutFromTokens(input, s.model);
+    s.req.tokenIds.assign(input.inputIds.begin(), input.inputIds.end());
+  }
   applyParams(s);
   validateScene(s.req.scene);
   return s.req;
