@@ -265,6 +265,10 @@ TokenInput readTokensFile(const std::string& path) {
 
 namespace {
 
+std::string entries(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " entry" : " entries");
+}
+
 std::string gridText(const std::array<long long, 3>& g) {
   return "[" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
          "]";
@@ -334,9 +338,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
       if (k >= list.size())
         fail("tokens: input_ids hold " + std::to_string(j - pos) + " more " +
              (image ? "image" : "video") + " tokens (from token " + std::to_string(pos) +
-             ") than " + key + " describes (" + countOf(static_cast<long long>(list.size()),
-                                                        "entry") +
-             ")");
+             ") than " + key + " describes (" + entries(list.size()) + ")");
       const auto& g = list[k];
       const std::string block =
           std::string(image ? "image " : "video ") + std::to_string(k) + " (" + key + "[" +
@@ -391,8 +393,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
     i = j;
   }
   if (nextImage != in.imageGrids.size())
-    fail("tokens: image_grid_thw has " +
-         countOf(static_cast<long long>(in.imageGrids.size()), "entry") +
+    fail("tokens: image_grid_thw has " + entries(in.imageGrids.size()) +
          ", input_ids hold " + countOf(static_cast<long long>(nextImage), "image"));
   if (nextFrame != 0)
     fail("tokens: video " + std::to_string(nextVideo) + " (video_grid_thw[" +
@@ -400,8 +401,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
          std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
          std::to_string(nextFrame));
   if (nextVideo != in.videoGrids.size())
-    fail("tokens: video_grid_thw has " +
-         countOf(static_cast<long long>(in.videoGrids.size()), "entry") +
+    fail("tokens: video_grid_thw has " + entries(in.videoGrids.size()) +
          ", input_ids hold " + countOf(static_cast<long long>(nextVideo), "video"));
 
   // Roles of the text tokens.
