@@ -228,6 +228,13 @@ TEST(Families, Qwen25VlIssue48669FractionalSeconds) {
   fps4.set("fps", 4);
   EXPECT_EQ(axis(findDesign("qwen2.5-vl").ids(parseLayoutSpec("v4x1x1"), fps4), 0),
             (std::vector<double>{0, 1, 2, 3}));
+  // int64 arithmetic stays exact past float32's 2^24: 3600 s per grid, k = 4095: 4095 * 3600 * 2.
+  EXPECT_EQ(idsOf("qwen2.5-vl", "v4096x1x1@3600s", "hf-4.57").ids.back()[0], 29484000.0);
+  // A fractional tokens_per_second makes the product float32, truncated: k * 1 * 0.5.
+  ParameterSet half;
+  half.set("tokens_per_second", 0.5);
+  EXPECT_EQ(axis(idsOf("qwen2.5-vl", "v4x1x1@1s", "hf-4.57", half), 0),
+            (std::vector<double>{0, 0, 1, 1}));
   // 2 s per grid (the default fps 2 gives 1 s): hf-4.57 t_rel = k * 2 * 2.
   EXPECT_EQ(axis(idsOf("qwen2.5-vl", "v3x1x1@2s", "hf-4.57"), 0), (std::vector<double>{0, 4, 8}));
 }
@@ -496,6 +503,24 @@ TEST(FamilyLayout, NewItemsRoundTrip) {
   EXPECT_EQ(back.layout, s.layout);
   EXPECT_EQ(back.designParams, s.designParams);
   EXPECT_NE(sceneToJson(s).find("\"rules\": \"hf-5.3\""), std::string::npos);
+}
+
+// A video made from files has no spec suffix: the scene keeps its timing in "video_timing".
+TEST(FamilyLayout, SceneKeepsAFileVideosTiming) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t2,vid:" + std::string(ROPESCOPE_SAMPLES) + "/moving.gif,v1x2x2@2s");
+  ASSERT_TRUE(s.layout.segments[1].source.isFile());
+  s.layout.segments[1].secondsPerGrid = 0.75;
+  s.layout.segments[1].videoItem = -1;
+  const std::string json = sceneToJson(s);
+  EXPECT_NE(json.find("\"video_timing\""), std::string::npos);
+  const Scene back = sceneFromJson(json);
+  EXPECT_EQ(back.layout.segments[1].secondsPerGrid, 0.75);
+  EXPECT_EQ(back.layout.segments[2].secondsPerGrid, 2.0);
+  EXPECT_EQ(back.layout, s.layout);
+  // Without timing on a file video the key is left out, and old scene files stay valid.
+  s.layout.segments[1].secondsPerGrid = 0.0;
+  EXPECT_EQ(sceneToJson(s).find("video_timing"), std::string::npos);
 }
 
 TEST(FamilyLayout, BadItemsAreRefusedWithTheForm) {

@@ -14,7 +14,9 @@ namespace ropescope {
 
 class PositionDesign;
 
-// How transformers computes get_rope_index, by release (the design parameter "rules").
+// How transformers computes get_rope_index, by release (the design parameter "rules"). The
+// default is Hf457: the rule of every 4.x release, which most code in use still runs. The three
+// agree when every block has one temporal patch, except Qwen2.5-VL under Hf53 (issue #45325).
 enum class RuleSet {
   Hf457,  // "hf-4.57": up to 5.2 — blocks found in input_ids, text after a block at its max + 1
   Hf53,   // "hf-5.3": the 5.3.0–5.5.3 rewrite on mm_token_type_ids, its bugs included

@@ -1,7 +1,7 @@
 // ERNIE-4.5-VL: one block per image or video, t_rel = k over the video's LLM frames (the vision
 // tower merges 2 frames into one: temporal_merge_size 2). Rotary: the "ernie" plan (h/w
 // alternating, t lowest; mrope_section [22,22,20]) over head dim 128, base 5e5, GPT-J pairs
-// (config.json of baidu/ERNIE-4.5-VL-28B-A3B-PT). Token ids: Ernie4_5_VLMoeConfig defaults
+// (released baidu/ERNIE-4.5-VL-28B-A3B-PT). Token ids: Ernie4_5_VLMoeConfig defaults
 // (transformers models/ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py: image 100295, video
 // 103367, image start/end 101304/101305, video start/end 101306/101307). model_type
 // "ernie4_5_vl_moe" in transformers, "ernie4_5_moe_vl" in the original remote-code config.

@@ -1,10 +1,10 @@
 // GLM-4.1V / GLM-4.5V: video frames are image tokens inside <|begin_of_video|>..<|end_of_video|>,
 // per temporal patch "<|begin_of_image|> frame <|end_of_image|> seconds"; every frame at t = its
 // start. Rotary: chunked [8,12,12] on the first 64 dims of head dim 128 (partial_rotary_factor
-// 0.5), base 1e4, GPT-J pairs (config.json of zai-org/GLM-4.1V-9B-Thinking). Token ids:
+// 0.5), base 1e4, GPT-J pairs (released zai-org/GLM-4.1V-9B-Thinking). Token ids:
 // Glm4vConfig defaults (transformers models/glm4v/configuration_glm4v.py: image 151343, video
 // 151344, begin/end of image 151339/151340, begin/end of video 151341/151342; GLM-4.5V
-// (glm4v_moe) uses image 151363, video 151364, read from its config.json).
+// (glm4v_moe) uses image 151363, video 151364, Glm4vMoeConfig defaults).
 #include "family_base.h"
 
 namespace ropescope::detail {

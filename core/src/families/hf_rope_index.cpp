@@ -25,15 +25,20 @@ namespace ropescope::detail {
 
 namespace {
 
+// a * b as torch computes an int64 tensor times a Python number: exact while b is whole (int64
+// arithmetic), else in float32 and truncated when stored in the int64 position ids.
+double torchScaled(double a, double b) {
+  if (b == std::floor(b)) return a * b;
+  return std::trunc(static_cast<double>(static_cast<float>(a) * static_cast<float>(b)));
+}
+
 // Qwen2.5-VL video t_rel of temporal patch k (see the file comment).
 double secondsTRel(RuleSet rules, int k, double spg, double tps) {
-  if (rules == RuleSet::HfMain) {
-    const float product = static_cast<float>(k) * static_cast<float>(tps * spg);
-    return std::trunc(static_cast<double>(product));
-  }
-  // hf-4.57: arange (int64) * int64(spg) * tps; a float tps turns the product into float32.
-  const double intProduct = static_cast<double>(k) * std::trunc(spg);
-  return std::trunc(static_cast<double>(static_cast<float>(intProduct) * static_cast<float>(tps)));
+  // hf-main: second_per_grid_ts stays a float tensor, so the product is always float32.
+  if (rules == RuleSet::HfMain)
+    return std::trunc(static_cast<double>(static_cast<float>(k) * static_cast<float>(tps * spg)));
+  // hf-4.57: arange (int64) * int64(spg) * tps.
+  return torchScaled(static_cast<double>(k) * std::trunc(spg), tps);
 }
 
 // One block of T x H x W tokens at start `off` (off = M + 1 = the running position here).
@@ -83,8 +88,7 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
       all.ids.reserve(seg.tokenCount());
       double start = off;
       for (int f = 0; f < seg.frames; ++f) {
-        const double t = std::trunc(
-            static_cast<double>(static_cast<float>(start) * static_cast<float>(interval)));
+        const double t = torchScaled(start, interval);
         BlockIds b = ruleBlock(
             s.rules, frame, start, [](int) { return 0.0; }, t);
         all.ids.insert(all.ids.end(), b.ids.begin(), b.ids.end());
@@ -109,8 +113,7 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
                              "transformers 5.3-5.5.3 raised StopIteration, issue #45325)",
                          "rules");
       const double interval = s.tokensPerSecond * std::trunc(spg[spgNext++]);
-      constantT =
-          std::trunc(static_cast<double>(static_cast<float>(off) * static_cast<float>(interval)));
+      constantT = torchScaled(off, interval);
     }
     return ruleBlock(
         s.rules, seg, off,

@@ -1,6 +1,6 @@
 // Qwen2.5-VL: as Qwen2-VL, but a video's t_rel = k * seconds per grid * tokens_per_second
 // (vision_config.tokens_per_second 2 in the released configs), with the rule set's casts. Rotary
-// and token ids as Qwen2-VL (config.json of Qwen/Qwen2.5-VL-7B-Instruct: mrope_section
+// and token ids as Qwen2-VL (released Qwen/Qwen2.5-VL-7B-Instruct: mrope_section
 // [16,24,24], rope_theta 1000000, image_token_id 151655, video_token_id 151656,
 // vision_start_token_id 151652, vision_end_token_id 151653).
 #include "family_base.h"

@@ -1,5 +1,5 @@
 // Qwen2-VL: one block per image or video, video t_rel = k (no seconds). Rotary: M-RoPE chunked
-// [16,24,24] over head dim 128, base 1e6, NeoX pairs (config.json of Qwen/Qwen2-VL-7B-Instruct:
+// [16,24,24] over head dim 128, base 1e6, NeoX pairs (released Qwen/Qwen2-VL-7B-Instruct:
 // rope_scaling.mrope_section [16,24,24], rope_theta 1000000). Token ids: Qwen2VLConfig defaults
 // (transformers models/qwen2_vl/configuration_qwen2_vl.py: image 151655, video 151656,
 // vision_start 151652, vision_end 151653).

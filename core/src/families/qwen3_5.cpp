@@ -1,5 +1,5 @@
 // Qwen3.5: Qwen3-VL's position rule and video form. Rotary: interleaved [11,11,10] on the first
-// 64 dims of head dim 256 (partial_rotary_factor 0.25), base 1e7, NeoX (config.json of
+// 64 dims of head dim 256 (partial_rotary_factor 0.25), base 1e7, NeoX (released
 // Qwen/Qwen3.5-27B: head_dim 256, rope_theta 10000000, partial_rotary_factor 0.25,
 // mrope_section [11,11,10]). Token ids: Qwen3_5Config defaults (transformers
 // models/qwen3_5/configuration_qwen3_5.py: image 248056, video 248057, vision_start 248053,

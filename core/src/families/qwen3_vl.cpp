@@ -1,6 +1,6 @@
 // Qwen3-VL: a video is one block per temporal patch, "<t seconds><vision_start> frame
 // <vision_end>", every frame at t = its start (time lives in the timestamp text). Rotary:
-// interleaved MRoPE [24,20,20] over head dim 128, base 5e6, NeoX (config.json of
+// interleaved MRoPE [24,20,20] over head dim 128, base 5e6, NeoX (released
 // Qwen/Qwen3-VL-8B-Instruct: rope_theta 5000000, mrope_section [24,20,20], mrope_interleaved).
 // Token ids: Qwen3VLConfig defaults (image 151655, video 151656, vision_start 151652,
 // vision_end 151653).
