@@ -25,8 +25,8 @@ std::vector<TokenLabel> tokenLabels(const Request& r, const PositionIds& ids) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const TokenInfo& t = ids.tokens[i];
     const Segment& seg = r.scene.layout.segments.at(static_cast<std::size_t>(t.segment));
-    std::string role = seg.kind == SegmentKind::Image ? "image"
-                       : seg.kind == SegmentKind::Video ? "video"
+    std::string role = seg.kind == SegmentKind::Image    ? "image"
+                       : seg.kind == SegmentKind::Video  ? "video"
                        : seg.role == TextRole::Special   ? "special"
                        : seg.role == TextRole::Timestamp ? "timestamp"
                                                          : "text";

@@ -11,8 +11,8 @@
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/model_config.h"
-#include "ropescope/tokens_file.h"
 #include "ropescope/position_design.h"
+#include "ropescope/tokens_file.h"
 
 namespace ropescope::cli {
 
@@ -572,15 +572,17 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");
   if (s.haveModel && s.haveScene && !base)
-    throw InputError("give either --model or --scene, not both (a scene file keeps its own "
-                     "design and plan)",
-                     "model");
+    throw InputError(
+        "give either --model or --scene, not both (a scene file keeps its own "
+        "design and plan)",
+        "model");
   const bool haveTokens = !s.tokensPath.empty();
   if (haveTokens) {
     if (!s.haveModel)
-      throw InputError("--tokens needs --model DIR|NAME (the token ids and the family come from "
-                       "the model's config)",
-                       "tokens");
+      throw InputError(
+          "--tokens needs --model DIR|NAME (the token ids and the family come from "
+          "the model's config)",
+          "tokens");
     if (s.haveLayout || s.haveScene)
       throw InputError(std::string("give either --tokens or ") +
                            (s.haveLayout ? "--layout" : "--scene") + ", not both",

@@ -25,7 +25,7 @@ enum Command : unsigned {
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,  kPtd,   kBias,       kDecay,   kFreqs,
+inline constexpr Command kAllCommands[] = {kIds,       kPtd,  kBias,   kDecay,   kFreqs,
                                            kAttention, kGrid, kRender, kCheckIds};
 
 struct Request {

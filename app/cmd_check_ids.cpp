@@ -56,13 +56,13 @@ std::vector<Id3> dumpedIds(const NpyNumbers& a, const std::string& path) {
   shape += "]";
   const bool ok = (s.size() == 2 || (s.size() == 3 && s[1] == 1)) && (s[0] == 3 || s[0] == 4);
   if (s.size() == 3 && s[1] != 1 && (s[0] == 3 || s[0] == 4))
-    throw InputError(where + " holds a batch of " + std::to_string(s[1]) +
-                         " sequences (shape " + shape + "); dump one: ids[:, :1]",
+    throw InputError(where + " holds a batch of " + std::to_string(s[1]) + " sequences (shape " +
+                         shape + "); dump one: ids[:, :1]",
                      "position-ids");
   if (!ok)
-    throw InputError(where + " must be [3, N], [3, 1, N], [4, N] or [4, 1, N] (got shape " +
-                         shape + ")",
-                     "position-ids");
+    throw InputError(
+        where + " must be [3, N], [3, 1, N], [4, N] or [4, 1, N] (got shape " + shape + ")",
+        "position-ids");
   const std::size_t n = s.back();
   const std::size_t skip = s[0] == 4 ? 1 : 0;  // [4, ...]: row 0 is the text positions
   std::vector<Id3> out(n);
@@ -141,9 +141,10 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     return 0;
   }
   if (req.model.empty() || req.tokenIds.empty())
-    throw InputError("check-ids needs --model DIR|NAME and --tokens FILE.json (see ropescope "
-                     "check-ids --help)",
-                     "tokens");
+    throw InputError(
+        "check-ids needs --model DIR|NAME and --tokens FILE.json (see ropescope "
+        "check-ids --help)",
+        "tokens");
   if (positionIds.empty())
     throw InputError("check-ids needs --position-ids P.npy (the model's position_ids)",
                      "position-ids");
@@ -176,10 +177,12 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     for (RuleSet r : {RuleSet::Hf457, RuleSet::Hf53, RuleSet::HfMain}) {
       if (std::find(checked.begin(), checked.end(), r) != checked.end()) continue;
       const Comparison c = compare(req.scene, r, dump);
-      if (!c.failure && c.differ == 0) same += std::string(same.empty() ? "" : ", ") + ruleSetName(r);
+      if (!c.failure && c.differ == 0)
+        same += std::string(same.empty() ? "" : ", ") + ruleSetName(r);
     }
-    if (!same.empty()) o << same << " give" << (same.find(',') == std::string::npos ? "s" : "")
-                         << " the same ids for this sequence\n";
+    if (!same.empty())
+      o << same << " give" << (same.find(',') == std::string::npos ? "s" : "")
+        << " the same ids for this sequence\n";
     std::cout << o.str();
     return 0;
   }
@@ -198,8 +201,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     if (std::find(checked.begin(), checked.end(), r) != checked.end()) continue;
     const Comparison c = compare(req.scene, r, dump);
     if (!c.failure && c.differ == 0)
-      matches += std::string(matches.empty() ? "" : "; ") + ruleSetName(r) + ": " +
-                 ruleSetStory(r);
+      matches += std::string(matches.empty() ? "" : "; ") + ruleSetName(r) + ": " + ruleSetStory(r);
   }
   o << (matches.empty() ? std::string("matches no rule set (hf-4.57, hf-5.3, hf-main)")
                         : "matches " + matches)

@@ -100,7 +100,8 @@ double realNumber(const Found& f, const std::string& where, double lo, double hi
   if (!v.is_number()) fail(where, f.path + " must be a number (got " + typeName(v) + ")");
   const double x = v.get<double>();
   if (!std::isfinite(x) || x > hi || x < lo || (loExclusive && x == lo)) {
-    std::string range = (loExclusive ? "(" : "[") + formatDouble(lo) + ", " + formatDouble(hi) + "]";
+    std::string range =
+        (loExclusive ? "(" : "[") + formatDouble(lo) + ", " + formatDouble(hi) + "]";
     fail(where, f.path + " must be in " + range + " (got " + v.dump() + ")");
   }
   return x;
@@ -113,7 +114,8 @@ const json* objectAt(const json& j, const char* key) {
 
 std::string readSmallFile(const fs::path& path, const std::string& what) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) fail("--model", what + " \"" + path.string() + "\" does not exist");
+  if (!fs::is_regular_file(path, ec))
+    fail("--model", what + " \"" + path.string() + "\" does not exist");
   const auto size = fs::file_size(path, ec);
   if (ec) fail(what + " \"" + path.string() + "\"", "cannot be read");
   if (size > kMaxModelConfigBytes)
@@ -131,8 +133,7 @@ std::string readSmallFile(const fs::path& path, const std::string& what) {
 // size.longest_edge (pixel areas, not sides, in the Qwen and GLM processors).
 bool readProcessor(const json& p, const std::string& where, ImageGridSettings& g) {
   const json* size = objectAt(p, "size");
-  const std::vector<std::pair<const json*, std::string>> top{{&p, ""}},
-      sized{{size, "size."}};
+  const std::vector<std::pair<const json*, std::string>> top{{&p, ""}}, sized{{size, "size."}};
   Found lo = find(top, "min_pixels"), hi = find(top, "max_pixels");
   if (!lo.value) lo = find(sized, "shortest_edge");
   if (!hi.value) hi = find(sized, "longest_edge");
@@ -156,13 +157,13 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   const std::string where = "model config \"" + name + "\"";
   const json cfg = parseJson(configText, where);
   const auto mt = cfg.find("model_type");
-  if (mt == cfg.end())
-    fail(where, "no model_type (supported: " + supportedFamilies() + ")");
+  if (mt == cfg.end()) fail(where, "no model_type (supported: " + supportedFamilies() + ")");
   if (!mt->is_string()) fail(where, "model_type must be a string (got " + typeName(*mt) + ")");
   const std::string modelType = mt->get<std::string>();
   const ModelFamily* family = familyForModelType(modelType);
   if (!family)
-    fail(where, "unknown model_type \"" + modelType + "\" (supported: " + supportedFamilies() + ")");
+    fail(where,
+         "unknown model_type \"" + modelType + "\" (supported: " + supportedFamilies() + ")");
 
   ModelConfig m;
   m.name = name;
@@ -186,7 +187,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   ropeOrText.insert(ropeOrText.end(), textObjs.begin(), textObjs.end());
 
   const Found theta = find(ropeOrText, "rope_theta");
-  if (!theta.value) fail(where, "missing field rope_theta (in text_config, rope_parameters or the top level)");
+  if (!theta.value)
+    fail(where, "missing field rope_theta (in text_config, rope_parameters or the top level)");
   m.frequency.rotary.base = realNumber(theta, where, 1.0, 1e12, true);
 
   int headDim = 0;
@@ -195,7 +197,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   } else {
     const Found hs = find(textObjs, "hidden_size"), nh = find(textObjs, "num_attention_heads");
     if (!hs.value || !nh.value)
-      fail(where, std::string("missing field ") + (hs.value ? "num_attention_heads" : "hidden_size") +
+      fail(where, std::string("missing field ") +
+                      (hs.value ? "num_attention_heads" : "hidden_size") +
                       " (no head_dim: the head size is hidden_size / num_attention_heads)");
     const long long h = wholeNumber(hs, where, 1, 1 << 20);
     const long long n = wholeNumber(nh, where, 1, 4096);
@@ -204,7 +207,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
                       " is not a whole head size in 2..1024");
     headDim = static_cast<int>(h / n);
   }
-  if (headDim % 2 != 0) fail(where, "head size " + std::to_string(headDim) + " is odd (rotary needs pairs)");
+  if (headDim % 2 != 0)
+    fail(where, "head size " + std::to_string(headDim) + " is odd (rotary needs pairs)");
   m.frequency.rotary.headDim = headDim;
 
   // partial_rotary_factor: absent means the family's released ratio (GLM 0.5, Qwen3.5 0.25).
@@ -236,15 +240,17 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     fail(where, "missing field mrope_section (in rope_scaling or rope_parameters)");
   }
   if (sec.value) {
-  if (!sec.value->is_array() || sec.value->size() != 3)
-    fail(where, sec.path + " must be a list of 3 whole numbers (got " + sec.value->dump().substr(0, 60) + ")");
-  m.frequency.sections.clear();
-  for (std::size_t i = 0; i < 3; ++i)
-    m.frequency.sections.push_back(static_cast<int>(wholeNumber(
-        {&(*sec.value)[i], sec.path + "[" + std::to_string(i) + "]"}, where, 0, 512)));
+    if (!sec.value->is_array() || sec.value->size() != 3)
+      fail(where, sec.path + " must be a list of 3 whole numbers (got " +
+                      sec.value->dump().substr(0, 60) + ")");
+    m.frequency.sections.clear();
+    for (std::size_t i = 0; i < 3; ++i)
+      m.frequency.sections.push_back(static_cast<int>(wholeNumber(
+          {&(*sec.value)[i], sec.path + "[" + std::to_string(i) + "]"}, where, 0, 512)));
     // ERNIE lists h, w, t; the ernie plan takes t, h, w.
-    if (ernie) std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
-                           m.frequency.sections.end());
+    if (ernie)
+      std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
+                  m.frequency.sections.end());
   }
   try {
     resolvePairs(m.frequency);
@@ -282,8 +288,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.patchSize = static_cast<int>(wholeNumber(patch, where, 1, kMaxPatch));
   Found temporal = find(visionObjs, "temporal_patch_size");
   if (!temporal.value) temporal = find(visionObjs, "temporal_merge_size");
-  m.temporalPatchSize =
-      temporal.value ? static_cast<int>(wholeNumber(temporal, where, 1, 64)) : 2;
+  m.temporalPatchSize = temporal.value ? static_cast<int>(wholeNumber(temporal, where, 1, 64)) : 2;
 
   const PositionDesign& design = findDesign(m.family);
   const auto specs = design.parameters();

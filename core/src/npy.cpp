@@ -192,8 +192,8 @@ Dtype parseDescr(const std::string& descr, const std::string& where) {
 // 8 bytes, and bool.
 Dtype parseNumberDescr(const std::string& descr, const std::string& where) {
   if (descr == "|b1") return {Kind::Bool, 1, false};
-  if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '>' || descr[0] == '=' ||
-                            descr[0] == '|')) {
+  if (descr.size() == 3 &&
+      (descr[0] == '<' || descr[0] == '>' || descr[0] == '=' || descr[0] == '|')) {
     const bool swap = descr[0] == '>';
     const char c = descr[1], n = descr[2];
     if (c == 'f') return parseDescr(descr, where);
@@ -255,8 +255,9 @@ namespace {
 // Magic, version, header, dtype and the size checks; leaves `in` at the data. Returns the
 // element count.
 std::size_t readPrelude(std::istream& in, std::uintmax_t fileSize, const std::string& where,
-                        std::size_t maxElements, Dtype (*parse)(const std::string&, const std::string&),
-                        Header& h, Dtype& dt) {
+                        std::size_t maxElements,
+                        Dtype (*parse)(const std::string&, const std::string&), Header& h,
+                        Dtype& dt) {
   unsigned char pre[12] = {};
   in.read(reinterpret_cast<char*>(pre), 10);
   if (in.gcount() < 10 || std::memcmp(pre, kMagic, kMagicLen) != 0)
@@ -381,18 +382,42 @@ NpyNumbers readNumbersStream(std::istream& in, std::uintmax_t fileSize, const st
     for (std::size_t i = 0; i < n; ++i) {
       const unsigned char* e = src + dt.size * i;
       switch (dt.kind) {
-        case Kind::F16: dst[i] = halfToFloat(loadSwapped<unsigned short>(e, dt.swap)); break;
-        case Kind::F32: dst[i] = loadSwapped<float>(e, dt.swap); break;
-        case Kind::F64: dst[i] = loadSwapped<double>(e, dt.swap); break;
-        case Kind::I8: dst[i] = static_cast<std::int8_t>(*e); break;
-        case Kind::U8: dst[i] = *e; break;
-        case Kind::Bool: dst[i] = *e ? 1.0 : 0.0; break;
-        case Kind::I16: dst[i] = loadSwapped<std::int16_t>(e, dt.swap); break;
-        case Kind::U16: dst[i] = loadSwapped<std::uint16_t>(e, dt.swap); break;
-        case Kind::I32: dst[i] = loadSwapped<std::int32_t>(e, dt.swap); break;
-        case Kind::U32: dst[i] = loadSwapped<std::uint32_t>(e, dt.swap); break;
-        case Kind::I64: dst[i] = static_cast<double>(loadSwapped<std::int64_t>(e, dt.swap)); break;
-        case Kind::U64: dst[i] = static_cast<double>(loadSwapped<std::uint64_t>(e, dt.swap)); break;
+        case Kind::F16:
+          dst[i] = halfToFloat(loadSwapped<unsigned short>(e, dt.swap));
+          break;
+        case Kind::F32:
+          dst[i] = loadSwapped<float>(e, dt.swap);
+          break;
+        case Kind::F64:
+          dst[i] = loadSwapped<double>(e, dt.swap);
+          break;
+        case Kind::I8:
+          dst[i] = static_cast<std::int8_t>(*e);
+          break;
+        case Kind::U8:
+          dst[i] = *e;
+          break;
+        case Kind::Bool:
+          dst[i] = *e ? 1.0 : 0.0;
+          break;
+        case Kind::I16:
+          dst[i] = loadSwapped<std::int16_t>(e, dt.swap);
+          break;
+        case Kind::U16:
+          dst[i] = loadSwapped<std::uint16_t>(e, dt.swap);
+          break;
+        case Kind::I32:
+          dst[i] = loadSwapped<std::int32_t>(e, dt.swap);
+          break;
+        case Kind::U32:
+          dst[i] = loadSwapped<std::uint32_t>(e, dt.swap);
+          break;
+        case Kind::I64:
+          dst[i] = static_cast<double>(loadSwapped<std::int64_t>(e, dt.swap));
+          break;
+        case Kind::U64:
+          dst[i] = static_cast<double>(loadSwapped<std::uint64_t>(e, dt.swap));
+          break;
       }
     }
     done += n;

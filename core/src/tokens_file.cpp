@@ -20,7 +20,9 @@ using json = nlohmann::json;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw InputError(what, "tokens"); }
+[[noreturn]] void fail(const std::string& what) {
+  throw InputError(what, "tokens");
+}
 
 // Numbers of one needed key, with the shape of its nested lists.
 struct Tensor {
@@ -190,8 +192,9 @@ TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& wha
   TokenInput in;
   const auto ids = found.find("input_ids");
   if (ids == found.end())
-    fail(what + ": no \"input_ids\" (save the processor's whole output: "
-                "json.dump({k: v.tolist() for k, v in inputs.items()}, f))");
+    fail(what +
+         ": no \"input_ids\" (save the processor's whole output: "
+         "json.dump({k: v.tolist() for k, v in inputs.items()}, f))");
   const std::vector<long long> all = sequence(ids->second, "input_ids", what, 0, 1LL << 40);
   const std::size_t n = all.size();
   std::vector<long long> mask(n, 1), types;
@@ -201,8 +204,8 @@ TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& wha
     std::vector<long long> v =
         sequence(it->second, key, what, 0, std::string(key) == "attention_mask" ? 1 : 2);
     if (v.size() != n)
-      fail(what + ": \"" + key + "\" has " + std::to_string(v.size()) +
-           " entries, \"input_ids\" " + std::to_string(n));
+      fail(what + ": \"" + key + "\" has " + std::to_string(v.size()) + " entries, \"input_ids\" " +
+           std::to_string(n));
     (std::string(key) == "attention_mask" ? mask : types) = std::move(v);
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -254,8 +257,9 @@ TokenInput readTokensFile(const std::string& path) {
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) fail(what + " cannot be read");
   if (size > kMaxTokensFileBytes)
-    fail(what + " is larger than 2 GiB (save it without pixel_values: ropescope does not read "
-                "them)");
+    fail(what +
+         " is larger than 2 GiB (save it without pixel_values: ropescope does not read "
+         "them)");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(what + " cannot be opened");
   Reader r(what);
@@ -340,9 +344,8 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
              (image ? "image" : "video") + " tokens (from token " + std::to_string(pos) +
              ") than " + key + " describes (" + entries(list.size()) + ")");
       const auto& g = list[k];
-      const std::string block =
-          std::string(image ? "image " : "video ") + std::to_string(k) + " (" + key + "[" +
-          std::to_string(k) + "] = " + gridText(g) + ")";
+      const std::string block = std::string(image ? "image " : "video ") + std::to_string(k) +
+                                " (" + key + "[" + std::to_string(k) + "] = " + gridText(g) + ")";
       const int rows = llmSide(g[1], "h", block), cols = llmSide(g[2], "w", block);
       Visual v;
       v.start = pos;
@@ -384,30 +387,30 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
         formula = "frame " + std::to_string(v.frame) + ": " + std::to_string(g[1]) + "*" +
                   std::to_string(g[2]) + "/" + std::to_string(m * m);
       if (static_cast<long long>(j - pos) < expected)
-        fail("tokens: " + block + ": " + std::to_string(expected) + " tokens expected (" +
-             formula + "), input_ids hold " + std::to_string(j - pos) + " (tokens " +
-             std::to_string(pos) + ".." + std::to_string(j - 1) + ")");
+        fail("tokens: " + block + ": " + std::to_string(expected) + " tokens expected (" + formula +
+             "), input_ids hold " + std::to_string(j - pos) + " (tokens " + std::to_string(pos) +
+             ".." + std::to_string(j - 1) + ")");
       visuals.push_back(v);
       pos += static_cast<std::size_t>(expected);
     }
     i = j;
   }
   if (nextImage != in.imageGrids.size())
-    fail("tokens: image_grid_thw has " + entries(in.imageGrids.size()) +
-         ", input_ids hold " + countOf(static_cast<long long>(nextImage), "image"));
+    fail("tokens: image_grid_thw has " + entries(in.imageGrids.size()) + ", input_ids hold " +
+         countOf(static_cast<long long>(nextImage), "image"));
   if (nextFrame != 0)
     fail("tokens: video " + std::to_string(nextVideo) + " (video_grid_thw[" +
-         std::to_string(nextVideo) + "] = " + gridText(in.videoGrids[nextVideo]) + "): " +
-         std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
+         std::to_string(nextVideo) + "] = " + gridText(in.videoGrids[nextVideo]) +
+         "): " + std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
          std::to_string(nextFrame));
   if (nextVideo != in.videoGrids.size())
-    fail("tokens: video_grid_thw has " + entries(in.videoGrids.size()) +
-         ", input_ids hold " + countOf(static_cast<long long>(nextVideo), "video"));
+    fail("tokens: video_grid_thw has " + entries(in.videoGrids.size()) + ", input_ids hold " +
+         countOf(static_cast<long long>(nextVideo), "video"));
 
   // Roles of the text tokens.
   std::set<std::int64_t> special;
-  for (std::int64_t id : {tk.visionStart, tk.visionEnd, tk.imageStart, tk.imageEnd, tk.videoStart,
-                          tk.videoEnd})
+  for (std::int64_t id :
+       {tk.visionStart, tk.visionEnd, tk.imageStart, tk.imageEnd, tk.videoStart, tk.videoEnd})
     if (id >= 0) special.insert(id);
   std::vector<TextRole> role(n, TextRole::Plain);
   for (std::size_t i = 0; i < n; ++i)

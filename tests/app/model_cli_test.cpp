@@ -24,10 +24,11 @@ class ModelCli : public ::testing::Test {
     ids.insert(ids.end(), {151653, 13, 14});
     std::vector<int> mask(ids.size(), 1);
     mask[0] = mask[1] = 0;
-    const json j = {{"input_ids", {ids}},
-                    {"attention_mask", {mask}},
-                    {"image_grid_thw", {{1, 4, 6}}},
-                    {"pixel_values", std::vector<std::vector<double>>(24, std::vector<double>(1176, 0.5))}};
+    const json j = {
+        {"input_ids", {ids}},
+        {"attention_mask", {mask}},
+        {"image_grid_thw", {{1, 4, 6}}},
+        {"pixel_values", std::vector<std::vector<double>>(24, std::vector<double>(1176, 0.5))}};
     std::ofstream(work_ / "inputs.json") << j.dump();
   }
   void TearDown() override { fs::remove_all(work_); }
@@ -131,8 +132,8 @@ TEST_F(ModelCli, CheckIdsNamesTheFirstDifference) {
   std::vector<long long> w = kW;
   w[5] = 99;
   writeIds("p.npy", {kT, kH, w}, "3, 13");
-  const ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens",
-                               "inputs.json", "--position-ids", "p.npy"});
+  const ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                               "--position-ids", "p.npy"});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("hf-4.57: differs at token 5 (image, cell 0,0,1, token id 151655): "
                        "ropescope (4, 4, 5), dump (4, 4, 99); 1 of 13 tokens differ"),
@@ -148,8 +149,8 @@ TEST_F(ModelCli, CheckIdsSaysWhichRuleSetTheDumpMatches) {
   std::vector<long long> t = kT;
   for (int i = 4; i < 10; ++i) t[i] = 8;
   writeIds("p.npy", {t, kH, kW}, "3, 1, 13");
-  const ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens",
-                               "inputs.json", "--position-ids", "p.npy"});
+  const ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                               "--position-ids", "p.npy"});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("6 of 13 tokens differ"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("matches hf-5.3: the 5.3.0-5.5.3 rewrite"), std::string::npos) << r.out;
@@ -173,10 +174,11 @@ TEST_F(ModelCli, CheckIdsRefusesBadInput) {
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
                           "--position-ids", "p.npy", "--rules", "hf-9"}),
                      "rules", {"unknown rule set \"hf-9\""});
-  expectOneLineError(run({"ids", "--tokens", "inputs.json"}), "no model", {"--tokens needs --model"});
-  expectOneLineError(run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
-                          "--layout", "t3"}),
-                     "both", {"either --tokens or --layout"});
+  expectOneLineError(run({"ids", "--tokens", "inputs.json"}), "no model",
+                     {"--tokens needs --model"});
+  expectOneLineError(
+      run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json", "--layout", "t3"}), "both",
+      {"either --tokens or --layout"});
   expectOneLineError(run({"ids", "--model", "no-such-model", "--layout", "t3"}), "name",
                      {"no shipped model of that name", "qwen2.5-vl-7b"});
   std::ofstream(work_ / "bad.json") << R"({"input_ids": [[1, 2], [3, 4]]})";

@@ -26,16 +26,24 @@ const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new ModelsLocator);
 // Qwen2-VL .. Qwen3-VL token ids (config.json): vision start/end, image pad, video pad.
 constexpr long long kVs = 151652, kVe = 151653, kImg = 151655, kVid = 151656, kPad = 151643;
 
-Ids repeat(long long id, int n) { return Ids(static_cast<std::size_t>(n), id); }
+Ids repeat(long long id, int n) {
+  return Ids(static_cast<std::size_t>(n), id);
+}
 Ids cat(std::initializer_list<Ids> parts) {
   Ids out;
   for (const Ids& p : parts) out.insert(out.end(), p.begin(), p.end());
   return out;
 }
 
-Segment text(int n, TextRole r = TextRole::Plain) { return Segment::text(n, r); }
-Segment special(int n = 1) { return Segment::text(n, TextRole::Special); }
-Segment stamp(int n) { return Segment::text(n, TextRole::Timestamp); }
+Segment text(int n, TextRole r = TextRole::Plain) {
+  return Segment::text(n, r);
+}
+Segment special(int n = 1) {
+  return Segment::text(n, TextRole::Special);
+}
+Segment stamp(int n) {
+  return Segment::text(n, TextRole::Timestamp);
+}
 Segment frame(int h, int w, int item) {
   Segment s = Segment::video(1, h, w);
   s.videoItem = item;
@@ -137,15 +145,16 @@ TEST(TokensFile, Qwen3VideoFramesWithTheirTimestamps) {
   // processing_qwen3_vl.py writes per temporal patch "<t seconds><vs> pad x H'W' <ve>"; here
   // each "<0.5 seconds>" takes 5 tokens.
   const Ids ts1 = {27, 15, 13, 20, 29}, ts2 = {27, 16, 13, 20, 29};
-  const json j = {{"input_ids", {cat({{10, 11, 12},
-                                      ts1,
-                                      {kVs},
-                                      repeat(kVid, 4),
-                                      {kVe},
-                                      ts2,
-                                      {kVs},
-                                      repeat(kVid, 4),
-                                      {kVe, 13, 14}})}},
+  const json j = {{"input_ids",
+                   {cat({{10, 11, 12},
+                         ts1,
+                         {kVs},
+                         repeat(kVid, 4),
+                         {kVe},
+                         ts2,
+                         {kVs},
+                         repeat(kVid, 4),
+                         {kVe, 13, 14}})}},
                   {"video_grid_thw", {{2, 4, 4}}}};
   const Layout l = layoutOf(j, "qwen3-vl-8b");
   EXPECT_EQ(l, (Layout{{text(3), stamp(5), special(), frame(2, 2, 0), special(), stamp(5),
@@ -166,9 +175,10 @@ TEST(TokensFile, GlmFramesAreImagesInsideTheVideoSpan) {
   // processing_glm4v.py: <|begin_of_video|>, per temporal patch <|begin_of_image|> image
   // tokens <|end_of_image|> then int(seconds), <|end_of_video|>.
   constexpr long long bov = 151341, eov = 151342, boi = 151339, eoi = 151340, img = 151343;
-  const json j = {{"input_ids", {cat({{10, bov, boi}, repeat(img, 4), {eoi, 51, boi},
-                                      repeat(img, 4), {eoi, 52, eov, 11}})}},
-                  {"video_grid_thw", {{2, 4, 4}}}};
+  const json j = {
+      {"input_ids",
+       {cat({{10, bov, boi}, repeat(img, 4), {eoi, 51, boi}, repeat(img, 4), {eoi, 52, eov, 11}})}},
+      {"video_grid_thw", {{2, 4, 4}}}};
   EXPECT_EQ(layoutOf(j, "glm-4.1v-9b-thinking"),
             (Layout{{text(1), special(2), frame(2, 2, 0), special(), stamp(1), special(),
                      frame(2, 2, 0), special(), stamp(1), special(), text(1)}}));
@@ -181,14 +191,13 @@ TEST(TokensFile, GlmFramesAreImagesInsideTheVideoSpan) {
 
 TEST(TokensFile, ErnieVideosMergeTwoFrames) {
   // ERNIE: video tokens T * H * W / (m^2 * 2): grid (4, 4, 4) -> 2 x 2 x 2 = 8.
-  constexpr long long is = 101304, ie = 101305, im = 100295, vs = 101306, ve = 101307,
-                      vid = 103367;
+  constexpr long long is = 101304, ie = 101305, im = 100295, vs = 101306, ve = 101307, vid = 103367;
   const json j = {{"input_ids", {cat({{10, is}, repeat(im, 4), {ie, vs}, repeat(vid, 8), {ve}})}},
                   {"image_grid_thw", {{1, 4, 4}}},
                   {"video_grid_thw", {{4, 4, 4}}}};
   EXPECT_EQ(layoutOf(j, "ernie-4.5-vl-28b-a3b"),
-            (Layout{{text(1), special(), Segment::image(2, 2), special(2),
-                     Segment::video(2, 2, 2), special()}}));
+            (Layout{{text(1), special(), Segment::image(2, 2), special(2), Segment::video(2, 2, 2),
+                     special()}}));
 }
 
 TEST(TokensFile, CountsThatDisagreeNameTheBlockAndBothCounts) {
@@ -199,15 +208,13 @@ TEST(TokensFile, CountsThatDisagreeNameTheBlockAndBothCounts) {
   json j = {{"input_ids", {cat({{10, kVs}, repeat(kImg, 5), {kVe}})}},
             {"image_grid_thw", {{1, 4, 6}}}};
   std::string e = err(j);
-  EXPECT_NE(e.find("image 0 (image_grid_thw[0] = [1, 4, 6]): 6 tokens expected"),
-            std::string::npos)
+  EXPECT_NE(e.find("image 0 (image_grid_thw[0] = [1, 4, 6]): 6 tokens expected"), std::string::npos)
       << e;
   EXPECT_NE(e.find("input_ids hold 5"), std::string::npos) << e;
   j["image_grid_thw"] = {{1, 2, 2}, {1, 2, 2}};
   j["input_ids"] = {cat({{10, kVs}, repeat(kImg, 1), {kVe}})};
   e = err(j);
-  EXPECT_NE(e.find("image_grid_thw has 2 entries, input_ids hold 1 image"), std::string::npos)
-      << e;
+  EXPECT_NE(e.find("image_grid_thw has 2 entries, input_ids hold 1 image"), std::string::npos) << e;
   j["image_grid_thw"] = {{1, 2, 2}};
   j["input_ids"] = {cat({{10, kVs}, repeat(kImg, 3), {kVe}})};
   e = err(j);
@@ -217,9 +224,9 @@ TEST(TokensFile, CountsThatDisagreeNameTheBlockAndBothCounts) {
   EXPECT_NE(e.find("not a multiple of the spatial merge 2"), std::string::npos) << e;
 
   const ModelConfig q3 = readModelConfig("qwen3-vl-8b");
-  const json frames = {{"input_ids", {cat({{kVs}, repeat(kVid, 4), {kVe, kVs}, repeat(kVid, 4),
-                                           {kVe}})}},
-                       {"video_grid_thw", {{3, 4, 4}}}};
+  const json frames = {
+      {"input_ids", {cat({{kVs}, repeat(kVid, 4), {kVe, kVs}, repeat(kVid, 4), {kVe}})}},
+      {"video_grid_thw", {{3, 4, 4}}}};
   e = errorOf([&] { layoutFromTokens(tokensFromJson(frames.dump()), q3); });
   EXPECT_NE(e.find("video 0 (video_grid_thw[0] = [3, 4, 4]): 3 frames expected, input_ids hold 2"),
             std::string::npos)
@@ -240,7 +247,8 @@ TEST(TokensFile, BadFilesGiveOneLine) {
             std::string::npos);
   EXPECT_NE(err(R"({"input_ids": [1], "input_ids": [2]})").find("given twice"), std::string::npos);
   EXPECT_NE(err(R"({"input_ids": [1], "video_grid_thw": [[2, 4, 4]], "second_per_grid_ts":
-    [1.0, 2.0]})").find("second_per_grid_ts\" has 2 entries"),
+    [1.0, 2.0]})")
+                .find("second_per_grid_ts\" has 2 entries"),
             std::string::npos);
   EXPECT_NE(err(R"({"input_ids": [1], "image_grid_thw": [[1, 4]]})").find("[K, 3]"),
             std::string::npos);

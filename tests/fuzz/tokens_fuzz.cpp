@@ -26,24 +26,28 @@ const std::vector<ModelConfig>& models() {
         R"({"model_type": "qwen2_5_vl", "hidden_size": 128, "num_attention_heads": 1,
         "rope_theta": 1e6, "rope_scaling": {"mrope_section": [16, 24, 24]},
         "image_token_id": 5, "video_token_id": 6, "vision_start_token_id": 3,
-        "vision_end_token_id": 4, )" + vision + "}"));
+        "vision_end_token_id": 4, )" +
+        vision + "}"));
     out.push_back(modelConfigFromJson(
         R"({"model_type": "qwen3_vl", "text_config": {"head_dim": 128, "rope_theta": 5e6,
         "rope_scaling": {"mrope_section": [24, 20, 20], "mrope_interleaved": true}},
         "image_token_id": 5, "video_token_id": 6, "vision_start_token_id": 3,
-        "vision_end_token_id": 4, )" + vision + "}"));
+        "vision_end_token_id": 4, )" +
+        vision + "}"));
     out.push_back(modelConfigFromJson(
         R"({"model_type": "glm4v", "hidden_size": 4096, "num_attention_heads": 32,
         "partial_rotary_factor": 0.5, "rope_theta": 1e4,
         "rope_scaling": {"mrope_section": [8, 12, 12]}, "image_token_id": 5,
         "video_token_id": 6, "image_start_token_id": 3, "image_end_token_id": 4,
-        "video_start_token_id": 7, "video_end_token_id": 8, )" + vision + "}"));
+        "video_start_token_id": 7, "video_end_token_id": 8, )" +
+        vision + "}"));
     out.push_back(modelConfigFromJson(
         R"({"model_type": "ernie4_5_vl_moe", "text_config": {"hidden_size": 2560,
         "num_attention_heads": 20, "rope_parameters": {"rope_theta": 5e5,
         "mrope_section": [22, 22, 20]}}, "image_token_id": 5, "video_token_id": 6,
         "image_start_token_id": 3, "image_end_token_id": 4, "video_start_token_id": 7,
-        "video_end_token_id": 8, )" + vision + "}"));
+        "video_end_token_id": 8, )" +
+        vision + "}"));
     return out;
   }();
   return m;

@@ -17,18 +17,18 @@
 namespace ropescope {
 
 struct ModelConfig {
-  std::string name;        // the folder's name or the shipped name ("qwen2.5-vl-7b")
-  std::string family;      // a ModelFamily name, also the design ("qwen2.5-vl")
-  std::string modelType;   // config.json model_type as written ("qwen2_5_vl")
-  FrequencySpec frequency;  // the family's plan with the checkpoint's base, dims and sections
+  std::string name;           // the folder's name or the shipped name ("qwen2.5-vl-7b")
+  std::string family;         // a ModelFamily name, also the design ("qwen2.5-vl")
+  std::string modelType;      // config.json model_type as written ("qwen2_5_vl")
+  FrequencySpec frequency;    // the family's plan with the checkpoint's base, dims and sections
   ParameterSet designParams;  // design parameters the config sets (tokens_per_second)
   SpecialTokenIds tokens;
-  int spatialMerge = 2;       // vision_config.spatial_merge_size
-  int patchSize = 14;         // vision_config.patch_size
-  int temporalPatchSize = 2;  // vision_config.temporal_patch_size (ERNIE: temporal_merge_size)
-  ImageGridSettings grid;     // min/max pixels of the image processor, patch and merge
+  int spatialMerge = 2;          // vision_config.spatial_merge_size
+  int patchSize = 14;            // vision_config.patch_size
+  int temporalPatchSize = 2;     // vision_config.temporal_patch_size (ERNIE: temporal_merge_size)
+  ImageGridSettings grid;        // min/max pixels of the image processor, patch and merge
   double tokensPerSecond = 0.0;  // Qwen2.5-VL vision_config.tokens_per_second; 0 = none
-  std::string source;  // the folder read, or "shipped: NAME"
+  std::string source;            // the folder read, or "shipped: NAME"
   bool operator==(const ModelConfig&) const = default;
 };
 
@@ -55,7 +55,7 @@ Scene applyModel(Scene scene, const ModelConfig& model);
 // resources, see ui/src/sample_scene.cpp) installs one, as for sample pictures.
 struct ModelLocator {
   std::function<std::string(const std::string& name)> folderOf;  // "" when there is none
-  std::function<std::vector<std::string>()> names;                 // sorted
+  std::function<std::vector<std::string>()> names;               // sorted
 };
 void setModelLocator(ModelLocator locator);  // process-wide; an empty one removes it
 // A locator over a folder holding one sub-folder per model (resources/models, or its copy).
