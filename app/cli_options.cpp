@@ -153,11 +153,9 @@ const std::vector<Option>& options() {
          s.haveLayout = true;
        }},
       {"model", "DIR|NAME", kModel,
-       "a checkpoint folder (config.json, preprocessor_config.json) or a shipped config "
-       "(qwen2-vl-7b, qwen2.5-vl-3b, qwen2.5-vl-7b, qwen3-vl-8b, qwen3.5-0.8b, "
-       "glm-4.1v-9b-thinking, glm-4.5v, ernie-4.5-vl-28b-a3b): the family's design, its rotary "
-       "(head dim, rotary dim, sections, base, pairs), token ids and image grid; the plan "
-       "options after it override",
+       "a checkpoint folder (config.json, preprocessor_config.json) or a shipped config, e.g. "
+       "qwen2.5-vl-7b: the family's design, rotary, token ids and image grid (plan options "
+       "override)",
        [](State&, const std::string&) {}},  // applied before the other options (parseArguments)
       {"tokens", "FILE.json", kTokens,
        "a processor output saved as json.dump({k: v.tolist() for k, v in inputs.items()}) "
