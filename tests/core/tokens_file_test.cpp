@@ -1,13 +1,16 @@
 // Processor outputs (issue 13 item 4): hand-made files as each family's processor writes them
 // (processing_qwen2_vl.py, processing_qwen3_vl.py, processing_glm4v.py,
 // processing_ernie4_5_vl_moe.py), read into the layout whose segments are the token sequence;
-// padding, mm_token_type_ids absent and present, keys to skip, and counts that disagree.
+// padding, mm_token_type_ids absent and present, keys to skip, and counts that disagree; and the
+// whole-number .npy reader check-ids reads position-id dumps with.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
+#include "ropescope/npy.h"
 #include "ropescope/position_design.h"
 #include "ropescope/tokens_file.h"
 #include "temp_dir.h"
@@ -266,4 +269,41 @@ TEST(TokensFile, ReadsAFile) {
   EXPECT_EQ(readTokensFile(path.string()), tokensFromJson(qwenImage().dump()));
   const std::string e = errorOf([&] { readTokensFile((dir.path / "none.json").string()); });
   EXPECT_NE(e.find("does not exist"), std::string::npos) << e;
+}
+
+namespace {
+// A .npy of `payload` bytes with numpy's header for `descr` and `shape`.
+std::string npyBytes(const std::string& descr, const std::string& shape,
+                     const std::string& payload) {
+  std::string h = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + shape + "), }";
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::string b = "\x93NUMPY\x01";
+  b += '\0';
+  b += static_cast<char>(h.size());
+  b += static_cast<char>(h.size() >> 8);
+  return b + h + payload;
+}
+}  // namespace
+
+TEST(NpyNumbers, WholeNumberDumpsReadExactly) {
+  // int64 2^40 + 1 and -3, little-endian; int32 7 big-endian; bool; uint8 255.
+  std::string p(16, '\0');
+  const long long a = (1LL << 40) + 1, b = -3;
+  std::memcpy(p.data(), &a, 8);
+  std::memcpy(p.data() + 8, &b, 8);
+  NpyNumbers n = readNpyNumbersBytes(npyBytes("<i8", "2,", p));
+  EXPECT_EQ(n.data, (std::vector<double>{1099511627777.0, -3.0}));
+  EXPECT_EQ(n.shape, (std::vector<std::size_t>{2}));
+  n = readNpyNumbersBytes(npyBytes(">i4", "1, 1", std::string("\0\0\0\x07", 4)));
+  EXPECT_EQ(n.data, (std::vector<double>{7.0}));
+  n = readNpyNumbersBytes(npyBytes("|b1", "2,", std::string("\x01\x00", 2)));
+  EXPECT_EQ(n.data, (std::vector<double>{1.0, 0.0}));
+  n = readNpyNumbersBytes(npyBytes("|u1", "1,", "\xff"));
+  EXPECT_EQ(n.data, (std::vector<double>{255.0}));
+  const std::string e = errorOf([] { readNpyNumbersBytes(npyBytes("<U4", "1,", "abcd")); });
+  EXPECT_NE(e.find("unsupported dtype '<U4'"), std::string::npos) << e;
+  // The float reader still refuses integers (q/k must be floats).
+  EXPECT_NE(errorOf([&] { readNpyBytes(npyBytes("<i8", "2,", p)); }).find("unsupported dtype"),
+            std::string::npos);
 }
