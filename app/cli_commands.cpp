@@ -16,12 +16,30 @@ namespace {
 PositionIds sceneIds(const Scene& scene) {
   return effectiveIds(scene);
 }
+// Token id and role of every token, when the layout came from --tokens.
+std::vector<TokenLabel> tokenLabels(const Request& r, const PositionIds& ids) {
+  std::vector<TokenLabel> out;
+  if (r.tokenIds.size() != ids.size()) return out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const TokenInfo& t = ids.tokens[i];
+    const Segment& seg = r.scene.layout.segments.at(static_cast<std::size_t>(t.segment));
+    std::string role = seg.kind == SegmentKind::Image    ? "image"
+                       : seg.kind == SegmentKind::Video  ? "video"
+                       : seg.role == TextRole::Special   ? "special"
+                       : seg.role == TextRole::Timestamp ? "timestamp"
+                                                         : "text";
+    out.push_back({r.tokenIds[i], role});
+  }
+  return out;
+}
 }  // namespace
 
 std::string runCommand(const Request& r) {
   switch (r.command) {
-    case kIds:
-      return idsReport(sceneIds(r.scene), r.format);
+    case kIds: {
+      const PositionIds ids = sceneIds(r.scene);
+      return idsReport(ids, r.format, tokenLabels(r, ids));
+    }
     case kPtd: {
       const PositionIds ids = sceneIds(r.scene);
       const PtdResult ptd = perTokenDistance(ids, r.threads);
@@ -50,6 +68,7 @@ std::string runCommand(const Request& r) {
     case kAttention:
     case kGrid:
     case kRender:
+    case kCheckIds:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

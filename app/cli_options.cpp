@@ -11,7 +11,9 @@
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/image_grid.h"
+#include "ropescope/model_config.h"
 #include "ropescope/position_design.h"
+#include "ropescope/tokens_file.h"
 
 namespace ropescope::cli {
 
@@ -20,7 +22,9 @@ namespace {
 constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender;  // take a layout
 constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention;
 constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender;
-constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid;
+constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
+constexpr unsigned kModel = kTokens | kPlan;      // take --model
+constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile = kTables | kAttention | kRender;
 
@@ -43,6 +47,9 @@ struct State {
   std::string gridPreset, gridPresetFlag;
   long long minPixels = 0, maxPixels = 0, patch = 0, merge = 0;  // 0: not given
   std::string firstGridFlag;  // the first image-grid option given, for messages
+  bool haveModel = false;
+  ModelConfig model;
+  std::string tokensPath;  // --tokens, read after the options (it needs the model)
 };
 
 struct Option {
@@ -147,6 +154,18 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.layoutSpec = v;  // parsed after the options: the image-grid ones decide its pictures
          s.haveLayout = true;
+       }},
+      {"model", "DIR|NAME", kModel,
+       "a checkpoint folder (config.json, preprocessor_config.json) or a shipped config, e.g. "
+       "qwen2.5-vl-7b: the family's design, rotary, token ids and image grid (plan options "
+       "override)",
+       [](State&, const std::string&) {}},  // applied before the other options (parseArguments)
+      {"tokens", "FILE.json", kTokens,
+       "a processor output saved as json.dump({k: v.tolist() for k, v in inputs.items()}) "
+       "becomes the layout (needs --model)",
+       [](State& s, const std::string& v) {
+         if (v.empty()) throw InputError("--tokens needs a file name", "tokens");
+         s.tokensPath = v;
        }},
       {"grid-preset", "NAME", kScene | kGrid,
        "pictures' processor: qwen2.5-vl (default) or qwen3-vl; the four below override it",
@@ -452,6 +471,8 @@ const char* commandName(Command c) {
       return "grid";
     case kRender:
       return "render";
+    case kCheckIds:
+      return "check-ids";
   }
   return "?";
 }
@@ -474,6 +495,8 @@ const char* commandSummary(Command c) {
       return "image files -> resized size and LLM grid (Qwen2.5-VL smart_resize)";
     case kRender:
       return "a named view of a scene or preset as PNG/SVG/PDF (or its data), headless";
+    case kCheckIds:
+      return "compare a model's dumped position_ids with get_rope_index under each rule set";
   }
   return "";
 }
@@ -495,6 +518,24 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   s.req.scene = base ? *base : defaultScene();
   s.haveScene = base != nullptr;
   const std::string help = std::string("see ropescope ") + commandName(command) + " --help";
+  // --model first, wherever it stands: the plan and design options override what it sets.
+  if (command & kModel)
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--") break;
+      std::string v;
+      if (args[i] == "--model" && i + 1 < args.size()) {
+        v = args[i + 1];
+      } else if (args[i].rfind("--model=", 0) == 0) {
+        v = args[i].substr(8);
+      } else {
+        continue;
+      }
+      if (s.haveModel) throw InputError("--model given twice", "model");
+      s.model = readModelConfig(v);
+      s.req.scene = applyModel(s.req.scene, s.model);
+      s.req.model = v;
+      s.haveModel = true;
+    }
   std::vector<std::string> given;  // options seen so far: each may be given once
   bool optionsDone = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -551,11 +592,33 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   }
   if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");
-  if ((command & kNeedsLayout) && !s.haveLayout && !s.haveScene && !s.req.help)
+  if (s.haveModel && s.haveScene && !base)
+    throw InputError(
+        "give either --model or --scene, not both (a scene file keeps its own "
+        "design and plan)",
+        "model");
+  const bool haveTokens = !s.tokensPath.empty();
+  if (haveTokens) {
+    if (!s.haveModel)
+      throw InputError(
+          "--tokens needs --model DIR|NAME (the token ids and the family come from "
+          "the model's config)",
+          "tokens");
+    if (s.haveLayout || s.haveScene)
+      throw InputError(std::string("give either --tokens or ") +
+                           (s.haveLayout ? "--layout" : "--scene") + ", not both",
+                       "tokens");
+  }
+  if ((command & kNeedsLayout) && !s.haveLayout && !s.haveScene && !haveTokens && !s.req.help)
     throw InputError(std::string(commandName(command)) +
                          " needs --layout SPEC (e.g. t5,i3x3,t2) or --scene FILE",
                      "layout");
   applyLayout(s);
+  if (haveTokens) {
+    const TokenInput input = readTokensFile(s.tokensPath);
+    s.req.scene.layout = layoutFromTokens(input, s.model);
+    s.req.tokenIds.assign(input.inputIds.begin(), input.inputIds.end());
+  }
   applyParams(s);
   if (!s.idsPath.empty()) {
     if (!s.designFlag.empty() && s.designFlag != kIdsFileDesign)

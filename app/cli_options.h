@@ -20,12 +20,13 @@ enum Command : unsigned {
   kFreqs = 16,
   kAttention = 32,
   kGrid = 64,
-  kRender = 128
+  kRender = 128,
+  kCheckIds = 256
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,   kPtd,       kBias, kDecay,
-                                           kFreqs, kAttention, kGrid, kRender};
+inline constexpr Command kAllCommands[] = {kIds,       kPtd,  kBias,   kDecay,   kFreqs,
+                                           kAttention, kGrid, kRender, kCheckIds};
 
 struct Request {
   Command command = kIds;
@@ -38,6 +39,9 @@ struct Request {
   int maxDistance = 256;
   bool subsetForm = false;
   double contextLength = 32768.0;
+  // --tokens: the token id of every token of the layout, in order (empty without --tokens).
+  std::vector<long long> tokenIds;
+  std::string model;  // --model as given, "" without it
 };
 
 const char* commandName(Command c);

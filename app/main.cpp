@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
       if (command == cli::kGrid) return cli::runGridCommand(rest);
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
       if (command == cli::kRender) return cli::runRenderCommand(rest);
+      if (command == cli::kCheckIds) return cli::runCheckIdsCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
         std::cout << cli::commandHelp(command);
@@ -71,7 +72,8 @@ int main(int argc, char** argv) {
     if (!args.empty() && !sceneArg) {
       std::cerr
           << "ropescope: unknown command \"" << args[0]
-          << "\" (accepted: ids, ptd, bias, decay, freqs, attention, grid, render, or a scene "
+          << "\" (accepted: ids, ptd, bias, decay, freqs, attention, grid, render, check-ids, or a "
+             "scene "
              "FILE.json)\n";
       return 2;
     }

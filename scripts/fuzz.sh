@@ -4,13 +4,13 @@
 # seeds in tests/fuzz/corpus and tests/fuzz/regressions are read, never written). Prints the
 # executions and findings per target; exits 1 if any target crashed, leaked, hung or ran out of
 # memory, with the reproducer saved under build-fuzz/fuzz-artifacts/<target>/.
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: layout scene npy image
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: layout scene npy image model_config tokens
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(layout scene npy image); fi
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(layout scene npy image model_config tokens); fi
 BUILD=${ROPESCOPE_FUZZ_BUILD_DIR:-build-fuzz}
 
 LAUNCHER=()

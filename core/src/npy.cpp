@@ -13,7 +13,6 @@
 #include <limits>
 #include <memory>
 #include <sstream>
-#include <type_traits>
 
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
@@ -164,7 +163,7 @@ std::uint32_t readLe(const unsigned char* p, int bytes) {
   return v;
 }
 
-enum class Kind { F16, F32, F64, Int, UInt };
+enum class Kind { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
 
 struct Dtype {
   Kind kind;
@@ -172,8 +171,7 @@ struct Dtype {
   bool swap;
 };
 
-// `ints`: also accept signed and unsigned integers of 1, 2, 4 and 8 bytes (readNpyNumbers).
-Dtype parseDescr(const std::string& descr, const std::string& where, bool ints = false) {
+Dtype parseDescr(const std::string& descr, const std::string& where) {
   if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '>' || descr[0] == '=') &&
       descr[1] == 'f') {
     const bool swap = descr[0] == '>';  // little-endian host (x86-64, arm64 Linux)
@@ -181,16 +179,6 @@ Dtype parseDescr(const std::string& descr, const std::string& where, bool ints =
     if (descr[2] == '4') return {Kind::F32, 4, swap};
     if (descr[2] == '8') return {Kind::F64, 8, swap};
   }
-  if (ints && descr.size() == 3 &&
-      (descr[0] == '<' || descr[0] == '>' || descr[0] == '=' || descr[0] == '|') &&
-      (descr[1] == 'i' || descr[1] == 'u') &&
-      (descr[2] == '1' || descr[2] == '2' || descr[2] == '4' || descr[2] == '8'))
-    return {descr[1] == 'i' ? Kind::Int : Kind::UInt, static_cast<std::size_t>(descr[2] - '0'),
-            descr[0] == '>'};
-  if (ints)
-    throw InputError(where + "has unsupported dtype '" + printable(descr) +
-                     "' (accepted: float16/32/64 '<f2' '<f4' '<f8', integers '<i1'..'<i8', "
-                     "'<u1'..'<u8')");
   if (descr == "<V2" || descr == "|V2" || descr == "V2" ||
       descr.find("bfloat16") != std::string::npos)
     throw InputError(where + "has dtype '" + printable(descr) +
@@ -198,6 +186,28 @@ Dtype parseDescr(const std::string& descr, const std::string& where, bool ints =
                      "(torch: t.float().numpy(); ml_dtypes: a.astype(np.float32))");
   throw InputError(where + "has unsupported dtype '" + printable(descr) +
                    "' (accepted: float32 '<f4', float16 '<f2', float64 '<f8')");
+}
+
+// Every numeric dtype numpy writes for ids: floats as above, signed and unsigned integers of 1 to
+// 8 bytes, and bool.
+Dtype parseNumberDescr(const std::string& descr, const std::string& where) {
+  if (descr == "|b1") return {Kind::Bool, 1, false};
+  if (descr.size() == 3 &&
+      (descr[0] == '<' || descr[0] == '>' || descr[0] == '=' || descr[0] == '|')) {
+    const bool swap = descr[0] == '>';
+    const char c = descr[1], n = descr[2];
+    if (c == 'f') return parseDescr(descr, where);
+    if (c == 'i' || c == 'u') {
+      const bool s = c == 'i';
+      if (n == '1') return {s ? Kind::I8 : Kind::U8, 1, false};
+      if (n == '2') return {s ? Kind::I16 : Kind::U16, 2, swap};
+      if (n == '4') return {s ? Kind::I32 : Kind::U32, 4, swap};
+      if (n == '8') return {s ? Kind::I64 : Kind::U64, 8, swap};
+    }
+  }
+  throw InputError(where + "has unsupported dtype '" + printable(descr) +
+                   "' (accepted: int64 '<i8', int32 '<i4', other integers, float32 '<f4', "
+                   "float64 '<f8', float16 '<f2')");
 }
 
 template <typename T>
@@ -242,27 +252,12 @@ float halfToFloat(unsigned short h) {
 
 namespace {
 
-// The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
-// Integer element k of `src` (size bytes, maybe byte-swapped) as a double.
-double loadInteger(const unsigned char* p, std::size_t size, bool isSigned, bool swap) {
-  std::uint64_t u = 0;
-  for (std::size_t i = 0; i < size; ++i)
-    u |= static_cast<std::uint64_t>(p[swap ? size - 1 - i : i]) << (8 * i);
-  if (!isSigned) return static_cast<double>(u);
-  if (size < 8 && (u >> (8 * size - 1)) != 0) u |= ~std::uint64_t{0} << (8 * size);  // sign
-  return static_cast<double>(static_cast<std::int64_t>(u));
-}
-
-template <typename Out>
-struct NpyOut {
-  std::vector<std::size_t> shape;
-  std::vector<Out> data;
-  std::string dtype;
-};
-
-template <typename Out>
-NpyOut<Out> readNpyStreamAs(std::istream& in, std::uintmax_t fileSize, const std::string& where,
-                            std::size_t maxElements, bool ints) {
+// Magic, version, header, dtype and the size checks; leaves `in` at the data. Returns the
+// element count.
+std::size_t readPrelude(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                        std::size_t maxElements,
+                        Dtype (*parse)(const std::string&, const std::string&), Header& h,
+                        Dtype& dt) {
   unsigned char pre[12] = {};
   in.read(reinterpret_cast<char*>(pre), 10);
   if (in.gcount() < 10 || std::memcmp(pre, kMagic, kMagicLen) != 0)
@@ -292,9 +287,9 @@ NpyOut<Out> readNpyStreamAs(std::istream& in, std::uintmax_t fileSize, const std
   // numpy ends the header with '\n' and pads with spaces; a header without it is not numpy's.
   if (text.empty() || text.back() != '\n')
     throw InputError(where + "has a malformed header (no terminating newline)");
-  const Header h = HeaderParser(text, where).parse();
+  h = HeaderParser(text, where).parse();
 
-  const Dtype dt = parseDescr(h.descr, where, ints);
+  dt = parse(h.descr, where);
   if (h.fortran)
     throw InputError(where + "is in Fortran order; save it in C order (np.ascontiguousarray)");
   std::size_t count = 1;
@@ -315,8 +310,16 @@ NpyOut<Out> readNpyStreamAs(std::istream& in, std::uintmax_t fileSize, const std
   if (have > dataBytes)
     throw InputError(where + "has " + std::to_string(have - dataBytes) +
                      " bytes after the data (shape and file size disagree)");
+  return count;
+}
 
-  NpyOut<Out> out;
+// The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
+NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                       std::size_t maxElements) {
+  Header h;
+  Dtype dt{};
+  const std::size_t count = readPrelude(in, fileSize, where, maxElements, parseDescr, h, dt);
+  NpyArray out;
   out.shape = h.shape;
   out.dtype = h.descr;
   out.data.resize(count);
@@ -328,14 +331,14 @@ NpyOut<Out> readNpyStreamAs(std::istream& in, std::uintmax_t fileSize, const std
     in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
     if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
       throw InputError(where + "is truncated (read failed)");
-    Out* dst = out.data.data() + done;
+    float* dst = out.data.data() + done;
     const unsigned char* src = buf.data();
     switch (dt.kind) {
       case Kind::F32:
-        if (!dt.swap && std::is_same_v<Out, float>) {
+        if (!dt.swap) {
           std::memcpy(dst, src, n * 4);
         } else {
-          for (std::size_t i = 0; i < n; ++i) dst[i] = loadSwapped<float>(src + 4 * i, dt.swap);
+          for (std::size_t i = 0; i < n; ++i) dst[i] = loadSwapped<float>(src + 4 * i, true);
         }
         break;
       case Kind::F16:
@@ -344,39 +347,88 @@ NpyOut<Out> readNpyStreamAs(std::istream& in, std::uintmax_t fileSize, const std
         break;
       case Kind::F64:
         for (std::size_t i = 0; i < n; ++i)
-          dst[i] = static_cast<Out>(loadSwapped<double>(src + 8 * i, dt.swap));
+          dst[i] = static_cast<float>(loadSwapped<double>(src + 8 * i, dt.swap));
         break;
-      case Kind::Int:
-      case Kind::UInt:
-        for (std::size_t i = 0; i < n; ++i)
-          dst[i] = static_cast<Out>(
-              loadInteger(src + dt.size * i, dt.size, dt.kind == Kind::Int, dt.swap));
-        break;
+      default:
+        throw InputError(where + "has a non-float dtype");
     }
     done += n;
   }
   return out;
 }
 
-NpyArray toArray(NpyOut<float>&& o) {
-  NpyArray a;
-  a.shape = std::move(o.shape);
-  a.data = std::move(o.data);
-  a.dtype = std::move(o.dtype);
-  return a;
+}  // namespace
+
+namespace {
+
+NpyNumbers readNumbersStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
+                             std::size_t maxElements) {
+  Header h;
+  Dtype dt{};
+  const std::size_t count = readPrelude(in, fileSize, where, maxElements, parseNumberDescr, h, dt);
+  NpyNumbers out;
+  out.shape = h.shape;
+  out.dtype = h.descr;
+  out.data.resize(count);
+  constexpr std::size_t kChunk = 1 << 16;
+  std::vector<unsigned char> buf(std::min(count, kChunk) * dt.size);
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(kChunk, count - done);
+    in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
+    if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
+      throw InputError(where + "is truncated (read failed)");
+    double* dst = out.data.data() + done;
+    const unsigned char* src = buf.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned char* e = src + dt.size * i;
+      switch (dt.kind) {
+        case Kind::F16:
+          dst[i] = halfToFloat(loadSwapped<unsigned short>(e, dt.swap));
+          break;
+        case Kind::F32:
+          dst[i] = loadSwapped<float>(e, dt.swap);
+          break;
+        case Kind::F64:
+          dst[i] = loadSwapped<double>(e, dt.swap);
+          break;
+        case Kind::I8:
+          dst[i] = static_cast<std::int8_t>(*e);
+          break;
+        case Kind::U8:
+          dst[i] = *e;
+          break;
+        case Kind::Bool:
+          dst[i] = *e ? 1.0 : 0.0;
+          break;
+        case Kind::I16:
+          dst[i] = loadSwapped<std::int16_t>(e, dt.swap);
+          break;
+        case Kind::U16:
+          dst[i] = loadSwapped<std::uint16_t>(e, dt.swap);
+          break;
+        case Kind::I32:
+          dst[i] = loadSwapped<std::int32_t>(e, dt.swap);
+          break;
+        case Kind::U32:
+          dst[i] = loadSwapped<std::uint32_t>(e, dt.swap);
+          break;
+        case Kind::I64:
+          dst[i] = static_cast<double>(loadSwapped<std::int64_t>(e, dt.swap));
+          break;
+        case Kind::U64:
+          dst[i] = static_cast<double>(loadSwapped<std::uint64_t>(e, dt.swap));
+          break;
+      }
+    }
+    done += n;
+  }
+  return out;
 }
 
-NpyNumbers toNumbers(NpyOut<double>&& o) {
-  NpyNumbers a;
-  a.shape = std::move(o.shape);
-  a.data = std::move(o.data);
-  a.dtype = std::move(o.dtype);
-  return a;
-}
+}  // namespace
 
-template <typename Out>
-NpyOut<Out> readNpyFileAs(const std::string& path, const std::string& what, std::size_t maxElements,
-                          bool ints) {
+NpyNumbers readNpyNumbers(const std::string& path, const std::string& what,
+                          std::size_t maxElements) {
   const std::string where = what + " \"" + path + "\" ";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -385,29 +437,30 @@ NpyOut<Out> readNpyFileAs(const std::string& path, const std::string& what, std:
   if (ec) throw InputError(where + "cannot be read");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(where + "cannot be opened");
-  return readNpyStreamAs<Out>(in, fileSize, where, maxElements, ints);
-}
-
-}  // namespace
-
-NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
-  return toArray(readNpyFileAs<float>(path, what, maxElements, false));
-}
-
-NpyArray readNpyBytes(std::string_view bytes, const std::string& what, std::size_t maxElements) {
-  std::istringstream in{std::string(bytes)};
-  return toArray(readNpyStreamAs<float>(in, bytes.size(), what + " ", maxElements, false));
-}
-
-NpyNumbers readNpyNumbers(const std::string& path, const std::string& what,
-                          std::size_t maxElements) {
-  return toNumbers(readNpyFileAs<double>(path, what, maxElements, true));
+  return readNumbersStream(in, fileSize, where, maxElements);
 }
 
 NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what,
                                std::size_t maxElements) {
   std::istringstream in{std::string(bytes)};
-  return toNumbers(readNpyStreamAs<double>(in, bytes.size(), what + " ", maxElements, true));
+  return readNumbersStream(in, bytes.size(), what + " ", maxElements);
+}
+
+NpyArray readNpy(const std::string& path, const std::string& what, std::size_t maxElements) {
+  const std::string where = what + " \"" + path + "\" ";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(what + " \"" + path + "\" does not exist or is not a regular file");
+  const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(where + "cannot be read");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(where + "cannot be opened");
+  return readNpyStream(in, fileSize, where, maxElements);
+}
+
+NpyArray readNpyBytes(std::string_view bytes, const std::string& what, std::size_t maxElements) {
+  std::istringstream in{std::string(bytes)};
+  return readNpyStream(in, bytes.size(), what + " ", maxElements);
 }
 
 std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr,

@@ -35,15 +35,26 @@ std::vector<std::size_t> textTokens(const PositionIds& ids) {
 }  // namespace
 
 std::string idsReport(const PositionIds& ids, TableFormat f) {
+  return idsReport(ids, f, {});
+}
+
+std::string idsReport(const PositionIds& ids, TableFormat f,
+                      const std::vector<TokenLabel>& labels) {
+  const bool labelled = !labels.empty();
+  if (labelled && labels.size() != ids.size())
+    throw InputError("token labels and ids differ in length");
   if (f == TableFormat::Csv) {
-    std::string s = "index,modality,segment,frame,row,col,t,h,w\n";
+    std::string s = labelled ? "index,modality,segment,frame,row,col,t,h,w,token_id,role\n"
+                             : "index,modality,segment,frame,row,col,t,h,w\n";
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const TokenInfo& t = ids.tokens[i];
       s += std::to_string(i) + ',' + modalityName(t.modality) + ',' + std::to_string(t.segment) +
            ',' + (t.frame < 0 ? "" : std::to_string(t.frame)) + ',' +
            (t.row < 0 ? "" : std::to_string(t.row)) + ',' +
            (t.col < 0 ? "" : std::to_string(t.col)) + ',' + formatDouble(ids.ids[i][0]) + ',' +
-           formatDouble(ids.ids[i][1]) + ',' + formatDouble(ids.ids[i][2]) + '\n';
+           formatDouble(ids.ids[i][1]) + ',' + formatDouble(ids.ids[i][2]);
+      if (labelled) s += ',' + std::to_string(labels[i].tokenId) + ',' + labels[i].role;
+      s += '\n';
     }
     return s;
   }
@@ -51,11 +62,16 @@ std::string idsReport(const PositionIds& ids, TableFormat f) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const TokenInfo& t = ids.tokens[i];
     json cell = t.modality == Modality::Text ? json(nullptr) : json::array({t.frame, t.row, t.col});
-    tokens.push_back({{"index", i},
-                      {"modality", modalityName(t.modality)},
-                      {"segment", t.segment},
-                      {"cell", cell},
-                      {"id", {ids.ids[i][0], ids.ids[i][1], ids.ids[i][2]}}});
+    json row = {{"index", i},
+                {"modality", modalityName(t.modality)},
+                {"segment", t.segment},
+                {"cell", cell},
+                {"id", {ids.ids[i][0], ids.ids[i][1], ids.ids[i][2]}}};
+    if (labelled) {
+      row["token_id"] = labels[i].tokenId;
+      row["role"] = labels[i].role;
+    }
+    tokens.push_back(std::move(row));
   }
   return dumpJson({{"design", ids.design},
                    {"metric_space", metricSpaceName(ids.space)},

@@ -231,3 +231,48 @@ put("image", "psd.bin", b"8BPS\x00\x01" + b"\x00" * 20)
 for name in ("castle.jpg", "moving.gif"):
     with open(os.path.join(SAMPLES, name), "rb") as f:
         put("image", "sample_" + name, f.read())
+
+
+# ---- model configs (resources/models, and hostile near-copies) ---------------------------
+MODELS = os.path.join(HERE, "..", "..", "resources", "models")
+for name in sorted(os.listdir(MODELS)):
+    folder = os.path.join(MODELS, name)
+    if not os.path.isdir(folder):
+        continue
+    for fname in sorted(os.listdir(folder)):
+        if fname.endswith(".json"):
+            with open(os.path.join(folder, fname), "rb") as f:
+                put("model_config", name + "_" + fname, f.read())
+QWEN = {"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28,
+        "rope_theta": 1000000.0, "rope_scaling": {"mrope_section": [16, 24, 24]},
+        "vision_config": {"patch_size": 14, "spatial_merge_size": 2, "tokens_per_second": 2}}
+for i, over in enumerate([{"model_type": "llava"}, {"rope_theta": "x"}, {"hidden_size": 1e300},
+                          {"num_attention_heads": 0}, {"rope_scaling": {"mrope_section": [1]}},
+                          {"partial_rotary_factor": 0.3}, {"vision_config": []},
+                          {"image_token_id": -1}, {"head_dim": 3}]):
+    put("model_config", "hostile%02d.json" % i, json.dumps(dict(QWEN, **over)))
+put("model_config", "not_json", "{\"model_type\": ")
+put("model_config", "min_pixels.json", json.dumps({"min_pixels": 3136, "max_pixels": 12845056}))
+
+
+# ---- processor outputs (tokens files; ids as in tokens_fuzz.cpp: image 5, video 6, ...) ----
+def tokens(name, **keys):
+    put("tokens", name + ".json", json.dumps(keys))
+
+
+tokens("image", input_ids=[[1, 3] + [5] * 6 + [4, 2]], image_grid_thw=[[1, 4, 6]])
+tokens("padded", input_ids=[[0, 0, 1, 3] + [5] * 4 + [4]],
+       attention_mask=[[0, 0, 1, 1, 1, 1, 1, 1, 1]], image_grid_thw=[[1, 4, 4]])
+tokens("mm_types", input_ids=[1, 3, 9, 9, 9, 9, 4], mm_token_type_ids=[0, 0, 1, 1, 1, 1, 0],
+       image_grid_thw=[[1, 4, 4]])
+tokens("video", input_ids=[[1, 3] + [6] * 16 + [4]], video_grid_thw=[[4, 4, 4]],
+       second_per_grid_ts=[0.5])
+tokens("frames", input_ids=[[1, 20, 21, 3] + [6] * 4 + [4, 20, 22, 3] + [6] * 4 + [4, 2]],
+       video_grid_thw=[[2, 4, 4]])
+tokens("glm", input_ids=[[1, 7, 3] + [5] * 4 + [4, 30, 3] + [5] * 4 + [4, 31, 8]],
+       video_grid_thw=[[2, 4, 4]])
+tokens("pixels", pixel_values=[[0.5] * 64] * 8, input_ids=[[1, 2]], other={"a": [1, "x"]})
+tokens("mismatch", input_ids=[[1, 3] + [5] * 5 + [4]], image_grid_thw=[[1, 4, 6]])
+tokens("batch", input_ids=[[1, 2], [3, 4]])
+tokens("ragged", input_ids=[[1, 2], [3]])
+put("tokens", "not_json", "{\"input_ids\": [1,")

@@ -1,19 +1,25 @@
 #include "sample_scene.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QMutex>
 #include <QMutexLocker>
 #include <QStandardPaths>
 
 #include "file_output.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/model_config.h"
 #include "ropescope/sample_pictures.h"
 
 // The resource lives in the static ropescope_ui library: referencing its initialiser keeps it
 // linked in.
 static void initSampleResources() {
   Q_INIT_RESOURCE(samples);
+}
+static void initModelResources() {
+  Q_INIT_RESOURCE(models);
 }
 
 namespace ropescope::ui {
@@ -47,12 +53,59 @@ QString cachedSample(const QString& name) {
   return path;
 }
 
-// "img:castle.png" names the shipped sample in every program that links this file: the app and
-// the command line (sample_pictures.h). Installed before main().
+// The shipped model configs (resources/models, compiled in as :/models/NAME/FILE) copied to a
+// cache folder once per process, each file rewritten when it differs, as the samples are: the
+// core reads configs by path. Empty on failure.
+std::string cachedModelsRoot() {
+  static QMutex mutex;
+  const QMutexLocker lock(&mutex);
+  static std::string root;
+  static bool done = false;
+  if (done) return root;
+  done = true;
+  initModelResources();
+  QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+  if (dir.isEmpty()) dir = QDir::tempPath();
+  dir += QStringLiteral("/ropescope/models");
+  QDirIterator it(QStringLiteral(":/models"), QDir::Files, QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    const QString resourcePath = it.next();
+    const QString rel = resourcePath.mid(QStringLiteral(":/models/").size());
+    const QString path = dir + QLatin1Char('/') + rel;
+    if (!QDir().mkpath(QFileInfo(path).path())) return {};
+    QFile resource(resourcePath);
+    if (!resource.open(QIODevice::ReadOnly)) return {};
+    const QByteArray bytes = resource.readAll();
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes) continue;
+    existing.close();
+    try {
+      writeBytes(path.toStdString(), bytes, "model config");
+    } catch (const std::exception&) {
+      return {};
+    }
+  }
+  root = dir.toStdString();
+  return root;
+}
+
+// "img:castle.png" names the shipped sample and "--model qwen2.5-vl-7b" the shipped config in
+// every program that links this file: the app and the command line (sample_pictures.h,
+// model_config.h). Installed before main().
 const bool kLocatorInstalled = [] {
   setSampleLocator([](const std::string& name) {
     return cachedSample(QString::fromStdString(name)).toStdString();
   });
+  ModelLocator models;
+  models.folderOf = [](const std::string& name) {
+    const std::string root = cachedModelsRoot();
+    return root.empty() ? std::string() : modelFolderLocator(root).folderOf(name);
+  };
+  models.names = [] {
+    const std::string root = cachedModelsRoot();
+    return root.empty() ? std::vector<std::string>() : modelFolderLocator(root).names();
+  };
+  setModelLocator(std::move(models));
   return true;
 }();
 

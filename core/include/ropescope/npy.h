@@ -36,25 +36,23 @@ struct NpyArray {
 NpyArray readNpy(const std::string& path, const std::string& what = "npy file",
                  std::size_t maxElements = kNpyMaxElements);
 
-// Numbers of any width kept in double: what a position-id file needs (ids past 2^24, fractions).
-struct NpyNumbers {
-  std::vector<std::size_t> shape;
-  std::vector<double> data;  // C order
-  std::string dtype;
-  std::size_t elementCount() const { return data.size(); }
-};
-
-// readNpy's checks, but also accepting signed/unsigned integers of 1-8 bytes ('<i8', '|u1', ...),
-// and converting to double (float64 exact; int64 beyond 2^53 rounded).
-NpyNumbers readNpyNumbers(const std::string& path, const std::string& what = "npy file",
-                          std::size_t maxElements = kNpyMaxElements);
-NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what = "npy data",
-                               std::size_t maxElements = kNpyMaxElements);
-
 // The same checks on a file's bytes already in memory (a fuzzer's input, an upload). Messages
 // start with `what` alone.
 NpyArray readNpyBytes(std::string_view bytes, const std::string& what = "npy data",
                       std::size_t maxElements = kNpyMaxElements);
+
+// Whole-number dumps (position ids: torch int64) and float ones, as double: exact for integers
+// below 2^53. Accepts signed and unsigned integers of 1 to 8 bytes, bool, float16/32/64, either
+// byte order; the other checks and messages as readNpy.
+struct NpyNumbers {
+  std::vector<std::size_t> shape;
+  std::vector<double> data;  // C order
+  std::string dtype;
+};
+NpyNumbers readNpyNumbers(const std::string& path, const std::string& what = "npy file",
+                          std::size_t maxElements = kNpyMaxElements);
+NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what = "npy data",
+                               std::size_t maxElements = kNpyMaxElements);
 
 // Writes a C-order little-endian float32 array (format 1.0, header padded to 64 bytes).
 // Atomic: a temporary file next to `path`, flushed, then renamed. Throws InputError naming the

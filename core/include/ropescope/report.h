@@ -19,6 +19,13 @@ TableFormat parseTableFormat(const std::string& name);  // "json" | "csv", throw
 std::string formatDouble(double v);
 
 std::string idsReport(const PositionIds& ids, TableFormat f);
+// What each token of a model's token sequence is (ids --tokens): its token id and role ("text",
+// "special", "timestamp", "image", "video"); the listing gains token_id and role columns.
+struct TokenLabel {
+  long long tokenId = -1;
+  std::string role;
+};
+std::string idsReport(const PositionIds& ids, TableFormat f, const std::vector<TokenLabel>& labels);
 std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f);
 std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f);
 std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,

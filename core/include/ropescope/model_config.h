@@ -1,0 +1,66 @@
+// A shipped checkpoint's own settings, read from its Hugging Face files: config.json (the flat
+// form transformers <= 4.57 writes, or the nested text_config / vision_config / rope_parameters
+// form of 5.x) and, where present, preprocessor_config.json / video_preprocessor_config.json.
+// Configs of public checkpoints ship under resources/models/<name>/ and are usable by name.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ropescope/frequency_plan.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/model_family.h"
+#include "ropescope/parameters.h"
+#include "ropescope/scene.h"
+
+namespace ropescope {
+
+struct ModelConfig {
+  std::string name;           // the folder's name or the shipped name ("qwen2.5-vl-7b")
+  std::string family;         // a ModelFamily name, also the design ("qwen2.5-vl")
+  std::string modelType;      // config.json model_type as written ("qwen2_5_vl")
+  FrequencySpec frequency;    // the family's plan with the checkpoint's base, dims and sections
+  ParameterSet designParams;  // design parameters the config sets (tokens_per_second)
+  SpecialTokenIds tokens;
+  int spatialMerge = 2;          // vision_config.spatial_merge_size
+  int patchSize = 14;            // vision_config.patch_size
+  int temporalPatchSize = 2;     // vision_config.temporal_patch_size (ERNIE: temporal_merge_size)
+  ImageGridSettings grid;        // min/max pixels of the image processor, patch and merge
+  double tokensPerSecond = 0.0;  // Qwen2.5-VL vision_config.tokens_per_second; 0 = none
+  std::string source;            // the folder read, or "shipped: NAME"
+  bool operator==(const ModelConfig&) const = default;
+};
+
+// Largest config or preprocessor file read (real ones are a few KiB).
+inline constexpr std::size_t kMaxModelConfigBytes = 1u << 20;
+
+// Reads a checkpoint folder (or its config.json given directly), or a shipped model by name.
+// Throws InputError (field "model") with one line naming the file and the problem: an unknown
+// model_type (listing the supported families), a missing or mistyped field (naming it), a value
+// out of range, or an unknown name (listing the shipped models).
+ModelConfig readModelConfig(const std::string& dirOrName);
+
+// The same from the files' text (a fuzzer's input, a test): `preprocessor` and `video` may be
+// empty. `name` is used in messages and as ModelConfig::name.
+ModelConfig modelConfigFromJson(const std::string& configText, const std::string& preprocessor = {},
+                                const std::string& video = {},
+                                const std::string& name = "config.json");
+
+// The scene with the model's family as design (its parameters from the config, the scene's
+// other parameters of that design kept), the model's frequency spec and image-grid settings.
+Scene applyModel(Scene scene, const ModelConfig& model);
+
+// Where shipped model configs live. The program that ships them (the desktop app keeps them as
+// resources, see ui/src/sample_scene.cpp) installs one, as for sample pictures.
+struct ModelLocator {
+  std::function<std::string(const std::string& name)> folderOf;  // "" when there is none
+  std::function<std::vector<std::string>()> names;               // sorted
+};
+void setModelLocator(ModelLocator locator);  // process-wide; an empty one removes it
+// A locator over a folder holding one sub-folder per model (resources/models, or its copy).
+ModelLocator modelFolderLocator(const std::string& root);
+// The shipped model names ("qwen2.5-vl-7b", ...); empty without a locator.
+std::vector<std::string> shippedModelNames();
+
+}  // namespace ropescope

@@ -1,0 +1,52 @@
+// A processor output as a user saves it from Python,
+//   json.dump({k: v.tolist() for k, v in inputs.items()}, f)
+// read into the token sequence and the grids, and turned into the Layout whose segments are the
+// model's real token sequence (special tokens and timestamp text included).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ropescope/layout.h"
+#include "ropescope/model_config.h"
+
+namespace ropescope {
+
+struct TokenInput {
+  std::vector<std::int64_t> inputIds;  // padding (attention_mask 0) dropped
+  std::vector<int> mmTokenTypes;       // 0 text, 1 image, 2 video; empty: not in the file
+  std::vector<std::array<long long, 3>> imageGrids;  // image_grid_thw (ViT grids, before merge)
+  std::vector<std::array<long long, 3>> videoGrids;  // video_grid_thw
+  std::vector<double> secondsPerGrid;                // second_per_grid_ts; empty: not given
+  std::size_t paddingDropped = 0;                    // tokens whose attention_mask was 0
+  bool operator==(const TokenInput&) const = default;
+};
+
+// Largest tokens file read. pixel_values makes real files large; it is skipped while parsing
+// (never held in memory), so only the time to read it counts.
+inline constexpr std::uintmax_t kMaxTokensFileBytes = std::uintmax_t{2} << 30;
+
+// Reads the keys ropescope needs (input_ids, attention_mask, mm_token_type_ids,
+// image_grid_thw, video_grid_thw, second_per_grid_ts) and skips all others. input_ids is [N]
+// or [1, N] (a batch of one). Throws InputError (field "tokens") with one line naming the file,
+// the key and the problem (not JSON, a wrong shape or type, a batch of several sequences,
+// values out of range, a missing input_ids).
+TokenInput readTokensFile(const std::string& path);
+// The same over the file's text; messages start with `what`.
+TokenInput tokensFromJson(std::string_view text, const std::string& what = "tokens data");
+
+// The layout of the token sequence under the model: every token of input_ids is in one segment,
+// in order. Image and video token runs (by mm_token_type_ids when the file has them, else by the
+// model's token ids) become Image / Video segments with LLM grids H/m x W/m; a Qwen2/2.5-VL or
+// ERNIE video is one segment (ERNIE: T/2 frames), with second_per_grid_ts as secondsPerGrid; a
+// Qwen3-VL / Qwen3.5 / GLM video is one Video segment per frame (frames = 1, videoItem = its
+// video_grid_thw entry). Other tokens are Text runs: the model's special tokens with
+// TextRole::Special, frame timestamps with TextRole::Timestamp. Throws InputError (field
+// "tokens") naming the block and both counts when tokens and grids disagree.
+Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model);
+
+}  // namespace ropescope

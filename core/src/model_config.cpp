@@ -1,0 +1,442 @@
+// Reading a checkpoint's config.json (+ processor configs) into a ModelConfig. Where a field
+// lives differs by transformers release: <= 4.57 writes the text model's fields at the top
+// level with rope_scaling, 5.x nests them in text_config with rope_parameters. Each field is
+// looked up in both places; a field transformers gives a class default (token ids) falls back
+// to the family's released value, one it cannot do without (rope_theta, mrope_section, the head
+// size, the vision merge and patch) is refused by name.
+#include "ropescope/model_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "ropescope/errors.h"
+#include "ropescope/position_design.h"
+#include "ropescope/report.h"
+
+namespace ropescope {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw InputError(where + ": " + what, "model");
+}
+
+std::string supportedFamilies() {
+  std::string out;
+  for (const ModelFamily* f : allFamilies()) {
+    std::string types;
+    for (const std::string& t : f->modelTypes()) types += (types.empty() ? "" : "/") + t;
+    out += (out.empty() ? "" : ", ") + f->name() + " (" + types + ")";
+  }
+  return out;
+}
+
+std::string typeName(const json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return "a whole number";
+  if (v.is_number()) return "a number";
+  return v.type_name();
+}
+
+json parseJson(const std::string& text, const std::string& where) {
+  if (text.size() > kMaxModelConfigBytes)
+    fail(where, "larger than " + std::to_string(kMaxModelConfigBytes >> 10) + " KiB");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    std::string m = e.what();
+    if (auto p = m.find("] "); m.rfind("[json.exception.", 0) == 0 && p != std::string::npos)
+      m.erase(0, p + 2);
+    fail(where, "not valid JSON (" + m + ")");
+  }
+  if (!j.is_object()) fail(where, "not a JSON object (got " + typeName(j) + ")");
+  return j;
+}
+
+// The first of `objs` (in order) that holds `key` with a non-null value, and its path.
+struct Found {
+  const json* value = nullptr;
+  std::string path;
+};
+Found find(const std::vector<std::pair<const json*, std::string>>& objs, const std::string& key) {
+  for (const auto& [obj, prefix] : objs)
+    if (obj && obj->is_object()) {
+      auto it = obj->find(key);
+      if (it != obj->end() && !it->is_null()) return {&*it, prefix + key};
+    }
+  return {};
+}
+
+long long wholeNumber(const Found& f, const std::string& where, long long lo, long long hi) {
+  const json& v = *f.value;
+  long long x = 0;
+  if (v.is_number_integer()) {
+    x = v.get<long long>();
+  } else if (v.is_number_unsigned()) {
+    const auto u = v.get<unsigned long long>();
+    x = u > static_cast<unsigned long long>(hi) ? hi + 1 : static_cast<long long>(u);
+  } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
+             v.get<double>() == std::floor(v.get<double>()) && std::fabs(v.get<double>()) < 1e18) {
+    x = static_cast<long long>(v.get<double>());
+  } else {
+    fail(where, f.path + " must be a whole number (got " + typeName(v) + ")");
+  }
+  if (x < lo || x > hi)
+    fail(where, f.path + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                    " (got " + v.dump() + ")");
+  return x;
+}
+
+double realNumber(const Found& f, const std::string& where, double lo, double hi,
+                  bool loExclusive = false) {
+  const json& v = *f.value;
+  if (!v.is_number()) fail(where, f.path + " must be a number (got " + typeName(v) + ")");
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x > hi || x < lo || (loExclusive && x == lo)) {
+    std::string range =
+        (loExclusive ? "(" : "[") + formatDouble(lo) + ", " + formatDouble(hi) + "]";
+    fail(where, f.path + " must be in " + range + " (got " + v.dump() + ")");
+  }
+  return x;
+}
+
+const json* objectAt(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_object() ? &*it : nullptr;
+}
+
+std::string readSmallFile(const fs::path& path, const std::string& what) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    fail("--model", what + " \"" + path.string() + "\" does not exist");
+  const auto size = fs::file_size(path, ec);
+  if (ec) fail(what + " \"" + path.string() + "\"", "cannot be read");
+  if (size > kMaxModelConfigBytes)
+    fail(what + " \"" + path.string() + "\"",
+         "larger than " + std::to_string(kMaxModelConfigBytes >> 10) + " KiB (not a config file)");
+  std::ifstream in(path, std::ios::binary);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (!in) fail(what + " \"" + path.string() + "\"", "cannot be read");
+  return text;
+}
+
+// min/max pixels, patch and merge of an image (or video) processor config; false if it names
+// no pixel bounds. Both forms: min_pixels/max_pixels (<= 4.57) and size.shortest_edge /
+// size.longest_edge (pixel areas, not sides, in the Qwen and GLM processors).
+bool readProcessor(const json& p, const std::string& where, ImageGridSettings& g) {
+  const json* size = objectAt(p, "size");
+  const std::vector<std::pair<const json*, std::string>> top{{&p, ""}}, sized{{size, "size."}};
+  Found lo = find(top, "min_pixels"), hi = find(top, "max_pixels");
+  if (!lo.value) lo = find(sized, "shortest_edge");
+  if (!hi.value) hi = find(sized, "longest_edge");
+  if (Found f = find(top, "patch_size"); f.value)
+    g.patch = static_cast<int>(wholeNumber(f, where, 1, kMaxPatch));
+  if (Found f = find(top, "merge_size"); f.value)
+    g.merge = static_cast<int>(wholeNumber(f, where, 1, kMaxMerge));
+  if (!lo.value || !hi.value) return false;
+  g.minPixels = wholeNumber(lo, where, 1, kMaxMaxPixels);
+  g.maxPixels = wholeNumber(hi, where, 1, kMaxMaxPixels);
+  if (g.minPixels > g.maxPixels)
+    fail(where, lo.path + " (" + std::to_string(g.minPixels) + ") is above " + hi.path + " (" +
+                    std::to_string(g.maxPixels) + ")");
+  return true;
+}
+
+}  // namespace
+
+ModelConfig modelConfigFromJson(const std::string& configText, const std::string& preprocessor,
+                                const std::string& video, const std::string& name) {
+  const std::string where = "model config \"" + name + "\"";
+  const json cfg = parseJson(configText, where);
+  const auto mt = cfg.find("model_type");
+  if (mt == cfg.end()) fail(where, "no model_type (supported: " + supportedFamilies() + ")");
+  if (!mt->is_string()) fail(where, "model_type must be a string (got " + typeName(*mt) + ")");
+  const std::string modelType = mt->get<std::string>();
+  const ModelFamily* family = familyForModelType(modelType);
+  if (!family)
+    fail(where,
+         "unknown model_type \"" + modelType + "\" (supported: " + supportedFamilies() + ")");
+
+  ModelConfig m;
+  m.name = name;
+  m.family = family->name();
+  m.modelType = modelType;
+  m.frequency = family->defaultFrequency();
+
+  // Text model: nested (5.x) first, then the flat form; rope settings in rope_parameters (5.x)
+  // or rope_scaling (<= 4.57), either inside text_config or at the top level.
+  const json* text = objectAt(cfg, "text_config");
+  const std::vector<std::pair<const json*, std::string>> textObjs{{text, "text_config."},
+                                                                  {&cfg, ""}};
+  std::vector<std::pair<const json*, std::string>> ropeObjs;
+  if (text) {
+    ropeObjs.push_back({objectAt(*text, "rope_parameters"), "text_config.rope_parameters."});
+    ropeObjs.push_back({objectAt(*text, "rope_scaling"), "text_config.rope_scaling."});
+  }
+  ropeObjs.push_back({objectAt(cfg, "rope_parameters"), "rope_parameters."});
+  ropeObjs.push_back({objectAt(cfg, "rope_scaling"), "rope_scaling."});
+  std::vector<std::pair<const json*, std::string>> ropeOrText = ropeObjs;
+  ropeOrText.insert(ropeOrText.end(), textObjs.begin(), textObjs.end());
+
+  const Found theta = find(ropeOrText, "rope_theta");
+  if (!theta.value)
+    fail(where, "missing field rope_theta (in text_config, rope_parameters or the top level)");
+  m.frequency.rotary.base = realNumber(theta, where, 1.0, 1e12, true);
+
+  int headDim = 0;
+  if (Found hd = find(textObjs, "head_dim"); hd.value) {
+    headDim = static_cast<int>(wholeNumber(hd, where, 2, 1024));
+  } else {
+    const Found hs = find(textObjs, "hidden_size"), nh = find(textObjs, "num_attention_heads");
+    if (!hs.value || !nh.value)
+      fail(where, std::string("missing field ") +
+                      (hs.value ? "num_attention_heads" : "hidden_size") +
+                      " (no head_dim: the head size is hidden_size / num_attention_heads)");
+    const long long h = wholeNumber(hs, where, 1, 1 << 20);
+    const long long n = wholeNumber(nh, where, 1, 4096);
+    if (h % n != 0 || h / n < 2 || h / n > 1024)
+      fail(where, hs.path + " " + std::to_string(h) + " / " + nh.path + " " + std::to_string(n) +
+                      " is not a whole head size in 2..1024");
+    headDim = static_cast<int>(h / n);
+  }
+  if (headDim % 2 != 0)
+    fail(where, "head size " + std::to_string(headDim) + " is odd (rotary needs pairs)");
+  m.frequency.rotary.headDim = headDim;
+
+  // partial_rotary_factor: absent means the family's released ratio (GLM 0.5, Qwen3.5 0.25).
+  const RotaryConfig fr = family->defaultFrequency().rotary;
+  double factor = static_cast<double>(fr.effectiveRotaryDim()) / fr.headDim;
+  if (Found f = find(ropeOrText, "partial_rotary_factor"); f.value)
+    factor = realNumber(f, where, 0.0, 1.0, true);
+  const double rd = headDim * factor;
+  const int rotary = static_cast<int>(std::lround(rd));
+  if (std::fabs(rd - rotary) > 1e-9 || rotary % 2 != 0 || rotary < 2)
+    fail(where, "partial_rotary_factor " + formatDouble(factor) + " of head size " +
+                    std::to_string(headDim) + " gives " + formatDouble(rd) +
+                    " rotated dims (needs an even whole number >= 2)");
+  m.frequency.rotary.rotaryDim = rotary == headDim ? 0 : rotary;
+
+  const Found sec = find(ropeObjs, "mrope_section");
+  const bool ernie = family->name() == "ernie4.5-vl";
+  if (!sec.value && ernie) {
+    // ERNIE's own config (model_type ernie4_5_moe_vl): freq_allocation t pairs, h and w share
+    // the rest (transformers' converter writes mrope_section [22, 22, 20] for 20).
+    const Found fa = find(textObjs, "freq_allocation");
+    if (!fa.value) fail(where, "missing field mrope_section (or freq_allocation)");
+    const int pairs = m.frequency.rotary.pairCount();
+    const int t = static_cast<int>(wholeNumber(fa, where, 0, pairs));
+    if ((pairs - t) % 2 != 0)
+      fail(where, fa.path + " " + std::to_string(t) + " leaves an odd number of h/w pairs");
+    m.frequency.sections = {t, (pairs - t) / 2, (pairs - t) / 2};
+  } else if (!sec.value) {
+    fail(where, "missing field mrope_section (in rope_scaling or rope_parameters)");
+  }
+  if (sec.value) {
+    if (!sec.value->is_array() || sec.value->size() != 3)
+      fail(where, sec.path + " must be a list of 3 whole numbers (got " +
+                      sec.value->dump().substr(0, 60) + ")");
+    m.frequency.sections.clear();
+    for (std::size_t i = 0; i < 3; ++i)
+      m.frequency.sections.push_back(static_cast<int>(wholeNumber(
+          {&(*sec.value)[i], sec.path + "[" + std::to_string(i) + "]"}, where, 0, 512)));
+    // ERNIE lists h, w, t; the ernie plan takes t, h, w.
+    if (ernie)
+      std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
+                  m.frequency.sections.end());
+  }
+  try {
+    resolvePairs(m.frequency);
+  } catch (const InputError& e) {
+    fail(where, std::string("its rotary settings do not fit the ") + family->title() +
+                    " plan: " + e.what());
+  }
+
+  // Token ids: top level (all forms), text_config (GLM-4.5V repeats them there), else the
+  // family's released ids (transformers' class defaults).
+  m.tokens = family->defaultTokenIds();
+  const auto tokenId = [&](const char* key, std::int64_t& out) {
+    if (Found f = find({{&cfg, ""}, {text, "text_config."}}, key); f.value)
+      out = wholeNumber(f, where, 0, (1LL << 40));
+  };
+  tokenId("image_token_id", m.tokens.imageToken);
+  tokenId("im_patch_id", m.tokens.imageToken);  // ERNIE's own (pre-transformers) config
+  tokenId("video_token_id", m.tokens.videoToken);
+  tokenId("vision_start_token_id", m.tokens.visionStart);
+  tokenId("vision_end_token_id", m.tokens.visionEnd);
+  tokenId("image_start_token_id", m.tokens.imageStart);
+  tokenId("image_end_token_id", m.tokens.imageEnd);
+  tokenId("video_start_token_id", m.tokens.videoStart);
+  tokenId("video_end_token_id", m.tokens.videoEnd);
+
+  const json* vision = objectAt(cfg, "vision_config");
+  if (!vision) fail(where, "missing field vision_config");
+  const std::vector<std::pair<const json*, std::string>> visionObjs{{vision, "vision_config."}};
+  const Found merge = find(visionObjs, "spatial_merge_size");
+  if (!merge.value) fail(where, "missing field vision_config.spatial_merge_size");
+  m.spatialMerge = static_cast<int>(wholeNumber(merge, where, 1, kMaxMerge));
+  Found patch = find(visionObjs, "patch_size");
+  if (!patch.value) patch = find(visionObjs, "spatial_patch_size");
+  if (!patch.value) fail(where, "missing field vision_config.patch_size");
+  m.patchSize = static_cast<int>(wholeNumber(patch, where, 1, kMaxPatch));
+  Found temporal = find(visionObjs, "temporal_patch_size");
+  if (!temporal.value) temporal = find(visionObjs, "temporal_merge_size");
+  m.temporalPatchSize = temporal.value ? static_cast<int>(wholeNumber(temporal, where, 1, 64)) : 2;
+
+  const PositionDesign& design = findDesign(m.family);
+  const auto specs = design.parameters();
+  if (Found tps = find({{vision, "vision_config."}, {text, "text_config."}, {&cfg, ""}},
+                       "tokens_per_second");
+      tps.value) {
+    m.tokensPerSecond = realNumber(tps, where, 0.0, 1e6, true);
+  } else if (family->name() == "qwen2.5-vl") {
+    fail(where, "missing field vision_config.tokens_per_second (Qwen2.5-VL's video time scale)");
+  }
+  if (m.tokensPerSecond > 0)
+    for (const char* key : {"tokens_per_second", "tps"})
+      if (findSpec(specs, key)) m.designParams.set(key, m.tokensPerSecond);
+
+  m.grid.patch = m.patchSize;
+  m.grid.merge = m.spatialMerge;
+  bool haveGrid = false;
+  if (!preprocessor.empty()) {
+    const std::string pw = "preprocessor config of \"" + name + "\"";
+    haveGrid = readProcessor(parseJson(preprocessor, pw), pw, m.grid);
+  }
+  if (!video.empty()) {
+    const std::string vw = "video preprocessor config of \"" + name + "\"";
+    const json v = parseJson(video, vw);
+    ImageGridSettings vg = m.grid;
+    if (readProcessor(v, vw, vg) && !haveGrid) m.grid = vg;
+    if (Found fps = find({{&v, ""}}, "fps"); fps.value && findSpec(specs, "fps"))
+      m.designParams.set("fps", realNumber(fps, vw, 0.0, 1e4, true));
+  }
+  try {
+    validateImageGridSettings(m.grid);
+    validateParameters(m.designParams, specs);
+  } catch (const InputError& e) {
+    fail(where, e.what());
+  }
+  m.source = name;
+  return m;
+}
+
+namespace {
+
+std::mutex& locatorMutex() {
+  static std::mutex m;
+  return m;
+}
+ModelLocator& installed() {
+  static ModelLocator l;
+  return l;
+}
+ModelLocator currentLocator() {
+  std::lock_guard<std::mutex> lock(locatorMutex());
+  return installed();
+}
+
+bool isPlainName(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos &&
+         name.find('\\') == std::string::npos && name != "." && name != "..";
+}
+
+std::string optionalFile(const fs::path& p, const std::string& what) {
+  std::error_code ec;
+  return fs::exists(p, ec) ? readSmallFile(p, what) : std::string();
+}
+
+}  // namespace
+
+void setModelLocator(ModelLocator locator) {
+  std::lock_guard<std::mutex> lock(locatorMutex());
+  installed() = std::move(locator);
+}
+
+ModelLocator modelFolderLocator(const std::string& root) {
+  ModelLocator l;
+  l.folderOf = [root](const std::string& name) -> std::string {
+    if (!isPlainName(name)) return {};
+    std::error_code ec;
+    const fs::path p = fs::path(root) / name;
+    return fs::is_regular_file(p / "config.json", ec) ? p.string() : std::string();
+  };
+  l.names = [root]() {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(root, ec))
+      if (e.is_directory(ec) && fs::is_regular_file(e.path() / "config.json", ec))
+        out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  return l;
+}
+
+std::vector<std::string> shippedModelNames() {
+  const ModelLocator l = currentLocator();
+  return l.names ? l.names() : std::vector<std::string>{};
+}
+
+ModelConfig readModelConfig(const std::string& dirOrName) {
+  std::error_code ec;
+  fs::path dir;
+  fs::path configFile;
+  std::string name, source;
+  if (!dirOrName.empty() && fs::is_directory(dirOrName, ec)) {
+    dir = dirOrName;
+    configFile = dir / "config.json";
+    if (!fs::is_regular_file(configFile, ec))
+      fail("--model \"" + dirOrName + "\"", "the folder has no config.json");
+  } else if (!dirOrName.empty() && fs::is_regular_file(dirOrName, ec)) {
+    configFile = dirOrName;
+    dir = configFile.parent_path();
+  } else {
+    const ModelLocator l = currentLocator();
+    const std::string found = isPlainName(dirOrName) && l.folderOf ? l.folderOf(dirOrName) : "";
+    if (found.empty()) {
+      std::string names;
+      for (const std::string& n : shippedModelNames()) names += (names.empty() ? "" : ", ") + n;
+      fail("--model \"" + dirOrName + "\"",
+           "no such folder and no shipped model of that name (shipped: " +
+               (names.empty() ? std::string("none in this build") : names) + ")");
+    }
+    dir = found;
+    configFile = dir / "config.json";
+    name = dirOrName;
+    source = "shipped: " + dirOrName;
+  }
+  if (name.empty()) {
+    const fs::path abs = fs::absolute(dir, ec).lexically_normal();
+    name = (abs.has_filename() ? abs : abs.parent_path()).filename().string();
+    if (name.empty()) name = dir.string();
+    source = configFile.string();
+  }
+  ModelConfig m = modelConfigFromJson(
+      readSmallFile(configFile, "model config"),
+      optionalFile(dir / "preprocessor_config.json", "preprocessor config"),
+      optionalFile(dir / "video_preprocessor_config.json", "video preprocessor config"), name);
+  m.source = source;
+  return m;
+}
+
+Scene applyModel(Scene scene, const ModelConfig& model) {
+  const PositionDesign& design = findDesign(model.family);
+  if (scene.design != design.name()) scene.designParams = ParameterSet{};
+  scene.design = design.name();
+  for (const auto& [key, value] : model.designParams.values()) scene.designParams.set(key, value);
+  validateParameters(scene.designParams, design.parameters());
+  scene.frequency = model.frequency;
+  validateImageGridSettings(model.grid);
+  scene.imageGrid = model.grid;
+  return scene;
+}
+
+}  // namespace ropescope

@@ -1,0 +1,475 @@
+// The processor-output reader (a SAX pass: keys ropescope does not need, pixel_values above
+// all, are skipped without being stored) and the walk that turns the token sequence into
+// segments, as the families' processors write it (processing_qwen2_vl.py, processing_qwen3_vl.py,
+// processing_glm4v.py, processing_ernie4_5_vl_moe.py).
+#include "ropescope/tokens_file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+using json = nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  throw InputError(what, "tokens");
+}
+
+// Numbers of one needed key, with the shape of its nested lists.
+struct Tensor {
+  std::vector<double> values;
+  std::vector<std::size_t> shape;
+  bool integral = true;
+};
+
+constexpr const char* kKeys[] = {"input_ids",      "attention_mask", "mm_token_type_ids",
+                                 "image_grid_thw", "video_grid_thw", "second_per_grid_ts"};
+// Values read per key at most: a batch of one sequence of kMaxLayoutTokens, with room.
+constexpr std::size_t kMaxValues = 4 * kMaxLayoutTokens;
+
+class Reader final : public nlohmann::json_sax<json> {
+ public:
+  explicit Reader(std::string what) : what_(std::move(what)) {}
+  std::map<std::string, Tensor> found;
+
+  bool null() override { return scalar("null"); }
+  bool boolean(bool) override { return scalar("a true/false value"); }
+  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v), true); }
+  bool number_unsigned(number_unsigned_t v) override {
+    return number(static_cast<double>(v), true);
+  }
+  bool number_float(number_float_t v, const string_t&) override { return number(v, false); }
+  bool string(string_t&) override { return scalar("a string"); }
+  bool binary(binary_t&) override { return scalar("binary data"); }
+  bool start_object(std::size_t) override {
+    if (depth_ == 0) {
+      ++depth_;
+      return true;
+    }
+    if (capturing()) fail(what_ + ": \"" + key_ + "\" must be a list of numbers (got an object)");
+    ++depth_;
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (depth_ == 1) {
+      key_ = k;
+      current_ = nullptr;
+      if (std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys)) {
+        if (found.count(k)) fail(what_ + ": key \"" + k + "\" given twice");
+        current_ = &found[k];
+        level_.clear();
+      }
+    }
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (depth_ == 0) fail(what_ + ": not a JSON object of arrays (the top level is a list)");
+    ++depth_;
+    if (capturing()) {
+      if (level_.size() >= 4) fail(what_ + ": \"" + key_ + "\" has more than 4 nesting levels");
+      if (!level_.empty()) ++level_.back();
+      level_.push_back(0);
+      if (current_->shape.size() < level_.size()) current_->shape.push_back(kUnset);
+    }
+    return true;
+  }
+  bool end_array() override {
+    if (capturing()) {
+      const std::size_t l = level_.size() - 1;
+      std::size_t& dim = current_->shape[l];
+      if (dim == kUnset) dim = level_.back();
+      if (dim != level_.back())
+        fail(what_ + ": \"" + key_ + "\" is ragged (lists of " + std::to_string(dim) + " and " +
+             std::to_string(level_.back()) + " entries at one level)");
+      level_.pop_back();
+    }
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& e) override {
+    std::string m = e.what();
+    if (auto p = m.find("] "); m.rfind("[json.exception.", 0) == 0 && p != std::string::npos)
+      m.erase(0, p + 2);
+    fail(what_ + ": not valid JSON at byte " + std::to_string(position) + " (" + m + ")");
+  }
+
+ private:
+  static constexpr std::size_t kUnset = static_cast<std::size_t>(-1);
+  bool capturing() const { return current_ != nullptr && depth_ >= 2; }
+  bool scalar(const char* kind) {
+    if (current_ && depth_ >= 1)
+      fail(what_ + ": \"" + key_ + "\" must hold numbers (got " + kind + ")");
+    return true;
+  }
+  bool number(double v, bool integral) {
+    if (!current_ || depth_ < 1) return true;
+    if (depth_ == 1) {  // a bare number: a 0-d value
+      if (!current_->shape.empty() || !current_->values.empty())
+        fail(what_ + ": \"" + key_ + "\" is malformed");
+    } else {
+      if (level_.size() != current_->shape.size())
+        fail(what_ + ": \"" + key_ + "\" mixes numbers and lists at one level");
+      ++level_.back();
+    }
+    if (current_->values.size() >= kMaxValues)
+      fail(what_ + ": \"" + key_ + "\" holds more than " + std::to_string(kMaxValues) +
+           " numbers (limit; ropescope takes up to " + std::to_string(kMaxLayoutTokens) +
+           " tokens)");
+    current_->values.push_back(v);
+    current_->integral = current_->integral && integral;
+    return true;
+  }
+
+  std::string what_;
+  int depth_ = 0;
+  std::string key_;
+  Tensor* current_ = nullptr;
+  std::vector<std::size_t> level_;  // entries seen so far at each open list level
+};
+
+std::string shapeText(const std::vector<std::size_t>& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+// A per-token key ([N] or [1, N]) as whole numbers in [lo, hi].
+std::vector<long long> sequence(const Tensor& t, const std::string& key, const std::string& what,
+                                long long lo, long long hi) {
+  if (t.shape.size() == 2 && t.shape[0] != 1)
+    fail(what + ": \"" + key + "\" holds a batch of " + std::to_string(t.shape[0]) +
+         " sequences; save one (e.g. {k: v[:1].tolist() ...})");
+  if (t.shape.size() != 1 && t.shape.size() != 2)
+    fail(what + ": \"" + key + "\" must be [N] or [1, N] (got shape " + shapeText(t.shape) + ")");
+  std::vector<long long> out;
+  out.reserve(t.values.size());
+  for (std::size_t i = 0; i < t.values.size(); ++i) {
+    const double v = t.values[i];
+    if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || v != std::floor(v))
+      fail(what + ": \"" + key + "\"[" + std::to_string(i) + "] must be a whole number in " +
+           std::to_string(lo) + ".." + std::to_string(hi) + " (got " + json(v).dump() + ")");
+    out.push_back(static_cast<long long>(v));
+  }
+  return out;
+}
+
+std::vector<std::array<long long, 3>> grids(const Tensor& t, const std::string& key,
+                                            const std::string& what) {
+  std::vector<std::array<long long, 3>> out;
+  if (t.values.empty()) return out;  // [] or [[]]: no entries
+  if (t.shape.size() != 2 || t.shape[1] != 3)
+    fail(what + ": \"" + key + "\" must be [K, 3] rows of t, h, w (got shape " +
+         shapeText(t.shape) + ")");
+  for (std::size_t k = 0; k < t.shape[0]; ++k) {
+    std::array<long long, 3> g{};
+    for (std::size_t a = 0; a < 3; ++a) {
+      const double v = t.values[3 * k + a];
+      if (!(v >= 1 && v <= (1 << 20)) || v != std::floor(v))
+        fail(what + ": \"" + key + "\"[" + std::to_string(k) + "] must hold whole numbers in " +
+             "1..1048576 (got " + json(v).dump() + ")");
+      g[a] = static_cast<long long>(v);
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
+TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& what) {
+  TokenInput in;
+  const auto ids = found.find("input_ids");
+  if (ids == found.end())
+    fail(what +
+         ": no \"input_ids\" (save the processor's whole output: "
+         "json.dump({k: v.tolist() for k, v in inputs.items()}, f))");
+  const std::vector<long long> all = sequence(ids->second, "input_ids", what, 0, 1LL << 40);
+  const std::size_t n = all.size();
+  std::vector<long long> mask(n, 1), types;
+  for (const char* key : {"attention_mask", "mm_token_type_ids"}) {
+    const auto it = found.find(key);
+    if (it == found.end()) continue;
+    std::vector<long long> v =
+        sequence(it->second, key, what, 0, std::string(key) == "attention_mask" ? 1 : 2);
+    if (v.size() != n)
+      fail(what + ": \"" + key + "\" has " + std::to_string(v.size()) + " entries, \"input_ids\" " +
+           std::to_string(n));
+    (std::string(key) == "attention_mask" ? mask : types) = std::move(v);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (mask[i] == 0) {
+      ++in.paddingDropped;
+      continue;
+    }
+    in.inputIds.push_back(all[i]);
+    if (!types.empty()) in.mmTokenTypes.push_back(static_cast<int>(types[i]));
+  }
+  if (in.inputIds.empty()) fail(what + ": no tokens (input_ids empty or all padding)");
+  if (in.inputIds.size() > kMaxLayoutTokens)
+    fail(what + ": " + std::to_string(in.inputIds.size()) + " tokens (limit " +
+         std::to_string(kMaxLayoutTokens) + ")");
+  if (auto it = found.find("image_grid_thw"); it != found.end())
+    in.imageGrids = grids(it->second, "image_grid_thw", what);
+  if (auto it = found.find("video_grid_thw"); it != found.end())
+    in.videoGrids = grids(it->second, "video_grid_thw", what);
+  if (auto it = found.find("second_per_grid_ts"); it != found.end()) {
+    const Tensor& t = it->second;
+    if (t.shape.size() > 2 || (t.shape.size() == 2 && t.shape[0] != 1))
+      fail(what + ": \"second_per_grid_ts\" must be [K] (got shape " + shapeText(t.shape) + ")");
+    for (double v : t.values) {
+      if (!(v >= 0 && v <= 1e6))
+        fail(what + ": \"second_per_grid_ts\" must hold seconds in [0, 1e6] (got " +
+             json(v).dump() + ")");
+      in.secondsPerGrid.push_back(v);
+    }
+    if (in.secondsPerGrid.size() != in.videoGrids.size())
+      fail(what + ": \"second_per_grid_ts\" has " + std::to_string(in.secondsPerGrid.size()) +
+           " entries, \"video_grid_thw\" " + std::to_string(in.videoGrids.size()) + " videos");
+  }
+  return in;
+}
+
+}  // namespace
+
+TokenInput tokensFromJson(std::string_view text, const std::string& what) {
+  Reader r(what);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &r);
+  return assemble(r.found, what);
+}
+
+TokenInput readTokensFile(const std::string& path) {
+  const std::string what = "tokens file \"" + path + "\"";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    fail(what + " does not exist or is not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) fail(what + " cannot be read");
+  if (size > kMaxTokensFileBytes)
+    fail(what +
+         " is larger than 2 GiB (save it without pixel_values: ropescope does not read "
+         "them)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(what + " cannot be opened");
+  Reader r(what);
+  nlohmann::json::sax_parse(in, &r);
+  return assemble(r.found, what);
+}
+
+namespace {
+
+std::string entries(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " entry" : " entries");
+}
+
+std::string gridText(const std::array<long long, 3>& g) {
+  return "[" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
+         "]";
+}
+
+struct Visual {
+  std::size_t start = 0;
+  Segment seg;
+  int frame = -1;  // per-frame families: the frame of its video; else -1
+};
+
+}  // namespace
+
+Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
+  const ModelFamily& family = findFamily(model.family);
+  const SpecialTokenIds& tk = model.tokens;
+  const VideoTokens form = family.videoTokens();
+  const long long m = model.spatialMerge;
+  const long long tm = family.videoTemporalMerge();
+  const std::size_t n = in.inputIds.size();
+  if (n == 0) fail("tokens: no tokens");
+  if (!in.mmTokenTypes.empty() && in.mmTokenTypes.size() != n)
+    fail("tokens: mm_token_type_ids and input_ids differ in length");
+  if (!in.secondsPerGrid.empty() && in.secondsPerGrid.size() != in.videoGrids.size())
+    fail("tokens: second_per_grid_ts and video_grid_thw differ in length");
+
+  // Modality of every token: mm_token_type_ids when given, else the model's token ids. GLM
+  // writes video frames as image tokens inside <|begin_of_video|> ... <|end_of_video|>.
+  std::vector<int> mod(n, 0);
+  bool inVideo = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t id = in.inputIds[i];
+    int t = !in.mmTokenTypes.empty() ? in.mmTokenTypes[i]
+            : id == tk.imageToken    ? 1
+            : id == tk.videoToken    ? 2
+                                     : 0;
+    if (form == VideoTokens::FramesAsImages) {
+      if (id == tk.videoStart) inVideo = true;
+      if (id == tk.videoEnd) inVideo = false;
+      if (t == 1 && inVideo) t = 2;
+    }
+    mod[i] = t;
+  }
+
+  const auto llmSide = [&](long long side, const char* axis, const std::string& block) {
+    if (side % m != 0)
+      fail("tokens: " + block + ": grid " + axis + " " + std::to_string(side) +
+           " is not a multiple of the spatial merge " + std::to_string(m));
+    return static_cast<int>(side / m);
+  };
+
+  std::vector<Visual> visuals;
+  std::size_t nextImage = 0, nextVideo = 0;
+  long long nextFrame = 0;  // per-frame families: frames of the current video taken so far
+  for (std::size_t i = 0; i < n;) {
+    if (mod[i] == 0) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < n && mod[j] == mod[i]) ++j;
+    const bool image = mod[i] == 1;
+    for (std::size_t pos = i; pos < j;) {
+      const auto& list = image ? in.imageGrids : in.videoGrids;
+      const std::size_t k = image ? nextImage : nextVideo;
+      const char* key = image ? "image_grid_thw" : "video_grid_thw";
+      if (k >= list.size())
+        fail("tokens: input_ids hold " + std::to_string(j - pos) + " more " +
+             (image ? "image" : "video") + " tokens (from token " + std::to_string(pos) +
+             ") than " + key + " describes (" + entries(list.size()) + ")");
+      const auto& g = list[k];
+      const std::string block = std::string(image ? "image " : "video ") + std::to_string(k) +
+                                " (" + key + "[" + std::to_string(k) + "] = " + gridText(g) + ")";
+      const int rows = llmSide(g[1], "h", block), cols = llmSide(g[2], "w", block);
+      Visual v;
+      v.start = pos;
+      long long expected = 0;
+      std::string formula;
+      if (image) {
+        if (g[0] != 1)
+          fail("tokens: " + block + ": an image of " + std::to_string(g[0]) +
+               " temporal patches (ropescope takes images of 1)");
+        v.seg = Segment::image(rows, cols);
+        expected = static_cast<long long>(rows) * cols;
+        ++nextImage;
+      } else if (form == VideoTokens::OneBlock) {
+        if (g[0] % tm != 0)
+          fail("tokens: " + block + ": " + std::to_string(g[0]) +
+               " frames do not pair into the temporal merge " + std::to_string(tm));
+        const long long frames = g[0] / tm;
+        if (frames * rows * cols > static_cast<long long>(kMaxLayoutTokens))
+          fail("tokens: " + block + " is larger than " + std::to_string(kMaxLayoutTokens) +
+               " tokens");
+        v.seg = Segment::video(static_cast<int>(frames), rows, cols);
+        expected = frames * rows * cols;
+        ++nextVideo;
+      } else {  // one block per frame
+        v.seg = Segment::video(1, rows, cols);
+        v.seg.videoItem = static_cast<int>(k);
+        v.frame = static_cast<int>(nextFrame);
+        expected = static_cast<long long>(rows) * cols;
+        if (++nextFrame == g[0]) {
+          ++nextVideo;
+          nextFrame = 0;
+        }
+      }
+      if (!image && !in.secondsPerGrid.empty()) v.seg.secondsPerGrid = in.secondsPerGrid[k];
+      formula = std::to_string(g[0]) + "*" + std::to_string(g[1]) + "*" + std::to_string(g[2]) +
+                "/" + std::to_string(m * m);
+      if (!image && form == VideoTokens::OneBlock && tm != 1) formula += "/" + std::to_string(tm);
+      if (!image && form != VideoTokens::OneBlock)
+        formula = "frame " + std::to_string(v.frame) + ": " + std::to_string(g[1]) + "*" +
+                  std::to_string(g[2]) + "/" + std::to_string(m * m);
+      if (static_cast<long long>(j - pos) < expected)
+        fail("tokens: " + block + ": " + std::to_string(expected) + " tokens expected (" + formula +
+             "), input_ids hold " + std::to_string(j - pos) + " (tokens " + std::to_string(pos) +
+             ".." + std::to_string(j - 1) + ")");
+      visuals.push_back(v);
+      pos += static_cast<std::size_t>(expected);
+    }
+    i = j;
+  }
+  if (nextImage != in.imageGrids.size())
+    fail("tokens: image_grid_thw has " + entries(in.imageGrids.size()) + ", input_ids hold " +
+         countOf(static_cast<long long>(nextImage), "image"));
+  if (nextFrame != 0)
+    fail("tokens: video " + std::to_string(nextVideo) + " (video_grid_thw[" +
+         std::to_string(nextVideo) + "] = " + gridText(in.videoGrids[nextVideo]) +
+         "): " + std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
+         std::to_string(nextFrame));
+  if (nextVideo != in.videoGrids.size())
+    fail("tokens: video_grid_thw has " + entries(in.videoGrids.size()) + ", input_ids hold " +
+         countOf(static_cast<long long>(nextVideo), "video"));
+
+  // Roles of the text tokens.
+  std::set<std::int64_t> special;
+  for (std::int64_t id :
+       {tk.visionStart, tk.visionEnd, tk.imageStart, tk.imageEnd, tk.videoStart, tk.videoEnd})
+    if (id >= 0) special.insert(id);
+  std::vector<TextRole> role(n, TextRole::Plain);
+  for (std::size_t i = 0; i < n; ++i)
+    if (mod[i] == 0 && special.count(in.inputIds[i])) role[i] = TextRole::Special;
+  const auto plainText = [&](std::size_t i) { return mod[i] == 0 && role[i] == TextRole::Plain; };
+  if (form == VideoTokens::FrameBlocks) {
+    // Qwen3-VL / Qwen3.5: "<t seconds>" before each frame's <|vision_start|>. Between frames it
+    // is the text between them; before the first frame, as many tokens as the second frame's
+    // timestamp takes (digits are single tokens, so "<0.5 seconds>" and "<1.5 seconds>" have
+    // one length); a one-frame video's timestamp stays plain text.
+    std::size_t stampLength = 0;
+    for (std::size_t v = 0; v < visuals.size(); ++v) {
+      if (visuals[v].frame <= 0) continue;
+      const std::size_t from = visuals[v - 1].start + visuals[v - 1].seg.tokenCount();
+      std::size_t count = 0;
+      for (std::size_t i = from; i < visuals[v].start; ++i)
+        if (plainText(i)) {
+          role[i] = TextRole::Timestamp;
+          ++count;
+        }
+      if (visuals[v].frame == 1) stampLength = count;
+      if (visuals[v].frame == 1) {
+        std::size_t i = visuals[v - 1].start;
+        while (i > 0 && mod[i - 1] == 0 && role[i - 1] == TextRole::Special) --i;
+        for (std::size_t left = stampLength; left > 0 && i > 0 && plainText(i - 1); --left)
+          role[--i] = TextRole::Timestamp;
+      }
+    }
+  } else if (form == VideoTokens::FramesAsImages) {
+    // GLM: "<|end_of_image|>{seconds}" after each frame, up to the next special token.
+    for (const Visual& v : visuals) {
+      if (v.seg.kind != SegmentKind::Video) continue;
+      std::size_t i = v.start + v.seg.tokenCount();
+      while (i < n && mod[i] == 0 && role[i] == TextRole::Special) ++i;
+      for (; i < n && plainText(i); ++i) role[i] = TextRole::Timestamp;
+    }
+  }
+
+  Layout layout;
+  std::size_t vi = 0;
+  for (std::size_t i = 0; i < n;) {
+    if (vi < visuals.size() && visuals[vi].start == i) {
+      layout.segments.push_back(visuals[vi].seg);
+      i += visuals[vi].seg.tokenCount();
+      ++vi;
+      continue;
+    }
+    const TextRole r = role[i];
+    std::size_t j = i;
+    while (j < n && (vi >= visuals.size() || j < visuals[vi].start) && role[j] == r) ++j;
+    layout.segments.push_back(Segment::text(static_cast<int>(j - i), r));
+    i = j;
+  }
+  try {
+    validateLayout(layout);
+  } catch (const InputError& e) {
+    fail(std::string("tokens: ") + e.what());
+  }
+  return layout;
+}
+
+}  // namespace ropescope

@@ -1,0 +1,187 @@
+// `--model` / `--tokens` and `check-ids` end to end (issue 13 items 3-6): the ropescope binary
+// on a hand-made Qwen2.5-VL processor output and position_ids dumps written here byte by byte.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.h"
+
+using namespace ropescope::cli_harness;
+using json = nlohmann::json;
+
+namespace {
+
+class ModelCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    work_ = makeWorkDir("ropescope-model-cli");
+    // Qwen2.5-VL (config ids): 3 text, <|vision_start|> 151652, an image of ViT grid
+    // (1, 4, 6) = 2 x 3 tokens of <|image_pad|> 151655, <|vision_end|> 151653, 2 text; left
+    // padded by 2 (attention_mask 0), with a pixel_values the reader skips.
+    std::vector<long long> ids = {151643, 151643, 10, 11, 12, 151652};
+    ids.insert(ids.end(), 6, 151655);
+    ids.insert(ids.end(), {151653, 13, 14});
+    std::vector<int> mask(ids.size(), 1);
+    mask[0] = mask[1] = 0;
+    const json j = {
+        {"input_ids", {ids}},
+        {"attention_mask", {mask}},
+        {"image_grid_thw", {{1, 4, 6}}},
+        {"pixel_values", std::vector<std::vector<double>>(24, std::vector<double>(1176, 0.5))}};
+    std::ofstream(work_ / "inputs.json") << j.dump();
+  }
+  void TearDown() override { fs::remove_all(work_); }
+
+  ProcessResult run(const std::vector<std::string>& args) { return runProcess(work_, work_, args); }
+
+  // An int64 (or float32) .npy of `rows` x N (shape as given), as numpy writes it.
+  void writeIds(const std::string& name, const std::vector<std::vector<long long>>& rows,
+                const std::string& shape, bool asFloat = false) {
+    std::string header = std::string("{'descr': '") + (asFloat ? "<f4" : "<i8") +
+                         "', 'fortran_order': False, 'shape': (" + shape + "), }";
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::string bytes = "\x93NUMPY\x01";
+    bytes += '\0';
+    bytes += static_cast<char>(header.size() & 0xff);
+    bytes += static_cast<char>(header.size() >> 8);
+    bytes += header;
+    for (const auto& r : rows)
+      for (long long v : r) {
+        if (asFloat) {
+          const float f = static_cast<float>(v);
+          bytes.append(reinterpret_cast<const char*>(&f), 4);
+        } else {
+          bytes.append(reinterpret_cast<const char*>(&v), 8);
+        }
+      }
+    std::ofstream(work_ / name, std::ios::binary) << bytes;
+  }
+
+  fs::path work_;
+};
+
+// get_rope_index of the sequence above, hf-4.57, derived by hand: text 0, 1, 2; <vs> 3; image
+// at s = 4: t 4, h 4 + row, w 4 + col; <ve> max(6) + 1 = 7; text 8, 9.
+const std::vector<long long> kT = {0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 7, 8, 9};
+const std::vector<long long> kH = {0, 1, 2, 3, 4, 4, 4, 5, 5, 5, 7, 8, 9};
+const std::vector<long long> kW = {0, 1, 2, 3, 4, 5, 6, 4, 5, 6, 7, 8, 9};
+
+}  // namespace
+
+TEST_F(ModelCli, IdsListsEveryTokenWithItsTokenIdAndRole) {
+  const ProcessResult r =
+      run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json", "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "index,modality,segment,frame,row,col,t,h,w,token_id,role");
+  std::vector<std::string> rows;
+  while (std::getline(lines, line)) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 13u);
+  EXPECT_EQ(rows[0], "0,text,0,,,,0,0,0,10,text");
+  EXPECT_EQ(rows[3], "3,text,1,,,,3,3,3,151652,special");
+  EXPECT_EQ(rows[5], "5,image,2,0,0,1,4,4,5,151655,image");
+  EXPECT_EQ(rows[10], "10,text,3,,,,7,7,7,151653,special");
+  EXPECT_EQ(rows[12], "12,text,4,,,,9,9,9,14,text");
+
+  const ProcessResult j = run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json out = json::parse(j.out);
+  EXPECT_EQ(out["design"], "qwen2.5-vl");
+  ASSERT_EQ(out["tokens"].size(), 13u);
+  for (std::size_t i = 0; i < 13; ++i) {
+    EXPECT_EQ(out["tokens"][i]["id"], json({kT[i], kH[i], kW[i]})) << i;
+  }
+  EXPECT_EQ(out["tokens"][3]["token_id"], 151652);
+  EXPECT_EQ(out["tokens"][3]["role"], "special");
+  EXPECT_EQ(out["rope_delta"], -3);  // max 9 + 1 - 13
+}
+
+TEST_F(ModelCli, ModelSetsTheFrequencyPlan) {
+  // GLM-4.5V: rotary dim 64 of head dim 128 (partial 0.5): 32 pairs, base 1e4, chunked 8/12/12.
+  const ProcessResult r = run({"freqs", "--model", "glm-4.5v", "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 33);
+  EXPECT_NE(r.out.find("\n8,h,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n20,w,"), std::string::npos) << r.out;
+  // The plan options after --model override it.
+  const ProcessResult o = run({"freqs", "--model", "glm-4.5v", "--rotary-dim", "0", "--sections",
+                               "16,24,24", "--format", "csv"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 65);
+}
+
+TEST_F(ModelCli, CheckIdsIdentical) {
+  writeIds("p.npy", {kT, kH, kW}, "3, 1, 13");
+  ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                         "--position-ids", "p.npy"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("identical (13 tokens, hf-4.57)\n", 0), 0u) << r.out;
+  // [4, N] float32 with the text row first (v5 generation ids).
+  writeIds("p4.npy", {kT, kT, kH, kW}, "4, 13", true);
+  r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json", "--position-ids",
+           "p4.npy", "--rules", "hf-main"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("identical (13 tokens, hf-main)\n", 0), 0u) << r.out;
+}
+
+TEST_F(ModelCli, CheckIdsNamesTheFirstDifference) {
+  std::vector<long long> w = kW;
+  w[5] = 99;
+  writeIds("p.npy", {kT, kH, w}, "3, 13");
+  const ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                               "--position-ids", "p.npy"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("hf-4.57: differs at token 5 (image, cell 0,0,1, token id 151655): "
+                       "ropescope (4, 4, 5), dump (4, 4, 99); 1 of 13 tokens differ"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("matches no rule set"), std::string::npos) << r.out;
+}
+
+TEST_F(ModelCli, CheckIdsSaysWhichRuleSetTheDumpMatches) {
+  // transformers 5.3-5.5.3 time-scales every vision group (#45325): with no video the
+  // second_per_grid_ts iterator gives 1 s, so the image's t = s * tps * 1 = 4 * 2 = 8; h and w
+  // and the text after it (s + max(H', W') = 7) as hf-4.57.
+  std::vector<long long> t = kT;
+  for (int i = 4; i < 10; ++i) t[i] = 8;
+  writeIds("p.npy", {t, kH, kW}, "3, 1, 13");
+  const ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                               "--position-ids", "p.npy"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("6 of 13 tokens differ"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("matches hf-5.3: the 5.3.0-5.5.3 rewrite"), std::string::npos) << r.out;
+}
+
+TEST_F(ModelCli, CheckIdsRefusesBadInput) {
+  writeIds("two.npy", {kT, kH}, "2, 13");
+  expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                          "--position-ids", "two.npy"}),
+                     "2 rows", {"must be [3, N], [3, 1, N]", "[2, 13]"});
+  writeIds("batch.npy", {kT, kT, kH, kH, kW, kW}, "3, 2, 13");
+  expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                          "--position-ids", "batch.npy"}),
+                     "batch", {"batch of 2"});
+  writeIds("short.npy", {{0}, {0}, {0}}, "3, 1");
+  expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                          "--position-ids", "short.npy"}),
+                     "length", {"hold 1 tokens, the tokens file 13"});
+  expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json"}),
+                     "no dump", {"--position-ids"});
+  expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
+                          "--position-ids", "p.npy", "--rules", "hf-9"}),
+                     "rules", {"unknown rule set \"hf-9\""});
+  expectOneLineError(run({"ids", "--tokens", "inputs.json"}), "no model",
+                     {"--tokens needs --model"});
+  expectOneLineError(
+      run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json", "--layout", "t3"}), "both",
+      {"either --tokens or --layout"});
+  expectOneLineError(run({"ids", "--model", "no-such-model", "--layout", "t3"}), "name",
+                     {"no shipped model of that name", "qwen2.5-vl-7b"});
+  std::ofstream(work_ / "bad.json") << R"({"input_ids": [[1, 2], [3, 4]]})";
+  expectOneLineError(run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "bad.json"}), "batch",
+                     {"bad.json", "batch of 2"});
+}

@@ -1,0 +1,360 @@
+// Model configs (issue 13 item 3): every shipped config reads to the values its checkpoint
+// publishes (written here from the published config.json fields, see each folder's SOURCE, not
+// from the reader's output), the flat <= 4.57 and nested 5.x forms of one model read the same,
+// and hostile files give one-line InputErrors naming the field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "ropescope/errors.h"
+#include "ropescope/model_config.h"
+#include "ropescope/position_design.h"
+#include "temp_dir.h"
+
+using namespace ropescope;
+
+namespace {
+
+struct ModelsLocator : ::testing::Environment {
+  void SetUp() override { setModelLocator(modelFolderLocator(ROPESCOPE_MODELS)); }
+};
+const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new ModelsLocator);
+
+struct Expected {
+  const char* name;
+  const char* family;
+  const char* plan;
+  int headDim;
+  int rotaryDim;  // effective
+  double base;
+  std::vector<int> sections;  // in the plan's order (t, h, w)
+  PairLayout pairs;
+  SpecialTokenIds tokens;
+  int merge, patch;
+  long long minPixels, maxPixels;
+  double tokensPerSecond;
+};
+
+// From the published configs (resources/models/*/SOURCE): head dim = head_dim or hidden_size /
+// num_attention_heads; rotary dim = head dim * partial_rotary_factor; ERNIE's mrope_section
+// [22, 22, 20] lists h, w, t, so t, h, w = [20, 22, 22].
+const std::vector<Expected>& expected() {
+  static const SpecialTokenIds qwen{151655, 151656, 151652, 151653, -1, -1, -1, -1};
+  static const std::vector<Expected> e = {
+      {"qwen2-vl-7b",
+       "qwen2-vl",
+       "mrope",
+       3584 / 28,
+       128,
+       1e6,
+       {16, 24, 24},
+       PairLayout::NeoX,
+       qwen,
+       2,
+       14,
+       3136,
+       12845056,
+       0.0},
+      {"qwen2.5-vl-3b",
+       "qwen2.5-vl",
+       "mrope",
+       2048 / 16,
+       128,
+       1e6,
+       {16, 24, 24},
+       PairLayout::NeoX,
+       qwen,
+       2,
+       14,
+       3136,
+       12845056,
+       2.0},
+      {"qwen2.5-vl-7b",
+       "qwen2.5-vl",
+       "mrope",
+       3584 / 28,
+       128,
+       1e6,
+       {16, 24, 24},
+       PairLayout::NeoX,
+       qwen,
+       2,
+       14,
+       3136,
+       12845056,
+       2.0},
+      {"qwen3-vl-8b",
+       "qwen3-vl",
+       "interleaved",
+       128,
+       128,
+       5e6,
+       {24, 20, 20},
+       PairLayout::NeoX,
+       qwen,
+       2,
+       16,
+       65536,
+       16777216,
+       0.0},
+      {"qwen3.5-0.8b",
+       "qwen3.5",
+       "interleaved",
+       256,
+       64,
+       1e7,
+       {11, 11, 10},
+       PairLayout::NeoX,
+       {248056, 248057, 248053, 248054, -1, -1, -1, -1},
+       2,
+       16,
+       65536,
+       16777216,
+       0.0},
+      // GLM: no preprocessor config shipped, so Qwen2.5-VL's pixel bounds with its patch 14.
+      {"glm-4.1v-9b-thinking",
+       "glm4v",
+       "mrope",
+       4096 / 32,
+       64,
+       1e4,
+       {8, 12, 12},
+       PairLayout::GptJ,
+       {151343, 151344, -1, -1, 151339, 151340, 151341, 151342},
+       2,
+       14,
+       3136,
+       12845056,
+       0.0},
+      {"glm-4.5v",
+       "glm4v",
+       "mrope",
+       128,
+       64,
+       1e4,
+       {8, 12, 12},
+       PairLayout::GptJ,
+       {151363, 151364, -1, -1, 151339, 151340, 151341, 151342},
+       2,
+       14,
+       3136,
+       12845056,
+       0.0},
+      {"ernie-4.5-vl-28b-a3b",
+       "ernie4.5-vl",
+       "ernie",
+       2560 / 20,
+       128,
+       5e5,
+       {20, 22, 22},
+       PairLayout::GptJ,
+       {100295, 103367, -1, -1, 101304, 101305, 101306, 101307},
+       2,
+       14,
+       3136,
+       12845056,
+       0.0},
+  };
+  return e;
+}
+
+// The message of the InputError `f` throws (fails the test when it throws none).
+template <typename F>
+std::string errorOf(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    return m;
+  }
+  ADD_FAILURE() << "no InputError";
+  return {};
+}
+
+const char* kFlatQwen25 = R"({
+  "model_type": "qwen2_5_vl", "hidden_size": 3584, "num_attention_heads": 28,
+  "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+  "vision_start_token_id": 151652, "vision_end_token_id": 151653, "image_token_id": 151655,
+  "video_token_id": 151656,
+  "vision_config": {"patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2,
+                    "tokens_per_second": 2}})";
+
+// The same model as transformers 5.x writes it: text fields in text_config, rope_parameters.
+const char* kNestedQwen25 = R"({
+  "model_type": "qwen2_5_vl",
+  "text_config": {"model_type": "qwen2_5_vl_text", "hidden_size": 3584, "num_attention_heads": 28,
+                  "rope_parameters": {"rope_type": "default", "mrope_section": [16, 24, 24],
+                                      "rope_theta": 1000000.0}},
+  "vision_start_token_id": 151652, "vision_end_token_id": 151653, "image_token_id": 151655,
+  "video_token_id": 151656,
+  "vision_config": {"patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2,
+                    "tokens_per_second": 2}})";
+
+}  // namespace
+
+TEST(ModelConfig, EveryShippedConfigReadsToItsPublishedValues) {
+  ASSERT_EQ(shippedModelNames().size(), expected().size());
+  for (const Expected& e : expected()) {
+    SCOPED_TRACE(e.name);
+    const ModelConfig m = readModelConfig(e.name);
+    EXPECT_EQ(m.name, e.name);
+    EXPECT_EQ(m.family, e.family);
+    EXPECT_EQ(m.frequency.plan, e.plan);
+    EXPECT_EQ(m.frequency.rotary.headDim, e.headDim);
+    EXPECT_EQ(m.frequency.rotary.effectiveRotaryDim(), e.rotaryDim);
+    EXPECT_EQ(m.frequency.rotary.base, e.base);
+    EXPECT_EQ(m.frequency.sections, e.sections);
+    EXPECT_EQ(m.frequency.rotary.pairs, e.pairs);
+    EXPECT_EQ(m.tokens, e.tokens);
+    EXPECT_EQ(m.spatialMerge, e.merge);
+    EXPECT_EQ(m.patchSize, e.patch);
+    EXPECT_EQ(m.grid.minPixels, e.minPixels);
+    EXPECT_EQ(m.grid.maxPixels, e.maxPixels);
+    EXPECT_EQ(m.grid.patch, e.patch);
+    EXPECT_EQ(m.grid.merge, e.merge);
+    EXPECT_EQ(m.tokensPerSecond, e.tokensPerSecond);
+    EXPECT_EQ(m.source, std::string("shipped: ") + e.name);
+    // The pairs the plan resolves: half the rotary dim, every section used.
+    EXPECT_EQ(resolvePairs(m.frequency).size(), e.rotaryDim / 2);
+  }
+}
+
+TEST(ModelConfig, FlatAndNestedFormsOfOneModelReadTheSame) {
+  const ModelConfig flat = modelConfigFromJson(kFlatQwen25, {}, {}, "q");
+  const ModelConfig nested = modelConfigFromJson(kNestedQwen25, {}, {}, "q");
+  EXPECT_EQ(flat, nested);
+  EXPECT_EQ(flat.family, "qwen2.5-vl");
+  EXPECT_EQ(flat.designParams.find("tokens_per_second"), 2.0);
+
+  // GLM-4.1V flat (rope_scaling, partial_rotary_factor at the top) and nested (both in
+  // text_config.rope_parameters, as GLM-4.5V's 5.x config).
+  const char* glmFlat = R"({"model_type": "glm4v", "hidden_size": 4096,
+    "num_attention_heads": 32, "partial_rotary_factor": 0.5, "rope_theta": 10000.0,
+    "rope_scaling": {"type": "default", "mrope_section": [8, 12, 12]},
+    "vision_config": {"patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
+  const char* glmNested = R"({"model_type": "glm4v", "text_config": {"head_dim": 128,
+    "rope_parameters": {"mrope_section": [8, 12, 12], "partial_rotary_factor": 0.5,
+    "rope_theta": 10000.0}},
+    "vision_config": {"patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
+  EXPECT_EQ(modelConfigFromJson(glmFlat, {}, {}, "g"), modelConfigFromJson(glmNested, {}, {}, "g"));
+}
+
+TEST(ModelConfig, ProcessorConfigsInBothFormsSetThePixelBounds) {
+  const ModelConfig a =
+      modelConfigFromJson(kFlatQwen25, R"({"min_pixels": 200704, "max_pixels": 1003520})");
+  EXPECT_EQ(a.grid.minPixels, 200704);
+  EXPECT_EQ(a.grid.maxPixels, 1003520);
+  const ModelConfig b = modelConfigFromJson(
+      kFlatQwen25, R"({"size": {"shortest_edge": 200704, "longest_edge": 1003520}})");
+  EXPECT_EQ(a.grid, b.grid);
+  // Only a video processor config: its bounds.
+  const ModelConfig c = modelConfigFromJson(kFlatQwen25, {}, R"({"min_pixels": 4096,
+    "max_pixels": 8192, "fps": 2.0})");
+  EXPECT_EQ(c.grid.minPixels, 4096);
+  EXPECT_EQ(c.designParams.find("fps"), 2.0);
+  EXPECT_NE(errorOf([] {
+              modelConfigFromJson(kFlatQwen25, R"({"min_pixels": 9000, "max_pixels": 10})");
+            }).find("min_pixels"),
+            std::string::npos);
+}
+
+TEST(ModelConfig, ErnieOwnConfigFormTakesFreqAllocation) {
+  // baidu/ERNIE-4.5-VL-28B-A3B-PT's remote-code config: freq_allocation 20 t pairs of 64.
+  const ModelConfig m = modelConfigFromJson(R"({"model_type": "ernie4_5_moe_vl",
+    "hidden_size": 2560, "num_attention_heads": 20, "rope_theta": 500000, "freq_allocation": 20,
+    "im_patch_id": 100295, "vision_config": {"patch_size": 14, "spatial_merge_size": 2}})");
+  EXPECT_EQ(m.frequency.sections, (std::vector<int>{20, 22, 22}));
+  EXPECT_EQ(m.tokens.imageToken, 100295);
+}
+
+TEST(ModelConfig, HostileFilesGiveOneLineNamingTheField) {
+  const auto err = [](const std::string& text) {
+    return errorOf([&] { modelConfigFromJson(text, {}, {}, "bad.json"); });
+  };
+  std::string m = err(R"({"model_type": "llava"})");
+  EXPECT_NE(m.find("unknown model_type \"llava\""), std::string::npos) << m;
+  for (const char* family :
+       {"qwen2-vl", "qwen2.5-vl", "qwen3-vl", "qwen3.5", "glm4v", "ernie4.5-vl", "qwen2_5_vl"})
+    EXPECT_NE(m.find(family), std::string::npos) << m;
+  EXPECT_NE(err("{}").find("no model_type"), std::string::npos);
+  EXPECT_NE(err(R"({"model_type": 7})").find("model_type must be a string"), std::string::npos);
+  EXPECT_NE(err("[1, 2]").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(err("{\"model_type\": ").find("not valid JSON"), std::string::npos);
+
+  const auto without = [](const std::string& key) {
+    std::string s = kFlatQwen25;
+    const auto at = s.find("\"" + key + "\"");
+    EXPECT_NE(at, std::string::npos) << key;
+    s.replace(at + 1, key.size(), "x_" + key);  // the key renamed away
+    return s;
+  };
+  EXPECT_NE(err(without("rope_theta")).find("missing field rope_theta"), std::string::npos);
+  EXPECT_NE(err(without("mrope_section")).find("missing field mrope_section"), std::string::npos);
+  EXPECT_NE(err(without("spatial_merge_size")).find("vision_config.spatial_merge_size"),
+            std::string::npos);
+  EXPECT_NE(err(without("tokens_per_second")).find("tokens_per_second"), std::string::npos);
+  m = err(without("hidden_size"));
+  EXPECT_NE(m.find("missing field hidden_size"), std::string::npos) << m;
+
+  const auto with = [](const std::string& from, const std::string& to) {
+    std::string s = kFlatQwen25;
+    const auto at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return s.replace(at, from.size(), to);
+  };
+  m = err(with("\"rope_theta\": 1000000.0", "\"rope_theta\": \"big\""));
+  EXPECT_NE(m.find("rope_theta must be a number (got string)"), std::string::npos) << m;
+  m = err(with("\"hidden_size\": 3584", "\"hidden_size\": 1e300"));
+  EXPECT_NE(m.find("hidden_size must be"), std::string::npos) << m;
+  m = err(with("\"num_attention_heads\": 28", "\"num_attention_heads\": 184467440737095516150"));
+  EXPECT_NE(m.find("num_attention_heads"), std::string::npos) << m;
+  m = err(with("[16, 24, 24]", "[16, 24]"));
+  EXPECT_NE(m.find("mrope_section must be a list of 3"), std::string::npos) << m;
+  m = err(with("[16, 24, 24]", "[16, 24, 25]"));  // 65 pairs over 64
+  EXPECT_NE(m.find("do not fit"), std::string::npos) << m;
+  m = err(with("[16, 24, 24]", "[16, -24, 24]"));
+  EXPECT_NE(m.find("mrope_section[1]"), std::string::npos) << m;
+  m = err(with("\"rope_theta\": 1000000.0",
+               "\"rope_theta\": 1000000.0, \"partial_rotary_factor\": 0.3"));
+  EXPECT_NE(m.find("partial_rotary_factor"), std::string::npos) << m;
+  m = err(with("\"image_token_id\": 151655", "\"image_token_id\": -5"));
+  EXPECT_NE(m.find("image_token_id"), std::string::npos) << m;
+  m = err(with("\"vision_config\": {", "\"vision_config\": [], \"x\": {"));
+  EXPECT_NE(m.find("missing field vision_config"), std::string::npos) << m;
+  EXPECT_NE(err(std::string(kMaxModelConfigBytes + 1, ' ')).find("larger than"), std::string::npos);
+}
+
+TEST(ModelConfig, FoldersAndNames) {
+  test::TempDir dir;
+  std::ofstream(dir.path / "config.json") << kFlatQwen25;
+  std::ofstream(dir.path / "preprocessor_config.json")
+      << R"({"min_pixels": 784, "max_pixels": 1568})";
+  const ModelConfig m = readModelConfig(dir.path.string());
+  EXPECT_EQ(m.grid.minPixels, 784);
+  EXPECT_EQ(m.name, dir.path.filename().string());
+  EXPECT_EQ(readModelConfig((dir.path / "config.json").string()), m);  // the file itself
+
+  test::TempDir empty;
+  std::string e = errorOf([&] { readModelConfig(empty.path.string()); });
+  EXPECT_NE(e.find("has no config.json"), std::string::npos) << e;
+  e = errorOf([] { readModelConfig("qwen9-vl"); });
+  EXPECT_NE(e.find("no shipped model of that name (shipped: ernie-4.5-vl-28b-a3b"),
+            std::string::npos)
+      << e;
+  std::ofstream(empty.path / "config.json") << std::string(kMaxModelConfigBytes + 10, ' ');
+  e = errorOf([&] { readModelConfig(empty.path.string()); });
+  EXPECT_NE(e.find("larger than"), std::string::npos) << e;
+}
+
+TEST(ModelConfig, ApplyModelSetsDesignFrequencyAndGrid) {
+  const ModelConfig m = readModelConfig("qwen2.5-vl-7b");
+  Scene s = defaultScene();
+  s.frequency.rotary.headDim = 64;
+  const Scene out = applyModel(s, m);
+  EXPECT_EQ(out.design, "qwen2.5-vl");
+  EXPECT_EQ(out.frequency, m.frequency);
+  EXPECT_EQ(out.imageGrid, m.grid);
+  EXPECT_EQ(out.designParams.find("tokens_per_second"), 2.0);
+  EXPECT_NO_THROW(validateScene(out));
+}
