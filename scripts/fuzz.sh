@@ -23,7 +23,7 @@ CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
 cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 
 # Longest input tried per target: a few times the largest real seed.
-declare -A MAX_LEN=([layout]=512 [scene]=4096 [npy]=4096 [image]=16384)
+declare -A MAX_LEN=([layout]=512 [scene]=4096 [npy]=4096 [image]=16384 [model_config]=8192 [tokens]=8192)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # Targets run side by side, as many at a time as there are cores: each still gets its full

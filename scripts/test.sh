@@ -11,7 +11,7 @@ CCACHE=()
 if command -v ccache >/dev/null; then
   CCACHE=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-FUZZ_SECONDS=${ROPESCOPE_FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${ROPESCOPE_FUZZ_SECONDS:-40}
 STAGES=()
 stage_start=$(date +%s)
 stage_done() {

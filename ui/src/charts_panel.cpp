@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "axis_colors.h"
+#include "chart_view.h"
 #include "figure_charts.h"
 #include "formula_panel.h"
 #include "metric_text.h"
@@ -48,7 +49,7 @@ QString exact(double v) {
 constexpr int kChartMinimumWidth = 210;
 
 QChartView* viewFor(QChart* chart, QWidget* parent) {
-  auto* view = new QChartView(chart, parent);
+  auto* view = new ChartView(chart, parent);
   view->setRenderHint(QPainter::Antialiasing);
   view->setMinimumSize(kChartMinimumWidth, 200);
   return view;
