@@ -89,6 +89,16 @@ void fitAxis(QValueAxis* axis, double lo, double hi) {
   const double pad = (hi - lo) * 0.05;
   axis->setRange(lo - pad, hi + pad);
   axis->applyNiceNumbers();
+  // Qt's nice numbers can give 7 or more ticks (MCA-LLaVA's profile: 0..12 in steps of 2): on a
+  // laptop's chart their labels overlap and Qt hides every other one. More than 6: round steps
+  // (niceStep) over the same range instead.
+  if (axis->tickCount() > 6) {
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(niceStep(axis->max() - axis->min()));
+  } else {
+    axis->setTickType(QValueAxis::TicksFixed);
+  }
 }
 
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,

@@ -37,10 +37,11 @@ QString line(const QString& what, const QString& math) {
 }
 
 // Which q/k dims the pairs rotate under the layout (core's pairDims), and the dims that pass
-// through under partial rotary.
+// through under partial rotary. Only where it says more than the common case (NeoX over the
+// whole head): one more line for every scene would push the window past a laptop's height.
 QString pairsLine(const RotaryConfig& rotary) {
   const int n = rotary.pairCount(), d = rotary.headDim;
-  if (n < 1) return {};
+  if (n < 1 || (rotary.pairs == PairLayout::NeoX && 2 * n >= d)) return {};
   const bool gptj = rotary.pairs == PairLayout::GptJ;
   const PairDims first = pairDims(rotary.pairs, 0, n), last = pairDims(rotary.pairs, n - 1, n);
   QString text =

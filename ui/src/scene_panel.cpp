@@ -148,14 +148,18 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   rotaryDim_->setKeyboardTracking(false);
   pairs_ = new QComboBox(planBox);
   pairs_->setObjectName(QStringLiteral("pairs"));
-  pairs_->addItem(tr("NeoX (dims p, p + r/2)"),
-                  QString::fromLatin1(pairLayoutName(PairLayout::NeoX)));
-  pairs_->addItem(tr("GPT-J (dims 2p, 2p + 1)"),
-                  QString::fromLatin1(pairLayoutName(PairLayout::GptJ)));
+  pairs_->addItem(tr("NeoX pairs"), QString::fromLatin1(pairLayoutName(PairLayout::NeoX)));
+  pairs_->addItem(tr("GPT-J pairs"), QString::fromLatin1(pairLayoutName(PairLayout::GptJ)));
   pairs_->setToolTip(
-      tr("Which two q/k dims each rotary pair rotates: NeoX (rotate_half: Qwen2/2.5/3-VL, "
-         "Qwen3.5) or GPT-J (GLM-4.1V/4.5V, ERNIE-4.5-VL). Dims past the rotary dim pass "
-         "through"));
+      tr("Which two q/k dims each rotary pair p rotates: NeoX, dims p and p + r/2 (rotate_half: "
+         "Qwen2/2.5/3-VL, Qwen3.5) or GPT-J, dims 2p and 2p + 1 (GLM-4.1V/4.5V, ERNIE-4.5-VL). "
+         "Dims past the rotary dim r pass through"));
+  // The rotary dim and the pair layout share a row: the panel fits a laptop screen's height.
+  auto* rotaryRow = new QWidget(planBox);
+  auto* rr = new QHBoxLayout(rotaryRow);
+  rr->setContentsMargins(0, 0, 0, 0);
+  rr->addWidget(rotaryDim_, 1);
+  rr->addWidget(pairs_, 1);
   base_ = new QDoubleSpinBox(planBox);
   base_->setObjectName(QStringLiteral("base"));
   base_->setRange(0.0, 1e13);
@@ -185,9 +189,8 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   planForm->addRow(fieldErrors_[QStringLiteral("plan")] = makeErrorLabel());
   planForm->addRow(tr("Head dim"), headDim_);
   planForm->addRow(fieldErrors_[QStringLiteral("head_dim")] = makeErrorLabel());
-  planForm->addRow(tr("Rotary dim"), rotaryDim_);
+  planForm->addRow(tr("Rotary dim"), rotaryRow);
   planForm->addRow(fieldErrors_[QStringLiteral("rotary_dim")] = makeErrorLabel());
-  planForm->addRow(tr("Pairs"), pairs_);
   planForm->addRow(tr("Base"), base_);
   planForm->addRow(fieldErrors_[QStringLiteral("base")] = makeErrorLabel());
   planForm->addRow(tr("Sections"), sections_);
