@@ -313,6 +313,23 @@ std::size_t readPrelude(std::istream& in, std::uintmax_t fileSize, const std::st
   return count;
 }
 
+// Reads `count` elements of `dt` in bounded chunks (no second full-size buffer) and hands each
+// chunk to `convert(src, n, done)`: n elements from raw bytes src, to go at index done.
+template <typename Convert>
+void readChunks(std::istream& in, std::size_t count, const Dtype& dt, const std::string& where,
+                Convert convert) {
+  constexpr std::size_t kChunk = 1 << 16;
+  std::vector<unsigned char> buf(std::min(count, kChunk) * dt.size);
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(kChunk, count - done);
+    in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
+    if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
+      throw InputError(where + "is truncated (read failed)");
+    convert(buf.data(), n, done);
+    done += n;
+  }
+}
+
 // The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
 NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
                        std::size_t maxElements) {
@@ -323,16 +340,8 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
   out.shape = h.shape;
   out.dtype = h.descr;
   out.data.resize(count);
-  // Read in bounded chunks so float16 / float64 conversion needs no second full-size buffer.
-  constexpr std::size_t kChunk = 1 << 16;
-  std::vector<unsigned char> buf(std::min(count, kChunk) * dt.size);
-  for (std::size_t done = 0; done < count;) {
-    const std::size_t n = std::min(kChunk, count - done);
-    in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
-    if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
-      throw InputError(where + "is truncated (read failed)");
+  readChunks(in, count, dt, where, [&](const unsigned char* src, std::size_t n, std::size_t done) {
     float* dst = out.data.data() + done;
-    const unsigned char* src = buf.data();
     switch (dt.kind) {
       case Kind::F32:
         if (!dt.swap) {
@@ -352,14 +361,40 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
       default:
         throw InputError(where + "has a non-float dtype");
     }
-    done += n;
-  }
+  });
   return out;
 }
 
-}  // namespace
-
-namespace {
+// One element of any accepted dtype as a double (exact for integers below 2^53).
+double numberAt(const unsigned char* e, const Dtype& dt) {
+  switch (dt.kind) {
+    case Kind::F16:
+      return halfToFloat(loadSwapped<unsigned short>(e, dt.swap));
+    case Kind::F32:
+      return loadSwapped<float>(e, dt.swap);
+    case Kind::F64:
+      return loadSwapped<double>(e, dt.swap);
+    case Kind::I8:
+      return static_cast<std::int8_t>(*e);
+    case Kind::U8:
+      return *e;
+    case Kind::Bool:
+      return *e ? 1.0 : 0.0;
+    case Kind::I16:
+      return loadSwapped<std::int16_t>(e, dt.swap);
+    case Kind::U16:
+      return loadSwapped<std::uint16_t>(e, dt.swap);
+    case Kind::I32:
+      return loadSwapped<std::int32_t>(e, dt.swap);
+    case Kind::U32:
+      return loadSwapped<std::uint32_t>(e, dt.swap);
+    case Kind::I64:
+      return static_cast<double>(loadSwapped<std::int64_t>(e, dt.swap));
+    case Kind::U64:
+      return static_cast<double>(loadSwapped<std::uint64_t>(e, dt.swap));
+  }
+  return 0.0;  // unreachable: every Kind is listed
+}
 
 NpyNumbers readNumbersStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
                              std::size_t maxElements) {
@@ -370,58 +405,9 @@ NpyNumbers readNumbersStream(std::istream& in, std::uintmax_t fileSize, const st
   out.shape = h.shape;
   out.dtype = h.descr;
   out.data.resize(count);
-  constexpr std::size_t kChunk = 1 << 16;
-  std::vector<unsigned char> buf(std::min(count, kChunk) * dt.size);
-  for (std::size_t done = 0; done < count;) {
-    const std::size_t n = std::min(kChunk, count - done);
-    in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(n * dt.size));
-    if (static_cast<std::size_t>(in.gcount()) != n * dt.size)
-      throw InputError(where + "is truncated (read failed)");
-    double* dst = out.data.data() + done;
-    const unsigned char* src = buf.data();
-    for (std::size_t i = 0; i < n; ++i) {
-      const unsigned char* e = src + dt.size * i;
-      switch (dt.kind) {
-        case Kind::F16:
-          dst[i] = halfToFloat(loadSwapped<unsigned short>(e, dt.swap));
-          break;
-        case Kind::F32:
-          dst[i] = loadSwapped<float>(e, dt.swap);
-          break;
-        case Kind::F64:
-          dst[i] = loadSwapped<double>(e, dt.swap);
-          break;
-        case Kind::I8:
-          dst[i] = static_cast<std::int8_t>(*e);
-          break;
-        case Kind::U8:
-          dst[i] = *e;
-          break;
-        case Kind::Bool:
-          dst[i] = *e ? 1.0 : 0.0;
-          break;
-        case Kind::I16:
-          dst[i] = loadSwapped<std::int16_t>(e, dt.swap);
-          break;
-        case Kind::U16:
-          dst[i] = loadSwapped<std::uint16_t>(e, dt.swap);
-          break;
-        case Kind::I32:
-          dst[i] = loadSwapped<std::int32_t>(e, dt.swap);
-          break;
-        case Kind::U32:
-          dst[i] = loadSwapped<std::uint32_t>(e, dt.swap);
-          break;
-        case Kind::I64:
-          dst[i] = static_cast<double>(loadSwapped<std::int64_t>(e, dt.swap));
-          break;
-        case Kind::U64:
-          dst[i] = static_cast<double>(loadSwapped<std::uint64_t>(e, dt.swap));
-          break;
-      }
-    }
-    done += n;
-  }
+  readChunks(in, count, dt, where, [&](const unsigned char* src, std::size_t n, std::size_t done) {
+    for (std::size_t i = 0; i < n; ++i) out.data[done + i] = numberAt(src + dt.size * i, dt);
+  });
   return out;
 }
 
