@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <fstream>
 
+#include "image_compare.h"
 #include "main_window.h"
 #include "parameter_editor.h"
 #include "position_space_view.h"
@@ -136,6 +137,7 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   ASSERT_NE(info, nullptr);
   EXPECT_TRUE(info->text().contains(QStringLiteral("qwen2.5-vl-7b"))) << info->text().toStdString();
   EXPECT_TRUE(info->text().contains(QStringLiteral("Qwen2.5-VL"))) << info->text().toStdString();
+  EXPECT_FALSE(info->text().contains(QChar(0xC2))) << "UTF-8 read as Latin-1";
 
   // The rule set is a choice in the parameter editor.
   ParameterEditor* rules = w.panel()->parameterEditor("rules");

@@ -48,8 +48,8 @@
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
-#include "ropescope/tokens_file.h"
 #include "ropescope/scene_metrics.h"
+#include "ropescope/tokens_file.h"
 #include "scene_model.h"
 #include "scene_panel.h"
 #include "segment_list_editor.h"
@@ -402,7 +402,8 @@ void MainWindow::refreshViews() {
   const Scene& valid = model_->validScene();
   view_->setLayout(valid.layout);
   // Marks of a check belong to the scene it checked.
-  if (model_->scene() != checkedScene_ && !view_->markedTokens().empty()) view_->setMarkedTokens({});
+  if (model_->scene() != checkedScene_ && !view_->markedTokens().empty())
+    view_->setMarkedTokens({});
   view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
   view_->setStale(model_->isStale());
   if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
@@ -627,8 +628,7 @@ bool MainWindow::openTokens(const QString& path) {
     validateScene(next);
     model_->setScene(next);
     tokenIds_.assign(input.inputIds.begin(), input.inputIds.end());
-    statusBar()->showMessage(tr("Opened %1: %2 tokens").arg(path).arg(input.inputIds.size()),
-                             4000);
+    statusBar()->showMessage(tr("Opened %1: %2 tokens").arg(path).arg(input.inputIds.size()), 4000);
     return true;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Open processor output"), QString::fromStdString(e.what()));
@@ -637,8 +637,8 @@ bool MainWindow::openTokens(const QString& path) {
 }
 
 void MainWindow::openTokensDialog() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open processor output"), QString(), tr("Tokens JSON (*.json);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open processor output"), QString(),
+                                                    tr("Tokens JSON (*.json);;All files (*)"));
   if (!path.isEmpty()) openTokens(path);
 }
 
@@ -650,16 +650,18 @@ bool MainWindow::checkIds(const QString& path) {
     for (const ParameterSpec& spec : specs)
       if (spec.key == "rules") rules = &spec;
     if (!rules)
-      throw InputError("check ids needs a model family's design (File \xe2\x86\x92 Open model); "
-                       "the scene's design " +
-                           scene.design + " has no rule set",
-                       "position-ids");
+      throw InputError(
+          "check ids needs a model family's design (File \xe2\x86\x92 Open model); "
+          "the scene's design " +
+              scene.design + " has no rule set",
+          "position-ids");
     const auto value = scene.designParams.find("rules");
-    const auto ruleSet = static_cast<RuleSet>(static_cast<int>(value ? *value : rules->defaultValue));
+    const auto ruleSet =
+        static_cast<RuleSet>(static_cast<int>(value ? *value : rules->defaultValue));
     const std::vector<Id3> dump = readPositionIdsDump(path.toStdString());
-    const IdsCheck result =
-        checkPositionIds(scene, dump, {ruleSet}, tokenIds_, path.toStdString());
-    QStringList lines = QString::fromStdString(result.report).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const IdsCheck result = checkPositionIds(scene, dump, {ruleSet}, tokenIds_, path.toStdString());
+    QStringList lines =
+        QString::fromStdString(result.report).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     idsCheck_ = lines.join(QStringLiteral("; "));
     checkedScene_ = scene;
     view_->setMarkedTokens(std::vector<long>(result.differing.begin(), result.differing.end()));

@@ -301,8 +301,8 @@ void ScenePanel::sync() {
     } catch (const std::exception&) {
       family = tr("design now %1").arg(family);  // the user picked another design since
     }
-    modelInfo_->setText(QStringLiteral("%1  \xc2\xb7  %2")
-                            .arg(QString::fromStdString(s.model), family));
+    modelInfo_->setText(
+        QString::fromUtf8("%1  \xc2\xb7  %2").arg(QString::fromStdString(s.model), family));
   }
   for (auto& [key, editor] : editors_) {
     const auto value = s.designParams.find(key);
