@@ -3,7 +3,7 @@
 // becomes the layout (special tokens visible in the segment table), a dump equal to the ids is
 // identical and a dump with one changed id marks that token in the 3-D view; bad files leave
 // the scene as it was with the message shown. A screenshot at 1366x768 with the model loaded
-// goes to tests/ui/output/model_loaded_1366x768.png.
+// goes to tests/ui/output/model_{loaded,menu,check}_1366x768.png.
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -249,4 +249,18 @@ TEST(ModelGui, ScreenshotWithModelLoaded) {
       out + QStringLiteral("/model_menu_%1.png").arg(tag)));
   models->hide();
   file->hide();
+
+  // The processor output checked against a dump with token 6 changed: its mark in 3-D.
+  QTemporaryDir dir;
+  writeText(dir.filePath(QStringLiteral("tokens.json")), kTokens);
+  ASSERT_TRUE(w.openTokens(dir.filePath(QStringLiteral("tokens.json"))));
+  waitUntil([&] { return !w.model()->computing(); });
+  std::vector<Id3> changed = kIds;
+  changed[6][1] = 9;
+  writeDump(dir.filePath(QStringLiteral("changed.npy")), changed);
+  ASSERT_TRUE(w.checkIds(dir.filePath(QStringLiteral("changed.npy"))));
+  EXPECT_EQ(w.spaceView()->markedTokens(), (std::vector<long>{6}));
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
+      out + QStringLiteral("/model_check_%1.png").arg(tag)));
 }
