@@ -436,6 +436,7 @@ Scene applyModel(Scene scene, const ModelConfig& model) {
   scene.frequency = model.frequency;
   validateImageGridSettings(model.grid);
   scene.imageGrid = model.grid;
+  scene.model = model.name;
   return scene;
 }
 

@@ -145,6 +145,12 @@ void validateScene(const Scene& scene) {
                          " (got " + std::to_string(scene.ageLayer) + ")",
                      "age_layer");
   if (scene.selectedText < 0) throw InputError("selected text token must be >= 0", "selected_text");
+  if (scene.model.size() > kMaxModelNameChars ||
+      std::any_of(scene.model.begin(), scene.model.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    throw InputError("model name must be at most " + std::to_string(kMaxModelNameChars) +
+                         " characters without control characters",
+                     "model");
   if (scene.design == kIdsFileDesign) {
     if (scene.fileIds.empty())
       throw InputError(
@@ -224,6 +230,7 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
                         ? scene.idsFile
                         : std::filesystem::path(scene.idsFile).lexically_proximate(base).string();
   }
+  if (!scene.model.empty()) j["model"] = scene.model;
   return j.dump(2) + "\n";
 }
 
@@ -276,7 +283,7 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
   try {
     rejectUnknownKeys(j,
                       {"format", "version", "layout", "video_timing", "image_grid", "design",
-                       "design_params", "frequency", "age", "selected_text", "ids_file"},
+                       "design_params", "frequency", "age", "selected_text", "ids_file", "model"},
                       "the scene");
     if (!j.contains("format") || getAs<std::string>(j, "format", "scene") != kFormat)
       sceneError("\"format\" must be \"ropescope-scene\"");
@@ -384,6 +391,7 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (a.contains("layer")) s.ageLayer = getAs<int>(a, "layer", "age");
     }
     if (j.contains("selected_text")) s.selectedText = getAs<int>(j, "selected_text", "scene");
+    if (j.contains("model")) s.model = getAs<std::string>(j, "model", "scene");
     if (j.contains("ids_file")) {
       std::filesystem::path p(getAs<std::string>(j, "ids_file", "scene"));
       if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;

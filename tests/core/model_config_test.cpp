@@ -358,3 +358,19 @@ TEST(ModelConfig, ApplyModelSetsDesignFrequencyAndGrid) {
   EXPECT_EQ(out.designParams.find("tokens_per_second"), 2.0);
   EXPECT_NO_THROW(validateScene(out));
 }
+
+TEST(ModelConfig, TheSceneKeepsTheModelName) {
+  const Scene out = applyModel(defaultScene(), readModelConfig("qwen2.5-vl-7b"));
+  EXPECT_EQ(out.model, "qwen2.5-vl-7b");
+  const std::string text = sceneToJson(out);
+  EXPECT_NE(text.find("\"model\": \"qwen2.5-vl-7b\""), std::string::npos) << text;
+  EXPECT_EQ(sceneFromJson(text).model, "qwen2.5-vl-7b");
+  EXPECT_EQ(sceneToJson(defaultScene()).find("\"model\""), std::string::npos);  // optional
+  std::string bad = text;
+  bad.replace(bad.find("qwen2.5-vl-7b\""), 13, "qwen\\n2.5");
+  const std::string e = errorOf([&] { sceneFromJson(bad); });
+  EXPECT_NE(e.find("model name"), std::string::npos) << e;
+  std::string wrongType = text;
+  wrongType.replace(wrongType.find("\"qwen2.5-vl-7b\""), 15, "7");
+  EXPECT_THROW(sceneFromJson(wrongType), InputError);
+}

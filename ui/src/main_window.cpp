@@ -44,8 +44,12 @@
 #include "phasor_view.h"
 #include "picture_importer.h"
 #include "picture_view.h"
+#include "ropescope/check_ids.h"
+#include "ropescope/errors.h"
+#include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
+#include "ropescope/tokens_file.h"
 #include "scene_model.h"
 #include "scene_panel.h"
 #include "segment_list_editor.h"
@@ -244,6 +248,14 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Load &ids\xe2\x80\xa6"), this, &MainWindow::loadIdsDialog)
       ->setToolTip(tr("Your own position ids (.npy, [N,3] or [3,N] t,h,w per token) over the "
                       "current layout, as the design \"Ids from a file\""));
+  modelMenu_ = file->addMenu(tr("Open &model"));
+  modelMenu_->setObjectName(QStringLiteral("modelMenu"));
+  file->addAction(tr("Open &processor output\xe2\x80\xa6"), this, &MainWindow::openTokensDialog)
+      ->setToolTip(tr("A tokens .json saved from a transformers processor (input_ids, "
+                      "image_grid_thw, ...) becomes the layout under the loaded model"));
+  file->addAction(tr("&Check position ids\xe2\x80\xa6"), this, &MainWindow::checkIdsDialog)
+      ->setToolTip(tr("Compare a position_ids .npy dumped from the model with the scene's ids "
+                      "under its rule set; differing tokens are marked in the 3-D view"));
   file->addSeparator();
   QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
   saveAction->setShortcut(QKeySequence::Save);
@@ -285,6 +297,7 @@ void MainWindow::buildMenus() {
   file->insertActions(saveAction, {addImage, addVideo});
   file->insertSeparator(saveAction);
   rebuildRecentMenu();
+  rebuildModelMenu();
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
   auto* toolbar = addToolBar(tr("View"));
@@ -388,6 +401,9 @@ void MainWindow::refreshViews() {
   const SceneMetrics& m = model_->metrics();
   const Scene& valid = model_->validScene();
   view_->setLayout(valid.layout);
+  // Marks of a check belong to the scene it checked.
+  if (model_->scene() != checkedScene_ && !view_->markedTokens().empty())
+    view_->setMarkedTokens({});
   view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
   view_->setStale(model_->isStale());
   if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
@@ -552,6 +568,115 @@ void MainWindow::loadIdsDialog() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Load ids"), QString(),
                                                     tr("NumPy array (*.npy);;All files (*)"));
   if (!path.isEmpty()) loadIds(path);
+}
+
+void MainWindow::rebuildModelMenu() {
+  modelMenu_->clear();
+  modelMenu_->addAction(tr("Checkpoint &folder\xe2\x80\xa6"), this, &MainWindow::openModelDialog)
+      ->setToolTip(tr("A downloaded model folder with config.json (and preprocessor_config.json)"));
+  modelMenu_->addSeparator();
+  for (const std::string& name : shippedModelNames()) {
+    const QString n = QString::fromStdString(name);
+    modelMenu_->addAction(n, this, [this, n] { openModel(n); });
+  }
+}
+
+bool MainWindow::openModel(const QString& dirOrName) {
+  try {
+    ModelConfig config = readModelConfig(dirOrName.toStdString());
+    model_->setScene(applyModel(model_->scene(), config));
+    modelConfig_ = std::move(config);
+    statusBar()->showMessage(
+        tr("Opened model %1 (%2)")
+            .arg(QString::fromStdString(modelConfig_->name),
+                 QString::fromStdString(findFamily(modelConfig_->family).title())),
+        4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Open model"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::openModelDialog() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
+  if (!dir.isEmpty()) openModel(dir);
+}
+
+bool MainWindow::openTokens(const QString& path) {
+  const std::string sceneModel = model_->scene().model;
+  if ((!modelConfig_ || modelConfig_->name != sceneModel) && !sceneModel.empty()) {
+    try {  // a scene saved with a shipped model's name
+      modelConfig_ = readModelConfig(sceneModel);
+    } catch (const std::exception&) {
+      modelConfig_.reset();
+    }
+  }
+  if (!modelConfig_ || sceneModel.empty()) {
+    QMessageBox::warning(this, tr("Open processor output"),
+                         tr("Open a model first (File \xe2\x86\x92 Open model): its token ids "
+                            "and patch sizes read the tokens file"));
+    return false;
+  }
+  try {
+    const TokenInput input = readTokensFile(path.toStdString());
+    Scene next = applyModel(model_->scene(), *modelConfig_);
+    next.layout = layoutFromTokens(input, *modelConfig_);
+    next.idsFile.clear();
+    next.fileIds.clear();
+    next.selectedText = 0;
+    validateScene(next);
+    model_->setScene(next);
+    tokenIds_.assign(input.inputIds.begin(), input.inputIds.end());
+    statusBar()->showMessage(tr("Opened %1: %2 tokens").arg(path).arg(input.inputIds.size()), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Open processor output"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::openTokensDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open processor output"), QString(),
+                                                    tr("Tokens JSON (*.json);;All files (*)"));
+  if (!path.isEmpty()) openTokens(path);
+}
+
+bool MainWindow::checkIds(const QString& path) {
+  const Scene& scene = model_->scene();
+  try {
+    const auto specs = findDesign(scene.design).parameters();
+    const ParameterSpec* rules = nullptr;
+    for (const ParameterSpec& spec : specs)
+      if (spec.key == "rules") rules = &spec;
+    if (!rules)
+      throw InputError(
+          "check ids needs a model family's design (File \xe2\x86\x92 Open model); "
+          "the scene's design " +
+              scene.design + " has no rule set",
+          "position-ids");
+    const auto value = scene.designParams.find("rules");
+    const auto ruleSet =
+        static_cast<RuleSet>(static_cast<int>(value ? *value : rules->defaultValue));
+    const std::vector<Id3> dump = readPositionIdsDump(path.toStdString());
+    const IdsCheck result = checkPositionIds(scene, dump, {ruleSet}, tokenIds_, path.toStdString());
+    QStringList lines =
+        QString::fromStdString(result.report).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    idsCheck_ = lines.join(QStringLiteral("; "));
+    checkedScene_ = scene;
+    view_->setMarkedTokens(std::vector<long>(result.differing.begin(), result.differing.end()));
+    statusBar()->showMessage(tr("Check ids: %1").arg(idsCheck_));
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Check position ids"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::checkIdsDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Check position ids"), QString(),
+                                                    tr("NumPy array (*.npy);;All files (*)"));
+  if (!path.isEmpty()) checkIds(path);
 }
 
 void MainWindow::openDialog() {

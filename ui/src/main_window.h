@@ -10,6 +10,7 @@
 #include <vtkSmartPointer.h>
 
 #include "position_space_view.h"
+#include "ropescope/model_config.h"
 #include "ropescope/scene.h"
 
 class QAction;
@@ -87,6 +88,20 @@ class MainWindow : public QMainWindow {
   // [3,N]) over the current layout. A bad file or a token count that differs from the layout's
   // leaves the scene as it was; the message box says why and it returns false.
   bool loadIds(const QString& path);
+  // File → Open model: a checkpoint folder (config.json, ...) or a shipped config by name. The
+  // scene takes the model's design, frequency spec and image grid (applyModel); a bad folder or
+  // name leaves the scene as it was, the message box says why and it returns false.
+  bool openModel(const QString& dirOrName);
+  // File → Open processor output…: a tokens .json becomes the layout under the loaded model
+  // (layoutFromTokens). Without a model (none loaded, and the scene's model name is not a
+  // shipped one) it says to open one first and returns false; a bad file leaves the scene.
+  bool openTokens(const QString& path);
+  // File → Check position ids…: a position_ids .npy dumped from the model, compared with the
+  // scene's ids under the scene's rule set. The result line goes to the status bar (and
+  // idsCheckText()); the differing tokens are marked in the 3-D view. Returns true when the
+  // check ran (identical or not); bad input: a message box, false.
+  bool checkIds(const QString& path);
+  QString idsCheckText() const { return idsCheck_; }
   bool isModified() const;
   QString currentFile() const { return currentFile_; }
 
@@ -116,6 +131,10 @@ class MainWindow : public QMainWindow {
   bool saveAs();
   void openDialog();
   void loadIdsDialog();
+  void openModelDialog();
+  void openTokensDialog();
+  void checkIdsDialog();
+  void rebuildModelMenu();
   bool maybeSave();
   void addRecent(const QString& path);
   void rebuildRecentMenu();
@@ -144,6 +163,13 @@ class MainWindow : public QMainWindow {
   QAction* compareAction_ = nullptr;
   QAction* darkAction_ = nullptr;
   QMenu* recentMenu_ = nullptr;
+  QMenu* modelMenu_ = nullptr;
+  // The model opened last (its special token ids and grids read the tokens files) and the
+  // input_ids of the last tokens file (they name tokens in the check-ids line).
+  std::optional<ModelConfig> modelConfig_;
+  std::vector<long long> tokenIds_;
+  QString idsCheck_;
+  Scene checkedScene_;  // the scene the marks in the 3-D view belong to
   QLabel* status_ = nullptr;
   QLabel* staleStatus_ = nullptr;
   QString currentFile_;

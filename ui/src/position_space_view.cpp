@@ -240,6 +240,11 @@ void PositionSpaceView::setLayout(const Layout& layout) {
   tilesDirty_ = true;
 }
 
+void PositionSpaceView::setMarkedTokens(std::vector<long> tokens) {
+  marked_ = std::move(tokens);
+  rebuild();
+}
+
 void PositionSpaceView::setTileFacing(TileFacing facing) {
   if (facing == tiles_->facing()) return;
   tiles_->setFacing(facing);
@@ -404,6 +409,12 @@ void PositionSpaceView::rebuild() {
   }
   if (selectedVisual_ >= 0 && selectedVisual_ < static_cast<long>(visualTokens_.size())) {
     const Id3& p = ids_.ids[visualTokens_[selectedVisual_]];
+    const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);
+    hiVerts->InsertNextCell(1, &h);
+  }
+  for (long t : marked_) {
+    if (t < 0 || t >= static_cast<long>(n)) continue;
+    const Id3& p = ids_.ids[t];
     const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);
     hiVerts->InsertNextCell(1, &h);
   }

@@ -39,6 +39,10 @@ class PositionSpaceView : public VtkView {
   // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
   // before showIds(); an empty layout (the default) draws every visual token as a point.
   void setLayout(const Layout& layout);
+  // Tokens marked with the selection's highlight (check ids: the tokens that differ from a
+  // model's dump), kept until the next call; an empty list clears them.
+  void setMarkedTokens(std::vector<long> tokens);
+  const std::vector<long>& markedTokens() const { return marked_; }
   void setTileFacing(TileFacing facing);
   TileFacing tileFacing() const { return tiles_->facing(); }
   const PictureTiles& tiles() const { return *tiles_; }
@@ -112,6 +116,7 @@ class PositionSpaceView : public VtkView {
   std::unique_ptr<PictureTiles> tiles_;
   long selectedToken_ = -1;
   long selectedVisual_ = -1;
+  std::vector<long> marked_;
   ColorMode colorMode_ = ColorMode::GridCell;
   bool stale_ = false;
   bool dark_ = true;

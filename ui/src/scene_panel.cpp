@@ -17,6 +17,7 @@
 #include "ropescope/age_schedule.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
+#include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "scene_model.h"
 #include "segment_list_editor.h"
@@ -42,6 +43,19 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   generalError_->setObjectName(QStringLiteral("generalError"));
   column->addWidget(generalError_);
   fieldErrors_[QString()] = generalError_;
+
+  // Model
+  auto* modelBox = new QGroupBox(tr("Model"), this);
+  auto* modelColumn = new QVBoxLayout(modelBox);
+  modelInfo_ = new QLabel(modelBox);
+  modelInfo_->setObjectName(QStringLiteral("modelInfo"));
+  modelInfo_->setWordWrap(true);
+  modelInfo_->setToolTip(
+      tr("File \xe2\x86\x92 Open model sets the design, frequency plan and image grid of a "
+         "checkpoint; File \xe2\x86\x92 Open processor output makes the layout from its tokens. "
+         "The rule set (transformers version) is the design's \"Rules\" below"));
+  modelColumn->addWidget(modelInfo_);
+  column->addWidget(modelBox);
 
   // Layout
   auto* layoutBox = new QGroupBox(tr("Layout"), this);
@@ -281,6 +295,18 @@ void ScenePanel::sync() {
     design_->setCurrentIndex(design_->findData(QString::fromStdString(s.design)));
   }
   if (editorsDesign_ != s.design) rebuildParameterEditors();
+  if (s.model.empty()) {
+    modelInfo_->setText(tr("none (File \xe2\x86\x92 Open model)"));
+  } else {
+    QString family = QString::fromStdString(s.design);
+    try {
+      family = QString::fromStdString(findFamily(s.design).title());
+    } catch (const std::exception&) {
+      family = tr("design now %1").arg(family);  // the user picked another design since
+    }
+    modelInfo_->setText(
+        QString::fromUtf8("%1  \xc2\xb7  %2").arg(QString::fromStdString(s.model), family));
+  }
   for (auto& [key, editor] : editors_) {
     const auto value = s.designParams.find(key);
     editor->setValue(value ? *value : editor->spec().defaultValue);

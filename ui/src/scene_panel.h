@@ -44,6 +44,7 @@ class ScenePanel : public QWidget {
   SceneModel* model_;
   SegmentListEditor* segments_ = nullptr;
   ImageGridEditor* imageGrid_ = nullptr;
+  QLabel* modelInfo_ = nullptr;  // the model applied last (File → Open model), and its family
   QComboBox* design_ = nullptr;
   QLabel* designSummary_ = nullptr;
   QFormLayout* paramsForm_ = nullptr;

@@ -231,6 +231,16 @@ void SegmentListEditor::fillRow(int row, const Segment& s) {
     return;
   }
   const QSignalBlocker b0(kind);
+  // Text runs name their role: a model's special tokens and frame timestamps (processor output).
+  const bool textRow = s.kind == SegmentKind::Text;
+  kind->setItemText(0, !textRow || s.role == TextRole::Plain ? tr("text")
+                       : s.role == TextRole::Special         ? tr("special")
+                                                             : tr("timestamp"));
+  kind->setToolTip(textRow && s.role == TextRole::Special ? tr("Special tokens of the model "
+                                                               "(vision start/end, ...)")
+                   : textRow && s.role == TextRole::Timestamp
+                       ? tr("Timestamp text of a video frame")
+                       : QString());
   kind->setCurrentIndex(static_cast<int>(s.kind));
   a->setValue(s.kind == SegmentKind::Text ? s.length : s.frames);
   rows->setValue(s.rows);

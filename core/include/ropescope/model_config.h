@@ -48,7 +48,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
                                 const std::string& name = "config.json");
 
 // The scene with the model's family as design (its parameters from the config, the scene's
-// other parameters of that design kept), the model's frequency spec and image-grid settings.
+// other parameters of that design kept), the model's frequency spec and image-grid settings,
+// and its name as Scene::model.
 Scene applyModel(Scene scene, const ModelConfig& model);
 
 // Where shipped model configs live. The program that ships them (the desktop app keeps them as

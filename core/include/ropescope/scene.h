@@ -29,8 +29,14 @@ struct Scene {
   // the scene file in its JSON) and its ids, one per layout token.
   std::string idsFile;
   std::vector<Id3> fileIds;
+  // The model applied last (applyModel, model_config.h): its name ("qwen2.5-vl-7b" or the
+  // checkpoint folder's name), shown beside the design; empty when none. At most
+  // kMaxModelNameChars printable characters.
+  std::string model;
   bool operator==(const Scene&) const = default;
 };
+
+inline constexpr std::size_t kMaxModelNameChars = 256;
 
 Scene defaultScene();
 
