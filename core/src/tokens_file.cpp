@@ -55,7 +55,9 @@ class Reader final : public nlohmann::json_sax<json> {
       ++depth_;
       return true;
     }
-    if (capturing()) fail(what_ + ": \"" + key_ + "\" must be a list of numbers (got an object)");
+    // Under a key it reads (at any depth, its value itself included): an object is refused.
+    if (current_ != nullptr && depth_ >= 1)
+      fail(what_ + ": \"" + key_ + "\" must be a list of numbers (got an object)");
     ++depth_;
     return true;
   }
@@ -121,7 +123,7 @@ class Reader final : public nlohmann::json_sax<json> {
       if (!current_->shape.empty() || !current_->values.empty())
         fail(what_ + ": \"" + key_ + "\" is malformed");
     } else {
-      if (level_.size() != current_->shape.size())
+      if (level_.empty() || level_.size() != current_->shape.size())
         fail(what_ + ": \"" + key_ + "\" mixes numbers and lists at one level");
       ++level_.back();
     }

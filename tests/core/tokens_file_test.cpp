@@ -307,3 +307,20 @@ TEST(NpyNumbers, WholeNumberDumpsReadExactly) {
   EXPECT_NE(errorOf([&] { readNpyBytes(npyBytes("<i8", "2,", p)); }).find("unsupported dtype"),
             std::string::npos);
 }
+
+// Found by fuzzing (tests/fuzz/regressions/tokens/object-under-input-ids.json): an object as a
+// key's value, with a number inside, reached an empty nesting stack (undefined behaviour).
+TEST(TokensFile, AnObjectWhereAListBelongsIsOneLine) {
+  for (const char* text : {R"({"input_ids": {"pixel_values": 2}})",
+                           R"({"input_ids": [[1, {"a": 2}]]})", R"({"image_grid_thw": {}})"}) {
+    try {
+      tokensFromJson(text);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("must be a list of numbers (got an object)"), std::string::npos)
+          << text << ": " << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+  }
+}
