@@ -140,8 +140,7 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
   for (std::size_t t = 0; t < r.tokens; ++t)
     for (int p = 0; p < r.pairs; ++p) {
       const Axis a = pairs.axis[std::size_t(p)];
-      const double angle =
-          a == Axis::None ? 0.0 : ids[t][std::size_t(a)] * pairs.theta[std::size_t(p)];
+      const double angle = axisCoordinate(a, ids[t]) * pairs.theta[std::size_t(p)];
       r.cos[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(std::cos(angle));
       r.sin[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(std::sin(angle));
     }
@@ -271,8 +270,7 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
     std::vector<double> y(d);
     for (std::size_t p = 0; p < h; ++p) {
       const Axis a = problem.pairs.axis[p];
-      const double angle =
-          a == Axis::None ? 0.0 : problem.ids[t][std::size_t(a)] * problem.pairs.theta[p];
+      const double angle = axisCoordinate(a, problem.ids[t]) * problem.pairs.theta[p];
       const double c = std::cos(angle), s = std::sin(angle);
       const PairDims pd = pairDims(problem.rotary.layout, int(p), int(h));
       const std::size_t i0 = std::size_t(pd.first), i1 = std::size_t(pd.second);

@@ -14,8 +14,7 @@ namespace ropescope {
 double decayBound(const PairTable& pairs, const Id3& delta) {
   double re = 0.0, im = 0.0, total = 0.0;
   for (int p = 0; p < pairs.size(); ++p) {
-    const double phi =
-        pairs.axis[p] == Axis::None ? 0.0 : pairs.theta[p] * delta[static_cast<int>(pairs.axis[p])];
+    const double phi = pairs.theta[p] * axisCoordinate(pairs.axis[p], delta);
     re += std::cos(phi);
     im += std::sin(phi);
     total += std::hypot(re, im);
@@ -48,6 +47,14 @@ PairTable curveTable(const PairTable& pairs, const Id3& direction, DecayForm for
   if (count != 1)
     throw InputError("the subset decay form needs a direction along one axis (t, h or w)",
                      "direction");
+  // A pair on VRoPE's fourth map (h + w - t) turns with every axis: no subset of pairs is the
+  // one that moves along a single axis.
+  for (Axis a : pairs.axis)
+    if (a == Axis::Mix)
+      throw InputError(
+          "the subset decay form is not defined for a plan with pairs on the h+w-t map (vrope): "
+          "use the full form",
+          "direction");
   return subsetPairs(pairs, static_cast<Axis>(moving));
 }
 
@@ -108,10 +115,7 @@ std::vector<double> decayCurve(const PairTable& pairs, const Id3& direction, int
   const PairTable table = curveTable(pairs, direction, form);
   const int n = table.size();
   std::vector<double> omega(n);
-  for (int p = 0; p < n; ++p)
-    omega[p] = table.axis[p] == Axis::None
-                   ? 0.0
-                   : table.theta[p] * direction[static_cast<int>(table.axis[p])];
+  for (int p = 0; p < n; ++p) omega[p] = table.theta[p] * axisCoordinate(table.axis[p], direction);
   const long count = static_cast<long>(maxDistance) + 1;
   std::vector<double> out(static_cast<std::size_t>(count));
   if (n == 0) return out;

@@ -22,6 +22,7 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::mmRopeDesign(),    // Lumos-1
       &detail::omniropeDesign(),  // OmniGen2
       &detail::ilropeDesign(),    // Mogao
+      &detail::vropeDesign(),     // VRoPE
       // The model families (core/src/families), in the order of allFamilies().
       &detail::qwen2VlDesign(),
       &detail::qwen25VlDesign(),

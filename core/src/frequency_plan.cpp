@@ -21,6 +21,8 @@ const char* axisName(Axis a) {
       return "w";
     case Axis::None:
       return "none";
+    case Axis::Mix:
+      return "h+w-t";
   }
   return "?";
 }
@@ -50,6 +52,7 @@ const std::vector<const FrequencyPlan*>& allPlans() {
       &detail::multiheadPlan(), &detail::videoRopePlan(), &detail::videoRopeRepoPlan(),
       &detail::hopePlan(),      &detail::erniePlan(),
       &detail::mmRopePlan(),  // research designs (issue 13)
+      &detail::vropePlan(),
   };
   return plans;
 }

@@ -18,12 +18,16 @@ namespace ropescope {
 namespace {
 
 int spaceDims(MetricSpace s) {
-  return s == MetricSpace::Line ? 1 : s == MetricSpace::Plane ? 2 : 3;
+  return s == MetricSpace::Line ? 1 : s == MetricSpace::Plane ? 2 : s == MetricSpace::Space ? 3 : 4;
 }
 
-// The coordinates a design's distance uses: t (line), (h, w) (plane) or (t, h, w).
+// The coordinates a design's distance uses: t (line), (h, w) (plane), (t, h, w), or (t, h, w,
+// h + w - t) (VRoPE's four maps). Coordinate d of a token in its space.
 inline int firstAxis(MetricSpace s) {
   return s == MetricSpace::Plane ? 1 : 0;
+}
+inline double spaceCoordinate(const Id3& id, MetricSpace s, int d) {
+  return d == 3 ? axisCoordinate(Axis::Mix, id) : id[firstAxis(s) + d];
 }
 
 bool onDiagonal(const Id3& id) {
@@ -93,7 +97,7 @@ std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
     CentredBlock blk;
     double sum = 0.0;
     for (std::size_t k = i; k < j; ++k)
-      for (int d = 0; d < dims; ++d) sum += ids.ids[vis[k]][first + d];
+      for (int d = 0; d < dims; ++d) sum += spaceCoordinate(ids.ids[vis[k]], ids.space, d);
     blk.m = sum / static_cast<double>((j - i) * dims);
     blk.count = static_cast<double>(j - i);
     if (dims == 1) {
@@ -107,15 +111,24 @@ std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
       for (std::size_t k = i; k < j; ++k) {
         // Summed in sorted order, so tokens whose centred coordinates are permutations of
         // each other ((r, c) and (c, r) of a grid) get bitwise-equal coefficients.
-        std::array<double, 3> c{};
-        for (int d = 0; d < dims; ++d) c[d] = ids.ids[vis[k]][first + d] - blk.m;
+        std::array<double, 4> c{};
+        for (int d = 0; d < dims; ++d)
+          c[d] = spaceCoordinate(ids.ids[vis[k]], ids.space, d) - blk.m;
         auto order = [&c](int i, int j) {
           if (c[j] < c[i]) std::swap(c[i], c[j]);
         };
-        order(0, 1);  // sorting network for dims = 2 or 3
-        if (dims == 3) {
-          order(1, 2);
+        if (dims == 4) {  // sorting networks for dims = 4, 2 and 3
           order(0, 1);
+          order(2, 3);
+          order(0, 2);
+          order(1, 3);
+          order(1, 2);
+        } else {
+          order(0, 1);
+          if (dims == 3) {
+            order(1, 2);
+            order(0, 1);
+          }
         }
         double s = 0.0, q = 0.0;
         for (int d = 0; d < dims; ++d) {
@@ -139,10 +152,11 @@ std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
 }  // namespace
 
 double tokenDistance(const PositionIds& ids, std::size_t a, std::size_t b) {
-  const int dims = spaceDims(ids.space), first = firstAxis(ids.space);
+  const int dims = spaceDims(ids.space);
   double s = 0.0;
   for (int d = 0; d < dims; ++d) {
-    const double x = ids.ids[a][first + d] - ids.ids[b][first + d];
+    const double x =
+        spaceCoordinate(ids.ids[a], ids.space, d) - spaceCoordinate(ids.ids[b], ids.space, d);
     s += x * x;
   }
   return std::sqrt(s);
@@ -243,8 +257,7 @@ Id3 displacement(const PositionIds& ids, std::size_t query, std::size_t key) {
 std::vector<double> pairPhases(const PairTable& pairs, const Id3& delta) {
   std::vector<double> phase(pairs.size());
   for (int p = 0; p < pairs.size(); ++p)
-    phase[p] =
-        pairs.axis[p] == Axis::None ? 0.0 : pairs.theta[p] * delta[static_cast<int>(pairs.axis[p])];
+    phase[p] = pairs.theta[p] * axisCoordinate(pairs.axis[p], delta);
   return phase;
 }
 
@@ -261,18 +274,18 @@ std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
                                  std::size_t token) {
   const std::vector<std::size_t> vis = ids.visualIndices();
   const int n = pairs.size();
-  std::array<std::vector<double>, 3> values;
-  std::array<std::vector<std::uint32_t>, 3> index;
-  for (int a = 0; a < 3; ++a) {
-    if (std::none_of(pairs.axis.begin(), pairs.axis.end(),
-                     [a](Axis x) { return static_cast<int>(x) == a; }))
-      continue;
-    for (std::size_t v : vis) values[a].push_back(ids.ids[v][a]);
+  std::array<std::vector<double>, 4> values;
+  std::array<std::vector<std::uint32_t>, 4> index;
+  for (int a = 0; a < 4; ++a) {
+    const Axis axis = kCoordinateAxes[a];
+    if (std::find(pairs.axis.begin(), pairs.axis.end(), axis) == pairs.axis.end()) continue;
+    for (std::size_t v : vis) values[a].push_back(axisCoordinate(axis, ids.ids[v]));
     std::sort(values[a].begin(), values[a].end());
     values[a].erase(std::unique(values[a].begin(), values[a].end()), values[a].end());
     for (std::size_t v : vis)
       index[a].push_back(static_cast<std::uint32_t>(
-          std::lower_bound(values[a].begin(), values[a].end(), ids.ids[v][a]) - values[a].begin()));
+          std::lower_bound(values[a].begin(), values[a].end(), axisCoordinate(axis, ids.ids[v])) -
+          values[a].begin()));
   }
   std::vector<double> sum(vis.size(), 0.0), cosines;
   for (int p = 0; p < n; ++p) {
@@ -280,10 +293,11 @@ std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
       for (double& x : sum) x += std::cos(0.0);
       continue;
     }
-    const int a = static_cast<int>(pairs.axis[p]);
+    const int a = coordinateSlot(pairs.axis[p]);
+    const double own = axisCoordinate(pairs.axis[p], ids.ids[token]);
     cosines.resize(values[a].size());
     for (std::size_t k = 0; k < values[a].size(); ++k)
-      cosines[k] = std::cos(pairs.theta[p] * (ids.ids[token][a] - values[a][k]));
+      cosines[k] = std::cos(pairs.theta[p] * (own - values[a][k]));
     const std::uint32_t* idx = index[a].data();
     for (std::size_t i = 0; i < vis.size(); ++i) sum[i] += cosines[idx[i]];
   }
@@ -374,19 +388,20 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     pMax = std::max(pMax, p);
   }
   std::vector<AxisTable> axes;
-  for (int a = 0; a < 3; ++a) {
+  for (const Axis axis : kCoordinateAxes) {
     AxisTable ax;
     for (int p = 0; p < pairs.size(); ++p)
-      if (static_cast<int>(pairs.axis[p]) == a) ax.theta.push_back(pairs.theta[p]);
+      if (pairs.axis[p] == axis) ax.theta.push_back(pairs.theta[p]);
     if (ax.theta.empty()) continue;
     ax.values.reserve(vis.size());
-    for (std::size_t v : vis) ax.values.push_back(ids.ids[v][a]);
+    for (std::size_t v : vis) ax.values.push_back(axisCoordinate(axis, ids.ids[v]));
     std::sort(ax.values.begin(), ax.values.end());
     ax.values.erase(std::unique(ax.values.begin(), ax.values.end()), ax.values.end());
     ax.index.reserve(vis.size());
     for (std::size_t v : vis)
       ax.index.push_back(static_cast<std::uint32_t>(
-          std::lower_bound(ax.values.begin(), ax.values.end(), ids.ids[v][a]) - ax.values.begin()));
+          std::lower_bound(ax.values.begin(), ax.values.end(), axisCoordinate(axis, ids.ids[v])) -
+          ax.values.begin()));
     ax.integral = textIntegral && std::all_of(ax.values.begin(), ax.values.end(), isInteger);
     if (ax.integral) {
       const long long lo = static_cast<long long>(pMin - ax.values.back());
@@ -448,8 +463,8 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     std::vector<std::vector<double>> local(axes.size());
     std::vector<std::vector<double>> chunkLut(axes.size());
     std::vector<double> x;
-    const double* lut[3] = {};
-    const std::uint32_t* idx[3] = {};
+    const double* lut[4] = {};
+    const std::uint32_t* idx[4] = {};
     for (std::size_t ai = 0; ai < axes.size(); ++ai) idx[ai] = axes[ai].index.data();
     std::size_t chunkBegin = begin;
     for (std::size_t t = begin; t < end; ++t) {

@@ -42,13 +42,13 @@ Phasor computePhasor(const PairTable& pairs, const Id3& delta) {
     p.sumLength = std::hypot(re, im);
     total += p.sumLength;
     cosSum += p.re;
-    const int a = static_cast<int>(p.axis);
-    if (a < 3) {
+    const int a = coordinateSlot(p.axis);
+    if (a >= 0) {
       ++out.axisPairs[a];
       out.axisBias[a] += p.re;
     }
   }
-  for (int a = 0; a < 3; ++a)
+  for (int a = 0; a < 4; ++a)
     if (out.axisPairs[a] > 0) out.axisBias[a] /= out.axisPairs[a];
   out.endRe = re;
   out.endIm = im;

@@ -37,6 +37,8 @@ const char* metricSpaceName(MetricSpace s) {
       return "plane";
     case MetricSpace::Space:
       return "space";
+    case MetricSpace::FourMaps:
+      return "four-maps";
   }
   return "?";
 }

@@ -43,9 +43,11 @@ std::string idsReport(const PositionIds& ids, TableFormat f,
   const bool labelled = !labels.empty();
   if (labelled && labels.size() != ids.size())
     throw InputError("token labels and ids differ in length");
+  // VRoPE's ids have a fourth map (h + w - t of the stored three): its own column / key.
+  const bool fourth = ids.space == MetricSpace::FourMaps;
   if (f == TableFormat::Csv) {
-    std::string s = labelled ? "index,modality,segment,frame,row,col,t,h,w,token_id,role\n"
-                             : "index,modality,segment,frame,row,col,t,h,w\n";
+    std::string s = std::string("index,modality,segment,frame,row,col,t,h,w") +
+                    (fourth ? ",h+w-t" : "") + (labelled ? ",token_id,role\n" : "\n");
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const TokenInfo& t = ids.tokens[i];
       s += std::to_string(i) + ',' + modalityName(t.modality) + ',' + std::to_string(t.segment) +
@@ -53,6 +55,7 @@ std::string idsReport(const PositionIds& ids, TableFormat f,
            (t.row < 0 ? "" : std::to_string(t.row)) + ',' +
            (t.col < 0 ? "" : std::to_string(t.col)) + ',' + formatDouble(ids.ids[i][0]) + ',' +
            formatDouble(ids.ids[i][1]) + ',' + formatDouble(ids.ids[i][2]);
+      if (fourth) s += ',' + formatDouble(axisCoordinate(Axis::Mix, ids.ids[i]));
       if (labelled) s += ',' + std::to_string(labels[i].tokenId) + ',' + labels[i].role;
       s += '\n';
     }
@@ -67,6 +70,7 @@ std::string idsReport(const PositionIds& ids, TableFormat f,
                 {"segment", t.segment},
                 {"cell", cell},
                 {"id", {ids.ids[i][0], ids.ids[i][1], ids.ids[i][2]}}};
+    if (fourth) row["fourth_map"] = axisCoordinate(Axis::Mix, ids.ids[i]);
     if (labelled) {
       row["token_id"] = labels[i].tokenId;
       row["role"] = labels[i].role;

@@ -110,3 +110,31 @@ TEST(IdsCli, ResearchDesignsBringTheirPlan) {
   EXPECT_EQ(il.out, inter.out);
   EXPECT_NE(il.out, chunked.out);
 }
+
+// VRoPE's fourth map is printed beside the stored three (CSV column h+w-t, JSON fourth_map):
+// for t1,i1x2 the image cells (0,0), (0,1) have maps (1,2,1,2) and (2,1,2,1) (s = 1, H+W-1 = 2),
+// and the design brings its plan, whose fourth pair rotates with that map.
+TEST(IdsCli, VropePrintsItsFourthMapAndBringsItsPlan) {
+  const ProcessResult csv =
+      runCli({"ids", "--design", "vrope", "--layout", "t1,i1x2,t1", "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out,
+            "index,modality,segment,frame,row,col,t,h,w,h+w-t\n"
+            "0,text,0,,,,0,0,0,0\n"
+            "1,image,1,0,0,0,1,2,1,2\n"
+            "2,image,1,0,0,1,2,1,2,1\n"
+            "3,text,2,,,,3,3,3,3\n");
+  const ProcessResult js = runCli({"ids", "--design", "vrope", "--layout", "t1,i1x2,t1"});
+  ASSERT_EQ(js.status, 0) << js.err;
+  const json j = json::parse(js.out);
+  EXPECT_EQ(j["metric_space"], "four-maps");
+  EXPECT_EQ(j["tokens"][1]["fourth_map"], 2.0);
+  EXPECT_EQ(j["tokens"][2]["fourth_map"], 1.0);
+  const ProcessResult mrope = runCli({"ids", "--layout", "t1,i1x2,t1"});
+  EXPECT_FALSE(json::parse(mrope.out)["tokens"][1].contains("fourth_map"));
+  const ProcessResult f = runCli({"bias", "--design", "vrope", "--layout", "t2,i3x3,t2"});
+  const ProcessResult g =
+      runCli({"bias", "--design", "vrope", "--plan", "vrope", "--layout", "t2,i3x3,t2"});
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(f.out, g.out);
+}

@@ -99,7 +99,7 @@ TEST(IdsGui, PickingIlRopeBringsItsPlan) {
   Window win;
   auto* box = win.w.panel()->findChild<QComboBox*>(QStringLiteral("design"));
   ASSERT_NE(box, nullptr);
-  for (const char* name : {"mca", "mm-rope", "omnirope", "ilrope"})
+  for (const char* name : {"mca", "mm-rope", "omnirope", "ilrope", "vrope"})
     EXPECT_GE(box->findData(QString::fromLatin1(name)), 0) << name;
   box->setCurrentIndex(box->findData(QStringLiteral("ilrope")));
   EXPECT_EQ(win.w.model()->scene().design, "ilrope");
@@ -108,4 +108,6 @@ TEST(IdsGui, PickingIlRopeBringsItsPlan) {
   EXPECT_EQ(win.w.model()->scene().frequency.plan, "mm-rope");
   box->setCurrentIndex(box->findData(QStringLiteral("mca")));  // suggests none: plan stays
   EXPECT_EQ(win.w.model()->scene().frequency.plan, "mm-rope");
+  box->setCurrentIndex(box->findData(QStringLiteral("vrope")));
+  EXPECT_EQ(win.w.model()->scene().frequency.plan, "vrope");
 }

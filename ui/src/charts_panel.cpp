@@ -287,9 +287,9 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   waveY_->setLabelFormat(QStringLiteral("%.0e"));
   waveChart_->addAxis(waveX_, Qt::AlignBottom);
   waveChart_->addAxis(waveY_, Qt::AlignLeft);
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < 4; ++a) {
     wave_[a] = new QScatterSeries;
-    wave_[a]->setName(tr("axis %1").arg(QLatin1String(axisNames[a])));
+    wave_[a]->setName(QLatin1String(axisName(kCoordinateAxes[a])));  // the title says "per pair"
     wave_[a]->setMarkerSize(6);
     waveChart_->addSeries(wave_[a]);
     wave_[a]->attachAxis(waveX_);
@@ -441,10 +441,10 @@ void ChartsPanel::applyColors() {
     c->setBackgroundRoundness(0);
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
-  for (int a = 0; a < 3; ++a) {
-    decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
-    wave_[a]->setColor(axisColor(a));
-    wave_[a]->setBorderColor(axisColor(a));
+  for (int a = 0; a < 3; ++a) decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
+  for (int a = 0; a < 4; ++a) {
+    wave_[a]->setColor(slotColor(a));
+    wave_[a]->setBorderColor(slotColor(a));
   }
   figure::showLineStylesInLegend(decayChart_);
   const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
@@ -502,7 +502,11 @@ void ChartsPanel::refresh() {
   // Wavelengths
   const figure::WavelengthPoints wp = figure::wavelengthPoints(m);
   const int nope = wp.nope;
-  for (int a = 0; a < 3; ++a) wave_[a]->replace(wp.perAxis[a]);
+  for (int a = 0; a < 4; ++a) wave_[a]->replace(wp.perAxis[a]);
+  // Only VRoPE's plan has pairs on the fourth map: elsewhere its series stays out of the legend.
+  const bool mixed = !wp.perAxis[3].isEmpty();
+  wave_[3]->setVisible(mixed);
+  for (QLegendMarker* mk : waveChart_->legend()->markers(wave_[3])) mk->setVisible(mixed);
   waveX_->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
   if (wp.any)
     waveY_->setRange(std::pow(10, std::floor(std::log10(wp.lo))),

@@ -97,7 +97,7 @@ class ChartsPanel : public QWidget {
   long marked_ = -1;
 
   QChart* waveChart_ = nullptr;
-  QScatterSeries* wave_[3] = {nullptr, nullptr, nullptr};
+  QScatterSeries* wave_[4] = {nullptr, nullptr, nullptr, nullptr};  // by coordinate slot
   QValueAxis* waveX_ = nullptr;
   QLogValueAxis* waveY_ = nullptr;
 };

@@ -258,8 +258,8 @@ ProfilePoints profilePoints(const SceneMetrics& m) {
 WavelengthPoints wavelengthPoints(const SceneMetrics& m) {
   WavelengthPoints p;
   for (const PairWavelength& w : m.wavelengths) {
-    const int a = static_cast<int>(w.axis);
-    if (!w.wavelength || a > 2) {
+    const int a = coordinateSlot(w.axis);
+    if (!w.wavelength || a < 0) {
       ++p.nope;
       continue;
     }
@@ -289,11 +289,11 @@ std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptio
   y->setLabelFormat(QStringLiteral("%.0e"));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
-  QScatterSeries* series[3] = {nullptr, nullptr, nullptr};
-  for (int a = 0; a < 3; ++a) {
+  QScatterSeries* series[4] = {nullptr, nullptr, nullptr, nullptr};
+  for (int a = 0; a < 4; ++a) {
     if (pts[a].isEmpty()) continue;
     series[a] = new QScatterSeries;
-    series[a]->setName(QStringLiteral("axis %1").arg(QLatin1String(kAxisNames[a])));
+    series[a]->setName(QStringLiteral("axis %1").arg(QLatin1String(axisName(kCoordinateAxes[a]))));
     series[a]->replace(pts[a]);
     chart->addSeries(series[a]);
     series[a]->attachAxis(x);
@@ -304,11 +304,11 @@ std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptio
   if (!first)
     y->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
   styleChart(chart.get(), o);
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < 4; ++a) {
     if (!series[a]) continue;
     series[a]->setMarkerSize(7);
-    series[a]->setColor(axisColor(a));
-    series[a]->setBorderColor(axisColor(a));
+    series[a]->setColor(slotColor(a));
+    series[a]->setBorderColor(slotColor(a));
   }
   return chart;
 }

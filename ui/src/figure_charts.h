@@ -44,8 +44,8 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
 // The wavelength of every rotary pair as points per axis, their range, and the NoPE pairs
 // (no wavelength) left out. The live chart and the exported one both plot these.
 struct WavelengthPoints {
-  QList<QPointF> perAxis[3];
-  double lo = 0, hi = 0;  // valid when any
+  QList<QPointF> perAxis[4];  // by coordinate slot (t, h, w, h+w-t)
+  double lo = 0, hi = 0;      // valid when any
   bool any = false;
   int nope = 0;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "axis_colors.h"
 #include "metric_text.h"
 #include "ropescope/position_design.h"
 
@@ -14,9 +15,9 @@ namespace {
 
 const char* const kAxisNames[3] = {"t", "h", "w"};
 
+// `axis`: static_cast<int>(Axis); the colours of axis_colors.h.
 QString colourOf(int axis) {
-  static const char* const colours[4] = {"#e45756", "#54b24b", "#4c8cdc", "#969696"};
-  return QString::fromLatin1(colours[std::clamp(axis, 0, 3)]);
+  return axisColor(axis).name();
 }
 
 // "10<sup>6</sup>" for a power of ten, else the number.
@@ -113,19 +114,19 @@ QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary, const AxisB
                   .arg(deltaText(ph.delta)));
   // The fastest pair of each axis (the first of its section).
   QStringList examples;
-  bool seen[4] = {false, false, false, false};
+  bool seen[5] = {false, false, false, false, false};  // by Axis
   for (int k = 0; k < n; ++k) {
     const PhasorPair& p = ph.pairs[k];
-    if (seen[std::clamp(static_cast<int>(p.axis), 0, 3)]) continue;
-    seen[std::clamp(static_cast<int>(p.axis), 0, 3)] = true;
-    const int a = static_cast<int>(p.axis);
+    const int a = std::clamp(static_cast<int>(p.axis), 0, 4);
+    if (seen[a]) continue;
+    seen[a] = true;
     examples << QStringLiteral(
                     "<span style='color:%1'>φ<sub>%2</sub></span> = %3·%4 = %5 "
                     "rad = %6 turns, drawn at %7 rad")
                     .arg(colourOf(a))
                     .arg(k)
                     .arg(formatNumber(p.theta, 4))
-                    .arg(a < 3 ? formatNumber(ph.delta[a]) : QStringLiteral("0"))
+                    .arg(formatNumber(axisCoordinate(p.axis, ph.delta)))
                     .arg(formatNumber(p.phase, 5))
                     .arg(formatNumber(p.turns, 4))
                     .arg(formatNumber(p.wrapped, 4));
@@ -144,10 +145,11 @@ QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary, const AxisB
                   .arg(n + 1)
                   .arg(formatNumber((n + 1) / 2.0)));
   QStringList perAxis;
-  for (int a = 0; a < 3; ++a)
+  for (int a = 0; a < 4; ++a)  // coordinate slots
     if (ph.axisPairs[a] > 0)
       perAxis << QStringLiteral("<span style='color:%1'>%2: %3 (%4 pairs)</span>")
-                     .arg(colourOf(a), QLatin1String(kAxisNames[a]),
+                     .arg(colourOf(static_cast<int>(kCoordinateAxes[a])),
+                          QLatin1String(axisName(kCoordinateAxes[a])),
                           formatNumber(ph.axisBias[a], 4))
                      .arg(ph.axisPairs[a]);
   out << line(QStringLiteral("Bias"),
@@ -253,11 +255,13 @@ QString positionFormulas(const Scene& scene, const SceneMetrics& m) {
   } else {
     out << line(
         QStringLiteral("Ids"),
-        QStringLiteral("%1: every token at (t, h, w); distance d = ‖p<sub>t</sub> − "
+        QStringLiteral("%1: every token at %5; distance d = ‖p<sub>t</sub> − "
                        "p<sub>i</sub>‖ in the %2 space; PTD = <b>%3</b>%4")
             .arg(QString::fromStdString(design), QString::fromLatin1(metricSpaceName(m.ids.space)))
             .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
-            .arg(spread));
+            .arg(spread)
+            .arg(m.ids.space == MetricSpace::FourMaps ? QStringLiteral("(t, h, w, h+w−t)")
+                                                      : QStringLiteral("(t, h, w)")));
   }
   return out.join(QString());
 }

@@ -186,12 +186,12 @@ void drawBars(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th
 
 // Draws the axis legend right-aligned in `area`; returns its width.
 double drawLegend(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th) {
-  bool present[4] = {false, false, false, false};
-  for (const PhasorPair& q : ph.pairs) present[std::clamp(static_cast<int>(q.axis), 0, 3)] = true;
-  const char* names[4] = {"t", "h", "w", "none (NoPE)"};
+  bool present[5] = {false, false, false, false, false};  // by Axis
+  for (const PhasorPair& q : ph.pairs) present[std::clamp(static_cast<int>(q.axis), 0, 4)] = true;
+  const char* names[5] = {"t", "h", "w", "none (NoPE)", "h+w-t"};
   double x = area.right();
   const QFontMetricsF fm(p.font());
-  for (int a = 3; a >= 0; --a) {
+  for (const int a : {3, 4, 2, 1, 0}) {  // drawn right to left: t h w h+w-t none
     if (!present[a]) continue;
     const QString label = QString::fromLatin1(names[a]);
     const double w = fm.horizontalAdvance(label);

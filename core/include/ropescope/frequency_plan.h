@@ -2,13 +2,39 @@
 // frequency theta_p = base^(-2p/rotary_dim). One plan per file under core/src/plans.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace ropescope {
 
-enum class Axis { T = 0, H = 1, W = 2, None = 3 };
-const char* axisName(Axis a);  // "t", "h", "w", "none"
+// Mix is VRoPE's fourth index map: no id channel of its own, its coordinate is h + w - t of the
+// stored ids (see axisCoordinate; the vrope design stores its first three maps as t, h, w).
+enum class Axis { T = 0, H = 1, W = 2, None = 3, Mix = 4 };
+const char* axisName(Axis a);  // "t", "h", "w", "none", "h+w-t"
+
+// The coordinate a pair on axis `a` rotates with, for ids (or a displacement) id = (t, h, w):
+// id[a] for t, h, w; h + w - t for Mix (linear, so a displacement's coordinate is the difference
+// of the tokens' coordinates; a text token (p, p, p) has p on every axis); 0 for None.
+inline double axisCoordinate(Axis a, const std::array<double, 3>& id) {
+  switch (a) {
+    case Axis::T:
+    case Axis::H:
+    case Axis::W:
+      return id[static_cast<int>(a)];
+    case Axis::Mix:
+      return id[1] + id[2] - id[0];
+    case Axis::None:
+      break;
+  }
+  return 0.0;
+}
+
+// The axes that carry a coordinate, in slot order: slot(t, h, w, Mix) = 0, 1, 2, 3; None: -1.
+inline constexpr Axis kCoordinateAxes[4] = {Axis::T, Axis::H, Axis::W, Axis::Mix};
+inline int coordinateSlot(Axis a) {
+  return a == Axis::None ? -1 : a == Axis::Mix ? 3 : static_cast<int>(a);
+}
 
 // Which two dims of q/k rotary pair p rotates. NeoX (Hugging Face rotate_half, Qwen): dims p and
 // p + r/2 for rotary dim r. GPT-J (GLM-4.1V, ERNIE-4.5-VL): dims 2p and 2p + 1.

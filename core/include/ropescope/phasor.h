@@ -31,9 +31,10 @@ struct Phasor {
   double decayBound = 0.0;          // (1/n) Σ_j |S_j|; equals decayBound(pairs, δ)
   double bias = 0.0;                // (1/n) Σ_k cos φ_k; equals positionalBias(pairs, δ)
   double endRe = 0.0, endIm = 0.0;  // S_n, the spiral's end point
-  // Per axis t, h, w: number of pairs and the mean cos φ over them (0 pairs: 0).
-  int axisPairs[3] = {0, 0, 0};
-  double axisBias[3] = {0.0, 0.0, 0.0};
+  // Per coordinate axis t, h, w, h+w-t (slots of coordinateSlot): number of pairs and the mean
+  // cos φ over them (0 pairs: 0).
+  int axisPairs[4] = {0, 0, 0, 0};
+  double axisBias[4] = {0.0, 0.0, 0.0, 0.0};
 };
 
 // Phase wrapped to (−π, π].

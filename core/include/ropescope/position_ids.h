@@ -18,6 +18,8 @@ enum class MetricSpace {
   Line,   // one index: hard, unordered, v2pe (the t component; h and w are copies)
   Plane,  // (h, w): the 2-D spatial illustration
   Space,  // (t, h, w)
+  // VRoPE's four index maps: the stored (t, h, w) and h + w - t (axisCoordinate of Axis::Mix)
+  FourMaps,
 };
 
 struct TokenInfo {

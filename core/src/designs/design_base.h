@@ -43,5 +43,6 @@ const PositionDesign& mcaDesign();
 const PositionDesign& mmRopeDesign();
 const PositionDesign& omniropeDesign();
 const PositionDesign& ilropeDesign();
+const PositionDesign& vropeDesign();
 
 }  // namespace ropescope::detail

@@ -34,5 +34,6 @@ const FrequencyPlan& videoRopeRepoPlan();
 const FrequencyPlan& hopePlan();
 const FrequencyPlan& erniePlan();
 const FrequencyPlan& mmRopePlan();  // research designs (issue 13)
+const FrequencyPlan& vropePlan();
 
 }  // namespace ropescope::detail
