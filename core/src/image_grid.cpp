@@ -28,8 +28,28 @@ double roundHalfEven(double x) {
 
 }  // namespace
 
+const char* resizeRuleName(ResizeRule r) {
+  switch (r) {
+    case ResizeRule::Ernie:
+      return "ernie";
+    case ResizeRule::Glm:
+      return "glm4v";
+    case ResizeRule::Qwen:
+      break;
+  }
+  return "qwen";
+}
+
+ResizeRule parseResizeRule(std::string_view name) {
+  for (ResizeRule r : {ResizeRule::Qwen, ResizeRule::Ernie, ResizeRule::Glm})
+    if (name == resizeRuleName(r)) return r;
+  throw InputError(
+      "unknown resize rule \"" + std::string(name) + "\" (accepted: qwen, ernie, glm4v)",
+      "resize_rule");
+}
+
 std::vector<std::string> imageGridPresetNames() {
-  return {"qwen2.5-vl", "qwen3-vl"};
+  return {"qwen2.5-vl", "qwen3-vl", "glm4v", "ernie4.5-vl"};
 }
 
 ImageGridSettings imageGridPreset(std::string_view name) {
@@ -46,8 +66,29 @@ ImageGridSettings imageGridPreset(std::string_view name) {
     s.maxPixels = 16777216;  // 4096 * 4096
     return s;
   }
+  if (name == "glm4v") {
+    // transformers models/glm4v/image_processing_glm4v.py, Glm4vImageProcessor: size
+    // {"shortest_edge": 112 * 112, "longest_edge": 28 * 28 * 15000}, patch_size 14,
+    // temporal_patch_size 2, merge_size 2.
+    ImageGridSettings s;
+    s.minPixels = 112 * 112;
+    s.maxPixels = 28 * 28 * 15000;
+    s.rule = ResizeRule::Glm;
+    return s;
+  }
+  if (name == "ernie4.5-vl") {
+    // transformers models/ernie4_5_vl_moe/image_processing_ernie4_5_vl_moe.py: size
+    // {"shortest_edge": 56 * 56, "longest_edge": 28 * 28 * 6177}, patch_size 14, merge_size 2.
+    ImageGridSettings s;
+    s.minPixels = 56 * 56;
+    s.maxPixels = 28 * 28 * 6177;
+    s.rule = ResizeRule::Ernie;
+    return s;
+  }
+  std::string names;
+  for (const std::string& n : imageGridPresetNames()) names += (names.empty() ? "" : ", ") + n;
   throw InputError(
-      "unknown image grid preset \"" + std::string(name) + "\" (accepted: qwen2.5-vl, qwen3-vl)",
+      "unknown image grid preset \"" + std::string(name) + "\" (accepted: " + names + ")",
       "preset");
 }
 
@@ -78,7 +119,18 @@ ImageGrid smartResize(long long height, long long width, const ImageGridSettings
   validateImageGridSettings(settings);
   const long long factor = settings.factor();
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
-  if (height < factor || width < factor)
+  // (The Qwen rule's own message below covers an empty side.)
+  if (settings.rule != ResizeRule::Qwen && (height < 1 || width < 1))
+    throw InputError("picture " + size + " has no pixels", "image");
+  if (settings.rule == ResizeRule::Glm && (height < factor || width < factor) &&
+      height <= kMaxSide && width <= kMaxSide) {
+    // GLM scales a short side up to the factor first: scale = max(f/h, f/w), int(h * scale).
+    const double scale = std::max(static_cast<double>(factor) / static_cast<double>(height),
+                                  static_cast<double>(factor) / static_cast<double>(width));
+    height = static_cast<long long>(static_cast<double>(height) * scale);
+    width = static_cast<long long>(static_cast<double>(width) * scale);
+  }
+  if (settings.rule == ResizeRule::Qwen && (height < factor || width < factor))
     throw InputError("picture " + size + " has a side shorter than " + std::to_string(factor) +
                          " px (patch " + std::to_string(settings.patch) + " x merge " +
                          std::to_string(settings.merge) + "), which the Qwen processor refuses",
@@ -95,12 +147,14 @@ ImageGrid smartResize(long long height, long long width, const ImageGridSettings
 
   long long hBar = static_cast<long long>(roundHalfEven(h / f)) * factor;
   long long wBar = static_cast<long long>(roundHalfEven(w / f)) * factor;
-  const double area = static_cast<double>(height * width);  // exact: below 2^53
-  if (hBar * wBar > settings.maxPixels) {
+  // GLM counts an image as num_frames = 2 frames (t_bar = 2) in both the bound and beta.
+  const long long frames = settings.rule == ResizeRule::Glm ? 2 : 1;
+  const double area = static_cast<double>(frames * height * width);  // exact: below 2^53
+  if (frames * hBar * wBar > settings.maxPixels) {
     const double beta = std::sqrt(area / static_cast<double>(settings.maxPixels));
     hBar = std::max(factor, static_cast<long long>(std::floor(h / beta / f)) * factor);
     wBar = std::max(factor, static_cast<long long>(std::floor(w / beta / f)) * factor);
-  } else if (hBar * wBar < settings.minPixels) {
+  } else if (frames * hBar * wBar < settings.minPixels) {
     const double beta = std::sqrt(static_cast<double>(settings.minPixels) / area);
     hBar = static_cast<long long>(std::ceil(h * beta / f)) * factor;
     wBar = static_cast<long long>(std::ceil(w * beta / f)) * factor;

@@ -195,6 +195,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
                      {"max_pixels", scene.imageGrid.maxPixels},
                      {"patch", scene.imageGrid.patch},
                      {"merge", scene.imageGrid.merge}};
+  if (scene.imageGrid.rule != ResizeRule::Qwen)
+    j["image_grid"]["resize_rule"] = resizeRuleName(scene.imageGrid.rule);
   j["design"] = scene.design;
   json params = json::object();
   const auto specs = findDesign(scene.design).parameters();
@@ -293,7 +295,8 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     if (j.contains("image_grid")) {
       const json& g = j.at("image_grid");
       if (!g.is_object()) sceneError("image_grid must be an object");
-      rejectUnknownKeys(g, {"min_pixels", "max_pixels", "patch", "merge"}, "image_grid");
+      rejectUnknownKeys(g, {"min_pixels", "max_pixels", "patch", "merge", "resize_rule"},
+                        "image_grid");
       auto pixels = [&](const char* key) {
         const json& v = g.at(key);
         if (!v.is_number_integer())
@@ -304,6 +307,8 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (g.contains("max_pixels")) s.imageGrid.maxPixels = pixels("max_pixels");
       if (g.contains("patch")) s.imageGrid.patch = getAs<int>(g, "patch", "image_grid");
       if (g.contains("merge")) s.imageGrid.merge = getAs<int>(g, "merge", "image_grid");
+      if (g.contains("resize_rule"))
+        s.imageGrid.rule = parseResizeRule(getAs<std::string>(g, "resize_rule", "image_grid"));
       validateImageGridSettings(s.imageGrid);
     }
     const LayoutFileContext files{baseDir, s.imageGrid};

@@ -65,7 +65,7 @@ const std::vector<Case>& cases() {
       {{"ids", "--layout", "t2", "--merge", "17"},
        "--merge expects a whole number in 1..16 (got \"17\")"},
       {{"render", "--layout", "t2", "--grid-preset", "qwen9"},
-       "unknown image grid preset \"qwen9\" (accepted: qwen2.5-vl, qwen3-vl)"},
+       "unknown image grid preset \"qwen9\" (accepted: qwen2.5-vl, qwen3-vl, glm4v, ernie4.5-vl)"},
       {{"grid", "--preset", "qwen3-vl", "--grid-preset", "qwen3-vl", "x.png"},
        "--preset and --grid-preset both name the image-grid preset"},
       {{"attention", "--layout", "t2,i2x2", "--min-pixels", "9", "--max-pixels", "8"},

@@ -277,3 +277,54 @@ TEST(ImageGridSettingsTest, PresetsAndValidation) {
   bad.merge = 17;
   EXPECT_THROW(validateImageGridSettings(bad), InputError);
 }
+
+// GLM-4.1V's smart_resize (transformers models/glm4v/image_processing_glm4v.py), worked by hand
+// with factor 28, min 12544, max 11760000, num_frames = temporal_factor = 2 (t_bar = 2):
+// - 3000x3000: h_bar = w_bar = round(3000/28)*28 = 2996; 2*2996^2 = 17952032 > max, so
+//   beta = sqrt(2*9e6/11760000) = 1.23718 and floor(3000/beta/28) = 86: 2408 x 2408. The Qwen
+//   rule at the same bounds keeps 2996 (2996^2 = 8976016 <= max).
+// - 20x100: a side below 28 is scaled first by max(28/20, 28/100) = 1.4 -> 28 x 140; then
+//   2*28*140 = 7840 < min, beta = sqrt(12544/7840) = 1.26491: ceil(1.2649) = 2, ceil(6.3246) =
+//   7 -> 56 x 196. The Qwen rule refuses the picture.
+// - 60 wide x 50 high: h_bar = w_bar = 56; 2*56*56 = 6272 < min: beta = sqrt(12544/6000) =
+//   1.44594, ceil(50*beta/28) = 3, ceil(60*beta/28) = 4 -> 84 x 112 (Qwen2.5-VL: 56 x 56).
+TEST(SmartResize, GlmCountsAnImageAsTwoFramesAndScalesShortSidesUp) {
+  const ImageGridSettings glm = imageGridPreset("glm4v");
+  EXPECT_EQ(glm.rule, ResizeRule::Glm);
+  EXPECT_EQ(smartResize(3000, 3000, glm), (ImageGrid{2408, 2408, 86, 86}));
+  EXPECT_EQ(smartResize(20, 100, glm), (ImageGrid{56, 196, 2, 7}));
+  EXPECT_EQ(smartResize(50, 60, glm), (ImageGrid{84, 112, 3, 4}));
+  ImageGridSettings qwen = glm;
+  qwen.rule = ResizeRule::Qwen;
+  EXPECT_EQ(smartResize(3000, 3000, qwen), (ImageGrid{2996, 2996, 107, 107}));
+  EXPECT_THROW(smartResize(20, 100, qwen), InputError);
+  EXPECT_EQ(smartResize(50, 60, imageGridPreset("qwen2.5-vl")), (ImageGrid{56, 56, 2, 2}));
+  // The aspect limit still holds after the scale-up: 1 x 300 becomes 28 x 8400 (300:1).
+  EXPECT_THROW(smartResize(1, 300, glm), InputError);
+}
+
+// ERNIE-4.5-VL's smart_resize (image_processing_ernie4_5_vl_moe.py), min 3136, max 4842768:
+// - 3000x3000: 2996^2 = 8976016 > max: beta = sqrt(9e6/4842768) = 1.36325, floor(78.59) = 78
+//   -> 2184 x 2184.
+// - 300 wide x 10 high: no side is refused; h_bar = round(10/28)*28 = 0, w_bar = 308, 0 < min:
+//   beta = sqrt(3136/3000) = 1.02240, ceil(0.365) = 1, ceil(10.95) = 11 -> 28 x 308.
+TEST(SmartResize, ErnieKeepsTheQwenBoundsButRefusesNoShortSide) {
+  const ImageGridSettings ernie = imageGridPreset("ernie4.5-vl");
+  EXPECT_EQ(ernie.rule, ResizeRule::Ernie);
+  EXPECT_EQ(ernie.maxPixels, 28LL * 28 * 6177);
+  EXPECT_EQ(smartResize(3000, 3000, ernie), (ImageGrid{2184, 2184, 78, 78}));
+  EXPECT_EQ(smartResize(10, 300, ernie), (ImageGrid{28, 308, 1, 11}));
+  EXPECT_THROW(smartResize(0, 300, ernie), InputError);
+}
+
+TEST(SmartResize, RuleNamesRoundTripAndUnknownOnesAreRefused) {
+  for (ResizeRule r : {ResizeRule::Qwen, ResizeRule::Ernie, ResizeRule::Glm})
+    EXPECT_EQ(parseResizeRule(resizeRuleName(r)), r);
+  try {
+    parseResizeRule("llava");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "resize_rule");
+    EXPECT_NE(std::string(e.what()).find("qwen, ernie, glm4v"), std::string::npos);
+  }
+}

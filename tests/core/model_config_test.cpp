@@ -123,8 +123,8 @@ const std::vector<Expected>& expected() {
        {151343, 151344, -1, -1, 151339, 151340, 151341, 151342},
        2,
        14,
-       3136,
-       12845056,
+       112 * 112,  // Glm4vImageProcessor class defaults (no preprocessor config shipped)
+       28LL * 28 * 15000,
        0.0},
       {"glm-4.5v",
        "glm4v",
@@ -137,8 +137,8 @@ const std::vector<Expected>& expected() {
        {151363, 151364, -1, -1, 151339, 151340, 151341, 151342},
        2,
        14,
-       3136,
-       12845056,
+       112 * 112,
+       28LL * 28 * 15000,
        0.0},
       {"ernie-4.5-vl-28b-a3b",
        "ernie4.5-vl",
@@ -151,8 +151,8 @@ const std::vector<Expected>& expected() {
        {100295, 103367, -1, -1, 101304, 101305, 101306, 101307},
        2,
        14,
-       3136,
-       12845056,
+       56 * 56,  // Ernie4_5_VLMoeImageProcessor class defaults
+       28LL * 28 * 6177,
        0.0},
   };
   return e;
@@ -373,4 +373,18 @@ TEST(ModelConfig, TheSceneKeepsTheModelName) {
   std::string wrongType = text;
   wrongType.replace(wrongType.find("\"qwen2.5-vl-7b\""), 15, "7");
   EXPECT_THROW(sceneFromJson(wrongType), InputError);
+}
+
+// A model brings its processor's smart_resize variant with it (GLM scales short sides up and
+// counts an image as two frames; ERNIE refuses no side), and a scene keeps it through its file.
+TEST(ModelConfig, TheFamilyChoosesTheResizeRuleAndTheSceneKeepsIt) {
+  EXPECT_EQ(readModelConfig("glm-4.5v").grid.rule, ResizeRule::Glm);
+  EXPECT_EQ(readModelConfig("ernie-4.5-vl-28b-a3b").grid.rule, ResizeRule::Ernie);
+  EXPECT_EQ(readModelConfig("qwen2.5-vl-7b").grid.rule, ResizeRule::Qwen);
+  const Scene s = applyModel(defaultScene(), readModelConfig("glm-4.1v-9b-thinking"));
+  EXPECT_EQ(s.imageGrid.rule, ResizeRule::Glm);
+  const std::string text = sceneToJson(s);
+  EXPECT_NE(text.find("\"resize_rule\": \"glm4v\""), std::string::npos) << text;
+  EXPECT_EQ(sceneFromJson(text).imageGrid, s.imageGrid);
+  EXPECT_EQ(sceneToJson(defaultScene()).find("resize_rule"), std::string::npos);
 }

@@ -43,7 +43,7 @@ ImageGridEditor::ImageGridEditor(SceneModel* model, QWidget* parent)
     s->setKeyboardTracking(false);
     s->setGroupSeparatorShown(true);
     s->setToolTip(tip);
-    connect(s, &QSpinBox::valueChanged, this, [this] { commit(); });
+    connect(s, &QSpinBox::valueChanged, this, [this] { commit(model_->scene().imageGrid.rule); });
     return s;
   };
   minPixels_ = spin(QStringLiteral("minPixels"), 0, kSpinMax,
@@ -99,8 +99,10 @@ QString ImageGridEditor::error() const {
 }
 
 void ImageGridEditor::applyPreset(const QString& name) {
+  ResizeRule rule = ResizeRule::Qwen;
   try {
     const ImageGridSettings g = imageGridPreset(name.toStdString());
+    rule = g.rule;
     const QSignalBlocker b1(minPixels_), b2(maxPixels_), b3(patch_), b4(merge_);
     minPixels_->setValue(clampToSpin(g.minPixels));
     maxPixels_->setValue(clampToSpin(g.maxPixels));
@@ -110,14 +112,17 @@ void ImageGridEditor::applyPreset(const QString& name) {
     model_->reportProblem({QString::fromStdString(e.what()), QStringLiteral("preset")});
     return;
   }
-  commit();
+  commit(rule);
 }
 
 // New settings regrid the picture segments. Bad settings are kept in the scene so the core's
 // message shows here and the user can correct them; a picture that can no longer be read
 // keeps its old grid and is reported.
-void ImageGridEditor::commit() {
+// `rule`: the preset's smart_resize variant, or the scene's when a number is edited (the rule has
+// no field of its own: it comes with a preset or a model).
+void ImageGridEditor::commit(ResizeRule rule) {
   ImageGridSettings g;
+  g.rule = rule;
   g.minPixels = minPixels_->value();
   g.maxPixels = maxPixels_->value();
   g.patch = patch_->value();

@@ -4,6 +4,8 @@
 
 #include <QGroupBox>
 
+#include "ropescope/image_grid.h"
+
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -20,12 +22,12 @@ class ImageGridEditor : public QGroupBox {
 
   // Shows the model's settings without editing them.
   void sync();
-  // Applies a preset by its core name ("qwen2.5-vl", "qwen3-vl").
+  // Applies a preset by its core name (imageGridPresetNames: "qwen2.5-vl", "glm4v", ...).
   void applyPreset(const QString& name);
   QString error() const;
 
  private:
-  void commit();
+  void commit(ResizeRule rule);
 
   SceneModel* model_;
   QComboBox* preset_ = nullptr;

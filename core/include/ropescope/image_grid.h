@@ -1,5 +1,6 @@
-// How a picture of h x w pixels becomes an LLM grid: the Hugging Face Qwen2-VL / Qwen2.5-VL
-// `smart_resize` rule (round to the factor, then keep the pixel count within min/max pixels).
+// How a picture of h x w pixels becomes an LLM grid: the Hugging Face `smart_resize` rules
+// (round to the factor, then keep the pixel count within min/max pixels) of the Qwen2-VL family
+// and the two variants of GLM-4.1V's and ERNIE-4.5-VL's image processors.
 #pragma once
 
 #include <string>
@@ -8,6 +9,20 @@
 
 namespace ropescope {
 
+// Which processor's smart_resize (transformers models/<family>/image_processing_*.py):
+// - Qwen (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): a side shorter than the factor is refused; the pixel
+//   bounds apply to h_bar * w_bar.
+// - Ernie (ERNIE-4.5-VL): the same bounds, but no side is refused (a side rounding to 0 is
+//   raised by the min_pixels branch).
+// - Glm (GLM-4.1V / 4.5V): a side shorter than the factor is first scaled up (both sides times
+//   max(factor/h, factor/w), truncated to whole pixels); the bounds apply to t_bar * h_bar *
+//   w_bar with num_frames = temporal_factor = 2 (an image counts as two frames), so the
+//   effective area bounds are half min/max pixels.
+enum class ResizeRule { Qwen, Ernie, Glm };
+const char* resizeRuleName(ResizeRule r);  // "qwen", "ernie", "glm4v"
+// Throws InputError (field "resize_rule") naming the accepted names.
+ResizeRule parseResizeRule(std::string_view name);
+
 // The image processor's settings that decide the grid. factor = patch * merge: one LLM token
 // covers factor x factor resized pixels (merge x merge ViT patches).
 struct ImageGridSettings {
@@ -15,6 +30,7 @@ struct ImageGridSettings {
   long long maxPixels = 12845056;  // Qwen2.5-VL preprocessor_config.json: 28 * 28 * 16384
   int patch = 14;
   int merge = 2;
+  ResizeRule rule = ResizeRule::Qwen;
 
   int factor() const { return patch * merge; }
   bool operator==(const ImageGridSettings&) const = default;
@@ -27,8 +43,10 @@ inline constexpr long long kMaxMaxPixels = 1LL << 40;
 // smart_resize refuses pictures whose long side is more than this many times the short side.
 inline constexpr double kMaxAspectRatio = 200.0;
 
-// Named presets: "qwen2.5-vl" (patch 14, merge 2, the defaults above) and "qwen3-vl"
-// (patch 16, merge 2, min 65536, max 16777216). Throws InputError (field "preset") otherwise.
+// Named presets: "qwen2.5-vl" (patch 14, merge 2, the defaults above), "qwen3-vl" (patch 16,
+// merge 2, min 65536, max 16777216), "glm4v" (Glm rule, patch 14, merge 2, min 12544, max
+// 11760000) and "ernie4.5-vl" (Ernie rule, patch 14, merge 2, min 3136, max 4842768): the
+// image processors' class defaults. Throws InputError (field "preset") otherwise.
 ImageGridSettings imageGridPreset(std::string_view name);
 std::vector<std::string> imageGridPresetNames();
 
@@ -46,9 +64,10 @@ struct ImageGrid {
   bool operator==(const ImageGrid&) const = default;
 };
 
-// smart_resize(height, width) exactly as Hugging Face computes it (same double arithmetic, so
-// the same floor/ceil at the edges). Throws InputError (field "image") when a side is shorter
-// than the factor or the aspect ratio is above 200, as the Hugging Face processor does.
+// smart_resize(height, width) exactly as Hugging Face computes it under settings.rule (same
+// double arithmetic, so the same floor/ceil at the edges). Throws InputError (field "image")
+// when the processor refuses the picture: a side shorter than the factor (Qwen rule only) or
+// an aspect ratio above 200.
 ImageGrid smartResize(long long height, long long width, const ImageGridSettings& settings = {});
 
 }  // namespace ropescope
