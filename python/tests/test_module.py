@@ -216,3 +216,9 @@ def test_lists():
     names = [d["name"] for d in ropescope.designs()]
     assert {"hard", "mrope", "circle", "qwen2.5-vl"} <= set(names)
     assert "qwen2.5-vl-7b" in ropescope.models()
+
+
+def test_shipped_samples_are_found():
+    # img:castle.png names the shipped sample wherever the module is (build or installed tree).
+    (g,) = ropescope.grid(CASTLE)
+    assert ropescope.ids("t1,img:castle.png", design="mrope").shape == (1 + g["tokens"], 3)
