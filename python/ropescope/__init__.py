@@ -41,12 +41,12 @@ if _folder:
 
 def _word(value):
     """One command-line value: numbers round-trip (repr), sequences comma-joined."""
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        value = value.tolist()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (str, _os.PathLike)):
         return _os.fspath(value)
-    if hasattr(value, "tolist"):  # numpy scalars and arrays
-        value = value.tolist()
     if isinstance(value, (list, tuple)):
         return ",".join(_word(v) for v in value)
     if isinstance(value, float):
@@ -58,6 +58,8 @@ def _args(command, options):
     table = _OPTIONS[command]
     words = []
     for key, value in options.items():
+        if hasattr(value, "tolist"):  # numpy scalars and arrays
+            value = value.tolist()
         if value is None:
             continue
         name = key.replace("_", "-")

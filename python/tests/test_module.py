@@ -222,3 +222,13 @@ def test_shipped_samples_are_found():
     # img:castle.png names the shipped sample wherever the module is (build or installed tree).
     (g,) = ropescope.grid(CASTLE)
     assert ropescope.ids("t1,img:castle.png", design="mrope").shape == (1 + g["tokens"], 3)
+
+
+def test_numpy_values_as_keywords():
+    a = ropescope.ids("t2,i3x3", design="circle", alpha=np.float64(0.25), centre=np.bool_(False),
+                      radius=np.int64(4))
+    b = ropescope.ids("t2,i3x3", design="circle", alpha=0.25, centre=False, radius=4)
+    np.testing.assert_array_equal(a, b)
+    u = ropescope.decay(plan="mrope", sections=np.array([16, 24, 24]), max_distance=3)
+    np.testing.assert_array_equal(u, ropescope.decay(plan="mrope", sections=(16, 24, 24),
+                                                     max_distance=3))
