@@ -278,12 +278,7 @@ py::dict optionNames() {
 // installed share/ropescope/.
 void setResourceFolder(const std::string& dir) {
   namespace fs = std::filesystem;
-  const fs::path samples = fs::path(dir) / "samples";
-  setSampleLocator([samples](const std::string& name) {
-    std::error_code ec;
-    const fs::path p = samples / name;
-    return fs::is_regular_file(p, ec) ? p.string() : std::string();
-  });
+  setSampleLocator(sampleFolderLocator((fs::path(dir) / "samples").string()));
   // When the ropescope_models library is merged, this line becomes installShippedModels().
   setModelLocator(modelFolderLocator((fs::path(dir) / "models").string()));
 }

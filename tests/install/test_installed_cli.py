@@ -94,3 +94,10 @@ def test_man_page_and_completion_list_every_command():
     for c in commands:
         assert f".SS {c.replace('-', chr(92) + '-')}\n" in man
         assert f"\n    {c}) opts=" in completion
+
+
+def test_the_installed_program_finds_the_shipped_sample(tmp_path):
+    # No castle.png in the working folder: img:castle.png is the installed sample.
+    r = run("ids", "--layout", "t1,img:castle.png", "--format", "csv", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.splitlines()) == 1 + 1 + 99  # header, text, 9 x 11 patches
