@@ -232,3 +232,8 @@ def test_numpy_values_as_keywords():
     u = ropescope.decay(plan="mrope", sections=np.array([16, 24, 24]), max_distance=3)
     np.testing.assert_array_equal(u, ropescope.decay(plan="mrope", sections=(16, 24, 24),
                                                      max_distance=3))
+
+
+def test_the_package_docstring_examples():
+    import doctest
+    assert doctest.testmod(ropescope).failed == 0
