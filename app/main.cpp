@@ -11,7 +11,6 @@
 #include "cli_commands.h"
 #include "cli_docs.h"
 #include "cli_options.h"
-#include "installed_resources.h"
 #include "ropescope/errors.h"
 #include "subcommands.h"
 
@@ -41,9 +40,6 @@ void printUsage(std::ostream& o) {
 int main(int argc, char** argv) {
   using namespace ropescope;
   std::vector<std::string> args(argv + 1, argv + argc);
-#ifndef ROPESCOPE_WITH_GUI
-  cli::useInstalledSamples();  // the desktop app has its samples as resources
-#endif
   try {
     cli::Command command;
     if (!args.empty() && cli::parseCommand(args[0], &command)) {

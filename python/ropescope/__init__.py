@@ -34,7 +34,9 @@ _OPTIONS = _core.option_names()  # command -> {option name: takes a value}
 _TOKEN_KEYS = ("input_ids", "attention_mask", "mm_token_type_ids", "image_grid_thw",
                "video_grid_thw", "second_per_grid_ts")
 
-_folder = _resource_folder()
+# Builds with ropescope_models carry the model configs and samples; others read them from the
+# build tree's resources/ or the installed share/ropescope/.
+_folder = None if _core.has_shipped_files else _resource_folder()
 if _folder:
     _core.set_resource_folder(_folder)
 

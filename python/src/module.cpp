@@ -30,6 +30,11 @@
 #include "ropescope/scene_metrics.h"
 #include "ropescope/wavelengths.h"
 
+#ifdef ROPESCOPE_SHIPPED_FILES
+#include "ropescope/shipped_models.h"
+#include "ropescope/shipped_samples.h"
+#endif
+
 namespace py = pybind11;
 using namespace ropescope;
 using python::Inputs;
@@ -275,11 +280,11 @@ py::dict optionNames() {
 }
 
 // Shipped resources (samples/, models/) from a folder: the build tree's resources/ or the
-// installed share/ropescope/.
+// installed share/ropescope/. Only for a build without ropescope_models (the package checks
+// has_shipped_files).
 void setResourceFolder(const std::string& dir) {
   namespace fs = std::filesystem;
   setSampleLocator(sampleFolderLocator((fs::path(dir) / "samples").string()));
-  // When the ropescope_models library is merged, this line becomes installShippedModels().
   setModelLocator(modelFolderLocator((fs::path(dir) / "models").string()));
 }
 
@@ -288,6 +293,13 @@ void setResourceFolder(const std::string& dir) {
 PYBIND11_MODULE(_ropescope, m) {
   m.doc() = "ropescope core (C++): position ids, PTD, bias spread, decay, attention";
   m.attr("__version__") = ROPESCOPE_VERSION;
+#ifdef ROPESCOPE_SHIPPED_FILES
+  installShippedModels();
+  installShippedSamples();
+  m.attr("has_shipped_files") = true;
+#else
+  m.attr("has_shipped_files") = false;
+#endif
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
