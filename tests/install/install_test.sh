@@ -2,9 +2,9 @@
 # `cmake --install` into a temporary prefix, then the installed tree: every file in its place,
 # the desktop entry and metainfo valid, the man page and completion well-formed, and the
 # installed program and Python module against the reference vectors (pytest).
-# usage: install_test.sh BUILD_DIR SOURCE_DIR PYTHON
+# usage: install_test.sh BUILD_DIR SOURCE_DIR PYTHON HAVE_GUI(0|1)
 set -euo pipefail
-build=$1 source=$2 python=$3
+build=$1 source=$2 python=$3 gui=${4:-0}
 P=$(mktemp -d /tmp/ropescope-install.XXXXXX)
 trap 'rm -rf "$P"' EXIT
 cmake --install "$build" --prefix "$P" >/dev/null
@@ -18,6 +18,8 @@ for f in bin/ropescope share/applications/$id.desktop share/metainfo/$id.metainf
   [ -f "$P/$f" ] || { echo "missing: $f"; exit 1; }
 done
 ls "$P"/lib/python3/dist-packages/ropescope/_ropescope*.so >/dev/null
+# The desktop app, which the front execs (found from bin/ as ../libexec/ropescope/).
+if [ "$gui" = 1 ]; then [ -x "$P/libexec/ropescope/ropescope-gui" ] || { echo "missing: ropescope-gui"; exit 1; }; fi
 
 desktop-file-validate "$P/share/applications/$id.desktop"
 appstreamcli validate --no-net --pedantic "$P/share/metainfo/$id.metainfo.xml" >/dev/null
