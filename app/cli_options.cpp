@@ -630,6 +630,12 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   return s.req;
 }
 
+std::vector<OptionInfo> optionTable() {
+  std::vector<OptionInfo> out;
+  for (const Option& o : options()) out.push_back({o.name, o.arg, o.commands, o.help});
+  return out;
+}
+
 std::string commandHelp(Command command) {
   std::ostringstream o;
   o << "usage: ropescope " << commandName(command) << " [options]\n"

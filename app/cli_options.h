@@ -70,4 +70,14 @@ std::string sharedOptionsHelp(Command command);
 
 std::string commandHelp(Command command);
 
+// One row of the option table, for what reads it besides the parser: the man page and the
+// shell completion (cli_docs.h), the Python module's keyword arguments.
+struct OptionInfo {
+  const char* name;   // "head-dim"
+  const char* arg;    // "D"; nullptr for a flag
+  unsigned commands;  // Command bits it applies to
+  const char* help;   // nullptr: the subcommand's own help describes it
+};
+std::vector<OptionInfo> optionTable();
+
 }  // namespace ropescope::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_commands.h"
+#include "cli_docs.h"
 #include "cli_options.h"
 #include "ropescope/errors.h"
 #include "subcommands.h"
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
         return 0;
       }
       cli::writeOutput(cli::runCommand(request), request.out);
+      return 0;
+    }
+    // Hidden: the build writes the man page and the bash completion with these (cli_docs.h).
+    if (args.size() == 1 && (args[0] == "--man-page" || args[0] == "--bash-completion")) {
+      std::cout << (args[0] == "--man-page" ? cli::manPage() : cli::bashCompletion());
       return 0;
     }
     if (!args.empty() && args[0] == "--version") {

@@ -13,6 +13,8 @@ PACKAGES=(
   openbox x11-utils
   poppler-utils
   clang libclang-rt-14-dev
+  python3-dev python3-numpy pybind11-dev python3-pybind11 python3-pytest
+  desktop-file-utils appstream dpkg-dev file
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -84,14 +84,13 @@ QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std
   return t;
 }
 
-QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::size_t tokens,
-                    int headDim) {
+QkTensors qkFromArrays(NpyArray q, NpyArray k, std::size_t tokens, int headDim,
+                       const std::string& qName, const std::string& kName) {
   QkTensors t;
   t.tokens = tokens;
   t.headDim = headDim;
-  const auto load = [&](const std::string& path, const char* what, int* heads) {
-    NpyArray a = readNpy(path, what);
-    const std::string where = std::string(what) + " \"" + path + "\" ";
+  const auto take = [&](NpyArray& a, const std::string& name, int* heads) {
+    const std::string where = name + " ";
     std::string shape = "(";
     for (std::size_t i = 0; i < a.shape.size(); ++i) {
       if (i) shape += ", ";
@@ -112,6 +111,9 @@ QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::siz
                        ") but the plan's head dim is " + std::to_string(headDim) + " (--head-dim)");
     if (h < 1 || h > 256)
       throw InputError(where + "has " + std::to_string(h) + " heads (accepted 1..256)");
+    if (a.data.size() != h * n * d)
+      throw InputError(where + "holds " + std::to_string(a.data.size()) + " values but shape " +
+                       shape + " needs " + std::to_string(h * n * d));
     *heads = static_cast<int>(h);
     // A NaN or inf would turn whole softmax rows into NaN without saying where it came from.
     for (std::size_t i = 0; i < a.data.size(); ++i)
@@ -120,13 +122,21 @@ QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::siz
                          std::to_string(i));
     return std::move(a.data);
   };
-  t.q = load(qPath, "q file", &t.qHeads);
-  t.k = load(kPath, "k file", &t.kvHeads);
+  t.q = take(q, qName, &t.qHeads);
+  t.k = take(k, kName, &t.kvHeads);
   if (t.qHeads % t.kvHeads != 0)
-    throw InputError("q file \"" + qPath + "\" has " + countOf(t.qHeads, "head") +
-                     ", not a multiple of the " + countOf(t.kvHeads, "head") + " of k file \"" +
-                     kPath + "\"");
+    throw InputError(qName + " has " + countOf(t.qHeads, "head") + ", not a multiple of the " +
+                     countOf(t.kvHeads, "head") + " of " + kName);
   return t;
+}
+
+QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::size_t tokens,
+                    int headDim) {
+  NpyArray q = readNpy(qPath, "q file");
+  const std::string qName = "q file \"" + qPath + "\"";
+  const std::string kName = "k file \"" + kPath + "\"";
+  NpyArray k = readNpy(kPath, "k file");
+  return qkFromArrays(std::move(q), std::move(k), tokens, headDim, qName, kName);
 }
 
 RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {

@@ -1,5 +1,6 @@
 #include "ropescope/sample_pictures.h"
 
+#include <filesystem>
 #include <mutex>
 
 namespace ropescope {
@@ -21,6 +22,15 @@ SampleLocator& installed() {
 void setSampleLocator(SampleLocator locator) {
   std::lock_guard<std::mutex> lock(locatorMutex());
   installed() = std::move(locator);
+}
+
+SampleLocator sampleFolderLocator(const std::string& folder) {
+  return [folder](const std::string& name) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path p = fs::path(folder) / name;
+    return fs::is_regular_file(p, ec) ? p.string() : std::string();
+  };
 }
 
 std::string locateSample(const std::string& name) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ropescope/frequency_plan.h"
+#include "ropescope/npy.h"
 #include "ropescope/position_ids.h"
 
 namespace ropescope {
@@ -48,6 +49,11 @@ QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std
 // `headDim`, or when q's heads are not a multiple of k's.
 QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::size_t tokens,
                     int headDim);
+
+// The same checks and messages on arrays already in memory (the Python module's numpy
+// arrays): `qName` and `kName` start the messages, e.g. "q file \"q.npy\"" or "q".
+QkTensors qkFromArrays(NpyArray q, NpyArray k, std::size_t tokens, int headDim,
+                       const std::string& qName, const std::string& kName);
 
 // cos and sin of every token's angle for every rotary pair: angle = id[axis(p)] * theta_p,
 // computed in double (NoPE pairs: angle 0), then rounded to float. Both backends rotate with

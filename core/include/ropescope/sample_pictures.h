@@ -18,6 +18,10 @@ using SampleLocator = std::function<std::string(const std::string& name)>;
 // Installs the locator (process-wide; an empty one removes it).
 void setSampleLocator(SampleLocator locator);
 
+// A locator over a folder of sample pictures (an installed tree's share/ropescope/samples, or
+// resources/samples): a regular file of that name in it, "" otherwise.
+SampleLocator sampleFolderLocator(const std::string& folder);
+
 // The file of a shipped sample named `name`, "" when there is none or no locator. A name with a
 // folder part ("dir/castle.png") is never a sample.
 std::string locateSample(const std::string& name);

@@ -1,0 +1,202 @@
+#include "cli_docs.h"
+
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "cli_options.h"
+#include "ropescope/age_schedule.h"
+#include "ropescope/frequency_plan.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
+#include "ropescope/position_design.h"
+#include "ropescope/report.h"
+
+namespace ropescope::cli {
+
+namespace {
+
+// Text safe in roff: backslashes escaped, hyphens as \- (so they copy as ASCII), no line that
+// starts with a control character.
+std::string roff(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\')
+      out += "\\e";
+    else if (c == '-')
+      out += "\\-";
+    else
+      out += c;
+  }
+  if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
+  return out;
+}
+
+std::vector<OptionInfo> optionsOf(Command c) {
+  std::vector<OptionInfo> out;
+  std::set<std::string> seen;  // an option listed twice (--format, --out) is one entry
+  for (const OptionInfo& o : optionTable())
+    if ((o.commands & c) && o.help && seen.insert(o.name).second) out.push_back(o);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+std::vector<std::string> designNames() {
+  std::vector<std::string> out;
+  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
+  out.push_back("ids-file");
+  return out;
+}
+
+std::vector<std::string> planNames() {
+  std::vector<std::string> out;
+  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
+  return out;
+}
+
+// The values an option's argument takes, when they are a fixed list: the lists core keeps,
+// else the lowercase words of a "neox|gptj" argument. Empty: free text or a file.
+std::vector<std::string> choicesOf(const OptionInfo& o) {
+  const std::string name = o.name;
+  if (name == "design") return designNames();
+  if (name == "plan") return planNames();
+  if (name == "rules") return ruleSetNames();
+  if (name == "grid-preset" || name == "preset") return imageGridPresetNames();
+  if (name == "age-strategy")
+    return {ageStrategyName(AgeStrategy::All), ageStrategyName(AgeStrategy::FirstHalf),
+            ageStrategyName(AgeStrategy::SecondHalf), ageStrategyName(AgeStrategy::Alternate)};
+  if (name == "model") return shippedModelNames();
+  std::vector<std::string> out;
+  if (!o.arg) return out;
+  std::stringstream parts(o.arg);
+  std::string part;
+  bool lowerOnly = true;
+  while (std::getline(parts, part, '|')) {
+    for (char c : part)
+      if (!(c >= 'a' && c <= 'z') && c != '-') lowerOnly = false;
+    out.push_back(part);
+  }
+  return out.size() > 1 && lowerOnly ? out : std::vector<std::string>{};
+}
+
+bool takesFile(const OptionInfo& o) {
+  const std::string arg = o.arg ? o.arg : "";
+  return arg.find("FILE") != std::string::npos || arg.find("DIR") != std::string::npos;
+}
+
+}  // namespace
+
+std::string manPage() {
+  std::ostringstream o;
+  o << ".TH ROPESCOPE 1 \"\" \"ropescope " << ROPESCOPE_VERSION << "\" \"User Commands\"\n"
+    << ".SH NAME\nropescope \\- geometry of rotary position embeddings in vision\\-language "
+       "models\n"
+    << ".SH SYNOPSIS\n.B ropescope\n[\\fIFILE.json\\fR]\n.br\n.B ropescope\n\\fICOMMAND\\fR "
+       "[\\fIoptions\\fR]\n.br\n.B ropescope\n\\-\\-version | \\-\\-help\n"
+    << ".SH DESCRIPTION\nWithout a command, ropescope opens the desktop app (on a scene file when "
+       "one is given). With a command it computes position ids, metrics, decay curves, "
+       "frequencies, picture grids or attention for a layout or scene and prints JSON or CSV. "
+       "Bad input prints one line on standard error and exits with status 2.\n"
+    << ".SH COMMANDS\n";
+  for (Command c : kAllCommands) {
+    o << ".SS " << roff(commandName(c)) << "\n" << roff(commandSummary(c)) << "\n";
+    for (const OptionInfo& opt : optionsOf(c)) {
+      o << ".TP\n.B \\-\\-" << roff(opt.name);
+      if (opt.arg) o << " \\fI" << roff(opt.arg) << "\\fR";
+      o << "\n" << roff(opt.help) << "\n";
+    }
+    o << ".PP\nThe options particular to " << roff(commandName(c)) << ": \\fBropescope "
+      << roff(commandName(c)) << " \\-\\-help\\fR.\n";
+  }
+  o << ".SH DESIGNS\nThe position designs of \\fB\\-\\-design\\fR and their parameters "
+       "(\\fB\\-\\-param\\fR \\fIKEY=VALUE\\fR):\n";
+  for (const PositionDesign* d : allDesigns()) {
+    o << ".TP\n.B " << roff(d->name()) << "\n" << roff(d->summary()) << "\n";
+    for (const ParameterSpec& p : d->parameters()) {
+      const std::string def = p.kind == ParameterSpec::Kind::Choice
+                                  ? p.choices.at(static_cast<std::size_t>(p.defaultValue))
+                                  : formatDouble(p.defaultValue);
+      o << ".br\n\\fI" << roff(p.key) << "\\fR " << roff(p.rangeText()) << ", default " << roff(def)
+        << ": " << roff(p.help) << "\n";
+    }
+  }
+  o << ".SH FREQUENCY PLANS\n";
+  for (const FrequencyPlan* p : allPlans())
+    o << ".TP\n.B " << roff(p->name()) << "\n" << roff(p->summary()) << "\n";
+  o << ".SH EXIT STATUS\n0: done. 1: \\fBcheck\\-ids\\fR found ids that differ. 2: bad input "
+       "(the message names the problem and the accepted range).\n"
+    << ".SH FILES\n.TP\n.I share/ropescope/\nSample pictures, figure presets and shipped model "
+       "configs.\n"
+    << ".SH SEE ALSO\nThe README of the source tree; the Python module \\fBropescope\\fR "
+       "(\\fIimport ropescope\\fR).\n";
+  return o.str();
+}
+
+std::string bashCompletion() {
+  std::vector<std::string> commands;
+  for (Command c : kAllCommands) commands.push_back(commandName(c));
+  std::ostringstream o;
+  o << "# bash completion for ropescope; generated by `ropescope --bash-completion` from its "
+       "option table\n"
+    << "_ropescope() {\n"
+    << "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" cmd= i\n"
+    << "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+    << "    case \"${COMP_WORDS[i]}\" in\n"
+    << "      " <<
+      [&] {
+        std::string s;
+        for (const std::string& c : commands) s += (s.empty() ? "" : "|") + c;
+        return s;
+      }()
+    << ") cmd=\"${COMP_WORDS[i]}\"; break ;;\n"
+    << "    esac\n"
+    << "  done\n"
+    << "  if [[ -z $cmd ]]; then\n"
+    << "    if [[ $cur == -* ]]; then\n"
+    << "      COMPREPLY=($(compgen -W \"--help --version\" -- \"$cur\"))\n"
+    << "    else\n"
+    << "      COMPREPLY=($(compgen -W \"" << joined(commands) << "\" -- \"$cur\"))\n"
+    << "      COMPREPLY+=($(compgen -f -X '!*.json' -- \"$cur\"))\n"
+    << "    fi\n"
+    << "    return\n"
+    << "  fi\n"
+    << "  case \"$prev\" in\n";
+  // Values of the previous option: a fixed list, a file, or free text (nothing offered). An
+  // option of several commands (--format, --out) completes as where it is listed first.
+  std::set<std::string> done;
+  for (const OptionInfo& opt : optionTable()) {
+    if (!opt.arg || !opt.help || !done.insert(opt.name).second) continue;
+    o << "    --" << opt.name << ") ";
+    const std::vector<std::string> choices = choicesOf(opt);
+    if (!choices.empty())
+      o << "COMPREPLY=($(compgen -W \"" << joined(choices) << "\" -- \"$cur\"))";
+    if (takesFile(opt)) o << (choices.empty() ? "" : "; ") << "compopt -o default";
+    if (choices.empty() && !takesFile(opt)) o << "COMPREPLY=()";
+    o << "; return ;;\n";
+  }
+  o << "  esac\n"
+    << "  local opts=\n"
+    << "  case \"$cmd\" in\n";
+  for (Command c : kAllCommands) {
+    std::vector<std::string> names;
+    for (const OptionInfo& opt : optionsOf(c)) names.push_back(std::string("--") + opt.name);
+    o << "    " << commandName(c) << ") opts=\"" << joined(names) << "\" ;;\n";
+  }
+  o << "  esac\n"
+    << "  if [[ $cur == -* ]]; then\n"
+    << "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+    << "  else\n"
+    << "    compopt -o default; COMPREPLY=()\n"
+    << "  fi\n"
+    << "}\n"
+    << "complete -F _ropescope ropescope\n";
+  return o.str();
+}
+
+}  // namespace ropescope::cli

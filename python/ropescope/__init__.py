@@ -1,0 +1,241 @@
+"""ropescope: the geometry of rotary position embeddings in vision-language models.
+
+The functions take the same settings as the ``ropescope`` command line, as keyword
+arguments: ``head_dim=64`` is ``--head-dim 64``, ``sections=(16, 24, 24)`` is
+``--sections 16,24,24``, ``causal=True`` is ``--causal``, and any other name is a parameter
+of the design (``fps=4`` is ``--param fps=4``). The math runs in the C++ core, with the GIL
+released; results are numpy arrays. Bad input raises ``ValueError`` with the command line's
+one-line message.
+
+>>> import ropescope
+>>> ropescope.ptd("i3x3,t5", design="hard")
+2.2222222222222223
+>>> ropescope.decay(plan="vanilla", base=1e4, head_dim=128, max_distance=3).shape
+(4,)
+"""
+
+import json as _json
+import os as _os
+from collections.abc import Mapping as _Mapping
+
+from . import _ropescope as _core
+from ._locations import resource_folder as _resource_folder
+
+__version__ = _core.__version__
+__all__ = [
+    "ids", "ptd", "bias_spread", "decay", "freqs", "grid", "attention", "scene",
+    "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck",
+]
+
+IdsCheck = _core.IdsCheck
+
+_OPTIONS = _core.option_names()  # command -> {option name: takes a value}
+# Keys of a processor output that ropescope reads; pixel_values and the rest are never touched.
+_TOKEN_KEYS = ("input_ids", "attention_mask", "mm_token_type_ids", "image_grid_thw",
+               "video_grid_thw", "second_per_grid_ts")
+
+# Builds with ropescope_models carry the model configs and samples; others read them from the
+# build tree's resources/ or the installed share/ropescope/.
+_folder = None if _core.has_shipped_files else _resource_folder()
+if _folder:
+    _core.set_resource_folder(_folder)
+
+
+def _word(value):
+    """One command-line value: numbers round-trip (repr), sequences comma-joined."""
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        value = value.tolist()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, _os.PathLike)):
+        return _os.fspath(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(_word(v) for v in value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _args(command, options):
+    table = _OPTIONS[command]
+    words = []
+    for key, value in options.items():
+        if hasattr(value, "tolist"):  # numpy scalars and arrays
+            value = value.tolist()
+        if value is None:
+            continue
+        name = key.replace("_", "-")
+        if name in table:
+            if table[name]:
+                words += ["--" + name, _word(value)]
+            elif value is True:
+                words.append("--" + name)
+            elif value is not False:
+                raise ValueError(f"{key}= is a switch: True or False (got {value!r})")
+        else:
+            words += ["--param", f"{key}={_word(value)}"]
+    return words
+
+
+def _plain(value):
+    """A tensor, array or list as nested Python lists (torch: .tolist(); numpy: __array__)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "__array__"):
+        import numpy
+        return numpy.asarray(value).tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tokens_json(tokens):
+    """A transformers processor output (BatchFeature, dict, or object with attributes) as the
+    tokens-file JSON core reads."""
+    if isinstance(tokens, (str, _os.PathLike)):
+        with open(tokens, encoding="utf-8") as f:
+            return f.read()
+    out = {}
+    for key in _TOKEN_KEYS:
+        if isinstance(tokens, _Mapping) or hasattr(tokens, "keys"):
+            if key not in tokens:
+                continue
+            value = tokens[key]
+        elif hasattr(tokens, key):
+            value = getattr(tokens, key)
+        else:
+            continue
+        if value is not None:
+            out[key] = _plain(value)
+    return _json.dumps(out)
+
+
+def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options):
+    scene_json = None
+    if isinstance(scene, _Mapping):
+        scene_json = _json.dumps(scene)
+    elif scene is not None:
+        options["scene"] = scene  # a scene file
+    if layout is not None:
+        if scene is not None:
+            raise ValueError("give either layout or scene, not both")
+        if tokens is not None:
+            raise ValueError("give either layout or tokens, not both")
+        options["layout"] = layout
+    return _core.Inputs(_args(command, options), scene_json,
+                        None if tokens is None else _tokens_json(tokens),
+                        "" if model is None else _os.fspath(model))
+
+
+def ids(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
+    """Position ids (t, h, w) of every token, as a float64 array of shape [N, 3].
+
+    layout: a layout spec ("t5,i3x3,t2", "t4,img:photo.jpg,t8", "qwen2.5-vl:i3x3"), or
+    scene: a scene dict (see scene()) or a scene file, or
+    model= and tokens=: a model name or checkpoint folder and the processor's output
+    (a dict or BatchFeature of lists, numpy arrays or torch tensors), whose token sequence
+    becomes the layout. design: hard, mrope, circle, ... or a model family (qwen2.5-vl).
+    Other keywords: frequency-plan options (plan, base, head_dim, sections, ...) and design
+    parameters (alpha, radius, dff, fps, rules, ...).
+    """
+    return _core.ids(_inputs("ids", layout, scene, model, tokens, design=design, **params))
+
+
+def ptd(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
+    """Per-Token Distance: mean over text tokens of the mean absolute deviation of their
+    distances to the visual tokens. Same inputs as ids(); threads=N (0 = all cores)."""
+    return _core.ptd(_inputs("ptd", layout, scene, model, tokens, design=design, **params))
+
+
+def bias_spread(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
+    """Spread of the positional bias b = (1/n) sum_p cos(phase_p) over the visual tokens,
+    averaged over text tokens. Same inputs as ids(), plus the frequency plan."""
+    return _core.bias_spread(
+        _inputs("bias", layout, scene, model, tokens, design=design, **params))
+
+
+def decay(*, plan=None, base=None, axis=None, max_distance=None, model=None, **options):
+    """RoFormer's long-term decay bound U(delta) for delta = 0..max_distance (float64 array).
+
+    plan: vanilla, mrope, ...; base; head_dim; axis: "t", "h" or "w" (default: all three
+    together, the text axis) or direction=(t, h, w); form="subset" for the axis-only form.
+    """
+    return _core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=axis,
+                               max_distance=max_distance, **options))
+
+
+def freqs(*, plan=None, base=None, model=None, **options):
+    """Every rotary pair: index, axis, theta, wavelength (NaN for a NoPE pair), full_turn
+    within context (default 32768) and the two q/k dims it rotates, as a dict of arrays."""
+    return _core.freqs(_inputs("freqs", model=model, plan=plan, base=base, **options))
+
+
+def grid(*pictures, **options):
+    """Each picture's size, smart_resize size and LLM grid, as the grid command prints them.
+    Options: preset ("qwen2.5-vl", "qwen3-vl"), min_pixels, max_pixels, patch, merge."""
+    files = [_os.fspath(p) for p in pictures]
+    return _core.grid(_inputs("grid", **options), files)
+
+
+def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=None,
+              tokens=None, qk="identical", heads=1, seed=0, causal=False, softmax=False,
+              rows=None, pool=0, threads=0, **params):
+    """RoPE attention logits q'k'^T/sqrt(d) (softmax=True: probabilities) on the CPU.
+
+    q, k: pre-RoPE arrays [N, d] or [heads, N, d] (any float dtype; q heads a multiple of k
+    heads), or None for qk="identical" (the pure positional bias) or qk="random" (seed).
+    rows=(a, b): query rows a..b-1; pool=B: means over B x B blocks. Returns float32
+    [heads, rows, N] (pooled: [heads, ceil(N/B), ceil(N/B)]).
+    """
+    import numpy
+    qa = None if q is None else numpy.ascontiguousarray(q, dtype=numpy.float32)
+    ka = None if k is None else numpy.ascontiguousarray(k, dtype=numpy.float32)
+    if isinstance(rows, slice):
+        rows = (rows.start or 0, rows.stop)
+    inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)
+    return _core.attention(inputs, qa, ka, qk, int(heads), int(seed), bool(causal),
+                           bool(softmax), None if rows is None else tuple(int(r) for r in rows),
+                           int(pool), int(threads))
+
+
+def scene(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
+    """A scene as a dict in the scene-file form (layout, design, parameters, plan, ...):
+    save_scene() writes it, every function takes it as scene=, the desktop app opens it."""
+    return _json.loads(
+        _core.scene_json(_inputs("ids", layout, scene, model, tokens, design=design, **params)))
+
+
+def load_scene(path):
+    """A scene file read (and checked) as a dict; picture paths become absolute."""
+    return _json.loads(_core.load_scene(_os.fspath(path)))
+
+
+def save_scene(scene, path):
+    """Writes a scene dict to a scene file, atomically (picture paths relative to it)."""
+    _core.save_scene(_json.dumps(scene), _os.fspath(path))
+
+
+def check_ids(position_ids, *, model, tokens, rules=None):
+    """Compares the position_ids a model computed ([3, N], [3, 1, N] or [4, ...]; numpy or
+    torch) with get_rope_index of the model's family over tokens (the processor output).
+    rules: "hf-4.57" (default), "hf-5.3", "hf-main" or "all". Returns an IdsCheck: true when
+    identical; str() is the verdict `ropescope check-ids` prints."""
+    import numpy
+    dump = numpy.ascontiguousarray(_plain_array(position_ids), dtype=numpy.float64)
+    return _core.check_ids(dump, _inputs("check-ids", model=model, tokens=tokens), rules or "")
+
+
+def _plain_array(value):
+    if hasattr(value, "detach"):  # a torch tensor, without importing torch
+        value = value.detach().cpu().numpy()
+    return value
+
+
+def designs():
+    """Every position design: name, title, summary and parameters (key, range, default)."""
+    return _core.designs()
+
+
+def models():
+    """Names of the shipped model configs (model="qwen2.5-vl-7b")."""
+    return _core.models()

@@ -1,0 +1,350 @@
+// The extension module ropescope._ropescope: core's computations over numpy arrays. The
+// Python package (python/ropescope/__init__.py) turns keyword arguments into the CLI's option
+// words and processor outputs into tokens JSON; everything else happens here, in core, with
+// the GIL released while core computes.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli_options.h"
+#include "numpy_buffers.h"
+#include "requests.h"
+#include "ropescope/attention.h"
+#include "ropescope/check_ids.h"
+#include "ropescope/decay.h"
+#include "ropescope/errors.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/image_probe.h"
+#include "ropescope/metrics.h"
+#include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
+#include "ropescope/npy.h"
+#include "ropescope/position_design.h"
+#include "ropescope/sample_pictures.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
+#include "ropescope/wavelengths.h"
+
+#ifdef ROPESCOPE_SHIPPED_FILES
+#include "ropescope/shipped_models.h"
+#include "ropescope/shipped_samples.h"
+#endif
+
+namespace py = pybind11;
+using namespace ropescope;
+using python::Inputs;
+
+namespace {
+
+Inputs inputsOf(std::vector<std::string> args, std::optional<std::string> scene,
+                std::optional<std::string> tokens, std::string model) {
+  return {std::move(args), std::move(scene), std::move(tokens), std::move(model)};
+}
+
+// A C-order numpy array in a core container (one copy: core's types own their vectors).
+template <class Out>
+Out arrayOf(const py::array& a) {
+  Out out;
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) out.shape.push_back(std::size_t(a.shape(i)));
+  using T = typename decltype(out.data)::value_type;
+  const auto typed = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
+  out.data.assign(typed.data(), typed.data() + typed.size());
+  return out;
+}
+
+py::array_t<double> ids(const Inputs& in) {
+  std::vector<Id3> out;
+  {
+    py::gil_scoped_release free;
+    out = effectiveIds(python::buildRequest(cli::kIds, in).scene).ids;
+  }
+  return python::idsArray(std::move(out));
+}
+
+double ptd(const Inputs& in) {
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kPtd, in);
+  const PtdResult p = perTokenDistance(effectiveIds(r.scene), r.threads);
+  if (!p.defined()) throw InputError(p.undefinedReason, "layout");
+  return p.ptd;
+}
+
+double biasSpreadOf(const Inputs& in) {
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kBias, in);
+  const BiasResult b =
+      biasSpread(effectiveIds(r.scene), resolvePairs(r.scene.frequency), r.threads);
+  if (!b.defined()) throw InputError(b.undefinedReason, "layout");
+  return b.spread;
+}
+
+py::array_t<double> decay(const Inputs& in) {
+  std::vector<double> u;
+  {
+    py::gil_scoped_release free;
+    const cli::Request r = python::buildRequest(cli::kDecay, in);
+    u = decayCurve(resolvePairs(r.scene.frequency), r.direction, r.maxDistance,
+                   r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
+  }
+  const auto n = static_cast<py::ssize_t>(u.size());
+  return python::ownedArray(std::move(u), {n});
+}
+
+py::dict freqs(const Inputs& in) {
+  const cli::Request r = python::buildRequest(cli::kFreqs, in);
+  const PairTable pairs = resolvePairs(r.scene.frequency);
+  const std::vector<PairWavelength> w = wavelengths(pairs, r.contextLength);
+  const auto n = static_cast<py::ssize_t>(w.size());
+  py::array_t<long long> index(n), dims({n, py::ssize_t{2}});
+  py::array_t<double> theta(n), wavelength(n);
+  py::array_t<bool> fullTurn(n);
+  py::list axis;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const PairWavelength& p = w[std::size_t(i)];
+    index.mutable_at(i) = p.index;
+    axis.append(axisName(p.axis));
+    theta.mutable_at(i) = p.theta;
+    wavelength.mutable_at(i) = p.wavelength ? *p.wavelength : std::nan("");
+    fullTurn.mutable_at(i) = p.fullTurn;
+    dims.mutable_at(i, 0) = p.dims.first;
+    dims.mutable_at(i, 1) = p.dims.second;
+  }
+  py::dict d;
+  d["context_length"] = r.contextLength;
+  d["pair_layout"] = pairLayoutName(pairs.layout);
+  d["index"] = index;
+  d["axis"] = axis;
+  d["theta"] = theta;
+  d["wavelength"] = wavelength;
+  d["full_turn"] = fullTurn;
+  d["dims"] = dims;
+  return d;
+}
+
+py::list grid(const Inputs& in, const std::vector<std::string>& files) {
+  Inputs withFiles = in;
+  withFiles.args.push_back("--");
+  withFiles.args.insert(withFiles.args.end(), files.begin(), files.end());
+  std::vector<std::string> positional;
+  const cli::Request r = python::buildRequest(cli::kGrid, withFiles, {}, &positional);
+  if (positional.empty()) throw InputError("grid needs at least one picture file");
+  py::list out;
+  for (const std::string& f : positional) {
+    const ImageInfo info = probeImage(f);
+    ImageGrid g;
+    try {
+      g = smartResize(info.height, info.width, r.scene.imageGrid);
+    } catch (const InputError& e) {
+      throw InputError(f + ": " + e.what(), "image");
+    }
+    py::dict d;
+    d["file"] = f;
+    d["width"] = info.width;
+    d["height"] = info.height;
+    d["resized"] = py::make_tuple(g.resizedHeight, g.resizedWidth);
+    d["grid"] = py::make_tuple(g.rows, g.cols);
+    d["tokens"] = g.tokens();
+    if (!info.warning.empty()) d["warning"] = info.warning;
+    out.append(d);
+  }
+  return out;
+}
+
+std::string sceneJson(const Inputs& in) {
+  py::gil_scoped_release free;
+  return sceneToJson(python::buildRequest(cli::kIds, in).scene);
+}
+
+py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q,
+                             const std::optional<py::array>& k, const std::string& qk, int heads,
+                             std::uint64_t seed, bool causal, bool softmax,
+                             std::optional<std::pair<long long, long long>> rows, int pool,
+                             int threads) {
+  std::optional<NpyArray> qa, ka;
+  if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
+  if (q) {
+    qa = arrayOf<NpyArray>(*q);
+    ka = arrayOf<NpyArray>(*k);
+  }
+  std::vector<float> out;
+  std::vector<py::ssize_t> shape;
+  {
+    py::gil_scoped_release free;
+    const cli::Request r = python::buildRequest(cli::kAttention, in);
+    validateScene(r.scene);
+    PositionIds ids = effectiveIds(r.scene);
+    PairTable pairs = resolvePairs(r.scene.frequency);
+    const std::size_t n = ids.size();
+    const int d = r.scene.frequency.rotary.headDim;
+    QkTensors t;
+    if (qa)
+      t = qkFromArrays(std::move(*qa), std::move(*ka), n, d, "q", "k");
+    else if (qk == "identical")
+      t = identicalQk(heads, n, d);
+    else if (qk == "random")
+      t = randomQk(heads, heads, n, d, seed);
+    else
+      throw InputError("qk must be identical or random (got \"" + qk + "\"); real q/k: q=, k=",
+                       "qk");
+    const AttentionProblem problem =
+        makeAttentionProblem(std::move(t), std::move(ids.ids), std::move(pairs), causal);
+    const int h = problem.qk.qHeads;
+    const auto backend = makeCpuAttentionBackend(threads);
+    backend->load(problem);
+    const AttentionValue value = softmax ? AttentionValue::Softmax : AttentionValue::Logits;
+    if (pool > 0) {
+      if (rows) throw InputError("give either rows or pool, not both", "pool");
+      const std::size_t nb = (n + std::size_t(pool) - 1) / std::size_t(pool);
+      out.resize(std::size_t(h) * nb * nb);
+      for (int i = 0; i < h; ++i) backend->pooled(i, pool, value, out.data() + i * nb * nb);
+      shape = {h, py::ssize_t(nb), py::ssize_t(nb)};
+    } else {
+      const long long b = rows ? rows->first : 0, e = rows ? rows->second : (long long)n;
+      if (b < 0 || e < 0 || b >= e || std::size_t(e) > n)
+        throw InputError("rows " + std::to_string(b) + ":" + std::to_string(e) +
+                             " is outside 0:" + std::to_string(n) + " (A < B <= tokens)",
+                         "rows");
+      const std::size_t per = std::size_t(e - b) * n;
+      out.resize(std::size_t(h) * per);
+      for (int i = 0; i < h; ++i)
+        backend->rows(i, std::size_t(b), std::size_t(e), value, out.data() + i * per);
+      shape = {h, py::ssize_t(e - b), py::ssize_t(n)};
+    }
+  }
+  return python::ownedArray(std::move(out), std::move(shape));
+}
+
+struct CheckResult {
+  bool identical = false;
+  std::string report;
+  std::vector<std::size_t> differing;
+};
+
+CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::string& rules) {
+  const NpyNumbers dump = arrayOf<NpyNumbers>(positionIds);
+  py::gil_scoped_release free;
+  if (in.model.empty() || !in.tokensJson)
+    throw InputError("check_ids needs model=DIR|NAME and tokens= (the processor output)", "tokens");
+  std::vector<RuleSet> checked;
+  if (rules == "all")
+    checked = {RuleSet::Hf457, RuleSet::Hf53, RuleSet::HfMain};
+  else
+    checked = {rules.empty() ? RuleSet::Hf457 : parseRuleSet(rules)};
+  const cli::Request r = python::buildRequest(cli::kCheckIds, in);
+  const IdsCheck c = checkPositionIds(r.scene, dumpedPositionIds(dump, "position_ids"), checked,
+                                      r.tokenIds, "position_ids");
+  return {c.identical, c.report, c.differing};
+}
+
+py::list designs() {
+  py::list out;
+  for (const PositionDesign* d : allDesigns()) {
+    py::list params;
+    for (const ParameterSpec& p : d->parameters()) {
+      py::dict s;
+      s["key"] = p.key;
+      s["label"] = p.label;
+      s["help"] = p.help;
+      s["range"] = p.rangeText();
+      s["default"] = p.kind == ParameterSpec::Kind::Choice
+                         ? py::object(py::str(p.choices.at(std::size_t(p.defaultValue))))
+                         : py::object(py::float_(p.defaultValue));
+      params.append(s);
+    }
+    py::dict e;
+    e["name"] = d->name();
+    e["title"] = d->title();
+    e["summary"] = d->summary();
+    e["parameters"] = params;
+    out.append(e);
+  }
+  return out;
+}
+
+// The command-line options each command takes, by name: how the package tells an option
+// (head_dim -> --head-dim) from a design parameter (fps -> --param fps=...).
+py::dict optionNames() {
+  py::dict out;
+  for (cli::Command c : cli::kAllCommands) {
+    py::dict opts;
+    for (const cli::OptionInfo& o : cli::optionTable())
+      if (o.commands & c) opts[py::str(o.name)] = py::bool_(o.arg != nullptr);
+    out[cli::commandName(c)] = opts;
+  }
+  return out;
+}
+
+// Shipped resources (samples/, models/) from a folder: the build tree's resources/ or the
+// installed share/ropescope/. Only for a build without ropescope_models (the package checks
+// has_shipped_files).
+void setResourceFolder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  setSampleLocator(sampleFolderLocator((fs::path(dir) / "samples").string()));
+  setModelLocator(modelFolderLocator((fs::path(dir) / "models").string()));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_ropescope, m) {
+  m.doc() = "ropescope core (C++): position ids, PTD, bias spread, decay, attention";
+  m.attr("__version__") = ROPESCOPE_VERSION;
+#ifdef ROPESCOPE_SHIPPED_FILES
+  installShippedModels();
+  installShippedSamples();
+  m.attr("has_shipped_files") = true;
+#else
+  m.attr("has_shipped_files") = false;
+#endif
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  py::class_<Inputs>(m, "Inputs")
+      .def(py::init(&inputsOf), py::arg("args"), py::arg("scene") = py::none(),
+           py::arg("tokens") = py::none(), py::arg("model") = "");
+  py::class_<CheckResult>(m, "IdsCheck",
+                          "The verdict of check_ids: true when the dump equals get_rope_index "
+                          "under a rule set checked; str() is what `ropescope check-ids` prints.")
+      .def_readonly("identical", &CheckResult::identical)
+      .def_readonly("report", &CheckResult::report)
+      .def_readonly("differing", &CheckResult::differing,
+                    "tokens that differ under the first rule set checked")
+      .def("__bool__", [](const CheckResult& c) { return c.identical; })
+      .def("__str__", [](const CheckResult& c) { return c.report; })
+      .def("__repr__", [](const CheckResult& c) {
+        return std::string("<IdsCheck ") + (c.identical ? "identical" : "different") + ">";
+      });
+  m.def("ids", &ids);
+  m.def("ptd", &ptd);
+  m.def("bias_spread", &biasSpreadOf);
+  m.def("decay", &decay);
+  m.def("freqs", &freqs);
+  m.def("grid", &grid);
+  m.def("scene_json", &sceneJson);
+  m.def("scene_from_json", [](const std::string& text) {
+    py::gil_scoped_release free;
+    return sceneToJson(sceneFromJson(text));
+  });
+  m.def("load_scene", [](const std::string& path) {
+    py::gil_scoped_release free;
+    return sceneToJson(loadSceneFile(path));
+  });
+  m.def("save_scene", [](const std::string& text, const std::string& path) {
+    py::gil_scoped_release free;
+    saveSceneFile(sceneFromJson(text), path);
+  });
+  m.def("attention", &attention);
+  m.def("check_ids", &checkIds);
+  m.def("designs", &designs);
+  m.def("models", &shippedModelNames);
+  m.def("option_names", &optionNames);
+  m.def("set_resource_folder", &setResourceFolder);
+}

@@ -1,0 +1,42 @@
+#include "requests.h"
+
+#include "ropescope/errors.h"
+#include "ropescope/model_config.h"
+#include "ropescope/scene.h"
+#include "ropescope/tokens_file.h"
+
+namespace ropescope::python {
+
+cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::ExtraOptions& extra,
+                          std::vector<std::string>* positional) {
+  std::vector<std::string> args = in.args;
+  if (in.tokensJson) {
+    // The CLI reads --tokens from a file; here the processor output is in memory. The same
+    // steps in the same order: the model, its scene, the token layout, then the options.
+    if (in.model.empty())
+      throw InputError(
+          "tokens= needs model=DIR|NAME (the token ids and the family come from the model's "
+          "config)",
+          "tokens");
+    if (in.sceneJson) throw InputError("give either tokens= or scene=, not both", "tokens");
+    const ModelConfig model = readModelConfig(in.model);
+    Scene base = applyModel(defaultScene(), model);
+    const TokenInput tokens = tokensFromJson(*in.tokensJson, "tokens");
+    base.layout = layoutFromTokens(tokens, model);
+    cli::Request r = cli::parseArguments(command, args, extra, &base, positional);
+    r.tokenIds.assign(tokens.inputIds.begin(), tokens.inputIds.end());
+    r.model = in.model;
+    return r;
+  }
+  if (!in.model.empty()) {
+    args.push_back("--model");
+    args.push_back(in.model);
+  }
+  if (in.sceneJson) {
+    const Scene base = sceneFromJson(*in.sceneJson);
+    return cli::parseArguments(command, args, extra, &base, positional);
+  }
+  return cli::parseArguments(command, args, extra, nullptr, positional);
+}
+
+}  // namespace ropescope::python

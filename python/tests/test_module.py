@@ -1,0 +1,239 @@
+"""The Python module against the golden vectors and closed forms (python/tests/reference.py).
+Run on the build tree (PYTHONPATH=build/python) and on an installed tree (tests/install)."""
+
+import json
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import ropescope
+import reference as ref
+
+CASTLE = os.path.join(ref.SOURCE, "resources", "samples", "castle.png")
+
+
+@pytest.mark.parametrize("case, spec", [("A", "t3,i4x6,t2"), ("A2", "t3,i2x3,t2")])
+@pytest.mark.parametrize("label, design, params", [
+    ("vanilla 1D RoPE", "hard", {}),
+    ("MRoPE Qwen2-VL (t=k)", "mrope", {"fps": 2, "tokens_per_second": 1}),
+    ("spatial-reset (MRoPE-I & MHRoPE design, stride 1)", "mrope-reset", {"temporal_stride": 1}),
+    ("VideoRoPE (delta=2)", "videorope", {}),
+])
+def test_ids_match_the_golden_vectors(case, spec, label, design, params):
+    got = ropescope.ids(spec, design=design, **params)
+    assert got.dtype == np.float64 and got.shape[1] == 3
+    np.testing.assert_array_equal(got, ref.golden_ids(case, label))
+
+
+def test_ids_match_the_qwen2vl_rule():
+    got = ropescope.ids("t3,i4x6,t2,i2x2,t1", design="mrope")
+    want = ref.qwen2vl_ids([("t", 3), ("i", 4, 6), ("t", 2), ("i", 2, 2), ("t", 1)])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_ids_are_not_copied_out():
+    a = ropescope.ids("t5,i30x30", design="mrope")
+    assert not a.flags.owndata and a.base is not None and a.flags.c_contiguous
+
+
+def test_ptd_of_hard_ids_is_the_mean_absolute_deviation():
+    # Circle-RoPE's example: a 3x3 image then 5 text tokens, hard (1-D) ids: PTD = 20/9.
+    assert ropescope.ptd("i3x3,t5", design="hard") == pytest.approx(20 / 9, abs=1e-12)
+    # Text on both sides: distances |t_text - t_visual| on the 1-D index.
+    pos = np.arange(4 + 9 + 4)
+    text, vis = np.r_[pos[:4], pos[13:]], pos[4:13]
+    want = ref.mean_abs_dev_rows(np.abs(text[:, None] - vis[None, :]).astype(float))
+    assert ropescope.ptd("t4,i3x3,t4", design="hard") == pytest.approx(want, rel=1e-12)
+
+
+def test_circle_ptd_is_zero():
+    # The cone puts every visual token at the same distance from each text token.
+    assert ropescope.ptd("t4,i6x6,t8", design="circle", dff=0) == pytest.approx(0, abs=1e-9)
+
+
+def test_bias_spread_of_vanilla_rope():
+    base, d = 1e4, 32
+    th = ref.theta(base, d)
+    pos = np.arange(3 + 4 + 2)
+    text, vis = np.r_[pos[:3], pos[7:]], pos[3:7]
+    delta = text[:, None] - vis[None, :]
+    b = np.cos(delta[..., None] * th).mean(axis=2)
+    got = ropescope.bias_spread("t3,i2x2,t2", design="hard", plan="vanilla", base=base,
+                                head_dim=d)
+    assert got == pytest.approx(ref.mean_abs_dev_rows(b), rel=1e-9)
+
+
+def test_decay_matches_roformer_and_the_golden_row():
+    distances, want = ref.golden_decay("base=10000 ")
+    u = ropescope.decay(plan="vanilla", base=1e4, head_dim=128, max_distance=200)
+    assert u.shape == (201,)
+    np.testing.assert_allclose(u[distances], want, rtol=1e-11)
+    np.testing.assert_allclose(u, ref.decay_bound(ref.theta(1e4, 128), range(201)), rtol=1e-10)
+
+
+def test_decay_along_one_axis_matches_the_golden_row():
+    distances, want = ref.golden_decay("MRoPE [16,24,24] chunked H ")
+    u = ropescope.decay(plan="mrope", base=1e4, axis="h", sections=(16, 24, 24),
+                        max_distance=200)
+    np.testing.assert_allclose(u[distances], want, rtol=1e-11)
+
+
+def test_freqs():
+    f = ropescope.freqs(plan="mrope", base=1e6, head_dim=128)
+    np.testing.assert_allclose(f["theta"], ref.theta(1e6, 128), rtol=1e-15)
+    np.testing.assert_allclose(f["wavelength"], 2 * np.pi / ref.theta(1e6, 128), rtol=1e-15)
+    assert f["axis"][:16] == ["t"] * 16 and f["axis"][16:40] == ["h"] * 24
+    np.testing.assert_array_equal(f["dims"][:, 1] - f["dims"][:, 0], 64)  # NeoX: p, p + 64
+
+
+def test_grid_is_smart_resize():
+    (g,) = ropescope.grid(CASTLE)
+    h, w = g["height"], g["width"]
+    rows, cols = round(h / 28), round(w / 28)  # within min/max pixels: round to the factor
+    assert g["grid"] == (rows, cols) and g["tokens"] == rows * cols
+    assert g["resized"] == (rows * 28, cols * 28)
+
+
+def test_attention_of_identical_qk_is_the_positional_bias():
+    base, d, n = 1e4, 16, 6
+    logits = ropescope.attention(layout=f"t{n}", design="hard", plan="vanilla", base=base,
+                                 head_dim=d)
+    assert logits.shape == (1, n, n) and logits.dtype == np.float32
+    delta = np.arange(n)[:, None] - np.arange(n)[None, :]
+    bias = np.cos(delta[..., None] * ref.theta(base, d)).mean(axis=2)
+    np.testing.assert_allclose(logits[0] * np.sqrt(d), bias, atol=1e-5)
+
+
+def test_attention_on_numpy_qk_matches_hugging_face_rotate_half():
+    rng = np.random.default_rng(7)
+    base, d, n = 1e4, 16, 9
+    q = rng.standard_normal((2, n, d)).astype(np.float32)
+    k = rng.standard_normal((1, n, d)).astype(np.float32)
+    ids = ropescope.ids(f"t{n}", design="hard")
+    angles = ids[:, :1] * ref.theta(base, d)[None, :]
+    kr = ref.rotate_neox(k[0].astype(float), angles)
+    got = ropescope.attention(q, k, layout=f"t{n}", design="hard", plan="vanilla", base=base,
+                              head_dim=d, causal=True, softmax=True)
+    for h in range(2):
+        logits = ref.rotate_neox(q[h].astype(float), angles) @ kr.T / np.sqrt(d)
+        logits[np.triu_indices(n, 1)] = -np.inf
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(got[h], p / p.sum(axis=1, keepdims=True), atol=1e-5)
+    rows = ropescope.attention(q, k, layout=f"t{n}", design="hard", plan="vanilla",
+                               base=base, head_dim=d, rows=(2, 5))
+    assert rows.shape == (2, 3, n)
+
+
+def test_attention_refuses_a_wrong_shape():
+    with pytest.raises(ValueError, match=r"^q has head dim 8 .* the plan's head dim is 16"):
+        ropescope.attention(np.zeros((3, 8)), np.zeros((3, 8)), layout="t3", head_dim=16)
+
+
+# A Qwen2.5-VL processor output (token ids of the shipped config): 3 text, <|vision_start|>,
+# an image of ViT grid (1, 4, 6) = 2 x 3 LLM tokens, <|vision_end|>, 2 text, left-padded by 2.
+INPUT_IDS = [151643, 151643, 10, 11, 12, 151652] + [151655] * 6 + [151653, 13, 14]
+MASK = [0, 0] + [1] * 13
+WANT = ref.qwen2vl_ids([("t", 4), ("i", 2, 3), ("t", 3)])
+
+
+class FakeTensor:
+    """What a torch tensor offers ropescope: .tolist() (torch is not imported)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def tolist(self):
+        return self.values
+
+
+@pytest.mark.parametrize("wrap", [
+    lambda v: v,
+    np.array,
+    FakeTensor,
+])
+def test_ids_of_a_processor_output(wrap):
+    inputs = {"input_ids": wrap([INPUT_IDS]), "attention_mask": wrap([MASK]),
+              "image_grid_thw": wrap([[1, 4, 6]]), "pixel_values": object()}
+    got = ropescope.ids(model="qwen2.5-vl-7b", tokens=inputs)
+    np.testing.assert_array_equal(got, WANT)
+
+
+def test_check_ids():
+    inputs = {"input_ids": np.array([INPUT_IDS]), "attention_mask": np.array([MASK]),
+              "image_grid_thw": np.array([[1, 4, 6]])}
+    dump = WANT.T[:, None, :].astype(np.int64)  # [3, 1, N], as transformers returns it
+    same = ropescope.check_ids(dump, model="qwen2.5-vl-7b", tokens=inputs)
+    assert same and str(same).startswith("identical (13 tokens, hf-4.57)")
+    dump[2, 0, 5] = 99
+    diff = ropescope.check_ids(dump, model="qwen2.5-vl-7b", tokens=inputs, rules="all")
+    assert not diff and list(diff.differing) == [5]
+    assert "differs at token 5" in str(diff)
+
+
+def test_bad_input_is_a_value_error_with_the_cli_message():
+    with pytest.raises(ValueError, match=r'^layout item 1 "t0": text length must be 1\.\.'):
+        ropescope.ids("t0")
+    with pytest.raises(ValueError, match=r"^design circle has no parameter \"colour\""):
+        ropescope.ids("t3", design="circle", colour=1)
+    with pytest.raises(ValueError, match=r"PTD needs at least one text and one visual token"):
+        ropescope.ptd("t3")
+    with pytest.raises(ValueError, match=r"^base must be a finite number in \(1, 1e12\]"):
+        ropescope.decay(base=0.5)
+
+
+def test_scenes_round_trip(tmp_path):
+    s = ropescope.scene("t4,i3x3,t2", design="circle", alpha=0.25, dff=0.5, plan="mrope")
+    assert s["design"] == "circle" and s["design_params"]["alpha"] == 0.25
+    assert ropescope.scene(scene=s) == s
+    path = tmp_path / "s.json"
+    ropescope.save_scene(s, path)
+    assert ropescope.load_scene(path) == s
+    assert json.loads(path.read_text())["format"] == "ropescope-scene"
+    np.testing.assert_array_equal(ropescope.ids(scene=s),
+                                  ropescope.ids("t4,i3x3,t2", design="circle", alpha=0.25,
+                                                dff=0.5))
+    np.testing.assert_array_equal(ropescope.ids(scene=str(path)), ropescope.ids(scene=s))
+
+
+def test_heavy_calls_release_the_gil():
+    ticks, done = [0], threading.Event()
+
+    def work():
+        ropescope.bias_spread("t2000,i150x150", design="mrope")
+        done.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    while not done.is_set():
+        ticks[0] += 1
+    t.join()
+    assert ticks[0] > 1000
+
+
+def test_lists():
+    names = [d["name"] for d in ropescope.designs()]
+    assert {"hard", "mrope", "circle", "qwen2.5-vl"} <= set(names)
+    assert "qwen2.5-vl-7b" in ropescope.models()
+
+
+def test_shipped_samples_are_found():
+    # img:castle.png names the shipped sample wherever the module is (build or installed tree).
+    (g,) = ropescope.grid(CASTLE)
+    assert ropescope.ids("t1,img:castle.png", design="mrope").shape == (1 + g["tokens"], 3)
+
+
+def test_numpy_values_as_keywords():
+    a = ropescope.ids("t2,i3x3", design="circle", alpha=np.float64(0.25), centre=np.bool_(False),
+                      radius=np.int64(4))
+    b = ropescope.ids("t2,i3x3", design="circle", alpha=0.25, centre=False, radius=4)
+    np.testing.assert_array_equal(a, b)
+    u = ropescope.decay(plan="mrope", sections=np.array([16, 24, 24]), max_distance=3)
+    np.testing.assert_array_equal(u, ropescope.decay(plan="mrope", sections=(16, 24, 24),
+                                                     max_distance=3))
+
+
+def test_the_package_docstring_examples():
+    import doctest
+    assert doctest.testmod(ropescope).failed == 0
