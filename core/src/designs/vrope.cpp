@@ -11,16 +11,14 @@
 
 namespace ropescope::detail {
 
-class VropeDesign final : public PositionDesign {
+class VropeDesign final : public DesignBase {
  public:
-  std::string name() const override { return "vrope"; }
-  std::string title() const override { return "VRoPE (four flipped maps)"; }
-  std::string summary() const override {
-    return "Four diagonal index maps h+w, h+(W-1-w), (H-1-h)+w, (H-1-h)+(W-1-w) (shown as t, h, "
-           "w; the fourth is h+w-t); frame k shifted by k(H+W-1); pair i uses map i mod 4.";
-  }
-  MetricSpace metricSpace() const override { return MetricSpace::FourMaps; }
-  std::vector<ParameterSpec> parameters() const override { return {}; }
+  VropeDesign()
+      : DesignBase("vrope", "VRoPE (four flipped maps)",
+                   "Four diagonal index maps h+w, h+(W-1-w), (H-1-h)+w, (H-1-h)+(W-1-w) (shown "
+                   "as t, h, w; the fourth is h+w-t); frame k shifted by k(H+W-1); pair i uses "
+                   "map i mod 4.",
+                   MetricSpace::FourMaps, {}) {}
   std::string suggestedPlan() const override { return "vrope"; }
 
   PositionIds ids(const Layout& layout, const ParameterSet& params) const override {
