@@ -21,7 +21,8 @@ bool ageUsesCircle(const AgeSchedule& s, int layer) {
 
 std::vector<bool> ageLayers(const AgeSchedule& s) {
   if (s.layers < 1 || s.layers > 1024)
-    throw InputError("AGE layers must be 1..1024 (got " + std::to_string(s.layers) + ")", "layers");
+    throw InputError("AGE layers must be 1..1024 (got " + std::to_string(s.layers) + ")",
+                     "age_layers");
   std::vector<bool> out;
   for (int l = 0; l < s.layers; ++l) out.push_back(ageUsesCircle(s, l));
   return out;

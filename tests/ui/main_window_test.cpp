@@ -304,3 +304,17 @@ TEST(MainWindow, QuitAfterSavingDoesNotAsk) {
   QTest::qWait(150);
   EXPECT_FALSE(asked);
 }
+
+// A bad AGE layer count is reported beside the AGE box (core's field id age_layers), not at the
+// top of the panel.
+TEST(MainWindow, AgeErrorShowsBesideTheAgeBox) {
+  Window win;
+  auto* layers = win.w.panel()->findChild<QSpinBox*>(QStringLiteral("age_layers"));
+  ASSERT_NE(layers, nullptr);
+  layers->setValue(0);  // AGE layers must be 1..1024
+  EXPECT_NE(win.w.panel()->errorFor(QStringLiteral("age_layers")).toStdString().find("1..1024"),
+            std::string::npos);
+  EXPECT_TRUE(win.w.panel()->errorFor(QString()).isEmpty());
+  layers->setValue(12);
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("age_layers")).isEmpty());
+}

@@ -110,6 +110,7 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   ageBox_ = new QGroupBox(tr("AGE: circle or M-RoPE ids per layer"), this);
   auto* ageForm = new QFormLayout(ageBox_);
   ageLayers_ = new QSpinBox(ageBox_);
+  ageLayers_->setObjectName(QStringLiteral("age_layers"));
   ageLayers_->setRange(0, 1024);
   ageLayers_->setKeyboardTracking(false);
   ageStrategy_ = new QComboBox(ageBox_);
@@ -123,7 +124,8 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   ageForm->addRow(tr("Strategy"), ageStrategy_);
   ageForm->addRow(tr("Show layer"), ageLayer_);
   ageForm->addRow(QString(), ageLayerText_);
-  for (const char* f : {"age", "age_layers", "age_layer", "ageLayer"}) {
+  // The field ids core's AGE errors carry (age_schedule.cpp, scene.cpp).
+  for (const char* f : {"age", "age_layers", "age_strategy", "age_layer", "ageLayer"}) {
     if (!fieldErrors_.count(QStringLiteral("age"))) {
       fieldErrors_[QStringLiteral("age")] = makeErrorLabel();
       ageForm->addRow(fieldErrors_[QStringLiteral("age")]);
