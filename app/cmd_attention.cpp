@@ -3,6 +3,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "cli_options.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
+#include "ropescope/gpu_probe.h"
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
@@ -17,6 +19,8 @@
 
 #ifdef ROPESCOPE_WITH_GPU
 #include "ropescope_gpu/gpu_attention.h"
+#else
+#include "gui_exec.h"
 #endif
 
 namespace ropescope::cli {
@@ -109,14 +113,31 @@ Selected selectBackend(BackendChoice choice, int threads) {
   gpu::BackendSelection s = gpu::selectAttentionBackend(choice, threads);
   return {std::move(s.backend), s.note, s.reason, s.failed};
 #else
+  // The front: runGpuElsewhere has handed every request that could get a GPU to ropescope-gui.
   Selected s{makeCpuAttentionBackend(threads), {}, {}};
   if (choice != BackendChoice::Cpu) {
-    s.reason = "this build has no GPU backend (built without Qt 6)";
-    s.note = s.reason + "; using the CPU";
+    if (gpuDisplayAvailable(&s.reason))
+      s.reason = "ropescope-gui (the GPU backend) is not installed";
+    s.note = gpuUnavailableNote(s.reason);
   }
   return s;
 #endif
 }
+
+#ifndef ROPESCOPE_WITH_GPU
+// The front (no Qt): --backend gpu, and auto where a GPU context could be had (a display, a Qt
+// platform, or a forced GPU fault), run in ropescope-gui with the same arguments; auto without a
+// display, or without ropescope-gui, stays here on the CPU.
+void runGpuElsewhere(BackendChoice choice, const std::vector<std::string>& args) {
+  if (choice == BackendChoice::Cpu) return;
+  const char* fault = std::getenv("ROPESCOPE_GPU_FAULT");
+  if (choice == BackendChoice::Auto && !gpuDisplayAvailable(nullptr) && !(fault && *fault)) return;
+  if (choice == BackendChoice::Auto && findGuiBinary().empty()) return;
+  std::vector<std::string> all{"attention"};
+  all.insert(all.end(), args.begin(), args.end());
+  execGui(all, choice == BackendChoice::Gpu ? "attention --backend gpu" : "attention on the GPU");
+}
+#endif
 
 }  // namespace
 
@@ -190,6 +211,9 @@ int runAttentionCommand(const std::vector<std::string>& args) {
     throw InputError("--seed applies to --qk random only", "seed");
   if (o.haveRows && o.pool > 0) throw InputError("give either --rows or --pool, not both", "pool");
 
+#ifndef ROPESCOPE_WITH_GPU
+  runGpuElsewhere(o.backend, args);
+#endif
   const auto t0 = std::chrono::steady_clock::now();
   const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
   const std::size_t n = problem.qk.tokens;
