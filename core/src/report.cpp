@@ -2,6 +2,7 @@
 #include "ropescope/report.h"
 
 #include <charconv>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
@@ -111,15 +112,66 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
                    {"mean_bias", bias.meanBias}});
 }
 
+namespace {
+
+// Shortest round trip (std::to_chars), straight into the text: a long curve is written without
+// a JSON tree or a string per number.
+void appendNumber(std::string& s, double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  s.append(buf, r.ptr);
+}
+
+// As nlohmann's dump(2) writes a number in an array: integral values keep ".0" (JSON readers
+// then keep them floats), non-finite ones are null.
+void appendJsonNumber(std::string& s, double v) {
+  if (!std::isfinite(v)) {
+    s += "null";
+    return;
+  }
+  if (v == std::trunc(v) && std::abs(v) < 1e15) {  // 100000.0, not 1e+05
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+    s.append(buf, r.ptr);
+    s += ".0";
+    return;
+  }
+  appendNumber(s, v);
+}
+
+void appendJsonArray(std::string& s, const char* key, const std::vector<double>& values) {
+  s += "  \"";
+  s += key;
+  s += "\": [";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    s += i ? ",\n    " : "\n    ";
+    appendJsonNumber(s, values[i]);
+  }
+  s += values.empty() ? "]" : "\n  ]";
+}
+
+}  // namespace
+
 std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
                         TableFormat f) {
+  std::string s;
+  s.reserve(32 * (distance.size() + bound.size()) + 64);
   if (f == TableFormat::Csv) {
-    std::string s = "distance,bound\n";
-    for (std::size_t i = 0; i < bound.size(); ++i)
-      s += formatDouble(distance[i]) + ',' + formatDouble(bound[i]) + '\n';
+    s = "distance,bound\n";
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+      appendNumber(s, distance[i]);
+      s += ',';
+      appendNumber(s, bound[i]);
+      s += '\n';
+    }
     return s;
   }
-  return dumpJson({{"distance", distance}, {"bound", bound}});
+  s = "{\n";
+  appendJsonArray(s, "distance", distance);
+  s += ",\n";
+  appendJsonArray(s, "bound", bound);
+  s += "\n}\n";
+  return s;
 }
 
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,

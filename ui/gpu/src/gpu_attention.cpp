@@ -551,6 +551,12 @@ class FallbackBackend final : public AttentionBackend {
   void rows(int head, std::size_t b, std::size_t e, AttentionValue value, float* out) override {
     run([&](AttentionBackend& be) { be.rows(head, b, e, value, out); }, true);
   }
+  RowStats rowsAndStats(int head, std::size_t b, std::size_t e, AttentionValue value,
+                        float* out) override {
+    RowStats st;
+    run([&](AttentionBackend& be) { st = be.rowsAndStats(head, b, e, value, out); }, true);
+    return st;
+  }
   void pooled(int head, int block, AttentionValue value, float* out) override {
     run([&](AttentionBackend& be) { be.pooled(head, block, value, out); }, true);
   }
