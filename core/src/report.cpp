@@ -119,7 +119,18 @@ namespace {
 void appendNumber(std::string& s, double v) {
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  s.append(buf, r.ptr);
+  s.append(buf, std::size_t(r.ptr - buf));
+}
+
+// A whole number below 2^53 as to_chars writes it in fixed form ("100000"), by the faster
+// integer conversion; false for any other value.
+bool appendWhole(std::string& s, double v) {
+  if (!(std::abs(v) < 9007199254740992.0) || v != std::trunc(v) || (v == 0 && std::signbit(v)))
+    return false;
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+  s.append(buf, std::size_t(r.ptr - buf));
+  return true;
 }
 
 // As nlohmann's dump(2) writes a number in an array: integral values keep ".0" (JSON readers
@@ -129,10 +140,7 @@ void appendJsonNumber(std::string& s, double v) {
     s += "null";
     return;
   }
-  if (v == std::trunc(v) && std::abs(v) < 1e15) {  // 100000.0, not 1e+05
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
-    s.append(buf, r.ptr);
+  if (std::abs(v) < 1e15 && appendWhole(s, v)) {  // 100000.0, not 1e+05
     s += ".0";
     return;
   }
@@ -159,7 +167,9 @@ std::string decayReport(const std::vector<double>& distance, const std::vector<d
   if (f == TableFormat::Csv) {
     s = "distance,bound\n";
     for (std::size_t i = 0; i < bound.size(); ++i) {
-      appendNumber(s, distance[i]);
+      // Shortest round trip, as before: 100000 is "1e+05" there, so only below 1e5 as integers.
+      if (!(std::abs(distance[i]) < 1e5 && appendWhole(s, distance[i])))
+        appendNumber(s, distance[i]);
       s += ',';
       appendNumber(s, bound[i]);
       s += '\n';
