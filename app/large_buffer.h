@@ -1,8 +1,8 @@
-// Memory for a large output (attention rows: up to 1 GiB of float32) taken straight from the
-// kernel in 2 MiB huge pages where it offers them (madvise): one page fault and one memory
-// charge per 2 MiB instead of per 4 KiB, which was a third of a whole `attention --rows --out`
-// run. Not zero-filled by the program (the kernel hands out zeroed pages); every value is
-// written by the caller.
+// Memory for a large output buffer (attention's chunk of rows, pooled blocks) taken straight
+// from the kernel in 2 MiB huge pages where it offers them (madvise): one page fault per 2 MiB
+// instead of per 4 KiB (fresh pages are slow to fault in on this kind of virtual machine). Not
+// zero-filled by the program (the kernel hands out zeroed pages); every value is written by
+// the caller.
 #pragma once
 
 #include <cstddef>

@@ -13,6 +13,7 @@ PACKAGES=(
   openbox x11-utils
   poppler-utils
   clang libclang-rt-14-dev
+  python3-numpy libopenblas0-pthread
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -15,9 +15,9 @@ inline constexpr std::size_t kScratchFloats = kTileRows * kTileCols + kTileCols;
 // 8 MiB, still in the last-level cache when its rows are reduced and softmaxed right after the
 // product wrote them. 64 rows were a third slower (the product packs the keys once per block).
 inline constexpr std::size_t kPassRows = 128;
-// Scratch of that kernel for rows of n keys: two aligned rows.
+// Scratch of that kernel for rows of n keys: one aligned row.
 inline std::size_t passScratchFloats(std::size_t n) {
-  return 2 * ((n + 15) / 16 * 16);
+  return (n + 15) / 16 * 16;
 }
 
 // q points at head row 0 (rows of d floats, already rotated and scaled by 1/sqrt(d)), k at the
