@@ -3,7 +3,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "ropescope/errors.h"
 
@@ -114,74 +117,70 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
 
 namespace {
 
-// Shortest round trip (std::to_chars), straight into the text: a long curve is written without
-// a JSON tree or a string per number.
-void appendNumber(std::string& s, double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  s.append(buf, std::size_t(r.ptr - buf));
+// Numbers are written with std::to_chars straight into one buffer sized for the worst case
+// (kNumberChars each): a long curve is written without a JSON tree, a string per number or a
+// growing string.
+constexpr std::size_t kNumberChars = 32;
+
+// Shortest round trip.
+char* putNumber(char* p, double v) {
+  return std::to_chars(p, p + kNumberChars, v).ptr;
 }
 
 // A whole number below 2^53 as to_chars writes it in fixed form ("100000"), by the faster
-// integer conversion; false for any other value.
-bool appendWhole(std::string& s, double v) {
+// integer conversion; nullptr for any other value.
+char* putWhole(char* p, double v) {
   if (!(std::abs(v) < 9007199254740992.0) || v != std::trunc(v) || (v == 0 && std::signbit(v)))
-    return false;
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
-  s.append(buf, std::size_t(r.ptr - buf));
-  return true;
+    return nullptr;
+  return std::to_chars(p, p + kNumberChars, static_cast<long long>(v)).ptr;
+}
+
+char* putText(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
 }
 
 // As nlohmann's dump(2) writes a number in an array: integral values keep ".0" (JSON readers
 // then keep them floats), non-finite ones are null.
-void appendJsonNumber(std::string& s, double v) {
-  if (!std::isfinite(v)) {
-    s += "null";
-    return;
-  }
-  if (std::abs(v) < 1e15 && appendWhole(s, v)) {  // 100000.0, not 1e+05
-    s += ".0";
-    return;
-  }
-  appendNumber(s, v);
+char* putJsonNumber(char* p, double v) {
+  if (!std::isfinite(v)) return putText(p, "null");
+  if (std::abs(v) < 1e15)
+    if (char* e = putWhole(p, v)) return putText(e, ".0");  // 100000.0, not 1e+05
+  return putNumber(p, v);
 }
 
-void appendJsonArray(std::string& s, const char* key, const std::vector<double>& values) {
-  s += "  \"";
-  s += key;
-  s += "\": [";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    s += i ? ",\n    " : "\n    ";
-    appendJsonNumber(s, values[i]);
-  }
-  s += values.empty() ? "]" : "\n  ]";
+char* putJsonArray(char* p, std::string_view key, const std::vector<double>& values) {
+  p = putText(putText(putText(p, "  \""), key), "\": [");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    p = putJsonNumber(putText(p, i ? ",\n    " : "\n    "), values[i]);
+  return putText(p, values.empty() ? "]" : "\n  ]");
 }
 
 }  // namespace
 
 std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
                         TableFormat f) {
-  std::string s;
-  s.reserve(32 * (distance.size() + bound.size()) + 64);
+  const std::size_t cap = (2 * kNumberChars + 8) * (distance.size() + bound.size()) + 64;
+  const std::unique_ptr<char[]> buf(new char[cap]);
+  char* p = buf.get();
   if (f == TableFormat::Csv) {
-    s = "distance,bound\n";
+    p = putText(p, "distance,bound\n");
     for (std::size_t i = 0; i < bound.size(); ++i) {
       // Shortest round trip, as before: 100000 is "1e+05" there, so only below 1e5 as integers.
-      if (!(std::abs(distance[i]) < 1e5 && appendWhole(s, distance[i])))
-        appendNumber(s, distance[i]);
-      s += ',';
-      appendNumber(s, bound[i]);
-      s += '\n';
+      char* e = std::abs(distance[i]) < 1e5 ? putWhole(p, distance[i]) : nullptr;
+      p = e ? e : putNumber(p, distance[i]);
+      *p++ = ',';
+      p = putNumber(p, bound[i]);
+      *p++ = '\n';
     }
-    return s;
+  } else {
+    p = putText(p, "{\n");
+    p = putJsonArray(p, "distance", distance);
+    p = putText(p, ",\n");
+    p = putJsonArray(p, "bound", bound);
+    p = putText(p, "\n}\n");
   }
-  s = "{\n";
-  appendJsonArray(s, "distance", distance);
-  s += ",\n";
-  appendJsonArray(s, "bound", bound);
-  s += "\n}\n";
-  return s;
+  return std::string(buf.get(), p);
 }
 
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
