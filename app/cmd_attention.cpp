@@ -3,13 +3,16 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "cli_options.h"
+#include "large_buffer.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
+#include "ropescope/gpu_probe.h"
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
@@ -17,6 +20,8 @@
 
 #ifdef ROPESCOPE_WITH_GPU
 #include "ropescope_gpu/gpu_attention.h"
+#else
+#include "gui_exec.h"
 #endif
 
 namespace ropescope::cli {
@@ -25,6 +30,11 @@ namespace {
 
 // Output of one run is held in memory before it is written: 2^28 float32 values (1 GiB).
 constexpr std::size_t kMaxOutputValues = std::size_t{1} << 28;
+// Rows are computed and written in chunks of about kChunkValues (16 MiB), a whole number of
+// kChunkRowsMin rows (the CPU backend's blocks, detail::kPassRows): several blocks per worker
+// thread.
+constexpr std::size_t kChunkValues = std::size_t{1} << 22;
+constexpr std::size_t kChunkRowsMin = 128;
 
 struct AttentionOptions {
   QkSourceSpec source;
@@ -109,14 +119,31 @@ Selected selectBackend(BackendChoice choice, int threads) {
   gpu::BackendSelection s = gpu::selectAttentionBackend(choice, threads);
   return {std::move(s.backend), s.note, s.reason, s.failed};
 #else
+  // The front: runGpuElsewhere has handed every request that could get a GPU to ropescope-gui.
   Selected s{makeCpuAttentionBackend(threads), {}, {}};
   if (choice != BackendChoice::Cpu) {
-    s.reason = "this build has no GPU backend (built without Qt 6)";
-    s.note = s.reason + "; using the CPU";
+    if (gpuDisplayAvailable(&s.reason))
+      s.reason = "ropescope-gui (the GPU backend) is not installed";
+    s.note = gpuUnavailableNote(s.reason);
   }
   return s;
 #endif
 }
+
+#ifndef ROPESCOPE_WITH_GPU
+// The front (no Qt): --backend gpu, and auto where a GPU context could be had (a display, a Qt
+// platform, or a forced GPU fault), run in ropescope-gui with the same arguments; auto without a
+// display, or without ropescope-gui, stays here on the CPU.
+void runGpuElsewhere(BackendChoice choice, const std::vector<std::string>& args) {
+  if (choice == BackendChoice::Cpu) return;
+  const char* fault = std::getenv("ROPESCOPE_GPU_FAULT");
+  if (choice == BackendChoice::Auto && !gpuDisplayAvailable(nullptr) && !(fault && *fault)) return;
+  if (choice == BackendChoice::Auto && findGuiBinary().empty()) return;
+  std::vector<std::string> all{"attention"};
+  all.insert(all.end(), args.begin(), args.end());
+  execGui(all, choice == BackendChoice::Gpu ? "attention --backend gpu" : "attention on the GPU");
+}
+#endif
 
 }  // namespace
 
@@ -190,6 +217,9 @@ int runAttentionCommand(const std::vector<std::string>& args) {
     throw InputError("--seed applies to --qk random only", "seed");
   if (o.haveRows && o.pool > 0) throw InputError("give either --rows or --pool, not both", "pool");
 
+#ifndef ROPESCOPE_WITH_GPU
+  runGpuElsewhere(o.backend, args);
+#endif
   const auto t0 = std::chrono::steady_clock::now();
   const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
   const std::size_t n = problem.qk.tokens;
@@ -223,21 +253,37 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 
   const AttentionValue value = o.softmax ? AttentionValue::Softmax : AttentionValue::Logits;
   std::vector<float> maxLogit, peak, entropy;
-  std::vector<float> out;
-  if (!req.out.empty()) out.resize(perHead * std::size_t(heads));
+  // Rows go to the file a chunk at a time (NpyWriter), so memory stays O(chunk x N) however
+  // many rows are asked for; pooled blocks are small and written at the end.
+  const bool streamRows = !req.out.empty() && o.pool == 0;
+  std::unique_ptr<NpyWriter> writer;
+  if (streamRows)
+    writer = std::make_unique<NpyWriter>(req.out,
+                                         std::vector<std::size_t>{std::size_t(heads), e - b, n});
+  const LargeBuffer pooledOut(!req.out.empty() && o.pool > 0 ? perHead * std::size_t(heads) : 0);
+  const std::size_t chunkRows = std::min(
+      e - b,
+      std::max<std::size_t>(kChunkRowsMin, kChunkValues / n / kChunkRowsMin * kChunkRowsMin));
+  const LargeBuffer chunk(streamRows ? chunkRows * n : 0);
+  const auto addStats = [&](const RowStats& st) {
+    maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
+    for (float s : st.sumExp) peak.push_back(1.0f / s);
+    entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
+  };
   const auto compute = [&] {
     be.load(problem);
     for (int h = 0; h < heads; ++h) {
-      const RowStats st = be.rowStats(h, b, e);
-      maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
-      for (float s : st.sumExp) peak.push_back(1.0f / s);
-      entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
-      if (out.empty()) continue;
-      float* dst = out.data() + std::size_t(h) * perHead;
-      if (o.pool > 0)
-        be.pooled(h, o.pool, value, dst);
-      else
-        be.rows(h, b, e, value, dst);
+      if (!streamRows) {
+        addStats(be.rowStats(h, b, e));
+        if (pooledOut) be.pooled(h, o.pool, value, pooledOut.data() + std::size_t(h) * perHead);
+        continue;
+      }
+      // Rows written: their statistics come from the same pass (each logit computed once).
+      for (std::size_t r = b; r < e; r += chunkRows) {
+        const std::size_t re = std::min(e, r + chunkRows);
+        addStats(be.rowsAndStats(h, r, re, value, chunk.data()));
+        writer->write(chunk.data(), (re - r) * n);
+      }
     }
   };
 #ifdef ROPESCOPE_WITH_GPU
@@ -259,12 +305,9 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 #else
   compute();
 #endif
-  if (!out.empty()) {
-    const std::vector<std::size_t> shape =
-        o.pool > 0 ? std::vector<std::size_t>{std::size_t(heads), nb, nb}
-                   : std::vector<std::size_t>{std::size_t(heads), e - b, n};
-    writeNpy(req.out, out.data(), out.size(), shape);
-  }
+  if (writer) writer->commit();
+  if (pooledOut)
+    writeNpy(req.out, pooledOut.data(), pooledOut.size(), {std::size_t(heads), nb, nb});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -294,7 +337,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
     << "  \"rows\": [" << b << ", " << e << "],\n";
   if (o.pool > 0) j << "  \"pool\": " << o.pool << ",\n";
   j << "  \"out\": " << (req.out.empty() ? std::string("null") : quoted(req.out)) << ",\n";
-  if (!out.empty()) {
+  if (!req.out.empty()) {
     j << "  \"out_shape\": [" << heads << ", " << (o.pool > 0 ? nb : e - b) << ", "
       << (o.pool > 0 ? nb : n) << "],\n";
   }

@@ -1,5 +1,8 @@
 // ropescope entry point: the GUI when started without a subcommand (or with a scene file), the
 // command-line subcommands otherwise. Bad input: one line on stderr, exit status 2.
+// Built twice (app/CMakeLists.txt): `ropescope`, the front without Qt or VTK, which runs the
+// core subcommands itself and starts ropescope-gui (gui_exec.h) for the GUI, render and
+// attention on the GPU; and ropescope-gui (ROPESCOPE_WITH_GUI), which runs everything.
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -12,11 +15,15 @@
 #include "cli_docs.h"
 #include "cli_options.h"
 #include "ropescope/errors.h"
+#include "ropescope/shipped_models.h"
+#include "ropescope/shipped_samples.h"
 #include "subcommands.h"
 
 #ifdef ROPESCOPE_WITH_GUI
 #include "ropescope_ui/cli_qt.h"
 #include "ropescope_ui/gui_main.h"
+#else
+#include "gui_exec.h"
 #endif
 
 namespace {
@@ -40,6 +47,8 @@ void printUsage(std::ostream& o) {
 int main(int argc, char** argv) {
   using namespace ropescope;
   std::vector<std::string> args(argv + 1, argv + argc);
+  installShippedModels();
+  installShippedSamples();
   try {
     cli::Command command;
     if (!args.empty() && cli::parseCommand(args[0], &command)) {
@@ -47,10 +56,14 @@ int main(int argc, char** argv) {
 #ifdef ROPESCOPE_WITH_GUI
       // render and attention start Qt: none of its own words on the CLI's stderr.
       if (command == cli::kRender || command == cli::kAttention) ui::quietQtForCommandLine();
+#else
+      if (command == cli::kRender) cli::execGui(args, "render");
 #endif
       if (command == cli::kGrid) return cli::runGridCommand(rest);
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
+#ifdef ROPESCOPE_WITH_GUI
       if (command == cli::kRender) return cli::runRenderCommand(rest);
+#endif
       if (command == cli::kCheckIds) return cli::runCheckIdsCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
@@ -86,9 +99,7 @@ int main(int argc, char** argv) {
 #ifdef ROPESCOPE_WITH_GUI
     return ui::runGui(argc, argv, args.empty() ? std::string() : args[0]);
 #else
-    printUsage(std::cerr);
-    std::cerr << "ropescope: this build has no GUI; use a command\n";
-    return 2;
+    cli::execGui(args, "the desktop app");
 #endif
   } catch (const InputError& e) {
     std::cerr << "ropescope: " << e.what() << "\n";

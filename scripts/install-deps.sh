@@ -15,6 +15,7 @@ PACKAGES=(
   clang libclang-rt-14-dev
   python3-dev python3-numpy pybind11-dev python3-pybind11 python3-pytest
   desktop-file-utils appstream dpkg-dev file
+  libopenblas0-pthread
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -320,6 +320,13 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
   return out;
 }
 
+RowStats AttentionBackend::rowsAndStats(int head, std::size_t b, std::size_t e,
+                                        AttentionValue value, float* out) {
+  RowStats st = rowStats(head, b, e);
+  rows(head, b, e, value, out);
+  return st;
+}
+
 BackendChoice parseBackendChoice(const std::string& text) {
   if (text == "auto") return BackendChoice::Auto;
   if (text == "cpu") return BackendChoice::Cpu;

@@ -42,14 +42,15 @@ const detail::AttentionKernels& bestKernels() {
 // task when done: tiles near the end of a causal matrix cost more than early ones. Stops
 // handing out tasks once `backend` is asked to cancel, and then throws AttentionCancelled.
 template <typename Fn>
-void runTasks(const AttentionBackend& backend, std::size_t count, int threads, Fn&& fn) {
+void runTasks(const AttentionBackend& backend, std::size_t count, int threads, Fn&& fn,
+              std::size_t scratchFloats = detail::kScratchFloats) {
   const std::size_t workers = std::min<std::size_t>(std::size_t(detail::resolveThreads(threads)),
                                                     std::max<std::size_t>(count, 1));
   std::atomic<std::size_t> next{0};
   std::atomic<bool> cancelled{false};
   auto work = [&] {
     // 64-byte aligned (see attention_kernels.inc: alignment decides Eigen's scalar/vector split).
-    std::vector<float> buffer(detail::kScratchFloats + 16);
+    std::vector<float> buffer(scratchFloats + 16);
     float* scratch = buffer.data();
     while (reinterpret_cast<std::uintptr_t>(scratch) % 64 != 0) ++scratch;
     for (std::size_t t = next++; t < count; t = next++) {
@@ -112,6 +113,27 @@ class CpuAttentionBackend final : public AttentionBackend {
       kernels_.logits(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, o);
       if (value == AttentionValue::Softmax) kernels_.softmaxRows(o, r1 - r0, tokens_);
     });
+  }
+
+  RowStats rowsAndStats(int head, std::size_t b, std::size_t e, AttentionValue value,
+                        float* out) override {
+    check(head, b, e);
+    RowStats st;
+    st.max.resize(e - b);
+    st.sumExp.resize(e - b);
+    st.entropy.resize(e - b);
+    const std::size_t tasks = (e - b + detail::kPassRows - 1) / detail::kPassRows;
+    runTasks(
+        *this, tasks, threads_,
+        [&](std::size_t t, float* scratch) {
+          const std::size_t r0 = b + t * detail::kPassRows,
+                            r1 = std::min(e, r0 + detail::kPassRows);
+          kernels_.rowsWithStats(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_,
+                                 value == AttentionValue::Softmax, out + (r0 - b) * tokens_,
+                                 &st.max[r0 - b], &st.sumExp[r0 - b], &st.entropy[r0 - b], scratch);
+        },
+        detail::passScratchFloats(tokens_));
+    return st;
   }
 
   void pooled(int head, int block, AttentionValue value, float* out) override {

@@ -11,6 +11,14 @@ namespace ropescope::detail {
 inline constexpr std::size_t kTileRows = 256;
 inline constexpr std::size_t kTileCols = 512;
 inline constexpr std::size_t kScratchFloats = kTileRows * kTileCols + kTileCols;
+// Rows per task of the one-pass rows-and-statistics kernel: a 128 x 16384 block of logits is
+// 8 MiB, still in the last-level cache when its rows are reduced and softmaxed right after the
+// product wrote them. 64 rows were a third slower (the product packs the keys once per block).
+inline constexpr std::size_t kPassRows = 128;
+// Scratch of that kernel for rows of n keys: one aligned row.
+inline std::size_t passScratchFloats(std::size_t n) {
+  return (n + 15) / 16 * 16;
+}
 
 // q points at head row 0 (rows of d floats, already rotated and scaled by 1/sqrt(d)), k at the
 // matching kv head's row 0; n is the token count. Rows are absolute indices into q.
@@ -24,6 +32,12 @@ struct AttentionKernels {
   // Logits of rows [r0, r1) into out ((r1 - r0) x n, row-major); masked entries -inf.
   void (*logits)(const float* q, const float* k, std::size_t n, int d, std::size_t r0,
                  std::size_t r1, bool causal, float* out);
+  // Rows [r0, r1) written into out ((r1 - r0) x n) as logits or, with softmax, probabilities,
+  // and their max, sum and entropy as stats() gives them, from one product: each logit is
+  // computed once. scratch holds passScratchFloats(n) floats, 64-byte aligned.
+  void (*rowsWithStats)(const float* q, const float* k, std::size_t n, int d, std::size_t r0,
+                        std::size_t r1, bool causal, bool softmax, float* out, float* max,
+                        float* sum, float* entropy, float* scratch);
   // In place: each of `rows` rows of n logits becomes its softmax (-inf entries become 0).
   void (*softmaxRows)(float* rows, std::size_t count, std::size_t n);
   // Adds the values of rows [r0, r1) into block sums acc[(r / block) * nb + c / block] and the

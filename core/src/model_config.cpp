@@ -405,6 +405,12 @@ ModelConfig readModelConfig(const std::string& dirOrName) {
     dir = configFile.parent_path();
   } else {
     const ModelLocator l = currentLocator();
+    ModelFiles files;
+    if (isPlainName(dirOrName) && l.filesOf && l.filesOf(dirOrName, &files)) {
+      ModelConfig m = modelConfigFromJson(files.config, files.preprocessor, files.video, dirOrName);
+      m.source = "shipped: " + dirOrName;
+      return m;
+    }
     const std::string found = isPlainName(dirOrName) && l.folderOf ? l.folderOf(dirOrName) : "";
     if (found.empty()) {
       std::string names;

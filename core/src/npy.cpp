@@ -464,12 +464,9 @@ std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& 
   return s;
 }
 
-void writeNpy(const std::string& path, const float* data, std::size_t count,
-              const std::vector<std::size_t>& shape) {
-  std::size_t product = 1;
-  for (std::size_t d : shape) product *= d;
-  if (product != count)
-    throw InputError("output \"" + path + "\": shape does not match the number of values");
+namespace {
+
+std::string npyPreamble(const std::string& path, const std::vector<std::size_t>& shape) {
   const std::string header = npyHeader(shape);
   if (header.size() > 65535) throw InputError("output \"" + path + "\": too many dimensions");
   std::string pre(kMagic, kMagicLen);
@@ -478,11 +475,49 @@ void writeNpy(const std::string& path, const float* data, std::size_t count,
   pre += static_cast<char>(header.size() & 0xff);
   pre += static_cast<char>(header.size() >> 8);
   pre += header;
+  return pre;
+}
 
-  // float is little-endian IEEE on every platform the project builds for (x86-64, arm64).
-  static_assert(std::numeric_limits<float>::is_iec559);
+std::size_t shapeProduct(const std::vector<std::size_t>& shape) {
+  std::size_t product = 1;
+  for (std::size_t d : shape) product *= d;
+  return product;
+}
+
+// float is little-endian IEEE on every platform the project builds for (x86-64, arm64).
+static_assert(std::numeric_limits<float>::is_iec559);
+
+}  // namespace
+
+void writeNpy(const std::string& path, const float* data, std::size_t count,
+              const std::vector<std::size_t>& shape) {
+  if (shapeProduct(shape) != count)
+    throw InputError("output \"" + path + "\": shape does not match the number of values");
+  const std::string pre = npyPreamble(path, shape);
   writeFileAtomically(
       path, {ByteSpan{pre.data(), pre.size()}, ByteSpan{data, count * sizeof(float)}}, "out");
+}
+
+NpyWriter::NpyWriter(const std::string& path, const std::vector<std::size_t>& shape)
+    : path_(path), expected_(shapeProduct(shape)) {
+  const std::string pre = npyPreamble(path, shape);
+  file_ = std::make_unique<OutputFile>(path, "out");
+  file_->write(pre.data(), pre.size());
+}
+
+NpyWriter::~NpyWriter() = default;
+
+void NpyWriter::write(const float* data, std::size_t count) {
+  if (count > expected_ - written_)
+    throw InputError("output \"" + path_ + "\": more values than the shape holds");
+  file_->write(data, count * sizeof(float));
+  written_ += count;
+}
+
+void NpyWriter::commit() {
+  if (written_ != expected_)
+    throw InputError("output \"" + path_ + "\": shape does not match the number of values");
+  file_->commit();
 }
 
 }  // namespace ropescope

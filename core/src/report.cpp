@@ -2,7 +2,11 @@
 #include "ropescope/report.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "ropescope/errors.h"
 
@@ -115,15 +119,72 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
                    {"mean_bias", bias.meanBias}});
 }
 
+namespace {
+
+// Numbers are written with std::to_chars straight into one buffer sized for the worst case
+// (kNumberChars each): a long curve is written without a JSON tree, a string per number or a
+// growing string.
+constexpr std::size_t kNumberChars = 32;
+
+// Shortest round trip.
+char* putNumber(char* p, double v) {
+  return std::to_chars(p, p + kNumberChars, v).ptr;
+}
+
+// A whole number below 2^53 as to_chars writes it in fixed form ("100000"), by the faster
+// integer conversion; nullptr for any other value.
+char* putWhole(char* p, double v) {
+  if (!(std::abs(v) < 9007199254740992.0) || v != std::trunc(v) || (v == 0 && std::signbit(v)))
+    return nullptr;
+  return std::to_chars(p, p + kNumberChars, static_cast<long long>(v)).ptr;
+}
+
+char* putText(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+// As nlohmann's dump(2) writes a number in an array: integral values keep ".0" (JSON readers
+// then keep them floats), non-finite ones are null.
+char* putJsonNumber(char* p, double v) {
+  if (!std::isfinite(v)) return putText(p, "null");
+  if (std::abs(v) < 1e15)
+    if (char* e = putWhole(p, v)) return putText(e, ".0");  // 100000.0, not 1e+05
+  return putNumber(p, v);
+}
+
+char* putJsonArray(char* p, std::string_view key, const std::vector<double>& values) {
+  p = putText(putText(putText(p, "  \""), key), "\": [");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    p = putJsonNumber(putText(p, i ? ",\n    " : "\n    "), values[i]);
+  return putText(p, values.empty() ? "]" : "\n  ]");
+}
+
+}  // namespace
+
 std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
                         TableFormat f) {
+  const std::size_t cap = (2 * kNumberChars + 8) * (distance.size() + bound.size()) + 64;
+  const std::unique_ptr<char[]> buf(new char[cap]);
+  char* p = buf.get();
   if (f == TableFormat::Csv) {
-    std::string s = "distance,bound\n";
-    for (std::size_t i = 0; i < bound.size(); ++i)
-      s += formatDouble(distance[i]) + ',' + formatDouble(bound[i]) + '\n';
-    return s;
+    p = putText(p, "distance,bound\n");
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+      // Shortest round trip, as before: 100000 is "1e+05" there, so only below 1e5 as integers.
+      char* e = std::abs(distance[i]) < 1e5 ? putWhole(p, distance[i]) : nullptr;
+      p = e ? e : putNumber(p, distance[i]);
+      *p++ = ',';
+      p = putNumber(p, bound[i]);
+      *p++ = '\n';
+    }
+  } else {
+    p = putText(p, "{\n");
+    p = putJsonArray(p, "distance", distance);
+    p = putText(p, ",\n");
+    p = putJsonArray(p, "bound", bound);
+    p = putText(p, "\n}\n");
   }
-  return dumpJson({{"distance", distance}, {"bound", bound}});
+  return std::string(buf.get(), p);
 }
 
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,

@@ -94,24 +94,39 @@ TEST_P(AttentionCases, CpuMatchesDoubleReference) {
     std::vector<float> rowsL(n * n), rowsP(n * n);
     cpu->rows(h, 0, n, AttentionValue::Logits, rowsL.data());
     cpu->rows(h, 0, n, AttentionValue::Softmax, rowsP.data());
-    const RowStats st = cpu->rowStats(h, 0, n);
+    // Row stats against the reference row.
+    const auto expectStats = [&](const RowStats& st, const char* pass) {
+      for (std::size_t i = 0; i < n; ++i) {
+        double m = -std::numeric_limits<double>::infinity(), pmax = 0, ent = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          m = std::max(m, refL[i * n + j]);
+          pmax = std::max(pmax, refP[i * n + j]);
+          if (refP[i * n + j] > 0) ent -= refP[i * n + j] * std::log(refP[i * n + j]);
+        }
+        EXPECT_NEAR(st.max[i], m, 1e-5 * std::max(1.0, std::abs(m))) << pass << " row " << i;
+        EXPECT_NEAR(1.0 / st.sumExp[i], pmax, 1e-5 * pmax) << pass << " row " << i;
+        EXPECT_NEAR(st.entropy[i], ent, 1e-4 * std::max(1.0, ent)) << pass << " row " << i;
+      }
+    };
+    expectStats(cpu->rowStats(h, 0, n), "streaming");
     double worstL = 0, worstP = 0;
     for (std::size_t i = 0; i < n; ++i) {
       worstL = std::max(worstL, rowError(&rowsL[i * n], &refL[i * n], n));
       worstP = std::max(worstP, rowError(&rowsP[i * n], &refP[i * n], n));
-      // Row stats from the streaming pass against the reference row.
-      double m = -std::numeric_limits<double>::infinity(), pmax = 0, ent = 0;
-      for (std::size_t j = 0; j < n; ++j) {
-        m = std::max(m, refL[i * n + j]);
-        pmax = std::max(pmax, refP[i * n + j]);
-        if (refP[i * n + j] > 0) ent -= refP[i * n + j] * std::log(refP[i * n + j]);
-      }
-      EXPECT_NEAR(st.max[i], m, 1e-5 * std::max(1.0, std::abs(m))) << "row " << i;
-      EXPECT_NEAR(1.0 / st.sumExp[i], pmax, 1e-5 * pmax) << "row " << i;
-      EXPECT_NEAR(st.entropy[i], ent, 1e-4 * std::max(1.0, ent)) << "row " << i;
     }
     EXPECT_LT(worstL, 1e-4) << c.layout << " " << c.design << " head " << h;
     EXPECT_LT(worstP, 1e-4) << c.layout << " " << c.design << " head " << h;
+
+    // One pass (rowsAndStats): the rows and their statistics from each logit computed once.
+    for (const AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+      const bool sm = v == AttentionValue::Softmax;
+      std::vector<float> rows(n * n);
+      expectStats(cpu->rowsAndStats(h, 0, n, v, rows.data()), sm ? "one-pass softmax" : "one-pass");
+      double worst = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        worst = std::max(worst, rowError(&rows[i * n], sm ? &refP[i * n] : &refL[i * n], n));
+      EXPECT_LT(worst, 1e-4) << c.layout << " " << c.design << " head " << h << " one pass";
+    }
 
     // Pooled blocks (one that divides N and one that does not) against the reference means.
     for (int block : {1, 3, 8}) {
@@ -250,6 +265,41 @@ TEST(Attention, ThreadCountDoesNotChangeResults) {
   one->pooled(0, 64, AttentionValue::Softmax, pa.data());
   three->pooled(0, 64, AttentionValue::Softmax, pb.data());
   EXPECT_EQ(pa, pb);
+}
+
+// The one-pass kernel works in blocks of rows handed to threads: a range that starts and ends
+// inside blocks gives the rows and statistics of the two-request path, for every thread count
+// bit for bit.
+TEST(Attention, OnePassRowsAndStatsMatchTheTwoRequests) {
+  const AttentionProblem p = problemFor(
+      {"t300,i20x20,t300", "circle", "mrope", 32, 0, true, QkSourceSpec::Kind::Random, 1});
+  const std::size_t n = p.qk.tokens, b = 10, e = 900;
+  auto one = makeCpuAttentionBackend(1), three = makeCpuAttentionBackend(3);
+  one->load(p);
+  three->load(p);
+  for (const AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+    std::vector<float> a((e - b) * n, 7.0f), c((e - b) * n, 7.0f), two((e - b) * n);
+    const RowStats sa = one->rowsAndStats(0, b, e, v, a.data());
+    const RowStats sc = three->rowsAndStats(0, b, e, v, c.data());
+    EXPECT_EQ(a, c);
+    EXPECT_EQ(sa.max, sc.max);
+    EXPECT_EQ(sa.sumExp, sc.sumExp);
+    EXPECT_EQ(sa.entropy, sc.entropy);
+    const RowStats st = one->rowStats(0, b, e);
+    one->rows(0, b, e, v, two.data());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (std::isinf(two[i])) {
+        EXPECT_EQ(a[i], two[i]) << i;
+        continue;
+      }
+      EXPECT_NEAR(a[i], two[i], 1e-6 * std::max(1.0f, std::abs(two[i]))) << i;
+    }
+    for (std::size_t i = 0; i < e - b; ++i) {
+      EXPECT_EQ(sa.max[i], st.max[i]) << i;
+      EXPECT_NEAR(sa.sumExp[i], st.sumExp[i], 1e-5 * st.sumExp[i]) << i;
+      EXPECT_NEAR(sa.entropy[i], st.entropy[i], 1e-5 * std::max(1.0f, st.entropy[i])) << i;
+    }
+  }
 }
 
 TEST(Attention, SubrangesMatchTheFullMatrix) {

@@ -141,6 +141,10 @@ class AttentionBackend {
   // Masked (causal) logits are -inf, masked probabilities 0.
   virtual void rows(int head, std::size_t rowBegin, std::size_t rowEnd, AttentionValue value,
                     float* out) = 0;
+  // rows() and rowStats() of the same rows in one request. The CPU backend computes each logit
+  // once (a block of rows at a time, reduced while in cache); by default the two requests.
+  virtual RowStats rowsAndStats(int head, std::size_t rowBegin, std::size_t rowEnd,
+                                AttentionValue value, float* out);
   // Means over block x block tiles of the N x N matrix: ceil(N/block)^2 values, row-major.
   // Softmax: masked entries count as 0. Logits: the mean over the unmasked entries of the tile,
   // -inf where a tile is entirely masked.

@@ -52,11 +52,16 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
 // and its name as Scene::model.
 Scene applyModel(Scene scene, const ModelConfig& model);
 
-// Where shipped model configs live. The program that ships them (the desktop app keeps them as
-// resources, see ui/src/sample_scene.cpp) installs one, as for sample pictures.
+// Where shipped model configs live. The program that ships them installs one, as for sample
+// pictures: the configs compiled into the program (ropescope/shipped_models.h), or a folder.
+struct ModelFiles {
+  std::string config, preprocessor, video;  // the files' text; the last two may be empty
+};
 struct ModelLocator {
   std::function<std::string(const std::string& name)> folderOf;  // "" when there is none
   std::function<std::vector<std::string>()> names;               // sorted
+  // In memory, tried before folderOf: false when there is no such model.
+  std::function<bool(const std::string& name, ModelFiles* files)> filesOf;
 };
 void setModelLocator(ModelLocator locator);  // process-wide; an empty one removes it
 // A locator over a folder holding one sub-folder per model (resources/models, or its copy).

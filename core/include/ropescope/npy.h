@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ropescope {
+
+class OutputFile;
 
 // Largest header accepted. numpy writes 64..128 bytes; anything near this cap is not an array
 // header but a corrupt or hostile file, and the header is read before any size is trusted.
@@ -59,6 +62,26 @@ NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what =
 // file if it cannot be written or if the shape's product differs from `count`.
 void writeNpy(const std::string& path, const float* data, std::size_t count,
               const std::vector<std::size_t>& shape);
+
+// The same file written piece by piece, so that an output far larger than the piece in hand
+// never has to be held in memory: the header goes out on construction (which also refuses a
+// bad path, before any work), write() appends values in C order, and commit() checks that the
+// shape is full and makes the file appear (atomically, as writeNpy). Destroyed without commit(),
+// nothing is left at `path`.
+class NpyWriter {
+ public:
+  NpyWriter(const std::string& path, const std::vector<std::size_t>& shape);
+  ~NpyWriter();
+  NpyWriter(const NpyWriter&) = delete;
+  NpyWriter& operator=(const NpyWriter&) = delete;
+  void write(const float* data, std::size_t count);  // throws InputError past the shape
+  void commit();
+
+ private:
+  std::unique_ptr<OutputFile> file_;
+  std::string path_;
+  std::size_t expected_ = 0, written_ = 0;
+};
 
 // The header text (without magic, version and length) that writeNpy would write for `shape`.
 std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr = "<f4",

@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "ropescope/errors.h"
+#include "ropescope/gpu_probe.h"
 
 // Q_INIT_RESOURCE must run at global scope; a static library's resources are otherwise dropped
 // by the linker because nothing references them.
@@ -73,11 +74,8 @@ bool ensureGuiApplication(std::string* why) {
     *why = "the running Qt application is not a QGuiApplication";
     return false;
   }
+  if (!gpuDisplayAvailable(why)) return false;
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
-      *why = "no display to create an OpenGL context on (DISPLAY is not set)";
-      return false;
-    }
     // A list: Qt aborts the process when its only platform plugin fails to connect, so a stale
     // DISPLAY falls through to offscreen, where context creation then fails cleanly.
     qputenv("QT_QPA_PLATFORM",
@@ -553,6 +551,12 @@ class FallbackBackend final : public AttentionBackend {
   void rows(int head, std::size_t b, std::size_t e, AttentionValue value, float* out) override {
     run([&](AttentionBackend& be) { be.rows(head, b, e, value, out); }, true);
   }
+  RowStats rowsAndStats(int head, std::size_t b, std::size_t e, AttentionValue value,
+                        float* out) override {
+    RowStats st;
+    run([&](AttentionBackend& be) { st = be.rowsAndStats(head, b, e, value, out); }, true);
+    return st;
+  }
   void pooled(int head, int block, AttentionValue value, float* out) override {
     run([&](AttentionBackend& be) { be.pooled(head, block, value, out); }, true);
   }
@@ -623,9 +627,7 @@ BackendSelection selectAttentionBackend(BackendChoice choice, int cpuThreads) {
   std::string why;
   bool noDisplay = false;
   auto g = makeGpuAttentionBackend(&why, &noDisplay);
-  if (!g)
-    return {makeCpuAttentionBackend(cpuThreads), "GPU unavailable (" + why + "); using the CPU",
-            why, !noDisplay};
+  if (!g) return {makeCpuAttentionBackend(cpuThreads), gpuUnavailableNote(why), why, !noDisplay};
   // auto on a software rasterizer: Mesa's llvmpipe ran a 16k-token heatmap in 54 s where the
   // CPU backend took 1.1 s (Xvfb, 2 cores), so auto means the CPU there; gpu still forces it.
   if (choice == BackendChoice::Auto && gpuFault() == GpuFault::None)

@@ -1,0 +1,37 @@
+#include "large_buffer.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <new>
+
+namespace ropescope::cli {
+
+namespace {
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+}
+
+LargeBuffer::LargeBuffer(std::size_t floats) : size_(floats) {
+  if (floats == 0) return;
+  bytes_ = (floats * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage;
+  // An anonymous mapping is only 4 KiB aligned: map one huge page more and trim both ends.
+  const std::size_t mapped = bytes_ + kHugePage;
+  void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  char* base = static_cast<char*>(p);
+  char* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(base) + kHugePage - 1) /
+                                          kHugePage * kHugePage);
+  if (aligned > base) ::munmap(base, std::size_t(aligned - base));
+  char* end = aligned + bytes_;
+  if (base + mapped > end) ::munmap(end, std::size_t(base + mapped - end));
+#ifdef MADV_HUGEPAGE
+  (void)::madvise(aligned, bytes_, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
+#endif
+  data_ = reinterpret_cast<float*>(aligned);
+}
+
+LargeBuffer::~LargeBuffer() {
+  if (data_) ::munmap(data_, bytes_);
+}
+
+}  // namespace ropescope::cli

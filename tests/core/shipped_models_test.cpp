@@ -1,0 +1,88 @@
+// The shipped model configs and samples compiled into ropescope_models (issue 16): the table
+// holds every folder of resources/models and reads to exactly what the folder reads to, and the
+// sample is copied to the cache byte for byte, a damaged copy rewritten.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ropescope/model_config.h"
+#include "ropescope/sample_pictures.h"
+#include "ropescope/shipped_models.h"
+#include "ropescope/shipped_samples.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ropescope;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ShippedModels, EveryResourceFolderIsShippedAndReadsAsItsFolderDoes) {
+  std::vector<std::string> folders;
+  for (const auto& e : fs::directory_iterator(ROPESCOPE_MODELS))
+    if (e.is_directory()) folders.push_back(e.path().filename().string());
+  std::sort(folders.begin(), folders.end());
+  ASSERT_GE(folders.size(), 8u);
+
+  installShippedModels();
+  EXPECT_EQ(shippedModelNames(), folders);
+  std::vector<ModelConfig> embedded;
+  for (const std::string& name : folders) embedded.push_back(readModelConfig(name));
+
+  setModelLocator(modelFolderLocator(ROPESCOPE_MODELS));
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    SCOPED_TRACE(folders[i]);
+    const ModelConfig fromFolder = readModelConfig(folders[i]);
+    EXPECT_EQ(embedded[i], fromFolder);
+    EXPECT_EQ(embedded[i].source, "shipped: " + folders[i]);
+  }
+  setModelLocator({});
+}
+
+TEST(ShippedModels, AnUnknownNameListsTheShippedOnes) {
+  installShippedModels();
+  try {
+    readModelConfig("qwen9-vl");
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("no shipped model of that name (shipped: ernie"),
+              std::string::npos)
+        << e.what();
+  }
+  setModelLocator({});
+}
+
+TEST(ShippedSamples, TheSampleIsCopiedToTheCacheByteForByte) {
+  const fs::path cache =
+      fs::temp_directory_path() / ("ropescope-shipped-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  installShippedSamples();
+  const std::string original = slurp(fs::path(ROPESCOPE_SAMPLES) / "castle.png");
+  ASSERT_GT(original.size(), 1000u);
+  const std::string path = locateSample("castle.png");
+  EXPECT_EQ(fs::path(path), cache / "ropescope" / "samples" / "castle.png");
+  EXPECT_EQ(slurp(path), original);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << "damaged";
+  EXPECT_EQ(slurp(locateSample("castle.png")), original);
+  EXPECT_EQ(locateSample("checker-none.png"), "");
+  EXPECT_EQ(locateSample("../castle.png"), "");
+  setSampleLocator({});
+  ::unsetenv("XDG_CACHE_HOME");
+  fs::remove_all(cache);
+}
+
+}  // namespace
