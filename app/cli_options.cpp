@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <sstream>
 
 #include "ropescope/errors.h"
+#include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/model_config.h"
@@ -51,6 +53,30 @@ struct State {
   ModelConfig model;
   std::string tokensPath;  // --tokens, read after the options (it needs the model)
 };
+
+// A help text that lists the names of a registry, built from the registry itself so that a new
+// design, plan or preset shows up in --help, the man page and the completion at once. The
+// texts live as long as the option table (built once).
+const char* namesHelp(const std::string& before, const std::vector<std::string>& names,
+                      const std::string& after = {}) {
+  static std::deque<std::string> texts;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  texts.push_back(before + list + after);
+  return texts.back().c_str();
+}
+
+std::vector<std::string> designNames() {
+  std::vector<std::string> out;
+  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
+  return out;
+}
+
+std::vector<std::string> planNames() {
+  std::vector<std::string> out;
+  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
+  return out;
+}
 
 struct Option {
   const char* name;
@@ -168,7 +194,8 @@ const std::vector<Option>& options() {
          s.tokensPath = v;
        }},
       {"grid-preset", "NAME", kScene | kGrid,
-       "pictures' processor: qwen2.5-vl (default) or qwen3-vl; the four below override it",
+       namesHelp("pictures' processor (default qwen2.5-vl): ", imageGridPresetNames(),
+                 "; the four below override it"),
        [](State& s, const std::string& v) { gridPreset(s, "--grid-preset", v); }},
       {"preset", "NAME", kGrid,
        "the same as --grid-preset (grid only: render --preset is a figure)",
@@ -192,8 +219,7 @@ const std::vector<Option>& options() {
          s.haveScene = true;
        }},
       {"design", "NAME", kScene,
-       "position design: hard, unordered, spatial, mrope, mrope-reset, videorope, hope, circle, "
-       "v2pe, mca, mm-rope, omnirope, ilrope, ids-file (with --ids), or a model family: qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl",
+       namesHelp("position design: ", designNames(), ", or ids-file (with --ids)"),
        [](State& s, const std::string& v) { s.designFlag = v; }},
       {"rules", "NAME", kScene,
        "model families: transformers rule set hf-4.57 (default), hf-5.3 or hf-main",
@@ -240,9 +266,7 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.req.scene.age.layers = parseInt("layers", v, 1, 1024);
        }},
-      {"plan", "NAME", kPlan,
-       "frequency plan: vanilla, mrope, interleaved, multihead, videorope, videorope-repo, hope, "
-       "ernie, mm-rope",
+      {"plan", "NAME", kPlan, namesHelp("frequency plan: ", planNames()),
        [](State& s, const std::string& v) {
          if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
          s.req.scene.frequency.plan = v;

@@ -190,12 +190,40 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     import numpy
     qa = None if q is None else numpy.ascontiguousarray(q, dtype=numpy.float32)
     ka = None if k is None else numpy.ascontiguousarray(k, dtype=numpy.float32)
-    if isinstance(rows, slice):
-        rows = (rows.start or 0, rows.stop)
     inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)
-    return _core.attention(inputs, qa, ka, qk, int(heads), int(seed), bool(causal),
-                           bool(softmax), None if rows is None else tuple(int(r) for r in rows),
-                           int(pool), int(threads))
+    if isinstance(rows, slice):
+        if rows.step not in (None, 1):
+            raise ValueError("rows must be a slice with step 1 or a pair (a, b)")
+        # Open and negative ends as Python reads them, over the layout's tokens.
+        start, stop, _ = rows.indices(_core.token_count(inputs))
+        rows = (start, stop)
+    if rows is not None and (not isinstance(rows, (tuple, list)) or len(rows) != 2):
+        raise ValueError(f"rows must be a pair (a, b) or a slice (got {rows!r})")
+    return _core.attention(inputs, qa, ka, qk, _whole("heads", heads), _whole("seed", seed, 2**64 - 1),
+                           _switch("causal", causal), _switch("softmax", softmax),
+                           None if rows is None else tuple(_whole("rows", r) for r in rows),
+                           _whole("pool", pool), _whole("threads", threads))
+
+
+def _switch(name, value):
+    """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, bool) or value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value in ("true", "false"):
+        return value == "true"
+    raise ValueError(f"{name} must be true or false (got {value!r})")
+
+
+def _whole(name, value, top=2**63 - 1):
+    """A whole-number argument in 0..top: int-like values, never floats or strings (the core
+    checks the option's own range and names it)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise ValueError(f"{name} must be a whole number >= 0 (got {value!r})")
+    return value
 
 
 def scene(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):

@@ -160,11 +160,33 @@ std::string sceneJson(const Inputs& in) {
   return sceneToJson(python::buildRequest(cli::kIds, in).scene);
 }
 
+// The CLI's ranges for attention's own options (app/cmd_attention.cpp), and a bound on the
+// array handed back: the CLI streams rows to a file, the module must hold them all.
+inline constexpr long long kMaxModuleAttentionValues = 1LL << 30;  // 4 GiB of float32
+
+void checkResultSize(double values) {
+  if (values > double(kMaxModuleAttentionValues))
+    throw InputError("the attention result would hold " + std::to_string((long long)values) +
+                         " values; the module returns at most 2^30 (4 GiB): ask for rows=(a, b) "
+                         "or pool=B, or write rows to a file with the CLI's attention --out",
+                     "rows");
+}
+
+void checkWhole(const char* name, long long v, long long lo, long long hi) {
+  if (v < lo || v > hi)
+    throw InputError(std::string(name) + " must be " + std::to_string(lo) + ".." +
+                         std::to_string(hi) + " (got " + std::to_string(v) + ")",
+                     name);
+}
+
 py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q,
-                             const std::optional<py::array>& k, const std::string& qk, int heads,
-                             std::uint64_t seed, bool causal, bool softmax,
-                             std::optional<std::pair<long long, long long>> rows, int pool,
-                             int threads) {
+                             const std::optional<py::array>& k, const std::string& qk,
+                             long long heads, std::uint64_t seed, bool causal, bool softmax,
+                             std::optional<std::pair<long long, long long>> rows, long long pool,
+                             long long threads) {
+  checkWhole("heads", heads, 1, 256);
+  checkWhole("pool", pool, 0, 1 << 20);
+  checkWhole("threads", threads, 0, 256);
   std::optional<NpyArray> qa, ka;
   if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
   if (q) {
@@ -194,14 +216,16 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
     const AttentionProblem problem =
         makeAttentionProblem(std::move(t), std::move(ids.ids), std::move(pairs), causal);
     const int h = problem.qk.qHeads;
-    const auto backend = makeCpuAttentionBackend(threads);
+    const auto backend = makeCpuAttentionBackend(static_cast<int>(threads));
     backend->load(problem);
     const AttentionValue value = softmax ? AttentionValue::Softmax : AttentionValue::Logits;
     if (pool > 0) {
       if (rows) throw InputError("give either rows or pool, not both", "pool");
       const std::size_t nb = (n + std::size_t(pool) - 1) / std::size_t(pool);
+      checkResultSize(double(h) * double(nb) * double(nb));
       out.resize(std::size_t(h) * nb * nb);
-      for (int i = 0; i < h; ++i) backend->pooled(i, pool, value, out.data() + i * nb * nb);
+      for (int i = 0; i < h; ++i)
+        backend->pooled(i, static_cast<int>(pool), value, out.data() + i * nb * nb);
       shape = {h, py::ssize_t(nb), py::ssize_t(nb)};
     } else {
       const long long b = rows ? rows->first : 0, e = rows ? rows->second : (long long)n;
@@ -210,6 +234,7 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
                              " is outside 0:" + std::to_string(n) + " (A < B <= tokens)",
                          "rows");
       const std::size_t per = std::size_t(e - b) * n;
+      checkResultSize(double(h) * double(per));
       out.resize(std::size_t(h) * per);
       for (int i = 0; i < h; ++i)
         backend->rows(i, std::size_t(b), std::size_t(e), value, out.data() + i * per);
@@ -342,6 +367,10 @@ PYBIND11_MODULE(_ropescope, m) {
     saveSceneFile(sceneFromJson(text), path);
   });
   m.def("attention", &attention);
+  m.def("token_count", [](const Inputs& in) {
+    py::gil_scoped_release free;
+    return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();
+  });
   m.def("check_ids", &checkIds);
   m.def("designs", &designs);
   m.def("models", &shippedModelNames);

@@ -131,6 +131,33 @@ def test_attention_refuses_a_wrong_shape():
         ropescope.attention(np.zeros((3, 8)), np.zeros((3, 8)), layout="t3", head_dim=16)
 
 
+def test_attention_arguments_are_checked_in_one_line():
+    # A result the module could not hold, switches given as words, negative or oversized whole
+    # numbers: ValueError naming the argument, never MemoryError or pybind's TypeError.
+    for kw, msg in [(dict(layout="t200000", head_dim=2), r"at most 2\^30"),
+                    (dict(layout="t4", softmax="no"), r"^softmax must be true or false"),
+                    (dict(layout="t4", causal="yes"), r"^causal must be true or false"),
+                    (dict(layout="t4", pool=-1), r"^pool must be a whole number"),
+                    (dict(layout="t4", heads=2**40), r"^heads must be 1\.\.256"),
+                    (dict(layout="t4", seed=-1), r"^seed must be a whole number"),
+                    (dict(layout="t4", threads=-5), r"^threads must be a whole number"),
+                    (dict(layout="t4", rows=(1, 2, 3)), r"^rows must be a pair")]:
+        with pytest.raises(ValueError, match=msg):
+            ropescope.attention(**kw)
+    # Slices read as Python reads them over the layout's tokens: open and negative ends.
+    full = ropescope.attention(layout="t8", design="hard", plan="vanilla", head_dim=8)
+    part = ropescope.attention(layout="t8", design="hard", plan="vanilla", head_dim=8,
+                               rows=slice(-3, None))
+    assert part.shape == (1, 3, 8)
+    np.testing.assert_allclose(part, full[:, 5:, :], atol=1e-6)
+    assert ropescope.attention(layout="t8", softmax="true").sum(axis=-1) == pytest.approx(1, abs=1e-6)
+
+
+def test_every_shipped_picture_is_found():
+    for name in ("castle.jpg", "checker.png", "moving.gif"):
+        assert ropescope.ids(f"t1,img:{name}", design="mrope").shape[0] > 1
+
+
 # A Qwen2.5-VL processor output (token ids of the shipped config): 3 text, <|vision_start|>,
 # an image of ViT grid (1, 4, 6) = 2 x 3 LLM tokens, <|vision_end|>, 2 text, left-padded by 2.
 INPUT_IDS = [151643, 151643, 10, 11, 12, 151652] + [151655] * 6 + [151653, 13, 14]

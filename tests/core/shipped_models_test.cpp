@@ -79,6 +79,9 @@ TEST(ShippedSamples, TheSampleIsCopiedToTheCacheByteForByte) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << "damaged";
   EXPECT_EQ(slurp(locateSample("castle.png")), original);
   EXPECT_EQ(locateSample("checker-none.png"), "");
+  // Every picture of resources/samples is shipped, not only the start scene's.
+  for (const char* name : {"castle.jpg", "checker.png", "moving.gif"})
+    EXPECT_EQ(slurp(locateSample(name)), slurp(fs::path(ROPESCOPE_SAMPLES) / name)) << name;
   EXPECT_EQ(locateSample("../castle.png"), "");
   setSampleLocator({});
   ::unsetenv("XDG_CACHE_HOME");

@@ -1,5 +1,5 @@
-// The sample pictures that ship with ropescope (resources/samples/castle.png), compiled into the
-// program by the ropescope_models library. The core reads pictures by path, so a sample is
+// The sample pictures that ship with ropescope (the pictures of resources/samples), compiled into
+// the program by the ropescope_models library. The core reads pictures by path, so a sample is
 // copied to $XDG_CACHE_HOME/ropescope/samples (else ~/.cache/..., else the temporary folder),
 // rewritten when the copy differs (a stale or damaged copy never stands for the sample).
 #pragma once
