@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_options.h"
+#include "own_options.h"
 #include "ropescope/age_schedule.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/image_grid.h"
@@ -33,9 +34,14 @@ std::string roff(const std::string& text) {
   return out;
 }
 
+// A command's options: its own (own_options.h) first, as its --help lists them, then the
+// shared table's.
 std::vector<OptionInfo> optionsOf(Command c) {
   std::vector<OptionInfo> out;
   std::set<std::string> seen;  // an option listed twice (--format, --out) is one entry
+  for (const OwnOption& o : ownOptions())
+    if (o.command == c && seen.insert(o.name).second)
+      out.push_back({o.name, o.arg, static_cast<unsigned>(c), o.help});
   for (const OptionInfo& o : optionTable())
     if ((o.commands & c) && o.help && seen.insert(o.name).second) out.push_back(o);
   return out;
@@ -47,27 +53,20 @@ std::string joined(const std::vector<std::string>& words) {
   return out;
 }
 
-std::vector<std::string> designNames() {
-  std::vector<std::string> out;
-  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
-  out.push_back("ids-file");
-  return out;
-}
-
-std::vector<std::string> planNames() {
-  std::vector<std::string> out;
-  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
-  return out;
-}
-
 // The values an option's argument takes, when they are a fixed list: the lists core keeps,
 // else the lowercase words of a "neox|gptj" argument. Empty: free text or a file.
 std::vector<std::string> choicesOf(const OptionInfo& o) {
   const std::string name = o.name;
-  if (name == "design") return designNames();
-  if (name == "plan") return planNames();
-  if (name == "rules") return ruleSetNames();
-  if (name == "grid-preset" || name == "preset") return imageGridPresetNames();
+  if (name == "design") return designChoices();
+  if (name == "plan") return planChoices();
+  if (name == "rules") {
+    std::vector<std::string> r = ruleSetNames();
+    if (std::string(o.arg).find("all") != std::string::npos) r.push_back("all");
+    return r;
+  }
+  // render --preset names a figure preset (the desktop app's): free text here.
+  if (name == "grid-preset" || (name == "preset" && o.commands != kRender))
+    return imageGridPresetNames();
   if (name == "age-strategy")
     return {ageStrategyName(AgeStrategy::All), ageStrategyName(AgeStrategy::FirstHalf),
             ageStrategyName(AgeStrategy::SecondHalf), ageStrategyName(AgeStrategy::Alternate)};
@@ -111,8 +110,6 @@ std::string manPage() {
       if (opt.arg) o << " \\fI" << roff(opt.arg) << "\\fR";
       o << "\n" << roff(opt.help) << "\n";
     }
-    o << ".PP\nThe options particular to " << roff(commandName(c)) << ": \\fBropescope "
-      << roff(commandName(c)) << " \\-\\-help\\fR.\n";
   }
   o << ".SH DESIGNS\nThe position designs of \\fB\\-\\-design\\fR and their parameters "
        "(\\fB\\-\\-param\\fR \\fIKEY=VALUE\\fR):\n";
@@ -166,20 +163,20 @@ std::string bashCompletion() {
     << "    fi\n"
     << "    return\n"
     << "  fi\n"
-    << "  case \"$prev\" in\n";
-  // Values of the previous option: a fixed list, a file, or free text (nothing offered). An
-  // option of several commands (--format, --out) completes as where it is listed first.
-  std::set<std::string> done;
-  for (const OptionInfo& opt : optionTable()) {
-    if (!opt.arg || !opt.help || !done.insert(opt.name).second) continue;
-    o << "    --" << opt.name << ") ";
-    const std::vector<std::string> choices = choicesOf(opt);
-    if (!choices.empty())
-      o << "COMPREPLY=($(compgen -W \"" << joined(choices) << "\" -- \"$cur\"))";
-    if (takesFile(opt)) o << (choices.empty() ? "" : "; ") << "compopt -o default";
-    if (choices.empty() && !takesFile(opt)) o << "COMPREPLY=()";
-    o << "; return ;;\n";
-  }
+    << "  case \"$cmd:$prev\" in\n";
+  // Values of the previous option, per command (render --preset is not grid --preset): a fixed
+  // list, a file, or free text (nothing offered).
+  for (Command c : kAllCommands)
+    for (const OptionInfo& opt : optionsOf(c)) {
+      if (!opt.arg) continue;
+      o << "    " << commandName(c) << ":--" << opt.name << ") ";
+      const std::vector<std::string> choices = choicesOf(opt);
+      if (!choices.empty())
+        o << "COMPREPLY=($(compgen -W \"" << joined(choices) << "\" -- \"$cur\"))";
+      if (takesFile(opt)) o << (choices.empty() ? "" : "; ") << "compopt -o default";
+      if (choices.empty() && !takesFile(opt)) o << "COMPREPLY=()";
+      o << "; return ;;\n";
+    }
   o << "  esac\n"
     << "  local opts=\n"
     << "  case \"$cmd\" in\n";

@@ -66,18 +66,6 @@ const char* namesHelp(const std::string& before, const std::vector<std::string>&
   return texts.back().c_str();
 }
 
-std::vector<std::string> designNames() {
-  std::vector<std::string> out;
-  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
-  return out;
-}
-
-std::vector<std::string> planNames() {
-  std::vector<std::string> out;
-  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
-  return out;
-}
-
 struct Option {
   const char* name;
   const char* arg;  // nullptr: a flag
@@ -219,7 +207,7 @@ const std::vector<Option>& options() {
          s.haveScene = true;
        }},
       {"design", "NAME", kScene,
-       namesHelp("position design: ", designNames(), ", or ids-file (with --ids)"),
+       namesHelp("position design: ", designChoices(), " (ids-file with --ids)"),
        [](State& s, const std::string& v) { s.designFlag = v; }},
       {"rules", "NAME", kScene,
        "model families: transformers rule set hf-4.57 (default), hf-5.3 or hf-main",
@@ -266,7 +254,7 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.req.scene.age.layers = parseInt("layers", v, 1, 1024);
        }},
-      {"plan", "NAME", kPlan, namesHelp("frequency plan: ", planNames()),
+      {"plan", "NAME", kPlan, namesHelp("frequency plan: ", planChoices()),
        [](State& s, const std::string& v) {
          if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
          s.req.scene.frequency.plan = v;
@@ -370,7 +358,10 @@ const std::vector<Option>& options() {
                             "out");
        }},
       // render lists --out among its own options (cmd_render.cpp), with the formats it writes.
-      {"out", "FILE", kRender, nullptr, [](State& s, const std::string& v) { setOut(s, v); }},
+      {"out", "FILE", kRender,
+       "output file; the extension picks the format: .png .svg .pdf (figure) or .csv .json (the "
+       "data behind the view)",
+       [](State& s, const std::string& v) { setOut(s, v); }},
       {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
        [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
       {"help", nullptr, kAll | kRender, "show this help",
@@ -652,6 +643,19 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
   }
   validateScene(s.req.scene);
   return s.req;
+}
+
+std::vector<std::string> designChoices() {
+  std::vector<std::string> out;
+  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
+  out.push_back(kIdsFileDesign);
+  return out;
+}
+
+std::vector<std::string> planChoices() {
+  std::vector<std::string> out;
+  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
+  return out;
 }
 
 std::vector<OptionInfo> optionTable() {

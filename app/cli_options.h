@@ -80,4 +80,8 @@ struct OptionInfo {
 };
 std::vector<OptionInfo> optionTable();
 
+// The names --design and --plan accept (the registries, and ids-file), for help and completion.
+std::vector<std::string> designChoices();
+std::vector<std::string> planChoices();
+
 }  // namespace ropescope::cli

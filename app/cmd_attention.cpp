@@ -10,6 +10,7 @@
 
 #include "cli_options.h"
 #include "large_buffer.h"
+#include "own_options.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/gpu_probe.h"
@@ -57,24 +58,8 @@ long parseWhole(const std::string& option, const std::string& text, long lo, lon
   return v;
 }
 
-const char* kHelp =
-    "\nattention options:\n"
-    "  --qk identical|random       q/k source: identical unit vectors (1,...,1)/sqrt(d), the "
-    "pure\n"
-    "                              positional bias (default), or standard normal with --seed\n"
-    "  --seed S                    seed of --qk random (default 0; std::mt19937_64 + Box-Muller)\n"
-    "  --q FILE.npy --k FILE.npy   real pre-RoPE q and k: [N, d] or [heads, N, d], float32/16,\n"
-    "                              C order (convert bfloat16 dumps to float32 first); q heads a\n"
-    "                              multiple of k heads (grouped-query attention)\n"
-    "  --heads H                   heads of --qk identical|random, 1..256 (default 1)\n"
-    "  --causal                    mask keys after the query\n"
-    "  --softmax                   write probabilities instead of logits q'k'/sqrt(d)\n"
-    "  --rows A:B                  query rows A..B-1 (default all) for --out and the summary\n"
-    "  --pool B                    write means over B x B blocks ([heads, ceil(N/B), ceil(N/B)])\n"
-    "                              instead of rows\n"
-    "  --backend auto|cpu|gpu      compute backend (default auto: the GPU when an OpenGL 4.3\n"
-    "                              context can be had, else the CPU)\n"
-    "  --threads N                 CPU worker threads, 0 = all cores (default 0)\n"
+// After the option lines (own_options.cpp): what --out and the summary hold.
+const char* kHelpNotes =
     "\n--out FILE.npy receives float32 [heads, rows, N] (C order); the JSON summary goes to\n"
     "standard output: tokens, heads, backend used, and per-row max logit, peak probability\n"
     "and entropy (nats) as min/mean/max over the summarised rows of every head.\n";
@@ -202,7 +187,8 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   };
   const Request req = parseArguments(kAttention, args, extra);
   if (req.help) {
-    std::cout << commandHelp(kAttention) << kHelp;
+    std::cout << commandHelp(kAttention) << "\nattention options:\n"
+              << ownOptionsHelp(kAttention) << kHelpNotes;
     return 0;
   }
   const bool files = !o.source.qPath.empty() || !o.source.kPath.empty();

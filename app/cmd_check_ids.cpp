@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli_options.h"
+#include "own_options.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
@@ -25,9 +26,7 @@ const char* kHelp =
     "modality, grid cell, both ids), how many differ, and the rule set the dump matches, if\n"
     "any. Exit 2: bad input. --rules NAME checks that rule set (default hf-4.57), --rules all\n"
     "each of hf-4.57, hf-5.3 and hf-main.\n\n"
-    "options:\n"
-    "  --position-ids P.npy        the model's position_ids (np.save(P, ids.cpu().numpy()))\n"
-    "  --rules NAME|all            hf-4.57, hf-5.3, hf-main or all\n";
+    "options:\n";
 
 }  // namespace
 
@@ -48,7 +47,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
   };
   const Request req = parseArguments(kCheckIds, args, extra);
   if (req.help) {
-    std::cout << kHelp << sharedOptionsHelp(kCheckIds);
+    std::cout << kHelp << ownOptionsHelp(kCheckIds) << sharedOptionsHelp(kCheckIds);
     return 0;
   }
   if (req.model.empty() || req.tokenIds.empty())

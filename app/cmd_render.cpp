@@ -9,6 +9,7 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "own_options.h"
 #include "ropescope/errors.h"
 #include "subcommands.h"
 
@@ -21,34 +22,8 @@ namespace ropescope::cli {
 
 namespace {
 
-const char* kRenderOptionsHelp =
-    "\nrender options:\n"
-    "  --preset NAME               start from a preset that reproduces a published figure\n"
-    "                              (--list-presets); the scene options change it\n"
-    "  --view NAME                 the view to render (--list-views; default: the preset's\n"
-    "                              view, else space)\n"
-    "  --out FILE                  output file; the extension picks the format: .png .svg .pdf\n"
-    "                              (figure) or .csv .json (the data behind the view)\n"
-    "  --size WxH                  output size in pixels, each side 16..8192 (default 1050x750);\n"
-    "                              a size too small for the text is refused with the smallest\n"
-    "                              that works (252 wide at the auto scale)\n"
-    "  --scale S                   device pixels per layout pixel, 0.5..16 (default: auto, the\n"
-    "                              figure is laid out one 3.5 in column wide); the layout,\n"
-    "                              size / S, must be at least 240x180 (at 1050x750: S <= 4.16)\n"
-    "  --max-distance N            decay views: distances 0..N, 1..1000000 (default 256 or the\n"
-    "                              preset's)\n"
-    "  --distance N                phasor view: the displacement in positions, 0..4096\n"
-    "                              (default 3)\n"
-    "  --along t|h|w|thw           phasor view: the axis the displacement runs along, thw all\n"
-    "                              three as text tokens move (default h)\n"
-    "  --no-title                  leave the title out\n"
-    "  --no-legend                 leave the legend (3-D: the axis key) out\n"
-    "  --list-views                list the views and their formats\n"
-    "  --list-presets              list the presets and the figures they reproduce\n"
-    "  --animate SPEC              an animation instead of a figure: PARAM:FROM:TO, e.g.\n"
-    "                              distance_h:0:256 (phasors), alpha:0:1, R:2:20, beta:0:1\n"
-    "                              (3-D view, needs X); --out x.gif or a folder for PNG frames\n"
-    "  --frames N                  frames of the animation, 2..1000 (default 32)\n"
+// After the option lines (own_options.cpp).
+const char* kRenderNotes =
     "3-D views (space, compare) need an X display: run them under xvfb-run -a. Charts and\n"
     "heat maps need none.\n";
 
@@ -206,7 +181,8 @@ std::string listPresets() {
 int runRenderCommand(const std::vector<std::string>& args) {
   const RenderSettings s = parseRenderArguments(args);
   if (s.request.help) {
-    std::cout << commandHelp(kRender) << kRenderOptionsHelp;
+    std::cout << commandHelp(kRender) << "\nrender options:\n"
+              << ownOptionsHelp(kRender) << kRenderNotes;
     return 0;
   }
 #ifdef ROPESCOPE_WITH_GUI
