@@ -633,6 +633,7 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
     const TokenInput input = readTokensFile(s.tokensPath);
     s.req.scene.layout = layoutFromTokens(input, s.model);
     s.req.tokenIds.assign(input.inputIds.begin(), input.inputIds.end());
+    s.req.tokenKept = input.kept;
   }
   applyParams(s);
   if (!s.idsPath.empty()) {

@@ -41,7 +41,8 @@ struct Request {
   double contextLength = 32768.0;
   // --tokens: the token id of every token of the layout, in order (empty without --tokens).
   std::vector<long long> tokenIds;
-  std::string model;  // --model as given, "" without it
+  std::vector<bool> tokenKept;  // --tokens: per input_ids entry, padding included: not padding
+  std::string model;            // --model as given, "" without it
 };
 
 const char* commandName(Command c);

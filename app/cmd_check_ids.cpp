@@ -58,7 +58,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
   if (positionIds.empty())
     throw InputError("check-ids needs --position-ids P.npy (the model's position_ids)",
                      "position-ids");
-  const std::vector<Id3> dump = readPositionIdsDump(positionIds);
+  const std::vector<Id3> dump = withoutPadding(readPositionIdsDump(positionIds), req.tokenKept);
 
   std::vector<RuleSet> checked;
   if (rulesArg == "all")

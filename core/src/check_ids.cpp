@@ -104,6 +104,14 @@ std::vector<Id3> readPositionIdsDump(const std::string& path) {
   return dumpedPositionIds(readNpyNumbers(path, "position ids"), path);
 }
 
+std::vector<Id3> withoutPadding(std::vector<Id3> dump, const std::vector<bool>& kept) {
+  if (dump.size() != kept.size()) return dump;
+  std::vector<Id3> out;
+  for (std::size_t i = 0; i < dump.size(); ++i)
+    if (kept[i]) out.push_back(dump[i]);
+  return out;
+}
+
 IdsCheck checkPositionIds(const Scene& scene, const std::vector<Id3>& dump,
                           const std::vector<RuleSet>& checked,
                           const std::vector<long long>& tokenIds, const std::string& path) {
@@ -111,7 +119,8 @@ IdsCheck checkPositionIds(const Scene& scene, const std::vector<Id3>& dump,
   if (dump.size() != n)
     throw InputError("position ids \"" + path + "\" hold " + std::to_string(dump.size()) +
                          " tokens, the tokens file " + std::to_string(n) +
-                         " (after dropping padding): dump the same inputs",
+                         " (after dropping padding; a dump of the padded inputs has one column "
+                         "per input_ids entry): dump the same inputs",
                      "position-ids");
   IdsCheck out;
   std::vector<Comparison> results;

@@ -210,7 +210,9 @@ TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& wha
            std::to_string(n));
     (std::string(key) == "attention_mask" ? mask : types) = std::move(v);
   }
+  in.kept.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
+    in.kept[i] = mask[i] != 0;
     if (mask[i] == 0) {
       ++in.paddingDropped;
       continue;

@@ -261,8 +261,9 @@ CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::
   else
     checked = {rules.empty() ? RuleSet::Hf457 : parseRuleSet(rules)};
   const cli::Request r = python::buildRequest(cli::kCheckIds, in);
-  const IdsCheck c = checkPositionIds(r.scene, dumpedPositionIds(dump, "position_ids"), checked,
-                                      r.tokenIds, "position_ids");
+  const IdsCheck c = checkPositionIds(
+      r.scene, withoutPadding(dumpedPositionIds(dump, "position_ids"), r.tokenKept), checked,
+      r.tokenIds, "position_ids");
   return {c.identical, c.report, c.differing};
 }
 

@@ -25,6 +25,7 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
     base.layout = layoutFromTokens(tokens, model);
     cli::Request r = cli::parseArguments(command, args, extra, &base, positional);
     r.tokenIds.assign(tokens.inputIds.begin(), tokens.inputIds.end());
+    r.tokenKept = tokens.kept;
     r.model = in.model;
     return r;
   }

@@ -197,6 +197,17 @@ def test_check_ids():
     diff = ropescope.check_ids(dump, model="qwen2.5-vl-7b", tokens=inputs, rules="all")
     assert not diff and list(diff.differing) == [5]
     assert "differs at token 5" in str(diff)
+    # The dump of the padded batch row as the model computes it: one column per input_ids entry,
+    # padding at position 1 (transformers' masked fill); compared on the unpadded tokens.
+    mask = np.array(MASK, dtype=bool)
+    padded = np.ones((3, 1, mask.size), dtype=np.int64)
+    padded[:, 0, mask] = WANT.T
+    assert ropescope.check_ids(padded, model="qwen2.5-vl-7b", tokens=inputs)
+    padded[1, 0, np.flatnonzero(mask)[4]] = 77
+    bad = ropescope.check_ids(padded, model="qwen2.5-vl-7b", tokens=inputs)
+    assert not bad and list(bad.differing) == [4]
+    with pytest.raises(ValueError, match=r"hold 14 tokens, the tokens file 13"):
+        ropescope.check_ids(padded[:, :, 1:], model="qwen2.5-vl-7b", tokens=inputs)
 
 
 def test_bad_input_is_a_value_error_with_the_cli_message():

@@ -21,6 +21,11 @@ std::vector<Id3> dumpedPositionIds(const NpyNumbers& array, const std::string& p
 // The same read from a .npy file (int64 or float).
 std::vector<Id3> readPositionIdsDump(const std::string& path);
 
+// A dump of padded inputs has a column for every input_ids entry (Hugging Face gives padding
+// position 1): it keeps the columns where `kept` (TokenInput::kept) is true, so it compares with
+// the unpadded tokens. A dump of any other length is returned as it is.
+std::vector<Id3> withoutPadding(std::vector<Id3> dump, const std::vector<bool>& kept);
+
 struct IdsCheck {
   bool identical = false;  // equal under one of the rule sets checked
   // The lines check-ids prints, each ending in '\n': "identical (N tokens, RULES)" (and which

@@ -23,6 +23,7 @@ struct TokenInput {
   std::vector<std::array<long long, 3>> videoGrids;  // video_grid_thw
   std::vector<double> secondsPerGrid;                // second_per_grid_ts; empty: not given
   std::size_t paddingDropped = 0;                    // tokens whose attention_mask was 0
+  std::vector<bool> kept;  // per input_ids entry, padding included: attention_mask 1
   bool operator==(const TokenInput&) const = default;
 };
 
