@@ -430,6 +430,9 @@ std::string parentDir(const std::string& path) {
 }
 
 std::string readSceneText(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError("scene file \"" + path + "\" is a folder", "scene");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open scene file \"" + path + "\"", "scene");
   in.seekg(0, std::ios::end);

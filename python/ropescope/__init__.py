@@ -72,8 +72,11 @@ def _args(command, options):
                 words.append("--" + name)
             elif value is not False:
                 raise ValueError(f"{key}= is a switch: True or False (got {value!r})")
-        else:
+        elif "param" in table:
             words += ["--param", f"{key}={_word(value)}"]
+        else:  # decay, freqs, grid: no design parameters
+            known = ", ".join(sorted(n.replace("-", "_") for n in table if n != "help"))
+            raise ValueError(f"unknown keyword {key}= for {command} (accepted: {known})")
     return words
 
 
@@ -93,8 +96,11 @@ def _tokens_json(tokens):
     """A transformers processor output (BatchFeature, dict, or object with attributes) as the
     tokens-file JSON core reads."""
     if isinstance(tokens, (str, _os.PathLike)):
-        with open(tokens, encoding="utf-8") as f:
-            return f.read()
+        try:
+            with open(tokens, encoding="utf-8") as f:
+                return f.read()
+        except OSError as e:
+            raise ValueError(f"tokens file \"{_os.fspath(tokens)}\": {e.strerror}") from None
     out = {}
     for key in _TOKEN_KEYS:
         if isinstance(tokens, _Mapping) or hasattr(tokens, "keys"):
@@ -106,14 +112,23 @@ def _tokens_json(tokens):
         else:
             continue
         if value is not None:
-            out[key] = _plain(value)
-    return _json.dumps(out)
+            value = _plain(value)
+            if key == "attention_mask":  # a bool mask (numpy or torch) reads as 0/1
+                value = _json.loads(_json.dumps(value).replace("true", "1").replace("false", "0"))
+            out[key] = value
+    try:
+        return _json.dumps(out, allow_nan=False)
+    except ValueError:
+        raise ValueError("tokens: a value is not finite (NaN or infinity)") from None
 
 
 def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options):
     scene_json = None
     if isinstance(scene, _Mapping):
-        scene_json = _json.dumps(scene)
+        try:
+            scene_json = _json.dumps(scene, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"scene: not a scene dict of JSON values ({e})") from None
     elif scene is not None:
         options["scene"] = scene  # a scene file
     if layout is not None:
@@ -188,6 +203,9 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     [heads, rows, N] (pooled: [heads, ceil(N/B), ceil(N/B)]).
     """
     import numpy
+    for name, a in (("q", q), ("k", k)):
+        if a is not None and numpy.iscomplexobj(a):
+            raise ValueError(f"{name} is complex: give the real pre-RoPE {name} (float)")
     qa = None if q is None else numpy.ascontiguousarray(q, dtype=numpy.float32)
     ka = None if k is None else numpy.ascontiguousarray(k, dtype=numpy.float32)
     inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)

@@ -153,6 +153,25 @@ def test_attention_arguments_are_checked_in_one_line():
     assert ropescope.attention(layout="t8", softmax="true").sum(axis=-1) == pytest.approx(1, abs=1e-6)
 
 
+def test_other_bad_arguments_are_value_errors(tmp_path):
+    with pytest.raises(ValueError, match=r"^unknown keyword head_dimension= for decay \(accepted: "):
+        ropescope.decay(head_dimension=64)
+    with pytest.raises(ValueError, match=r"^q is complex"):
+        ropescope.attention(np.ones((3, 8), complex), np.ones((3, 8)), layout="t3", head_dim=8)
+    with pytest.raises(ValueError, match=r"is a folder"):
+        ropescope.load_scene(tmp_path)
+    with pytest.raises(ValueError, match=r"^tokens file .*No such file"):
+        ropescope.ids(model="qwen2.5-vl-7b", tokens=tmp_path / "none.json")
+    inputs = {"input_ids": np.array([INPUT_IDS]), "attention_mask": np.array([MASK]),
+              "image_grid_thw": np.array([[1, 4, 6]], dtype=float)}
+    with pytest.raises(ValueError, match=r"^tokens: a value is not finite"):
+        ropescope.ids(model="qwen2.5-vl-7b", tokens=dict(inputs, image_grid_thw=[[1, 4, np.nan]]))
+    # A bool attention mask is the 0/1 mask it stands for.
+    as_bool = dict(inputs, attention_mask=np.array([MASK], dtype=bool))
+    np.testing.assert_array_equal(ropescope.ids(model="qwen2.5-vl-7b", tokens=as_bool),
+                                  ropescope.ids(model="qwen2.5-vl-7b", tokens=inputs))
+
+
 def test_every_shipped_picture_is_found():
     for name in ("castle.jpg", "checker.png", "moving.gif"):
         assert ropescope.ids(f"t1,img:{name}", design="mrope").shape[0] > 1
