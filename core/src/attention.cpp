@@ -84,49 +84,75 @@ QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std
   return t;
 }
 
+namespace {
+
+// The heads of a q or k of `shape` holding `size` values at `data`: [N, d] or [heads, N, d] for
+// the layout's N and the plan's d, every value finite. Throws InputError starting with `name`.
+int checkedHeads(const std::vector<std::size_t>& dims, const float* data, std::size_t size,
+                 const std::string& name, std::size_t tokens, int headDim) {
+  const std::string where = name + " ";
+  std::string shape = "(";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) shape += ", ";
+    shape += std::to_string(dims[i]);
+  }
+  shape += ")";
+  const std::string nd = std::to_string(tokens) + ", " + std::to_string(headDim) + "]";
+  const std::string want = std::string("[") + nd + " or [heads, " + nd;
+  if (dims.size() != 2 && dims.size() != 3)
+    throw InputError(where + "has shape " + shape + "; expected " + want);
+  const std::size_t n = dims[dims.size() - 2], d = dims.back();
+  const std::size_t h = dims.size() == 3 ? dims[0] : 1;
+  if (n != tokens)
+    throw InputError(where + "has " + std::to_string(n) + " tokens (shape " + shape +
+                     ") but the layout has " + std::to_string(tokens));
+  if (d != std::size_t(headDim))
+    throw InputError(where + "has head dim " + std::to_string(d) + " (shape " + shape +
+                     ") but the plan's head dim is " + std::to_string(headDim) + " (--head-dim)");
+  if (h < 1 || h > 256)
+    throw InputError(where + "has " + std::to_string(h) + " heads (accepted 1..256)");
+  if (size != h * n * d)
+    throw InputError(where + "holds " + std::to_string(size) + " values but shape " + shape +
+                     " needs " + std::to_string(h * n * d));
+  // A NaN or inf would turn whole softmax rows into NaN without saying where it came from.
+  for (std::size_t i = 0; i < size; ++i)
+    if (!std::isfinite(data[i]))
+      throw InputError(where + "has a non-finite value (NaN or inf) at flat index " +
+                       std::to_string(i));
+  return static_cast<int>(h);
+}
+
+void checkGroups(const QkTensors& t, const std::string& qName, const std::string& kName) {
+  if (t.qHeads % t.kvHeads != 0)
+    throw InputError(qName + " has " + countOf(t.qHeads, "head") + ", not a multiple of the " +
+                     countOf(t.kvHeads, "head") + " of " + kName);
+}
+
+}  // namespace
+
 QkTensors qkFromArrays(NpyArray q, NpyArray k, std::size_t tokens, int headDim,
                        const std::string& qName, const std::string& kName) {
   QkTensors t;
   t.tokens = tokens;
   t.headDim = headDim;
-  const auto take = [&](NpyArray& a, const std::string& name, int* heads) {
-    const std::string where = name + " ";
-    std::string shape = "(";
-    for (std::size_t i = 0; i < a.shape.size(); ++i) {
-      if (i) shape += ", ";
-      shape += std::to_string(a.shape[i]);
-    }
-    shape += ")";
-    const std::string nd = std::to_string(tokens) + ", " + std::to_string(headDim) + "]";
-    const std::string want = std::string("[") + nd + " or [heads, " + nd;
-    if (a.shape.size() != 2 && a.shape.size() != 3)
-      throw InputError(where + "has shape " + shape + "; expected " + want);
-    const std::size_t n = a.shape[a.shape.size() - 2], d = a.shape.back();
-    const std::size_t h = a.shape.size() == 3 ? a.shape[0] : 1;
-    if (n != tokens)
-      throw InputError(where + "has " + std::to_string(n) + " tokens (shape " + shape +
-                       ") but the layout has " + std::to_string(tokens));
-    if (d != std::size_t(headDim))
-      throw InputError(where + "has head dim " + std::to_string(d) + " (shape " + shape +
-                       ") but the plan's head dim is " + std::to_string(headDim) + " (--head-dim)");
-    if (h < 1 || h > 256)
-      throw InputError(where + "has " + std::to_string(h) + " heads (accepted 1..256)");
-    if (a.data.size() != h * n * d)
-      throw InputError(where + "holds " + std::to_string(a.data.size()) + " values but shape " +
-                       shape + " needs " + std::to_string(h * n * d));
-    *heads = static_cast<int>(h);
-    // A NaN or inf would turn whole softmax rows into NaN without saying where it came from.
-    for (std::size_t i = 0; i < a.data.size(); ++i)
-      if (!std::isfinite(a.data[i]))
-        throw InputError(where + "has a non-finite value (NaN or inf) at flat index " +
-                         std::to_string(i));
-    return std::move(a.data);
-  };
-  t.q = take(q, qName, &t.qHeads);
-  t.k = take(k, kName, &t.kvHeads);
-  if (t.qHeads % t.kvHeads != 0)
-    throw InputError(qName + " has " + countOf(t.qHeads, "head") + ", not a multiple of the " +
-                     countOf(t.kvHeads, "head") + " of " + kName);
+  t.qHeads = checkedHeads(q.shape, q.data.data(), q.data.size(), qName, tokens, headDim);
+  t.kvHeads = checkedHeads(k.shape, k.data.data(), k.data.size(), kName, tokens, headDim);
+  t.q = std::move(q.data);
+  t.k = std::move(k.data);
+  checkGroups(t, qName, kName);
+  return t;
+}
+
+QkTensors qkFromViews(const FloatBuffer& q, const FloatBuffer& k, std::size_t tokens, int headDim,
+                      const std::string& qName, const std::string& kName) {
+  QkTensors t;
+  t.tokens = tokens;
+  t.headDim = headDim;
+  t.qHeads = checkedHeads(q.shape, q.data, q.size, qName, tokens, headDim);
+  t.kvHeads = checkedHeads(k.shape, k.data, k.size, kName, tokens, headDim);
+  t.qBorrowed = q.data;
+  t.kBorrowed = k.data;
+  checkGroups(t, qName, kName);
   return t;
 }
 
@@ -176,7 +202,7 @@ void validateProblem(const AttentionProblem& p) {
     throw InputError("attention: q heads must be a positive multiple of k heads");
   if (qk.tokens == 0) throw InputError("attention: the layout has no tokens");
   const std::size_t row = qk.tokens * std::size_t(qk.headDim);
-  if (qk.q.size() != std::size_t(qk.qHeads) * row || qk.k.size() != std::size_t(qk.kvHeads) * row)
+  if (qk.qCount() != std::size_t(qk.qHeads) * row || qk.kCount() != std::size_t(qk.kvHeads) * row)
     throw InputError("attention: q/k sizes do not match heads x tokens x head dim");
   if (p.rotary.tokens != qk.tokens || p.rotary.headDim != qk.headDim ||
       2 * p.rotary.pairs > qk.headDim ||
@@ -240,15 +266,15 @@ void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vecto
   const RotaryTable& rt = problem.rotary;
   const std::size_t d = std::size_t(in.headDim), h = std::size_t(rt.pairs), n = in.tokens;
   const float scale = static_cast<float>(1.0 / std::sqrt(double(in.headDim)));
-  q.resize(in.q.size());
-  k.resize(in.k.size());
+  q.resize(in.qCount());
+  k.resize(in.kCount());
   // One row = one (head, token); rows of q then rows of k.
   const std::size_t qRows = std::size_t(in.qHeads) * n, kRows = std::size_t(in.kvHeads) * n;
   detail::parallelFor(qRows + kRows, threads, [&](std::size_t b, std::size_t e) {
     for (std::size_t row = b; row < e; ++row) {
       const bool isQ = row < qRows;
       const std::size_t r = isQ ? row : row - qRows;
-      const float* x = (isQ ? in.q.data() : in.k.data()) + r * d;
+      const float* x = (isQ ? in.qData() : in.kData()) + r * d;
       float* y = (isQ ? q.data() : k.data()) + r * d;
       const float s = isQ ? scale : 1.0f;
       const float* c = rt.cos.data() + (r % n) * h;
@@ -292,8 +318,8 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
   };
   std::vector<std::vector<double>> qr(n), kr(n);
   for (std::size_t t = 0; t < n; ++t) {
-    qr[t] = rotate(in.q.data() + (std::size_t(head) * n + t) * d, t);
-    kr[t] = rotate(in.k.data() + (std::size_t(head / group) * n + t) * d, t);
+    qr[t] = rotate(in.qData() + (std::size_t(head) * n + t) * d, t);
+    kr[t] = rotate(in.kData() + (std::size_t(head / group) * n + t) * d, t);
   }
   const double inv = 1.0 / std::sqrt(double(d));
   std::vector<double> out(n * n);

@@ -187,11 +187,22 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
   checkWhole("heads", heads, 1, 256);
   checkWhole("pool", pool, 0, 1 << 20);
   checkWhole("threads", threads, 0, 256);
-  std::optional<NpyArray> qa, ka;
   if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
+  // float32 C-order arrays (the package passes them so) are borrowed, not copied; any other is
+  // converted here once. The arrays stay referenced until the call returns.
+  using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+  Floats qa, ka;
+  FloatBuffer qb, kb;
   if (q) {
-    qa = arrayOf<NpyArray>(*q);
-    ka = arrayOf<NpyArray>(*k);
+    qa = Floats::ensure(*q);
+    ka = Floats::ensure(*k);
+    if (!qa || !ka) throw InputError("q and k must be arrays of numbers", "q");
+    for (py::ssize_t i = 0; i < qa.ndim(); ++i) qb.shape.push_back(std::size_t(qa.shape(i)));
+    for (py::ssize_t i = 0; i < ka.ndim(); ++i) kb.shape.push_back(std::size_t(ka.shape(i)));
+    qb.data = qa.data();
+    qb.size = std::size_t(qa.size());
+    kb.data = ka.data();
+    kb.size = std::size_t(ka.size());
   }
   std::vector<float> out;
   std::vector<py::ssize_t> shape;
@@ -204,8 +215,8 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
     const std::size_t n = ids.size();
     const int d = r.scene.frequency.rotary.headDim;
     QkTensors t;
-    if (qa)
-      t = qkFromArrays(std::move(*qa), std::move(*ka), n, d, "q", "k");
+    if (q)
+      t = qkFromViews(qb, kb, n, d, "q", "k");
     else if (qk == "identical")
       t = identicalQk(heads, n, d);
     else if (qk == "random")

@@ -172,6 +172,28 @@ def test_other_bad_arguments_are_value_errors(tmp_path):
                                   ropescope.ids(model="qwen2.5-vl-7b", tokens=inputs))
 
 
+def test_large_qk_are_borrowed_not_copied():
+    # In a fresh interpreter (its peak memory is its own): q = k of 64 MiB, one query row. The
+    # CPU backend holds the rotated q and k and a packed k, 3 x 64 MiB; a copy of q and k on the
+    # way in would add 2 x 64 MiB more (5x).
+    import subprocess
+    import sys
+    code = """
+import resource, numpy as np, ropescope
+n, d = 16384, 1024
+q = np.random.default_rng(1).standard_normal((n, d), dtype=np.float32)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+out = ropescope.attention(q, q, layout=f"t{n}", design="hard", plan="vanilla", head_dim=d,
+                          rows=(0, 1))
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) * 1024 / q.nbytes)
+"""
+    env = dict(os.environ)
+    growth = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                  capture_output=True, text=True).stdout)
+    assert 2.5 < growth < 4.0, growth
+
+
 def test_every_shipped_picture_is_found():
     for name in ("castle.jpg", "checker.png", "moving.gif"):
         assert ropescope.ids(f"t1,img:{name}", design="mrope").shape[0] > 1

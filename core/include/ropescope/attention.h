@@ -27,7 +27,19 @@ struct QkTensors {
   int kvHeads = 1;
   std::size_t tokens = 0;
   int headDim = 0;
-  std::vector<float> q, k;
+  std::vector<float> q, k;  // owned values; empty where borrowed
+  // Borrowed q/k (qkFromViews: the caller's buffers, which must outlive every use of these
+  // tensors): read instead of q and k when set, so large arrays are not copied on the way in.
+  const float* qBorrowed = nullptr;
+  const float* kBorrowed = nullptr;
+  const float* qData() const { return qBorrowed ? qBorrowed : q.data(); }
+  const float* kData() const { return kBorrowed ? kBorrowed : k.data(); }
+  std::size_t qCount() const {
+    return qBorrowed ? std::size_t(qHeads) * tokens * std::size_t(headDim) : q.size();
+  }
+  std::size_t kCount() const {
+    return kBorrowed ? std::size_t(kvHeads) * tokens * std::size_t(headDim) : k.size();
+  }
 };
 
 // Pure positional bias: every q and k is the unit vector (1, ..., 1)/sqrt(headDim). A rotated
@@ -54,6 +66,16 @@ QkTensors loadQkNpy(const std::string& qPath, const std::string& kPath, std::siz
 // arrays): `qName` and `kName` start the messages, e.g. "q file \"q.npy\"" or "q".
 QkTensors qkFromArrays(NpyArray q, NpyArray k, std::size_t tokens, int headDim,
                        const std::string& qName, const std::string& kName);
+
+// The same checks on float32 C-order buffers the caller keeps alive (a numpy array's): the
+// tensors borrow them instead of copying.
+struct FloatBuffer {
+  std::vector<std::size_t> shape;
+  const float* data = nullptr;
+  std::size_t size = 0;
+};
+QkTensors qkFromViews(const FloatBuffer& q, const FloatBuffer& k, std::size_t tokens, int headDim,
+                      const std::string& qName, const std::string& kName);
 
 // cos and sin of every token's angle for every rotary pair: angle = id[axis(p)] * theta_p,
 // computed in double (NoPE pairs: angle 0), then rounded to float. Both backends rotate with

@@ -170,8 +170,8 @@ class GpuAttentionBackend final : public AttentionBackend {
     freeBuffers();
     tokens_ = 0;
     headStride_ = (headBytes + alignment_ - 1) / alignment_ * alignment_;
-    q_ = upload(in.q.data(), in.qHeads, headBytes);
-    k_ = upload(in.k.data(), in.kvHeads, headBytes);
+    q_ = upload(in.qData(), in.qHeads, headBytes);
+    k_ = upload(in.kData(), in.kvHeads, headBytes);
     const std::size_t tableBytes = problem.rotary.cos.size() * sizeof(float);
     const GLuint cosBuf = buffer(std::max<std::size_t>(tableBytes, 4), problem.rotary.cos.data());
     const GLuint sinBuf = buffer(std::max<std::size_t>(tableBytes, 4), problem.rotary.sin.data());
