@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 
 #include "ropescope/attention.h"
 #include "ropescope/layout.h"
@@ -42,16 +41,15 @@ TEST(AttentionCancel, StopsWithinATileAndTheBackendStaysUsable) {
   plain->pooled(0, 60, AttentionValue::Softmax, without.data());
   for (std::size_t i = 0; i < with.size(); ++i)
     ASSERT_NEAR(with[i], without[i], 1e-6 * std::max(1.0f, std::abs(without[i])));
-  // Told to stop after a few tiles: it throws and asks only a little past that point.
+  // Told to stop after a few tiles: it throws and asks only a little past that point (how
+  // little is counted in checks, not timed: a loaded machine must not change the verdict).
   asked = 0;
   be->setCancelCheck([&] { return ++asked > 5; });
-  const auto t0 = std::chrono::steady_clock::now();
   EXPECT_THROW(be->pooled(0, 60, AttentionValue::Softmax, with.data()), AttentionCancelled);
   EXPECT_THROW(
       be->rows(0, 0, 6000, AttentionValue::Logits, std::vector<float>(6000u * 6000).data()),
       AttentionCancelled);
   EXPECT_LT(asked.load(), 5 + 2 * 4 + perRun / 2);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
   // Usable again once the check allows it.
   be->setCancelCheck({});
   be->pooled(0, 60, AttentionValue::Softmax, with.data());
