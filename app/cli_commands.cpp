@@ -25,6 +25,7 @@ std::vector<TokenLabel> tokenLabels(const Request& r, const PositionIds& ids) {
     const Segment& seg = r.scene.layout.segments.at(static_cast<std::size_t>(t.segment));
     std::string role = seg.kind == SegmentKind::Image    ? "image"
                        : seg.kind == SegmentKind::Video  ? "video"
+                       : seg.kind == SegmentKind::Audio  ? "audio"
                        : seg.role == TextRole::Special   ? "special"
                        : seg.role == TextRole::Timestamp ? "timestamp"
                                                          : "text";

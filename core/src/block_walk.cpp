@@ -19,11 +19,13 @@ PositionIds walkLayout(const Layout& layout, const BlockRule& rule, std::string 
   for (std::size_t s = 0; s < layout.segments.size(); ++s) {
     const Segment& seg = layout.segments[s];
     const int segIndex = static_cast<int>(s);
-    if (!seg.isVisual()) {
+    if (!seg.isVisual()) {  // text, and audio: a 1-D stream, one position per token
+      const bool audio = seg.isAudio();
       for (int j = 0; j < seg.length; ++j) {
         const double p = walkMax + 1.0 + j;
         out.ids.push_back({p, p, p});
-        out.tokens.push_back({Modality::Text, segIndex, -1, -1, -1});
+        out.tokens.push_back(
+            {audio ? Modality::Audio : Modality::Text, segIndex, audio ? j : -1, -1, -1});
       }
       walkMax += seg.length;
       continue;

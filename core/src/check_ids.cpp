@@ -57,7 +57,9 @@ std::string firstDifference(const Comparison& c, const std::vector<Id3>& dump,
   const std::size_t i = c.differing.front();
   const TokenInfo& t = c.ids.tokens[i];
   std::string s = "token " + std::to_string(i) + " (" + modalityName(t.modality);
-  if (t.modality != Modality::Text)
+  if (t.modality == Modality::Audio)
+    s += ", audio token " + std::to_string(t.frame);
+  else if (t.modality != Modality::Text)
     s += ", cell " + std::to_string(t.frame) + "," + std::to_string(t.row) + "," +
          std::to_string(t.col);
   if (i < tokenIds.size()) s += ", token id " + std::to_string(tokenIds[i]);

@@ -15,7 +15,8 @@
 namespace ropescope {
 
 std::size_t Segment::tokenCount() const {
-  if (kind == SegmentKind::Text) return static_cast<std::size_t>(length);
+  if (kind == SegmentKind::Text || kind == SegmentKind::Audio)
+    return static_cast<std::size_t>(length);
   return static_cast<std::size_t>(frames) * static_cast<std::size_t>(rows) *
          static_cast<std::size_t>(cols);
 }
@@ -29,18 +30,29 @@ std::size_t Layout::tokenCount() const {
 std::size_t Layout::textCount() const {
   std::size_t n = 0;
   for (const Segment& s : segments)
-    if (!s.isVisual()) n += s.tokenCount();
+    if (s.isText()) n += s.tokenCount();
   return n;
 }
 
 std::size_t Layout::visualCount() const {
-  return tokenCount() - textCount();
+  std::size_t n = 0;
+  for (const Segment& s : segments)
+    if (s.isVisual()) n += s.tokenCount();
+  return n;
+}
+
+std::size_t Layout::audioCount() const {
+  std::size_t n = 0;
+  for (const Segment& s : segments)
+    if (s.isAudio()) n += s.tokenCount();
+  return n;
 }
 
 namespace {
 
 const char* kSpecForm =
-    "expected t<N> (text), s<N> (special tokens), ts<N> (timestamp text), i<H>x<W> (image), "
+    "expected t<N> (text), s<N> (special tokens), ts<N> (timestamp text), a<N> (audio tokens), "
+    "i<H>x<W> (image), "
     "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), FAMILY:i<H>x<W> or FAMILY:v<T>x<H>x<W>[@SECONDSs]"
     "[/ts<K>] (a model's image or video with its special tokens), img:FILE or vid:FOLDER/, "
     "vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2";
@@ -153,10 +165,11 @@ void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
     specError(item, text, "only text runs have a text role (special, timestamp)");
   if (s.kind != SegmentKind::Video && (s.secondsPerGrid != 0.0 || s.videoItem != -1))
     specError(item, text, "only videos have seconds per grid and a video item");
-  if (s.kind == SegmentKind::Text) {
+  if (s.kind == SegmentKind::Text || s.kind == SegmentKind::Audio) {
     if (s.length < 1 || static_cast<std::size_t>(s.length) > kMaxLayoutTokens)
       specError(item, text,
-                "text length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
+                std::string(s.kind == SegmentKind::Audio ? "audio" : "text") +
+                    " length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
                     std::to_string(s.length) + ")");
     return;
   }
@@ -265,6 +278,15 @@ Segment parsePlainItem(std::size_t item, std::string_view whole, std::string_vie
       s = Segment::text(static_cast<int>(d[0]), role);
       break;
     }
+    case 'a':
+      d = parseDims(item, whole, body);
+      if (d.size() != 1) specError(item, whole, "audio takes one number of tokens, e.g. a40");
+      if (d[0] < 1 || d[0] > static_cast<long long>(kMaxLayoutTokens))
+        specError(item, whole,
+                  "audio length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
+                      std::to_string(d[0]) + ")");
+      s = Segment::audio(static_cast<int>(d[0]));
+      break;
     case 'i':
       d = parseDims(item, whole, body);
       if (d.size() != 2) specError(item, whole, "image takes rows x cols, e.g. i3x3");
@@ -488,6 +510,9 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
       case SegmentKind::Text:
         out += s.role == TextRole::Special ? "s" : s.role == TextRole::Timestamp ? "ts" : "t";
         out += std::to_string(s.length);
+        break;
+      case SegmentKind::Audio:
+        out += 'a' + std::to_string(s.length);
         break;
       case SegmentKind::Image:
         out += 'i' + std::to_string(s.rows) + 'x' + std::to_string(s.cols);

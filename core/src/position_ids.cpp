@@ -13,7 +13,19 @@ std::vector<std::size_t> PositionIds::textIndices() const {
 std::vector<std::size_t> PositionIds::visualIndices() const {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < tokens.size(); ++i)
-    if (tokens[i].modality != Modality::Text) out.push_back(i);
+    if (tokens[i].modality == Modality::Image || tokens[i].modality == Modality::Video)
+      out.push_back(i);
+  return out;
+}
+
+std::vector<std::size_t> PositionIds::audioIndices() const {
+  return indicesOf(Modality::Audio);
+}
+
+std::vector<std::size_t> PositionIds::indicesOf(Modality m) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (tokens[i].modality == m) out.push_back(i);
   return out;
 }
 
@@ -25,6 +37,8 @@ const char* modalityName(Modality m) {
       return "image";
     case Modality::Video:
       return "video";
+    case Modality::Audio:
+      return "audio";
   }
   return "?";
 }

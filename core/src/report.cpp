@@ -68,12 +68,15 @@ std::string idsReport(const PositionIds& ids, TableFormat f,
   json tokens = json::array();
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const TokenInfo& t = ids.tokens[i];
-    json cell = t.modality == Modality::Text ? json(nullptr) : json::array({t.frame, t.row, t.col});
+    // Text and audio tokens have no grid cell (an audio token's index in its run is "audio_index").
+    const bool gridded = t.modality == Modality::Image || t.modality == Modality::Video;
+    json cell = gridded ? json::array({t.frame, t.row, t.col}) : json(nullptr);
     json row = {{"index", i},
                 {"modality", modalityName(t.modality)},
                 {"segment", t.segment},
                 {"cell", cell},
                 {"id", {ids.ids[i][0], ids.ids[i][1], ids.ids[i][2]}}};
+    if (t.modality == Modality::Audio) row["audio_index"] = t.frame;
     if (fourth) row["fourth_map"] = axisCoordinate(Axis::Mix, ids.ids[i]);
     if (labelled) {
       row["token_id"] = labels[i].tokenId;

@@ -39,12 +39,13 @@ TEST(FuzzFindings, NulByteItemIsRefusedNotAnEmptyTextRun) {
   // Found by fuzz_layout: the parser marked file items with the kind '\0', so an item starting
   // with a NUL byte was taken for a finished file item and added as text of length 0.
   const std::string spec("t5,\0t3", 6);
-  EXPECT_EQ(messageOf([&] { parseLayoutSpec(spec); }),
-            "layout item 2 \"\\x00t3\": unknown segment kind '\\x00'; expected t<N> (text), "
-            "s<N> (special tokens), ts<N> (timestamp text), i<H>x<W> (image), "
-            "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), FAMILY:i<H>x<W> or "
-            "FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>] (a model's image or video with its special "
-            "tokens), img:FILE or vid:FOLDER/, vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2");
+  // The accepted forms follow the kind (layout.cpp's form list, which grows with new kinds).
+  const std::string m = messageOf([&] { parseLayoutSpec(spec); });
+  EXPECT_EQ(
+      m.rfind("layout item 2 \"\\x00t3\": unknown segment kind '\\x00'; expected t<N> (text), ", 0),
+      0u)
+      << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
 }
 
 TEST(FuzzFindings, MessagesQuotingInputStayOneLine) {

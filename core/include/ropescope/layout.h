@@ -11,7 +11,7 @@
 
 namespace ropescope {
 
-enum class SegmentKind { Text, Image, Video };
+enum class SegmentKind { Text, Image, Video, Audio };
 
 // What a text run stands for in a model's token sequence. Every text token gets text ids (t = h =
 // w); the role only tells views and listings what the tokens are.
@@ -27,7 +27,8 @@ enum class SourceKind {
   Image,      // img:photo.jpg — one picture (an animated file gives its first frame)
   FrameList,  // vid:a.png+b.png+c.png — frames in the order given
   Folder,     // vid:frames/ — every picture file in the folder, in natural name order
-  Animation   // vid:anim.gif — the frames of an animated GIF or WebP
+  Animation,  // vid:anim.gif — the frames of an animated GIF or WebP
+  Sound       // aud:clip.wav — a sound file (audio segments)
 };
 
 // The files behind a segment and what probing them found. Paths are absolute and lexically
@@ -49,12 +50,19 @@ struct SegmentSource {
   // Image: the name of the shipped sample it is ("castle.png", sample_pictures.h), written
   // back as img:castle.png instead of the path; empty for the user's own files.
   std::string sample;
+  // Sound: what the header says (sound_file.h); the token count is the family's formula over
+  // melFrames (Whisper-style features: 16 kHz, hop 160).
+  int sampleRate = 0;
+  int channels = 0;
+  double seconds = 0.0;
+  long long melFrames = 0;
 
   bool isFile() const { return kind != SourceKind::None; }
   bool operator==(const SegmentSource&) const = default;
 };
 
-// One segment. Text uses `length`; images use rows x cols (frames = 1); videos use
+// One segment. Text and audio use `length` (tokens; an audio run is a 1-D stream, one position
+// per token, like text); images use rows x cols (frames = 1); videos use
 // frames x rows x cols (frames = temporal patches after Qwen's pairing of frames). A segment
 // made from files also carries its source; its grid is the one smart_resize gives the files.
 struct Segment {
@@ -79,10 +87,13 @@ struct Segment {
     s.role = role;
     return s;
   }
+  static Segment audio(int n) { return {SegmentKind::Audio, n, 1, 0, 0, {}}; }
   static Segment image(int h, int w) { return {SegmentKind::Image, 0, 1, h, w, {}}; }
   static Segment video(int t, int h, int w) { return {SegmentKind::Video, 0, t, h, w, {}}; }
 
-  bool isVisual() const { return kind != SegmentKind::Text; }
+  bool isVisual() const { return kind == SegmentKind::Image || kind == SegmentKind::Video; }
+  bool isAudio() const { return kind == SegmentKind::Audio; }
+  bool isText() const { return kind == SegmentKind::Text; }
   std::size_t tokenCount() const;
   bool operator==(const Segment&) const = default;
 };
@@ -99,6 +110,7 @@ struct Layout {
   std::size_t tokenCount() const;
   std::size_t textCount() const;
   std::size_t visualCount() const;
+  std::size_t audioCount() const;
   bool operator==(const Layout&) const = default;
 };
 
@@ -109,10 +121,10 @@ struct LayoutFileContext {
   ImageGridSettings grid;
 };
 
-// Parses "t5,i3x3,t2,v8x16x16": t<N> text run, i<H>x<W> image, v<T>x<H>x<W> video, and the
-// file forms img:PATH (one picture), vid:DIR/ (a folder of frames), vid:A+B+C (frames in
-// order) and vid:ANIM.gif (an animated GIF or WebP). Paths may hold spaces but not ',' (the
-// item separator), and frame paths of vid: lists not '+'. Throws InputError (field "layout")
+// Parses "t5,i3x3,t2,v8x16x16,a40": t<N> text run, a<N> audio tokens, i<H>x<W> image, v<T>x<H>x<W>
+// video, and the file forms img:PATH (one picture), vid:DIR/ (a folder of frames), vid:A+B+C
+// (frames in order) and vid:ANIM.gif (an animated GIF or WebP). Paths may hold spaces but not ','
+// (the item separator), and frame paths of vid: lists not '+'. Throws InputError (field "layout")
 // naming the bad item and the accepted form and range; for a bad file, also the file and its
 // problem.
 // A model's token sequence, by hand:

@@ -11,7 +11,7 @@ namespace ropescope {
 
 using Id3 = std::array<double, 3>;  // (t, h, w)
 
-enum class Modality { Text, Image, Video };
+enum class Modality { Text, Image, Video, Audio };
 
 // The space a design's distances are measured in (DOMAIN.md, "Distance").
 enum class MetricSpace {
@@ -25,7 +25,8 @@ enum class MetricSpace {
 struct TokenInfo {
   Modality modality = Modality::Text;
   int segment = 0;
-  // Grid cell of a visual token (frame, row, col); -1 for text tokens.
+  // Grid cell of a visual token (frame, row, col); -1 for text tokens. An audio token keeps its
+  // index within its audio run in `frame` (row = col = -1).
   int frame = -1;
   int row = -1;
   int col = -1;
@@ -41,7 +42,9 @@ struct PositionIds {
 
   std::size_t size() const { return ids.size(); }
   std::vector<std::size_t> textIndices() const;
-  std::vector<std::size_t> visualIndices() const;
+  std::vector<std::size_t> visualIndices() const;  // image and video tokens
+  std::vector<std::size_t> audioIndices() const;
+  std::vector<std::size_t> indicesOf(Modality m) const;
 };
 
 const char* modalityName(Modality m);
