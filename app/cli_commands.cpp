@@ -43,15 +43,15 @@ std::string runCommand(const Request& r) {
     }
     case kPtd: {
       const PositionIds ids = sceneIds(r.scene);
-      const PtdResult ptd = perTokenDistance(ids, r.threads);
+      const PtdResult ptd = perTokenDistance(ids, r.threads, r.groups);
       if (!ptd.defined()) throw InputError(ptd.undefinedReason, "layout");
-      return ptdReport(ptd, ids, r.format);
+      return ptdReport(ptd, ids, r.format, r.groups);
     }
     case kBias: {
       const PositionIds ids = sceneIds(r.scene);
-      const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads);
+      const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads, r.groups);
       if (!bias.defined()) throw InputError(bias.undefinedReason, "layout");
-      return biasReport(bias, ids, r.format);
+      return biasReport(bias, ids, r.format, r.groups);
     }
     case kDecay: {
       const PairTable pairs = resolvePairs(r.scene.frequency);

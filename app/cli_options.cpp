@@ -362,6 +362,12 @@ const std::vector<Option>& options() {
        "output file; the extension picks the format: .png .svg .pdf (figure) or .csv .json (the "
        "data behind the view)",
        [](State& s, const std::string& v) { setOut(s, v); }},
+      {"from", "GROUP", kPtd | kBias,
+       "measure from the tokens of GROUP: text, visual, image, video or audio (default text)",
+       [](State& s, const std::string& v) { s.req.groups.from = parseTokenGroup(v, "from"); }},
+      {"to", "GROUP", kPtd | kBias,
+       "measure to the tokens of GROUP, without tokens in common with --from (default visual)",
+       [](State& s, const std::string& v) { s.req.groups.to = parseTokenGroup(v, "to"); }},
       {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
        [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
       {"help", nullptr, kAll | kRender, "show this help",

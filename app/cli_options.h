@@ -9,6 +9,7 @@
 #include "ropescope/position_ids.h"
 #include "ropescope/report.h"
 #include "ropescope/scene.h"
+#include "ropescope/token_groups.h"
 
 namespace ropescope::cli {
 
@@ -43,6 +44,7 @@ struct Request {
   std::vector<long long> tokenIds;
   std::vector<bool> tokenKept;  // --tokens: per input_ids entry, padding included: not padding
   std::string model;            // --model as given, "" without it
+  GroupPair groups;             // --from / --to (ptd, bias): text -> visual by default
 };
 
 const char* commandName(Command c);

@@ -162,31 +162,48 @@ double tokenDistance(const PositionIds& ids, std::size_t a, std::size_t b) {
   return std::sqrt(s);
 }
 
-std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token) {
+std::vector<double> distancesTo(const PositionIds& ids, std::size_t token,
+                                const std::vector<std::size_t>& to) {
   std::vector<double> out;
-  for (std::size_t v : ids.visualIndices()) out.push_back(tokenDistance(ids, token, v));
+  out.reserve(to.size());
+  for (std::size_t v : to) out.push_back(tokenDistance(ids, token, v));
   return out;
 }
 
-std::string undefinedMetricReason(const std::string& metric, std::size_t nText,
-                                  std::size_t nVisual) {
-  if (nText > 0 && nVisual > 0) return {};
-  return metric + " needs at least one text and one visual token (layout has " +
-         std::to_string(nText) + " text, " + std::to_string(nVisual) + " visual)";
+std::vector<double> distancesToVisual(const PositionIds& ids, std::size_t token) {
+  return distancesTo(ids, token, ids.visualIndices());
 }
 
-std::string missingTokensText(std::size_t nText, std::size_t nVisual) {
-  if (nText > 0 && nVisual > 0) return {};
-  if (nText == 0 && nVisual == 0) return "no text or visual token";
-  return nText == 0 ? "no text token" : "no visual token";
+std::string undefinedMetricReason(const std::string& metric, std::size_t nFrom, std::size_t nTo,
+                                  GroupPair g) {
+  if (nFrom > 0 && nTo > 0) return {};
+  const std::string from = tokenGroupName(g.from), to = tokenGroupName(g.to);
+  return metric + " needs at least one " + from + " and one " + to + " token (layout has " +
+         std::to_string(nFrom) + " " + from + ", " + std::to_string(nTo) + " " + to + ")";
 }
 
-PtdResult perTokenDistanceReference(const PositionIds& ids) {
+std::string missingTokensText(std::size_t nFrom, std::size_t nTo, GroupPair g) {
+  if (nFrom > 0 && nTo > 0) return {};
+  const std::string from = tokenGroupName(g.from), to = tokenGroupName(g.to);
+  if (nFrom == 0 && nTo == 0) return "no " + from + " or " + to + " token";
+  return "no " + (nFrom == 0 ? from : to) + " token";
+}
+
+namespace {
+// The two groups' tokens, after checking that they do not overlap.
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> groupTokens(const PositionIds& ids,
+                                                                          GroupPair g) {
+  checkGroupPair(g);
+  return {groupIndices(ids, g.from), groupIndices(ids, g.to)};
+}
+}  // namespace
+
+PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair g) {
   PtdResult r;
-  const auto text = ids.textIndices(), vis = ids.visualIndices();
+  const auto [text, vis] = groupTokens(ids, g);
   r.nText = text.size();
   r.nVisual = vis.size();
-  r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual);
+  r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual, g);
   if (!r.defined()) return r;
   std::vector<double> d(vis.size());
   double total = 0.0;
@@ -202,14 +219,14 @@ PtdResult perTokenDistanceReference(const PositionIds& ids) {
   return r;
 }
 
-PtdResult perTokenDistance(const PositionIds& ids, int threads) {
-  const auto text = ids.textIndices(), vis = ids.visualIndices();
+PtdResult perTokenDistance(const PositionIds& ids, int threads, GroupPair g) {
+  const auto [text, vis] = groupTokens(ids, g);
   for (std::size_t t : text)
-    if (!onDiagonal(ids.ids[t])) return perTokenDistanceReference(ids);
+    if (!onDiagonal(ids.ids[t])) return perTokenDistanceReference(ids, g);
   PtdResult r;
   r.nText = text.size();
   r.nVisual = vis.size();
-  r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual);
+  r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual, g);
   if (!r.defined()) return r;
   const std::vector<CentredBlock> blocks = centredBlocks(ids, vis);
   const int dims = spaceDims(ids.space);
@@ -272,7 +289,11 @@ double positionalBias(const PairTable& pairs, const Id3& delta) {
 // (an image grid has few) and the per-token sums run over the pairs in the same order.
 std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
                                  std::size_t token) {
-  const std::vector<std::size_t> vis = ids.visualIndices();
+  return biasTo(ids, pairs, token, ids.visualIndices());
+}
+
+std::vector<double> biasTo(const PositionIds& ids, const PairTable& pairs, std::size_t token,
+                           const std::vector<std::size_t>& vis) {
   const int n = pairs.size();
   std::array<std::vector<double>, 4> values;
   std::array<std::vector<std::uint32_t>, 4> index;
@@ -305,14 +326,14 @@ std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs,
   return sum;
 }
 
-BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs) {
+BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs, GroupPair g) {
   BiasResult r;
-  const auto text = ids.textIndices(), vis = ids.visualIndices();
-  r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size());
+  const auto [text, vis] = groupTokens(ids, g);
+  r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size(), g);
   if (!r.defined()) return r;
   double total = 0.0;
   for (std::size_t t : text) {
-    const std::vector<double> b = biasToVisual(ids, pairs, t);
+    const std::vector<double> b = biasTo(ids, pairs, t, vis);
     double mean = 0.0;
     const double mad = meanAbsDeviation(b.data(), b.size(), &mean);
     r.perText.push_back(mad);
@@ -370,12 +391,12 @@ bool isInteger(double v) {
 
 }  // namespace
 
-BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads) {
-  const auto text = ids.textIndices(), vis = ids.visualIndices();
+BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g) {
+  const auto [text, vis] = groupTokens(ids, g);
   for (std::size_t t : text)
-    if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs);
+    if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs, g);
   BiasResult r;
-  r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size());
+  r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size(), g);
   if (!r.defined()) return r;
   const double n = pairs.size();
   double constant = 0.0;  // NoPE pairs: cos 0 = 1 each

@@ -32,8 +32,8 @@ std::string dumpJson(const json& j) {
   return j.dump(2) + "\n";
 }
 
-std::vector<std::size_t> textTokens(const PositionIds& ids) {
-  return ids.textIndices();
+std::string fromColumn(GroupPair g) {
+  return std::string(tokenGroupName(g.from)) + "_index";
 }
 
 }  // namespace
@@ -90,35 +90,41 @@ std::string idsReport(const PositionIds& ids, TableFormat f,
                    {"rope_delta", ids.ropeDelta}});
 }
 
-std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f) {
-  const auto text = textTokens(ids);
+std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f, GroupPair g) {
+  const auto text = groupIndices(ids, g.from);
   if (f == TableFormat::Csv) {
-    std::string s = "text_index,token,mean_distance,ptd\n";
+    std::string s = fromColumn(g) + ",token,mean_distance,ptd\n";
     for (std::size_t i = 0; i < ptd.perText.size(); ++i)
       s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' +
            formatDouble(ptd.meanDistance[i]) + ',' + formatDouble(ptd.perText[i]) + '\n';
     return s;
   }
+  const std::string from = tokenGroupName(g.from), to = tokenGroupName(g.to);
   return dumpJson({{"design", ids.design},
+                   {"from", from},
+                   {"to", to},
                    {"ptd", ptd.ptd},
-                   {"per_text", ptd.perText},
+                   {"per_" + from, ptd.perText},
                    {"mean_distance", ptd.meanDistance},
-                   {"n_text", ptd.nText},
-                   {"n_visual", ptd.nVisual}});
+                   {"n_" + from, ptd.nText},
+                   {"n_" + to, ptd.nVisual}});
 }
 
-std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f) {
-  const auto text = textTokens(ids);
+std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f, GroupPair g) {
+  const auto text = groupIndices(ids, g.from);
   if (f == TableFormat::Csv) {
-    std::string s = "text_index,token,mean_bias,bias_spread\n";
+    std::string s = fromColumn(g) + ",token,mean_bias,bias_spread\n";
     for (std::size_t i = 0; i < bias.perText.size(); ++i)
       s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' +
            formatDouble(bias.meanBias[i]) + ',' + formatDouble(bias.perText[i]) + '\n';
     return s;
   }
+  const std::string from = tokenGroupName(g.from);
   return dumpJson({{"design", ids.design},
+                   {"from", from},
+                   {"to", tokenGroupName(g.to)},
                    {"bias_spread", bias.spread},
-                   {"per_text", bias.perText},
+                   {"per_" + from, bias.perText},
                    {"mean_bias", bias.meanBias}});
 }
 

@@ -64,7 +64,8 @@ def _args(command, options):
             value = value.tolist()
         if value is None:
             continue
-        name = key.replace("_", "-")
+        # A trailing underscore is Python's way to write a keyword as a name: from_="audio".
+        name = key.rstrip("_").replace("_", "-")
         if name in table:
             if table[name]:
                 words += ["--" + name, _word(value)]
@@ -158,13 +159,15 @@ def ids(layout=None, *, design=None, scene=None, model=None, tokens=None, **para
 
 def ptd(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
     """Per-Token Distance: mean over text tokens of the mean absolute deviation of their
-    distances to the visual tokens. Same inputs as ids(); threads=N (0 = all cores)."""
+    distances to the visual tokens. Same inputs as ids(); threads=N (0 = all cores);
+    from_="audio", to="visual" (text, visual, image, video, audio) measure between other groups."""
     return _core.ptd(_inputs("ptd", layout, scene, model, tokens, design=design, **params))
 
 
 def bias_spread(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
     """Spread of the positional bias b = (1/n) sum_p cos(phase_p) over the visual tokens,
-    averaged over text tokens. Same inputs as ids(), plus the frequency plan."""
+    averaged over text tokens. Same inputs as ids(), plus the frequency plan; from_= and to= as
+    in ptd()."""
     return _core.bias_spread(
         _inputs("bias", layout, scene, model, tokens, design=design, **params))
 

@@ -69,7 +69,7 @@ py::array_t<double> ids(const Inputs& in) {
 double ptd(const Inputs& in) {
   py::gil_scoped_release free;
   const cli::Request r = python::buildRequest(cli::kPtd, in);
-  const PtdResult p = perTokenDistance(effectiveIds(r.scene), r.threads);
+  const PtdResult p = perTokenDistance(effectiveIds(r.scene), r.threads, r.groups);
   if (!p.defined()) throw InputError(p.undefinedReason, "layout");
   return p.ptd;
 }
@@ -78,7 +78,7 @@ double biasSpreadOf(const Inputs& in) {
   py::gil_scoped_release free;
   const cli::Request r = python::buildRequest(cli::kBias, in);
   const BiasResult b =
-      biasSpread(effectiveIds(r.scene), resolvePairs(r.scene.frequency), r.threads);
+      biasSpread(effectiveIds(r.scene), resolvePairs(r.scene.frequency), r.threads, r.groups);
   if (!b.defined()) throw InputError(b.undefinedReason, "layout");
   return b.spread;
 }

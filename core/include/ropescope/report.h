@@ -26,8 +26,12 @@ struct TokenLabel {
   std::string role;
 };
 std::string idsReport(const PositionIds& ids, TableFormat f, const std::vector<TokenLabel>& labels);
-std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f);
-std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f);
+// The groups the metric ran between (text -> visual by default) are named in the JSON ("from",
+// "to"); the CSV's first column is "<from>_index" and "token" the from-token's index.
+std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f,
+                      GroupPair groups = {});
+std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f,
+                       GroupPair groups = {});
 std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
                         TableFormat f);
 // JSON also names the pair layout (CSV: each row has the two dims its pair rotates).
