@@ -87,6 +87,13 @@ std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,
   return out;
 }
 
+std::vector<ModalityPairMetrics> sceneModalityMetrics(const Scene& scene, int threads,
+                                                      const std::atomic<bool>* stop) {
+  validateScene(scene);
+  return modalityPairMetrics(effectiveIds(scene), resolvePairs(scene.frequency), threads,
+                             kMaxInteractivePairs, kMaxInteractiveSlowPairs, stop);
+}
+
 void checkInteractiveSize(const Scene& scene) {
   const double text = double(scene.layout.textCount()), visual = double(scene.layout.visualCount());
   if (text * visual <= kMaxInteractivePairs) return;

@@ -172,4 +172,13 @@ TEST(ModalityMetrics, TableHasEveryOrderedPairOfPresentModalities) {
   EXPECT_TRUE(std::isnan(capped[0].ptd));  // text -> image: 3 x 4 = 12 pairs > 8
   EXPECT_EQ(capped[0].skipped, "12 token pairs, over the limit of 8");
   EXPECT_FALSE(capped[1].skipped.empty());  // text -> audio: 3 x 3 = 9 > 8 too
+  // The slow limit holds for image tokens (off the diagonal), not for text or audio ones.
+  const auto slow = modalityPairMetrics(ids, pairs, 1, 1e300, 10.0);
+  ASSERT_EQ(slow.size(), 6u);
+  EXPECT_TRUE(slow[0].skipped.empty());  // text -> image, 12 pairs
+  EXPECT_EQ(slow[2].skipped,
+            "12 token pairs, over the limit of 10 for tokens off the diagonal t = h = w");
+  EXPECT_FALSE(slow[3].skipped.empty());  // image -> audio, 12
+  EXPECT_TRUE(slow[5].skipped.empty());   // audio -> image, 12: audio is on the diagonal
+  EXPECT_NEAR(slow[5].ptd, rows[5].ptd, 0.0);
 }

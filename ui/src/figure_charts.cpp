@@ -199,6 +199,64 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
   return chart;
 }
 
+QString modalityPairName(const GroupPair& groups) {
+  return QStringLiteral("%1 \u2192 %2")
+      .arg(QLatin1String(tokenGroupName(groups.from)), QLatin1String(tokenGroupName(groups.to)));
+}
+
+std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>& rows, bool ptd,
+                                          const FigureOptions& o) {
+  QString title = ptd ? QStringLiteral("PTD between modalities")
+                      : QStringLiteral("Bias spread between modalities");
+  std::vector<const ModalityPairMetrics*> shown;
+  for (const ModalityPairMetrics& r : rows)
+    if (r.skipped.empty()) shown.push_back(&r);
+  if (rows.empty())
+    title += QStringLiteral(": one modality only");
+  else if (shown.size() < rows.size())
+    title += QStringLiteral(" (%1 of %2 pairs: the rest over the app's size limit)")
+                 .arg(shown.size())
+                 .arg(rows.size());
+  auto chart = newChart(title);
+  auto* series = new QHorizontalBarSeries;
+  auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
+  QStringList names;
+  double top = 0;
+  // A horizontal bar axis counts from the bottom: appended in reverse, the first pair is on top.
+  for (auto it = shown.rbegin(); it != shown.rend(); ++it) {
+    const double v = shownMetric(ptd ? (*it)->ptd : (*it)->biasSpread);
+    // The value in the category label: Qt Charts draws no value label on a bar of 0 (circle's
+    // text -> image PTD), which would read as missing.
+    names << modalityPairName((*it)->groups) + QStringLiteral(": ") + metricText(v);
+    set->append(v);
+    top = std::max(top, v);
+  }
+  series->append(set);
+  series->setBarWidth(0.7);
+  series->setLabelsVisible(false);
+  chart->addSeries(series);
+  auto* cat = new QBarCategoryAxis;
+  cat->append(names);
+  cat->setTruncateLabels(false);
+  auto* val = new QValueAxis;
+  val->setTitleText(ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"));
+  val->setRange(0, top > 0 ? top * 1.05 : 1.0);
+  val->applyNiceNumbers();
+  val->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(cat, Qt::AlignLeft);
+  chart->addAxis(val, Qt::AlignBottom);
+  series->attachAxis(cat);
+  series->attachAxis(val);
+  chart->legend()->hide();
+  styleChart(chart.get(), o);
+  cat->setGridLineVisible(false);
+  set->setColor(neutralBar());
+  set->setBorderColor(neutralBar());
+  set->setLabelColor(foreground());
+  set->setLabelFont(font(Text::Label));
+  return chart;
+}
+
 std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
                                      const FigureOptions& o) {
   auto chart = newChart(

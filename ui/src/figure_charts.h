@@ -38,6 +38,12 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,
                                         const FigureOptions& o);
+// PTD (ptd = true) or bias spread between every two modalities ("text → audio"); pairs the app
+// did not compute (over its size limit) are left out and counted in the title.
+std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>& rows, bool ptd,
+                                          const FigureOptions& o);
+// "text → audio": a modality pair's name in tables, bars and tooltips.
+QString modalityPairName(const GroupPair& groups);
 // The selected text token's distance and bias to every visual token.
 std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
                                      const FigureOptions& o);

@@ -340,6 +340,10 @@ const std::vector<FigureView>& figureViews() {
       {"ptd", "PTD of every design on the scene's layout", FigureKind::Chart, kChartFormats},
       {"bias", "bias spread of every design on the scene's layout", FigureKind::Chart,
        kChartFormats},
+      {"modality-ptd", "PTD between every two modalities (text, image, video, audio)",
+       FigureKind::Chart, kChartFormats},
+      {"modality-bias", "bias spread between every two modalities", FigureKind::Chart,
+       kChartFormats},
       {"profile", "the selected text token's distance and bias to every visual token",
        FigureKind::Chart, kChartFormats},
       {"wavelengths", "wavelength 2pi/theta of every rotary pair", FigureKind::Chart,
@@ -414,6 +418,12 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
     t.columns = {"design", "title", "ptd", "bias_spread"};
     for (const DesignSummary& d : compareDesigns(scene))
       t.rows.push_back({d.design, d.title, d.ptd, d.biasSpread});
+  } else if (view.name == "modality-ptd" || view.name == "modality-bias") {
+    t.columns = {"from", "to", "n_from", "n_to", "ptd", "bias_spread", "not_computed"};
+    for (const ModalityPairMetrics& r : sceneModalityMetrics(scene))
+      t.rows.push_back({std::string(tokenGroupName(r.groups.from)),
+                        std::string(tokenGroupName(r.groups.to)), static_cast<long long>(r.nFrom),
+                        static_cast<long long>(r.nTo), r.ptd, r.biasSpread, r.skipped});
   } else if (view.name == "profile") {
     const SceneMetrics m = metricsOf(scene, o);
     t.columns = {"visual", "distance", "bias"};
@@ -453,6 +463,8 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
   if (view.name == "ptd" || view.name == "bias")
     return figure::designBarsChart(compareDesigns(scene), effectiveDesign(scene),
                                    view.name == "ptd", o);
+  if (view.name == "modality-ptd" || view.name == "modality-bias")
+    return figure::modalityBarsChart(sceneModalityMetrics(scene), view.name == "modality-ptd", o);
   if (view.name == "age") return figure::ageChart(scene.age, o);
   const SceneMetrics m = metricsOf(scene, o);
   if (view.name == "decay" || view.name == "decay-subset") {

@@ -41,6 +41,7 @@
 #include "formula_panel.h"
 #include "memory_release.h"
 #include "metric_text.h"
+#include "modality_view.h"
 #include "phasor_view.h"
 #include "picture_importer.h"
 #include "picture_view.h"
@@ -125,6 +126,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   sideTabs_->addTab(picture_, tr("Picture"));
   phasor_ = new PhasorView(model_);
   sideTabs_->addTab(phasor_, tr("Phasors"));
+  modalities_ = new ModalityView(model_);
+  sideTabs_->addTab(modalities_, tr("Modalities"));
   splitter_ = new QSplitter(Qt::Horizontal);
   // The 3-D view with its formula panel under it.
   auto* viewColumn = new QWidget;
@@ -421,7 +424,10 @@ void MainWindow::refreshViews() {
   positionFormulas_->setFormulas(ropescope::ui::positionFormulas(valid, m));
 
   // An undefined PTD and bias spread share their reason (no text or no visual token): said once.
-  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual tokens%6  "
+  // Audio tokens are counted apart: PTD and bias spread here run from text to visual.
+  const std::size_t audio = valid.layout.audioCount();
+  const QString audioText = audio ? tr(" + %1 audio").arg(audio) : QString();
+  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
                       "\xc2\xb7  computed in %5 ms")
                        .arg(metricText(m.ptd.ptd), metricText(m.bias.spread))
                        .arg(m.ptd.nText)
@@ -429,7 +435,8 @@ void MainWindow::refreshViews() {
                        .arg(model_->computeMilliseconds(), 0, 'f', 2)
                        .arg(m.ptd.defined() ? QString()
                                             : QStringLiteral(" (%1)").arg(
-                                                  QString::fromStdString(m.ptd.undefinedReason))));
+                                                  QString::fromStdString(m.ptd.undefinedReason)))
+                       .arg(audioText));
   staleStatus_->setText(
       model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene")
       : model_->computing()
@@ -490,6 +497,7 @@ void MainWindow::setDarkPalette(bool dark) {
   QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
   view_->setDark(dark);
   compare_->setDark(dark);
+  modalities_->setDark(dark);
   charts_->setDark(dark);
   phasor_->setDark(dark);
   positionFormulas_->setDark(dark);

@@ -29,6 +29,7 @@ class AttentionView;
 class Autosave;
 class FormulaPanel;
 class PhasorView;
+class ModalityView;
 class TourPanel;
 class ChartsPanel;
 class CompareView;
@@ -153,6 +154,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* attentionDock_ = nullptr;
   FigureMenu* figures_ = nullptr;
   PhasorView* phasor_ = nullptr;
+  ModalityView* modalities_ = nullptr;
   FormulaPanel* positionFormulas_ = nullptr;
   TourPanel* tour_ = nullptr;
   QDockWidget* tourDock_ = nullptr;

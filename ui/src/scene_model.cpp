@@ -141,9 +141,12 @@ void SceneModel::computeSummaries() {
   summaryTimer_->stop();
   summariesPending_ = false;
   try {
-    summaries_ = compareDesigns(valid_, std::max(1, QThread::idealThreadCount()));
+    const int threads = std::max(1, QThread::idealThreadCount());
+    summaries_ = compareDesigns(valid_, threads);
+    modalities_ = sceneModalityMetrics(valid_, threads);
   } catch (const std::exception&) {
     summaries_.clear();  // valid_ passed the core's checks, so this is not the user's input
+    modalities_.clear();
   }
 }
 
@@ -153,18 +156,22 @@ void SceneModel::startBackgroundSummaries() {
       [this, generation = summaryGeneration_, scene = valid_,
        threads = std::max(1, QThread::idealThreadCount())](const std::atomic<bool>& stop) {
         std::vector<DesignSummary> rows;
+        std::vector<ModalityPairMetrics> pairs;
         try {
           rows = compareDesigns(scene, threads, &stop);
+          pairs = sceneModalityMetrics(scene, threads, &stop);
         } catch (const std::exception&) {
           rows.clear();  // valid_ passed the core's checks, so this is not the user's input
+          pairs.clear();
         }
         if (stop) return;
         QMetaObject::invokeMethod(
             this,
-            [this, generation, rows = std::move(rows)]() mutable {
+            [this, generation, rows = std::move(rows), pairs = std::move(pairs)]() mutable {
               if (generation != summaryGeneration_ || !summariesPending_) return;
               summariesPending_ = false;
               summaries_ = std::move(rows);
+              modalities_ = std::move(pairs);
               emit summariesChanged();
             },
             Qt::QueuedConnection);

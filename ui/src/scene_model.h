@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "ropescope/modality_metrics.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
 
@@ -38,6 +39,9 @@ class SceneModel : public QObject {
   const Scene& validScene() const { return valid_; }
   const SceneMetrics& metrics() const { return metrics_; }
   const std::vector<DesignSummary>& designSummaries() const { return summaries_; }
+  // PTD and bias spread between every two modalities of the scene's design (computed with the
+  // design comparison, so summariesPending() and summariesChanged() cover it too).
+  const std::vector<ModalityPairMetrics>& modalityMetrics() const { return modalities_; }
   // True while the all-designs comparison of a large scene waits for edits to settle or runs in
   // the background; the summaries then still belong to an earlier scene.
   bool summariesPending() const { return summariesPending_; }
@@ -94,6 +98,7 @@ class SceneModel : public QObject {
   Scene valid_;
   SceneMetrics metrics_;
   std::vector<DesignSummary> summaries_;
+  std::vector<ModalityPairMetrics> modalities_;
   std::optional<InputProblem> problem_;
   double computeMs_ = 0.0;
   bool summariesPending_ = false;

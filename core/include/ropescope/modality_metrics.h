@@ -25,10 +25,13 @@ struct ModalityPairMetrics {
 
 // Every ordered pair of distinct modalities (kModalityGroups order, `from` major) that both have
 // tokens in `ids`. A pair with more than `maxPairs` token pairs is listed with NaN values and the
-// reason in `skipped`. `stop`, when given, is read between pairs: once true the rows done so far
-// are returned.
+// reason in `skipped`; so is one over `maxSlowPairs` whose from-tokens are not all on the
+// diagonal t = h = w (visual tokens mostly): the metrics then take every pair one by one, some
+// hundred times slower than from text. `stop`, when given, is read between pairs: once true the
+// rows done so far are returned.
 std::vector<ModalityPairMetrics> modalityPairMetrics(const PositionIds& ids, const PairTable& pairs,
                                                      int threads = 1, double maxPairs = 1e300,
+                                                     double maxSlowPairs = 1e300,
                                                      const std::atomic<bool>* stop = nullptr);
 
 }  // namespace ropescope

@@ -9,6 +9,7 @@
 
 #include "ropescope/decay.h"
 #include "ropescope/metrics.h"
+#include "ropescope/modality_metrics.h"
 #include "ropescope/scene.h"
 #include "ropescope/wavelengths.h"
 
@@ -52,6 +53,13 @@ inline constexpr double kMaxInteractivePairs = 268435456.0;  // 2^28
 // Throws InputError (field "layout") naming the counts when the scene's layout has more text x
 // visual pairs than kMaxInteractivePairs.
 void checkInteractiveSize(const Scene& scene);
+
+// modalityPairMetrics over the scene's effective ids and frequency plan, each pair limited to
+// kMaxInteractivePairs token pairs, kMaxInteractiveSlowPairs from tokens off the diagonal (the
+// desktop app's table; the CLI's --from/--to compute any size).
+inline constexpr double kMaxInteractiveSlowPairs = 1048576.0;  // 2^20: about a second
+std::vector<ModalityPairMetrics> sceneModalityMetrics(const Scene& scene, int threads = 1,
+                                                      const std::atomic<bool>* stop = nullptr);
 
 // The design whose ids a scene shows: the scene's design, or mrope on an AGE layer without circle.
 std::string effectiveDesign(const Scene& scene);
