@@ -54,6 +54,8 @@ SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int thread
     dir[a] = 1.0;
     m.decayAxis[a] = decayCurve(m.pairs, dir, maxDistance, DecayForm::Full, threads);
   }
+  if (scene.layout.audioCount() > 0)
+    m.decayStream = decayCurve(m.pairs, {1.0, 1.0, 1.0}, maxDistance, DecayForm::Full, threads);
   m.wavelengths = wavelengths(m.pairs, 32768.0);
   if (m.selectedToken >= 0) {
     const auto token = static_cast<std::size_t>(m.selectedToken);

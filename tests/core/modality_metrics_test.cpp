@@ -11,6 +11,7 @@
 #include "ropescope/metrics.h"
 #include "ropescope/modality_metrics.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene_metrics.h"
 
 using namespace ropescope;
 
@@ -181,4 +182,20 @@ TEST(ModalityMetrics, TableHasEveryOrderedPairOfPresentModalities) {
   EXPECT_FALSE(slow[3].skipped.empty());  // image -> audio, 12
   EXPECT_TRUE(slow[5].skipped.empty());   // audio -> image, 12: audio is on the diagonal
   EXPECT_NEAR(slow[5].ptd, rows[5].ptd, 0.0);
+}
+
+TEST(ModalityMetrics, DecayAlongTheAudioStreamOnlyWithAudio) {
+  // Audio tokens move apart along t = h = w: the live decay view adds that curve for a layout
+  // with audio, the full-form U along (1, 1, 1), and leaves it out otherwise.
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t2,a9,i2x2");
+  const SceneMetrics m = computeSceneMetrics(s, 64);
+  const std::vector<double> want =
+      decayCurve(resolvePairs(s.frequency), {1.0, 1.0, 1.0}, 64, DecayForm::Full);
+  ASSERT_EQ(m.decayStream.size(), 65u);
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(m.decayStream[i], want[i]) << i;
+  // Not a copy of an axis curve: along t alone differs once pairs of h and w turn too.
+  EXPECT_NE(m.decayStream[10], m.decayAxis[0][10]);
+  s.layout = parseLayoutSpec("t2,i2x2");
+  EXPECT_TRUE(computeSceneMetrics(s, 64).decayStream.empty());
 }

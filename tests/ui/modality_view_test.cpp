@@ -11,6 +11,7 @@
 #include <QTableWidget>
 
 #include "chart_view.h"
+#include "figure_views.h"
 #include "gui_test_util.h"
 #include "main_window.h"
 #include "metric_text.h"
@@ -108,4 +109,19 @@ TEST(MainWindow, ModalitiesTabFollowsTheScene) {
   w.model()->flushSummaries();
   ASSERT_TRUE(waitUntil([&] { return table->rowCount() == 6; }));
   EXPECT_EQ(table->item(1, 1)->text(), QStringLiteral("audio"));
+}
+
+TEST(ModalityView, DecayFigureDataHasTheStreamColumnWithAudio) {
+  Scene s = audioScene("t2,a6,i2x2");
+  const std::string csv = figureData(s, findFigureView("decay"), TableFormat::Csv, FigureOptions{});
+  EXPECT_EQ(csv.rfind("distance,U_t,U_h,U_w,U_thw\n", 0), 0u) << csv.substr(0, 80);
+  s.layout = parseLayoutSpec("t2,i2x2");
+  const std::string plain =
+      figureData(s, findFigureView("decay"), TableFormat::Csv, FigureOptions{});
+  EXPECT_EQ(plain.rfind("distance,U_t,U_h,U_w\n", 0), 0u) << plain.substr(0, 80);
+  // The subset form moves one axis: no stream column.
+  s.layout = parseLayoutSpec("t2,a6,i2x2");
+  const std::string subset =
+      figureData(s, findFigureView("decay-subset"), TableFormat::Csv, FigureOptions{});
+  EXPECT_EQ(subset.find("U_thw"), std::string::npos);
 }

@@ -155,6 +155,19 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                                              .arg(exact(curve[d])));
     });
   }
+  decayStream_ = new QLineSeries;
+  decayStream_->setName(figure::streamCurveName());
+  decayChart_->addSeries(decayStream_);
+  decayStream_->attachAxis(decayX_);
+  decayStream_->attachAxis(decayY_);
+  connect(decayStream_, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
+    if (!on) return;
+    const auto& curve = model_->metrics().decayStream;
+    const long d = std::lround(p.x());
+    if (d < 0 || d >= static_cast<long>(curve.size())) return;
+    QToolTip::showText(QCursor::pos(),
+                       tr("t = h = w, \xce\xb4 = %1\nU = %2").arg(d).arg(exact(curve[d])));
+  });
   cells_.push_back(viewFor(decayChart_, this));
 
   // PTD and bias spread of every design
@@ -442,6 +455,7 @@ void ChartsPanel::applyColors() {
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
   for (int a = 0; a < 3; ++a) decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
+  decayStream_->setPen(figure::streamCurvePen(2.0));
   for (int a = 0; a < 4; ++a) {
     wave_[a]->setColor(slotColor(a));
     wave_[a]->setBorderColor(slotColor(a));
@@ -490,6 +504,23 @@ void ChartsPanel::refresh() {
     }
     maxD = std::max(maxD, static_cast<int>(curve.size()) - 1);
     decay_[a]->replace(pts);
+  }
+  {
+    QList<QPointF> pts;
+    for (std::size_t d = 0; d < m.decayStream.size(); ++d) {
+      pts.append(QPointF(static_cast<double>(d), m.decayStream[d]));
+      hi = std::max(hi, m.decayStream[d]);
+    }
+    decayStream_->replace(pts);
+    // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
+    const bool audio = !pts.isEmpty();
+    decayStream_->setVisible(audio);
+    for (QLegendMarker* mk : decayChart_->legend()->markers(decayStream_)) mk->setVisible(audio);
+    // Four names fit a laptop's chart only in their short form: "t", ..., "t = h = w".
+    for (int a = 0; a < 3; ++a)
+      decay_[a]->setName(audio ? QLatin1String(axisNames[a])
+                               : tr("along %1").arg(QLatin1String(axisNames[a])));
+    decayStream_->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
   }
   decayX_->setRange(0, maxD);
   // U is a mean of moduli, never negative: start the axis at 0 instead of padding below it.

@@ -67,6 +67,7 @@ class ChartsPanel : public QWidget {
 
   QChart* decayChart_ = nullptr;
   QLineSeries* decay_[3] = {nullptr, nullptr, nullptr};
+  QLineSeries* decayStream_ = nullptr;  // along t = h = w, shown when the layout has audio
   QValueAxis* decayX_ = nullptr;
   QValueAxis* decayY_ = nullptr;
 

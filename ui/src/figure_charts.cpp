@@ -101,9 +101,21 @@ void fitAxis(QValueAxis* axis, double lo, double hi) {
   }
 }
 
+QString streamCurveName() {
+  return QStringLiteral("along t = h = w (audio)");
+}
+
+QPen streamCurvePen(double width) {
+  QPen pen(QColor(128, 128, 128));
+  pen.setWidthF(width);
+  pen.setStyle(Qt::DashDotLine);
+  return pen;
+}
+
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,
-                                   const QString& title, const FigureOptions& o) {
+                                   const QString& title, const FigureOptions& o,
+                                   const std::vector<double>& stream) {
   auto chart = newChart(title);
   auto* x = new QValueAxis;
   x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
@@ -128,6 +140,20 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
     series[a]->attachAxis(x);
     series[a]->attachAxis(y);
   }
+  QLineSeries* along = nullptr;
+  if (!stream.empty()) {
+    along = new QLineSeries;
+    along->setName(streamCurveName());
+    QList<QPointF> pts;
+    for (std::size_t i = 0; i < stream.size() && i < distance.size(); ++i) {
+      pts.append(QPointF(distance[i], stream[i]));
+      hi = std::max(hi, stream[i]);
+    }
+    along->replace(pts);
+    chart->addSeries(along);
+    along->attachAxis(x);
+    along->attachAxis(y);
+  }
   roundTicks(x, 0, distance.empty() ? 1.0 : std::max(1.0, distance.back()));
   y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
   y->applyNiceNumbers();
@@ -135,6 +161,7 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
   styleChart(chart.get(), o);
   for (int a = 0; a < 3; ++a)
     if (series[a]) series[a]->setPen(axisCurvePen(a));
+  if (along) along->setPen(streamCurvePen());
   showLineStylesInLegend(chart.get());
   return chart;
 }

@@ -30,10 +30,15 @@ void showLineStylesInLegend(QChart* chart);
 // to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.
 void fitAxis(QValueAxis* axis, double lo, double hi);
 
-// Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn).
+// Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),
+// and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn).
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,
-                                   const QString& title, const FigureOptions& o);
+                                   const QString& title, const FigureOptions& o,
+                                   const std::vector<double>& stream = {});
+// The stream curve's name and pen, live and exported (grey, dash-dot: not one of the axes).
+QString streamCurveName();
+QPen streamCurvePen(double width = kLineWidth);
 // PTD (ptd = true) or bias spread of every design, the scene's design highlighted.
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,

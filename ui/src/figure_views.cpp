@@ -405,13 +405,17 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
   } else if (view.name == "decay" || view.name == "decay-subset") {
     const SceneMetrics m = metricsOf(scene, o);
     const auto curves = decayCurves(scene, m, view.name == "decay-subset", o.maxDistance);
+    // The stream (t = h = w) curve is full form only: the subset form moves one axis.
+    const bool stream = view.name == "decay" && !m.decayStream.empty();
     t.columns = {"distance"};
     for (int a = 0; a < 3; ++a)
       if (!curves[a].empty()) t.columns.push_back(std::string("U_") + kAxisNames[a]);
+    if (stream) t.columns.push_back("U_thw");
     for (std::size_t i = 0; i < m.decayDistance.size(); ++i) {
       std::vector<TableCell> row{m.decayDistance[i]};
       for (int a = 0; a < 3; ++a)
         if (!curves[a].empty()) row.push_back(curves[a][i]);
+      if (stream) row.push_back(m.decayStream[i]);
       t.rows.push_back(std::move(row));
     }
   } else if (view.name == "ptd" || view.name == "bias") {
@@ -475,7 +479,7 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
             .arg(planTitle(scene.frequency.plan), subset ? QStringLiteral(" (subset)") : QString())
             .arg(scene.frequency.rotary.headDim)
             .arg(baseText(scene.frequency.rotary.base)),
-        o);
+        o, subset ? std::vector<double>{} : m.decayStream);
   }
   if (view.name == "profile") return figure::profileChart(m, scene.selectedText, o);
   if (view.name == "wavelengths") return figure::wavelengthChart(m, o);

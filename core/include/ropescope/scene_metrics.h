@@ -23,6 +23,9 @@ struct SceneMetrics {
   BiasResult bias;
   std::vector<double> decayDistance;             // 0..maxDistance
   std::array<std::vector<double>, 3> decayAxis;  // U moving along t, h, w (full form)
+  // U moving along t = h = w, the way text and audio tokens move apart (full form); computed
+  // only when the layout has audio tokens (the omni models' time axis), else empty.
+  std::vector<double> decayStream;
   std::vector<PairWavelength> wavelengths;
   long selectedToken = -1;               // token index of scene.selectedText, -1 if no text
   std::vector<double> selectedDistance;  // to every visual token
