@@ -1,0 +1,329 @@
+// The omni families (issue 14): qwen2.5-omni and qwen3-omni ids against vectors worked by hand
+// from transformers' get_rope_index (models/qwen2_5_omni/modeling_qwen2_5_omni.py and
+// models/qwen3_omni_moe/modeling_qwen3_omni_moe.py, class
+// *PreTrainedModelForConditionalGeneration), and the layout items that write their token
+// sequences.
+//
+// Conventions of the hand derivations (read line by line from those functions):
+// - st_idx = llm_pos_ids_list[-1].max() + 1: every entry (a text run, a bos/eos token, an audio
+//   run, a vision block) starts one past the max of the entry before it.
+// - Text and audio: st + j on all three axes. Image: (st, st + r, st + c). Video: (st +
+//   t_index[k], st + r, st + c), t_index = arange(T) * second_per_grids[v] (float32) *
+//   position_id_per_seconds (25): Qwen2.5-Omni .long() (truncated), Qwen3-Omni float32.
+// - Video with its sound, Qwen2.5-Omni: the bos pair shares one position, both streams start
+//   one after it, chunks of int(25 * 2) = 50 temporal ids (get_chunked_index), video chunk j
+//   then audio chunk j, the eos pair shares max(last chunk) + 1.
+// - Video with its sound, Qwen3-Omni: bos/eos pairs are ordinary 2-token entries (arange(2) +
+//   st_idx); a video token goes first while its t <= the audio token's t; after the loop the
+//   rest of the other stream is one entry; eos at max(that entry) + 1.
+// - rope_delta = max id + 1 - N.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "ropescope/errors.h"
+#include "ropescope/layout.h"
+#include "ropescope/model_family.h"
+#include "ropescope/position_design.h"
+
+using namespace ropescope;
+
+namespace {
+
+PositionIds idsOf(const std::string& family, const std::string& spec, ParameterSet params = {}) {
+  return findDesign(family).ids(parseLayoutSpec(spec), params);
+}
+
+void text(std::vector<Id3>& v, double p, int n) {
+  for (int i = 0; i < n; ++i) v.push_back({p + i, p + i, p + i});
+}
+
+// One frame (or an image) of rows x cols at temporal id t, spatial start s.
+void frame(std::vector<Id3>& v, double t, double s, int rows, int cols) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) v.push_back({t, s + r, s + c});
+}
+
+std::string messageOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(Omni, FamiliesAreRegisteredWithTheirFacts) {
+  const ModelFamily& q25 = findFamily("qwen2.5-omni");
+  const ModelFamily& q3 = findFamily("qwen3-omni");
+  ASSERT_NE(q25.omni(), nullptr);
+  ASSERT_NE(q3.omni(), nullptr);
+  EXPECT_EQ(findFamily("qwen2.5-vl").omni(), nullptr);
+  EXPECT_EQ(familyForModelType("qwen2_5_omni"), &q25);
+  EXPECT_EQ(familyForModelType("qwen3_omni_moe"), &q3);
+  EXPECT_EQ(q25.omni()->positionIdPerSeconds, 25.0);
+  EXPECT_EQ(q25.omni()->secondsPerChunk, 2.0);
+  EXPECT_EQ(q25.omni()->audio, AudioTokenRule::Qwen25Omni);
+  EXPECT_EQ(q3.omni()->audio, AudioTokenRule::Qwen3Omni);
+  EXPECT_FALSE(q25.omni()->floatIds);
+  EXPECT_TRUE(q3.omni()->floatIds);
+  // Qwen2_5OmniThinkerConfig defaults: audio_token_index 151646, audio_start_token_id 151647.
+  EXPECT_EQ(q25.omni()->audioToken, 151646);
+  EXPECT_EQ(q25.omni()->audioStart, 151647);
+  EXPECT_EQ(q25.defaultTokenIds().visionStart, 151652);
+  EXPECT_EQ(q25.defaultFrequency().plan, "mrope");
+  EXPECT_EQ(q3.defaultFrequency().plan, "interleaved");
+  EXPECT_EQ(&q25.design(), &findDesign("qwen2.5-omni"));
+}
+
+TEST(Omni, AudioOnlyIsOneStreamLikeText) {
+  // No image or video grid: get_rope_index's else branch, attention_mask.cumsum(-1) - 1.
+  const Layout l = parseLayoutSpec("t3,qwen2.5-omni:a4,t2");
+  EXPECT_EQ(formatLayoutSpec(l), "t3,s1,a4,s1,t2");
+  for (const std::string fam : {"qwen2.5-omni", "qwen3-omni"}) {
+    const PositionIds ids = findDesign(fam).ids(l, {});
+    std::vector<Id3> want;
+    text(want, 0, 11);
+    EXPECT_EQ(ids.ids, want) << fam;
+    EXPECT_EQ(ids.ropeDelta, 0.0) << fam;
+    EXPECT_EQ(ids.audioIndices().size(), 4u);
+  }
+}
+
+TEST(Omni, ImageThenAudio) {
+  // t0 t1 <vision_bos>=2, image st 3 (2x3), <vision_eos> = max 5 + 1 = 6, text 7,
+  // <audio_bos> 8, audio 9..11, <audio_eos> 12, text 13. N 17, delta 14 - 17.
+  const std::string spec = "t2,qwen2.5-omni:i2x3,t1,qwen2.5-omni:a3,t1";
+  std::vector<Id3> want;
+  text(want, 0, 3);
+  frame(want, 3, 3, 2, 3);
+  text(want, 6, 8);
+  for (const std::string fam : {"qwen2.5-omni", "qwen3-omni"}) {
+    const PositionIds ids = idsOf(fam, spec);
+    EXPECT_EQ(ids.ids, want) << fam;
+    EXPECT_EQ(ids.ropeDelta, -3.0) << fam;
+  }
+}
+
+TEST(Omni, Qwen25VideoWithItsSoundOverTwoChunks) {
+  // qwen2.5-omni:v4x2x2@1s+a60: t_index = k * 1.0 * 25 = 0, 25, 50, 75; video chunks (50 ids):
+  // frames {0, 1} and {2, 3}; audio chunks [0, 50) and [50, 60).
+  const std::string spec = "t2,qwen2.5-omni:v4x2x2@1s+a60,t1";
+  const Layout l = parseLayoutSpec(spec);
+  EXPECT_EQ(formatLayoutSpec(l),
+            "t2,s1,s1,v1x2x2#0@1s,v1x2x2#0@1s,a50#0,v1x2x2#0@1s,v1x2x2#0@1s,a10#0,s1,s1,t1");
+  // t 0 1; bos pair 2 2; st 3: frames t 3, 28; audio 3..52; frames t 53, 78; audio 53..62;
+  // the last chunk is audio (max 62): eos pair 63 63; text 64.
+  std::vector<Id3> want;
+  text(want, 0, 2);
+  want.push_back({2, 2, 2});
+  want.push_back({2, 2, 2});
+  frame(want, 3, 3, 2, 2);
+  frame(want, 28, 3, 2, 2);
+  text(want, 3, 50);
+  frame(want, 53, 3, 2, 2);
+  frame(want, 78, 3, 2, 2);
+  text(want, 53, 10);
+  want.push_back({63, 63, 63});
+  want.push_back({63, 63, 63});
+  text(want, 64, 1);
+  const PositionIds ids = findDesign("qwen2.5-omni").ids(l, {});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, 79.0 - 83.0);  // max 78 (frame 3)
+  EXPECT_EQ(ids.audioIndices().size(), 60u);
+}
+
+TEST(Omni, Qwen25SoundLongerThanItsVideo) {
+  // v2x1x1@2s: t_index 0, 50 -> video chunks {0}, {1}; 120 audio tokens -> chunks of 50, 50, 20;
+  // chunk 2 has no video. bos 0 0; st 1; f0 (1,1,1); audio 1..50; f1 t 51; audio 51..120;
+  // eos pair 121 121. N 126, max 121.
+  const Layout l = parseLayoutSpec("qwen2.5-omni:v2x1x1@2s+a120");
+  EXPECT_EQ(formatLayoutSpec(l), "s1,s1,v1x1x1#0@2s,a50#0,v1x1x1#0@2s,a50#0,a20#0,s1,s1");
+  std::vector<Id3> want = {{0, 0, 0}, {0, 0, 0}, {1, 1, 1}};
+  text(want, 1, 50);
+  want.push_back({51, 1, 1});
+  text(want, 51, 70);
+  want.push_back({121, 121, 121});
+  want.push_back({121, 121, 121});
+  const PositionIds ids = findDesign("qwen2.5-omni").ids(l, {});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, 122.0 - 126.0);
+}
+
+TEST(Omni, Qwen25EosAfterAVideoChunk) {
+  // v4x3x2@1s+a10: video chunks {0,1}, {2,3}; one audio chunk. Order f0 f1 a10 f2 f3: the last
+  // entry is video chunk 1 (max = t of frame 3 = 1 + 75 = 76): eos pair 77 77.
+  const Layout l = parseLayoutSpec("qwen2.5-omni:v4x3x2@1s+a10");
+  EXPECT_EQ(formatLayoutSpec(l),
+            "s1,s1,v1x3x2#0@1s,v1x3x2#0@1s,a10#0,v1x3x2#0@1s,v1x3x2#0@1s,s1,s1");
+  std::vector<Id3> want = {{0, 0, 0}, {0, 0, 0}};
+  frame(want, 1, 1, 3, 2);
+  frame(want, 26, 1, 3, 2);
+  text(want, 1, 10);
+  frame(want, 51, 1, 3, 2);
+  frame(want, 76, 1, 3, 2);
+  want.push_back({77, 77, 77});
+  want.push_back({77, 77, 77});
+  const PositionIds ids = findDesign("qwen2.5-omni").ids(l, {});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, 78.0 - 38.0);
+}
+
+TEST(Omni, StreamIdsDoNotDependOnTheTokenOrder) {
+  // transformers computes audio_llm_pos_ids and video_llm_pos_ids from one st_idx before it
+  // orders them: audio first, the same ids; only the eos follows the new last segment.
+  const PositionIds a = idsOf("qwen2.5-omni",
+                              "s1,s1,a60#0,v1x2x2#0@1s,v1x2x2#0@1s,v1x2x2#0@1s,"
+                              "v1x2x2#0@1s,s1,s1");
+  const PositionIds b = idsOf("qwen2.5-omni", "qwen2.5-omni:v4x2x2@1s+a60");
+  std::vector<Id3> audioA, audioB, videoA, videoB;
+  for (std::size_t i : a.audioIndices()) audioA.push_back(a.ids[i]);
+  for (std::size_t i : b.audioIndices()) audioB.push_back(b.ids[i]);
+  for (std::size_t i : a.visualIndices()) videoA.push_back(a.ids[i]);
+  for (std::size_t i : b.visualIndices()) videoB.push_back(b.ids[i]);
+  EXPECT_EQ(audioA, audioB);
+  EXPECT_EQ(videoA, videoB);
+  EXPECT_EQ(a.ids.back(), (Id3{77, 77, 77}));  // after the frame at t 1 + 75 = 76, max 76
+  EXPECT_EQ(b.ids.back(), (Id3{61, 61, 61}));  // after audio 1..60
+}
+
+TEST(Omni, Qwen25TruncatesTheFloat32Product) {
+  // t_index[6] = long(f32(f32(6) * f32(0.7)) * 25) = long(104.99999237) = 104, where the exact
+  // 6 * 0.7 * 25 is 105. Frames: 0, 17 (17.5), 35, 52 (52.499996), 70, 87 (87.5), 104.
+  const PositionIds ids = idsOf("qwen2.5-omni", "qwen2.5-omni:v7x1x1@0.7s");
+  std::vector<Id3> want = {{0, 0, 0}};
+  for (double t : {0, 17, 35, 52, 70, 87, 104}) want.push_back({1 + t, 1, 1});
+  want.push_back({106, 106, 106});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, 107.0 - 9.0);
+}
+
+TEST(Omni, Qwen3KeepsFloatIds) {
+  // Same video under Qwen3-Omni: t = f32(st + t_index) with t_index in float32 (no .long()).
+  const PositionIds ids = idsOf("qwen3-omni", "qwen3-omni:v7x1x1@0.7s");
+  std::vector<Id3> want = {{0, 0, 0}};
+  for (double t : {1.0, 18.5, 36.0, 53.499996185302734, 71.0, 88.5, 105.99999237060547})
+    want.push_back({t, 1, 1});
+  want.push_back({106.99999237060547, 106.99999237060547, 106.99999237060547});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, 98.99999237060547);
+  // Half-second grids: t 3, 15.5, 28 after t2 + <vision_bos>; eos 29, text 30.
+  const PositionIds half = idsOf("qwen3-omni", "t2,qwen3-omni:v3x1x2@0.5s,t1");
+  std::vector<Id3> w2;
+  text(w2, 0, 3);
+  frame(w2, 3, 3, 1, 2);
+  frame(w2, 15.5, 3, 1, 2);
+  frame(w2, 28, 3, 1, 2);
+  text(w2, 29, 2);
+  EXPECT_EQ(half.ids, w2);
+  EXPECT_EQ(half.ropeDelta, 31.0 - 11.0);
+  // Qwen2.5-Omni truncates 12.5 to 12.
+  EXPECT_EQ(idsOf("qwen2.5-omni", "t2,qwen2.5-omni:v3x1x2@0.5s,t1").ids[5][0], 15.0);
+}
+
+TEST(Omni, Qwen3MergesItsVideoAndSoundTokenByToken) {
+  // t1, then bos 1, 2 (arange(2) + st_idx); st 3. Frames t 3, 28, 53 (1 s per grid x 25);
+  // audio 3..62. Video first while its t <= the audio t: f0, a 3..27, f1 (28 <= 28), a 28..52,
+  // f2, the rest a 53..62 as one entry (max 62): eos 63, 64. N 77, max 64.
+  const std::string spec = "t1,qwen3-omni:v3x2x2@1s+a60";
+  const Layout l = parseLayoutSpec(spec);
+  EXPECT_EQ(formatLayoutSpec(l),
+            "t1,s1,s1,v1x2x2#0@1s,a25#0,v1x2x2#0@1s,a25#0,v1x2x2#0@1s,a10#0,s1,s1");
+  std::vector<Id3> want;
+  text(want, 0, 3);
+  frame(want, 3, 3, 2, 2);
+  text(want, 3, 25);
+  frame(want, 28, 3, 2, 2);
+  text(want, 28, 25);
+  frame(want, 53, 3, 2, 2);
+  text(want, 53, 10);
+  text(want, 63, 2);
+  const PositionIds ids = findDesign("qwen3-omni").ids(l, {});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, 65.0 - 77.0);
+}
+
+TEST(Omni, Qwen3MergeWithFractionalTimes) {
+  // v2x1x1@0.5s+a20: t_index 0, 12.5. bos 0, 1; st 2: f0 (2,2,2); audio while its t < 14.5:
+  // 2..14 (13 tokens); f1 (14.5, 2, 2); the rest 15..21; eos 22, 23. N 26, max 23.
+  const Layout l = parseLayoutSpec("qwen3-omni:v2x1x1@0.5s+a20");
+  EXPECT_EQ(formatLayoutSpec(l), "s1,s1,v1x1x1#0@0.5s,a13#0,v1x1x1#0@0.5s,a7#0,s1,s1");
+  std::vector<Id3> want;
+  text(want, 0, 2);
+  want.push_back({2, 2, 2});
+  text(want, 2, 13);
+  want.push_back({14.5, 2, 2});
+  text(want, 15, 7);
+  text(want, 22, 2);
+  const PositionIds ids = findDesign("qwen3-omni").ids(l, {});
+  EXPECT_EQ(ids.ids, want);
+  EXPECT_EQ(ids.ropeDelta, -2.0);
+}
+
+TEST(Omni, PositionIdPerSecondsParameter) {
+  // 13 ids per second (a port's config): t_index = k * 1.0 * 13 = 0, 13.
+  ParameterSet p;
+  p.set("position_id_per_seconds", 13.0);
+  const PositionIds ids = idsOf("qwen2.5-omni", "qwen2.5-omni:v2x1x1@1s", p);
+  EXPECT_EQ(ids.ids[1], (Id3{1, 1, 1}));
+  EXPECT_EQ(ids.ids[2], (Id3{14, 1, 1}));
+  // Without @S: second_per_grid 2 / fps; fps 4 -> 0.5 s -> t_index 12 (12.5 truncated).
+  ParameterSet fps;
+  fps.set("fps", 4.0);
+  EXPECT_EQ(idsOf("qwen2.5-omni", "qwen2.5-omni:v2x1x1", fps).ids[2], (Id3{13, 1, 1}));
+  EXPECT_NE(messageOf([] {
+              idsOf("qwen2.5-omni", "t1", [] {
+                ParameterSet b;
+                b.set("position_id_per_seconds", -1.0);
+                return b;
+              }());
+            }),
+            "(no error)");
+}
+
+TEST(Omni, LayoutItemsAndTheirErrors) {
+  EXPECT_EQ(formatLayoutSpec(parseLayoutSpec("a40#2,t1")), "a40#2,t1");
+  EXPECT_EQ(parseLayoutSpec("a40#2").segments[0].videoItem, 2);
+  EXPECT_NE(messageOf([] { parseLayoutSpec("a40@1s"); }).find("audio takes no @SECONDS"),
+            std::string::npos);
+  EXPECT_NE(messageOf([] { parseLayoutSpec("a40#x"); }).find("#ITEM takes"), std::string::npos);
+  EXPECT_NE(messageOf([] { parseLayoutSpec("qwen2.5-vl:v2x2x2+a10"); }).find("takes no audio"),
+            std::string::npos);
+  EXPECT_NE(messageOf([] { parseLayoutSpec("qwen2.5-vl:a10"); }).find("a model's item is"),
+            std::string::npos);
+  EXPECT_NE(messageOf([] {
+              parseLayoutSpec("qwen2.5-omni:i2x2+a4");
+            }).find("only a video has a sound of its own"),
+            std::string::npos);
+  EXPECT_NE(messageOf([] { parseLayoutSpec("qwen2.5-omni:v2x2x2+b4"); }).find("+a<N>"),
+            std::string::npos);
+  EXPECT_NE(
+      messageOf([] { parseLayoutSpec("qwen2.5-omni:v2x2x2+a0"); }).find("audio length must be 1.."),
+      std::string::npos);
+  // 3 s per grid: t_index 0, 75, 150; frame 2 is two chunks past frame 1, and transformers'
+  // get_chunked_index would cut it after its first token.
+  const std::string cut = messageOf([] { parseLayoutSpec("qwen2.5-omni:v3x2x2@3s+a10"); });
+  EXPECT_NE(cut.find("layout item 1"), std::string::npos) << cut;
+  EXPECT_NE(cut.find("frame 2"), std::string::npos) << cut;
+  // With one token per frame there is no cut inside a frame: accepted.
+  EXPECT_NO_THROW(parseLayoutSpec("qwen2.5-omni:v3x1x1@3s+a10"));
+  // Qwen3-Omni merges by time: any seconds per grid.
+  EXPECT_NO_THROW(parseLayoutSpec("qwen3-omni:v3x2x2@3s+a10"));
+  // Two videos with their sound number their items.
+  const Layout two = parseLayoutSpec("qwen3-omni:v1x1x1+a2,qwen3-omni:v1x1x1+a2");
+  EXPECT_EQ(formatLayoutSpec(two), "s1,s1,v1x1x1#0,a2#0,s1,s1,s1,s1,v1x1x1#1,a2#1,s1,s1");
+}
+
+TEST(Omni, DesignRefusesABrokenVideoWithSound) {
+  const std::string orphan = messageOf([] { idsOf("qwen2.5-omni", "t1,a4#0,t1"); });
+  EXPECT_NE(orphan.find("has no frames of the video"), std::string::npos) << orphan;
+  const std::string noBos = messageOf([] { idsOf("qwen2.5-omni", "v1x2x2#0,a4#0,s1,s1"); });
+  EXPECT_NE(noBos.find("<|vision_bos|><|audio_bos|>"), std::string::npos) << noBos;
+  const std::string grids =
+      messageOf([] { idsOf("qwen3-omni", "s1,s1,v1x2x2#0,a4#0,v1x2x3#0,s1,s1"); });
+  EXPECT_NE(grids.find("differ in grid"), std::string::npos) << grids;
+  // Frames tagged #K with no audio are ordinary videos (no pairs needed).
+  EXPECT_NO_THROW(idsOf("qwen2.5-omni", "v1x2x2#0,t1"));
+}
