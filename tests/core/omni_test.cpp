@@ -23,8 +23,10 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/layout.h"
+#include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
+#include "ropescope/tokens_file.h"
 
 using namespace ropescope;
 
@@ -326,4 +328,122 @@ TEST(Omni, DesignRefusesABrokenVideoWithSound) {
   EXPECT_NE(grids.find("differ in grid"), std::string::npos) << grids;
   // Frames tagged #K with no audio are ordinary videos (no pairs needed).
   EXPECT_NO_THROW(idsOf("qwen2.5-omni", "v1x2x2#0,t1"));
+}
+
+namespace {
+
+// The released Qwen/Qwen2.5-Omni-7B config.json, cut to the fields ropescope reads: everything
+// of the thinker sits in thinker_config, the text model in thinker_config.text_config.
+const char* kQwen25OmniConfig = R"({
+  "model_type": "qwen2_5_omni",
+  "thinker_config": {
+    "model_type": "qwen2_5_omni_thinker",
+    "audio_token_index": 151646, "image_token_index": 151655, "video_token_index": 151656,
+    "audio_start_token_id": 151647, "audio_end_token_id": 151648,
+    "vision_start_token_id": 151652, "vision_end_token_id": 151653,
+    "position_id_per_seconds": 25, "seconds_per_chunk": 2,
+    "text_config": {"hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
+                    "rope_scaling": {"mrope_section": [16, 24, 24], "type": "default"}},
+    "vision_config": {"spatial_merge_size": 2, "patch_size": 14, "temporal_patch_size": 2}
+  }
+})";
+
+}  // namespace
+
+TEST(Omni, ModelConfigReadsTheThinker) {
+  const ModelConfig m = modelConfigFromJson(kQwen25OmniConfig);
+  EXPECT_EQ(m.family, "qwen2.5-omni");
+  EXPECT_EQ(m.frequency.rotary.headDim, 128);  // 3584 / 28
+  EXPECT_EQ(m.frequency.rotary.base, 1e6);
+  EXPECT_EQ(m.frequency.sections, (std::vector<int>{16, 24, 24}));
+  EXPECT_EQ(m.tokens.imageToken, 151655);  // image_token_index
+  ASSERT_TRUE(m.omni.has_value());
+  EXPECT_EQ(m.omni->audioToken, 151646);
+  EXPECT_EQ(m.omni->audioEnd, 151648);
+  EXPECT_EQ(m.designParams.find("position_id_per_seconds"), 25.0);
+  EXPECT_EQ(m.designParams.find("seconds_per_chunk"), 2.0);
+
+  // A Qwen3-Omni thinker with a port's 13 ids per second and its own audio token id.
+  const std::string q3 = R"({"model_type": "qwen3_omni_moe", "thinker_config": {
+    "audio_token_id": 151675, "audio_start_token_id": 151669, "position_id_per_seconds": 13,
+    "text_config": {"head_dim": 128, "hidden_size": 2048, "num_attention_heads": 32,
+                    "rope_theta": 1000000, "rope_scaling": {"mrope_section": [24, 20, 20],
+                    "interleaved": true}},
+    "vision_config": {"spatial_merge_size": 2, "patch_size": 16, "temporal_patch_size": 2}}})";
+  const ModelConfig m3 = modelConfigFromJson(q3);
+  EXPECT_EQ(m3.family, "qwen3-omni");
+  EXPECT_EQ(m3.frequency.plan, "interleaved");
+  EXPECT_EQ(m3.omni->audioToken, 151675);
+  EXPECT_EQ(m3.omni->audioStart, 151669);
+  EXPECT_EQ(m3.omni->positionIdPerSeconds, 13.0);
+  EXPECT_EQ(m3.designParams.find("position_id_per_seconds"), 13.0);
+  EXPECT_FALSE(m3.designParams.find("seconds_per_chunk").has_value());
+
+  // Problems name the nested field.
+  const std::string noVision = messageOf([] {
+    modelConfigFromJson(R"({"model_type": "qwen2_5_omni", "thinker_config": {
+        "text_config": {"head_dim": 128, "rope_theta": 1e6,
+                        "rope_scaling": {"mrope_section": [16, 24, 24]}}}})");
+  });
+  EXPECT_NE(noVision.find("missing field thinker_config.vision_config"), std::string::npos)
+      << noVision;
+  const std::string badPps = messageOf([] {
+    modelConfigFromJson(R"({"model_type": "qwen2_5_omni", "thinker_config": {
+        "position_id_per_seconds": -3,
+        "text_config": {"head_dim": 128, "rope_theta": 1e6,
+                        "rope_scaling": {"mrope_section": [16, 24, 24]}},
+        "vision_config": {"spatial_merge_size": 2, "patch_size": 14}}})");
+  });
+  EXPECT_NE(badPps.find("position_id_per_seconds"), std::string::npos) << badPps;
+}
+
+TEST(Omni, TokensOfAVideoWithItsSoundBuildTheLayout) {
+  // What Qwen2.5-Omni's processor writes for "t t <video with sound> t" with video_grid_thw
+  // [4, 4, 4] (LLM grid 4 x 2 x 2), 1 s per grid, 60 audio tokens: video chunk 0 (frames 0, 1),
+  // audio 50, video chunk 1 (frames 2, 3), audio 10.
+  const ModelConfig m = modelConfigFromJson(kQwen25OmniConfig);
+  std::string ids = "[7, 8, 151652, 151647";
+  auto add = [&](long long id, int count) {
+    for (int i = 0; i < count; ++i) ids += ", " + std::to_string(id);
+  };
+  add(151656, 8);
+  add(151646, 50);
+  add(151656, 8);
+  add(151646, 10);
+  ids += ", 151648, 151653, 9]";
+  std::string mask = "[[";
+  for (int f = 0; f < 300; ++f) mask += (f ? ", " : "") + std::string(f < 243 ? "1" : "0");
+  mask += "]]";
+  const TokenInput in = tokensFromJson("{\"input_ids\": [" + ids +
+                                       "], \"video_grid_thw\": [[4, 4, 4]], "
+                                       "\"video_second_per_grid\": [1.0], "
+                                       "\"feature_attention_mask\": " +
+                                       mask + "}");
+  EXPECT_EQ(in.audioFeatureLengths, (std::vector<long long>{243}));
+  const Layout l = layoutFromTokens(in, m);
+  EXPECT_EQ(formatLayoutSpec(l),
+            formatLayoutSpec(parseLayoutSpec("t2,qwen2.5-omni:v4x2x2@1s+a60,t1")));
+  // The same ids as the layout item gives (Qwen25VideoWithItsSoundOverTwoChunks).
+  EXPECT_EQ(findDesign("qwen2.5-omni").ids(l, {}).ids.back(), (Id3{64, 64, 64}));
+
+  // An audio of its own, and the count of audio blocks against the mask's rows.
+  const TokenInput audioOnly =
+      tokensFromJson(R"({"input_ids": [[5, 151647, 151646, 151646, 151646, 151648]],
+                         "feature_attention_mask": [[1, 1, 1, 1], [1, 1, 0, 0]]})");
+  const std::string two = messageOf([&] { layoutFromTokens(audioOnly, m); });
+  EXPECT_NE(two.find("feature_attention_mask has 2 audios, input_ids hold 1 audio blocks"),
+            std::string::npos)
+      << two;
+  const TokenInput one = tokensFromJson(
+      R"({"input_ids": [5, 151647, 151646, 151646, 151646, 151648], "audio_feature_lengths": [9]})");
+  EXPECT_EQ(formatLayoutSpec(layoutFromTokens(one, m)), "t1,s1,a3,s1");
+  // A chunk that cuts a frame is refused.
+  std::string cut = "[151652, 151647";
+  ids.clear();
+  for (int i = 0; i < 3; ++i) cut += ", 151656";
+  cut += ", 151646, 151656, 151648, 151653]";
+  const TokenInput bad =
+      tokensFromJson("{\"input_ids\": " + cut + ", \"video_grid_thw\": [[2, 2, 4]]}");
+  const std::string cutMsg = messageOf([&] { layoutFromTokens(bad, m); });
+  EXPECT_NE(cutMsg.find("not whole frames"), std::string::npos) << cutMsg;
 }
