@@ -19,7 +19,11 @@
 // - rope_delta = max id + 1 - N.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <functional>
+#include <random>
 
 #include "ropescope/errors.h"
 #include "ropescope/layout.h"
@@ -446,4 +450,309 @@ TEST(Omni, TokensOfAVideoWithItsSoundBuildTheLayout) {
       tokensFromJson("{\"input_ids\": " + cut + ", \"video_grid_thw\": [[2, 2, 4]]}");
   const std::string cutMsg = messageOf([&] { layoutFromTokens(bad, m); });
   EXPECT_NE(cutMsg.find("not whole frames"), std::string::npos) << cutMsg;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A literal port of the two get_rope_index functions over input_ids (the Python read line by
+// line: its counters, index() searches, llm_pos_ids_list and get_chunked_index), written apart
+// from core's walk, against the designs on random sequences built from the layout items.
+namespace {
+
+constexpr long long kVS = 1001, kVE = 1002, kAS = 1003, kAE = 1004, kImg = 1005, kVid = 1006,
+                    kAud = 1007, kTxt = 7;
+
+struct Sequence {
+  std::vector<long long> ids;
+  std::vector<std::array<int, 3>> images, videos;  // LLM grids
+  std::vector<double> spg;                         // per video
+  std::vector<long long> audioLens;                // audio tokens per audio
+  bool audioInVideo = false;
+};
+
+using Entry = std::vector<std::array<double, 3>>;
+
+double entryMax(const Entry& e) {
+  double m = -1e300;
+  for (const auto& id : e) m = std::max({m, id[0], id[1], id[2]});
+  return m;
+}
+
+std::size_t indexFrom(const std::vector<long long>& v, long long x, std::size_t from) {
+  for (std::size_t i = from; i < v.size(); ++i)
+    if (v[i] == x) return i;
+  ADD_FAILURE() << "index(" << x << ") not found";
+  return v.size();
+}
+
+bool contains(const std::vector<long long>& v, long long x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Qwen2.5-Omni (int64) or Qwen3-Omni (float32) get_rope_index; the ids in token order.
+std::vector<Id3> portRopeIndex(const Sequence& s, bool qwen3) {
+  const auto& in = s.ids;
+  const std::size_t n = in.size();
+  std::vector<Entry> list;
+  auto f = [&](double x) { return qwen3 ? static_cast<double>(static_cast<float>(x)) : x; };
+  auto stIdx = [&]() { return list.empty() ? 0.0 : f(entryMax(list.back()) + 1); };
+  auto arange = [&](long long len, double st) {
+    Entry e;
+    for (long long j = 0; j < len; ++j) e.push_back({f(st + j), f(st + j), f(st + j)});
+    return e;
+  };
+  auto tIndex = [&](int k, double spg) {
+    const float x = static_cast<float>(static_cast<float>(k) * static_cast<float>(spg)) * 25.0f;
+    return qwen3 ? static_cast<double>(x) : std::trunc(static_cast<double>(x));
+  };
+  auto vision = [&](double st, const std::array<int, 3>& g, double spg, bool image) {
+    Entry e;
+    for (int k = 0; k < g[0]; ++k)
+      for (int r = 0; r < g[1]; ++r)
+        for (int c = 0; c < g[2]; ++c)
+          e.push_back({f(st + (image ? 0.0 : tIndex(k, spg))), f(st + r), f(st + c)});
+    return e;
+  };
+  // vision_start_indices + 1 tokens.
+  long long imageNums = 0, videoNums = 0, audioNums = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    if (in[i] == kVS) {
+      imageNums += in[i + 1] == kImg;
+      videoNums += s.audioInVideo ? in[i + 1] == kAS : in[i + 1] == kVid;
+    }
+  for (long long id : in) audioNums += id == kAS;
+  long long remainImages = imageNums, remainVideos = videoNums, remainAudios = audioNums;
+  const long long mm = s.audioInVideo && !qwen3 ? imageNums + audioNums
+                       : s.audioInVideo         ? imageNums + audioNums
+                                                : imageNums + videoNums + audioNums;
+  std::size_t st = 0, imageIdx = 0, videoIdx = 0, audioIdx = 0;
+  for (long long step = 0; step < mm; ++step) {
+    if (!qwen3) {
+      const std::size_t edImage =
+          contains(in, kImg) && remainImages > 0 ? indexFrom(in, kImg, st) : n + 1;
+      const std::size_t edVideo =
+          contains(in, kVid) && remainVideos > 0 ? indexFrom(in, kVid, st) : n + 1;
+      const std::size_t edAudio =
+          contains(in, kAud) && remainAudios > 0 ? indexFrom(in, kAud, st) : n + 1;
+      const std::size_t minEd = std::min({edImage, edVideo, edAudio});
+      if (minEd == edAudio) {
+        const long long textLen = static_cast<long long>(minEd - st) - 1;
+        if (textLen != 0) list.push_back(arange(textLen, stIdx()));
+        list.push_back(arange(1, stIdx()));
+        const long long len = s.audioLens[audioIdx];
+        list.push_back(arange(len, stIdx()));
+        list.push_back(arange(1, stIdx()));
+        st += textLen + 1 + len + 1;
+        ++audioIdx;
+        --remainAudios;
+      } else if (minEd == edImage || !s.audioInVideo) {
+        const bool image = minEd == edImage;
+        const long long textLen = static_cast<long long>(minEd - st) - 1;
+        if (textLen != 0) list.push_back(arange(textLen, stIdx()));
+        list.push_back(arange(1, stIdx()));
+        const auto& g = image ? s.images[imageIdx] : s.videos[videoIdx];
+        list.push_back(vision(stIdx(), g, image ? 1.0 : s.spg[videoIdx], image));
+        list.push_back(arange(1, stIdx()));
+        st += textLen + 2 + static_cast<long long>(g[0]) * g[1] * g[2];
+        if (image) {
+          ++imageIdx;
+          --remainImages;
+        } else {
+          ++videoIdx;
+          --remainVideos;
+        }
+      } else {  // a video with its sound
+        const long long textLen = static_cast<long long>(minEd - st) - 2;
+        if (textLen != 0) list.push_back(arange(textLen, stIdx()));
+        const double bos = stIdx();
+        list.push_back(arange(1, bos));
+        list.push_back(arange(1, bos));
+        const double s0 = stIdx();
+        const long long len = s.audioLens[audioIdx];
+        const Entry audio = arange(len, s0);
+        const auto& g = s.videos[videoIdx];
+        const Entry video = vision(s0, g, s.spg[videoIdx], false);
+        auto chunks = [&](const Entry& e) {  // get_chunked_index(e, 50, s0)
+          std::vector<std::pair<std::size_t, std::size_t>> out;
+          std::size_t i = 0, start = 0;
+          long long current = 1;
+          for (; i < e.size(); ++i)
+            if (e[i][0] - s0 >= static_cast<double>(current * 50)) {
+              out.push_back({start, i});
+              start = i;
+              ++current;
+            }
+          out.push_back({start, e.size()});
+          return out;
+        };
+        const auto vc = chunks(video), ac = chunks(audio);
+        for (std::size_t j = 0; j < std::max(vc.size(), ac.size()); ++j) {
+          if (j < vc.size())
+            list.push_back(Entry(video.begin() + static_cast<long>(vc[j].first),
+                                 video.begin() + static_cast<long>(vc[j].second)));
+          if (j < ac.size())
+            list.push_back(Entry(audio.begin() + static_cast<long>(ac[j].first),
+                                 audio.begin() + static_cast<long>(ac[j].second)));
+        }
+        const double eos = stIdx();
+        list.push_back(arange(1, eos));
+        list.push_back(arange(1, eos));
+        st += textLen + 2 + len + static_cast<long long>(g[0]) * g[1] * g[2] + 2;
+        ++audioIdx;
+        ++videoIdx;
+        --remainVideos;
+        --remainAudios;
+      }
+      continue;
+    }
+    // Qwen3-Omni.
+    double stI = stIdx();
+    const std::size_t edVs =
+        (contains(in, kImg) || contains(in, kVid)) && (remainVideos > 0 || remainImages > 0)
+            ? indexFrom(in, kVS, st)
+            : n + 1;
+    const std::size_t edAs =
+        contains(in, kAud) && remainAudios > 0 ? indexFrom(in, kAS, st) : n + 1;
+    const std::size_t minEd = std::min(edVs, edAs);
+    const long long textLen = static_cast<long long>(minEd - st);
+    if (textLen != 0) {
+      list.push_back(arange(textLen, stI));
+      stI = f(stI + textLen);
+    }
+    const long long bosLen = minEd == edVs && edVs + 1 == edAs ? 2 : 1;
+    const long long eosLen = bosLen;
+    list.push_back(arange(bosLen, stI));
+    stI = f(stI + bosLen);
+    if (minEd == edAs) {
+      const long long len = s.audioLens[audioIdx];
+      list.push_back(arange(len, stI));
+      st += textLen + bosLen + len + eosLen;
+      ++audioIdx;
+      --remainAudios;
+    } else if (in[edVs + 1] == kImg || in[edVs + 1] == kVid) {
+      const bool image = in[edVs + 1] == kImg;
+      const auto& g = image ? s.images[imageIdx] : s.videos[videoIdx];
+      list.push_back(vision(stI, g, image ? 1.0 : s.spg[videoIdx], image));
+      st += textLen + bosLen + static_cast<long long>(g[0]) * g[1] * g[2] + eosLen;
+      if (image) {
+        ++imageIdx;
+        --remainImages;
+      } else {
+        ++videoIdx;
+        --remainVideos;
+      }
+    } else {
+      const long long len = s.audioLens[audioIdx];
+      const Entry audio = arange(len, stI);
+      const auto& g = s.videos[videoIdx];
+      const Entry video = vision(stI, g, s.spg[videoIdx], false);
+      std::size_t v = 0, a = 0;
+      while (v < video.size() && a < audio.size()) {
+        if (video[v][0] <= audio[a][0])
+          list.push_back(Entry{video[v++]});
+        else
+          list.push_back(Entry{audio[a++]});
+      }
+      if (v < video.size())
+        list.push_back(Entry(video.begin() + static_cast<long>(v), video.end()));
+      if (a < audio.size())
+        list.push_back(Entry(audio.begin() + static_cast<long>(a), audio.end()));
+      st += textLen + bosLen + len + static_cast<long long>(g[0]) * g[1] * g[2] + eosLen;
+      ++audioIdx;
+      ++videoIdx;
+      --remainVideos;
+      --remainAudios;
+    }
+    list.push_back(arange(eosLen, stIdx()));
+  }
+  if (st < n) list.push_back(arange(static_cast<long long>(n - st), stIdx()));
+  std::vector<Id3> out;
+  for (const Entry& e : list)
+    for (const auto& id : e) out.push_back({id[0], id[1], id[2]});
+  return out;
+}
+
+// A random prompt for `family` as a layout spec and as the processor's token sequence.
+std::pair<std::string, Sequence> randomPrompt(std::mt19937& rng, const std::string& family,
+                                              bool audioInVideo) {
+  std::uniform_int_distribution<int> kind(0, 3), small(1, 3), frames(1, 5), run(1, 4),
+      audio(1, 130), spgPick(0, 4);
+  const double spgs[] = {0.5, 1.0, 2.0, 0.7, 1.3};
+  Sequence s;
+  s.audioInVideo = audioInVideo;
+  std::string spec;
+  auto add = [&](const std::string& item) { spec += (spec.empty() ? "" : ",") + item; };
+  const int items = 1 + small(rng);
+  for (int it = 0; it < items; ++it) {
+    const int t = run(rng);
+    add("t" + std::to_string(t));
+    s.ids.insert(s.ids.end(), t, kTxt);
+    switch (kind(rng)) {
+      case 0: {
+        const int h = small(rng), w = small(rng);
+        add(family + ":i" + std::to_string(h) + "x" + std::to_string(w));
+        s.ids.push_back(kVS);
+        s.ids.insert(s.ids.end(), h * w, kImg);
+        s.ids.push_back(kVE);
+        s.images.push_back({1, h, w});
+        break;
+      }
+      case 1: {
+        const int len = audio(rng);
+        add(family + ":a" + std::to_string(len));
+        s.ids.push_back(kAS);
+        s.ids.insert(s.ids.end(), len, kAud);
+        s.ids.push_back(kAE);
+        s.audioLens.push_back(len);
+        break;
+      }
+      default: {
+        const int tt = frames(rng), h = small(rng), w = small(rng);
+        const double spg = spgs[spgPick(rng)];
+        std::string item = family + ":v" + std::to_string(tt) + "x" + std::to_string(h) + "x" +
+                           std::to_string(w) + "@" + std::to_string(spg) + "s";
+        s.videos.push_back({tt, h, w});
+        s.spg.push_back(spg);
+        if (!audioInVideo) {
+          add(item);
+          s.ids.push_back(kVS);
+          s.ids.insert(s.ids.end(), tt * h * w, kVid);
+          s.ids.push_back(kVE);
+          break;
+        }
+        const int len = audio(rng);
+        item += "+a" + std::to_string(len);
+        add(item);
+        s.audioLens.push_back(len);
+        // The processor's order: the item's own expansion between the pairs.
+        const Layout l = parseLayoutSpec(item);
+        s.ids.insert(s.ids.end(), {kVS, kAS});
+        for (std::size_t k = 2; k + 2 < l.segments.size(); ++k) {
+          const Segment& seg = l.segments[k];
+          s.ids.insert(s.ids.end(), seg.tokenCount(), seg.isAudio() ? kAud : kVid);
+        }
+        s.ids.insert(s.ids.end(), {kAE, kVE});
+      }
+    }
+  }
+  add("t1");
+  s.ids.push_back(kTxt);
+  return {spec, s};
+}
+
+}  // namespace
+
+TEST(Omni, DesignsMatchALiteralPortOfGetRopeIndex) {
+  std::mt19937 rng(20261201);
+  int withSound = 0;
+  for (const std::string family : {"qwen2.5-omni", "qwen3-omni"})
+    for (int trial = 0; trial < 300; ++trial) {
+      const bool aiv = trial % 2 == 1;
+      const auto [spec, seq] = randomPrompt(rng, family, aiv);
+      const PositionIds ids = idsOf(family, spec);
+      const std::vector<Id3> port = portRopeIndex(seq, family == "qwen3-omni");
+      ASSERT_EQ(ids.ids.size(), seq.ids.size()) << spec;
+      ASSERT_EQ(ids.ids, port) << family << " " << spec;
+      withSound += aiv && !seq.videos.empty();
+    }
+  EXPECT_GT(withSound, 100);  // the interleave cases are many of them
 }
