@@ -146,7 +146,8 @@ TEST(Omni, Qwen25SoundLongerThanItsVideo) {
   // chunk 2 has no video. bos 0 0; st 1; f0 (1,1,1); audio 1..50; f1 t 51; audio 51..120;
   // eos pair 121 121. N 126, max 121.
   const Layout l = parseLayoutSpec("qwen2.5-omni:v2x1x1@2s+a120");
-  EXPECT_EQ(formatLayoutSpec(l), "s1,s1,v1x1x1#0@2s,a50#0,v1x1x1#0@2s,a50#0,a20#0,s1,s1");
+  // (Chunks 1 and 2 of the audio are one run of 70 tokens.)
+  EXPECT_EQ(formatLayoutSpec(l), "s1,s1,v1x1x1#0@2s,a50#0,v1x1x1#0@2s,a70#0,s1,s1");
   std::vector<Id3> want = {{0, 0, 0}, {0, 0, 0}, {1, 1, 1}};
   text(want, 1, 50);
   want.push_back({51, 1, 1});
@@ -753,6 +754,25 @@ TEST(Omni, DesignsMatchALiteralPortOfGetRopeIndex) {
       ASSERT_EQ(ids.ids.size(), seq.ids.size()) << spec;
       ASSERT_EQ(ids.ids, port) << family << " " << spec;
       withSound += aiv && !seq.videos.empty();
+      // --tokens: the processor's sequence gives back the layout of the items.
+      ModelConfig m;
+      m.family = family;
+      m.spatialMerge = 1;  // the grids above are LLM grids
+      m.tokens.imageToken = kImg;
+      m.tokens.videoToken = kVid;
+      m.tokens.visionStart = kVS;
+      m.tokens.visionEnd = kVE;
+      m.omni = *findFamily(family).omni();
+      m.omni->audioToken = kAud;
+      m.omni->audioStart = kAS;
+      m.omni->audioEnd = kAE;
+      TokenInput in;
+      in.inputIds.assign(seq.ids.begin(), seq.ids.end());
+      for (const auto& g : seq.images) in.imageGrids.push_back({g[0], g[1], g[2]});
+      for (const auto& g : seq.videos) in.videoGrids.push_back({g[0], g[1], g[2]});
+      in.secondsPerGrid = seq.spg;
+      ASSERT_EQ(formatLayoutSpec(layoutFromTokens(in, m)), formatLayoutSpec(parseLayoutSpec(spec)))
+          << spec;
     }
   EXPECT_GT(withSound, 100);  // the interleave cases are many of them
 }

@@ -36,8 +36,13 @@ std::vector<Segment> omniVideoWithSound(const ModelFamily& family, const Segment
   audio.videoItem = videoItem;
   const Segment special = Segment::text(1, TextRole::Special);
   std::vector<Segment> out = {special, special};
+  // Audio chunks next to each other are one run of tokens (as a tokens file shows them).
   auto pushAudio = [&](long long from, long long to) {
     if (to <= from) return;
+    if (out.back().isAudio()) {
+      out.back().length += static_cast<int>(to - from);
+      return;
+    }
     audio.length = static_cast<int>(to - from);
     out.push_back(audio);
   };
