@@ -293,6 +293,15 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
       o.positionIdPerSeconds = realNumber(f, where, 0.0, 1000.0, true);
     if (Found f = find({{&root, pre}}, "seconds_per_chunk"); f.value)
       o.secondsPerChunk = realNumber(f, where, 0.0, 3600.0, true);
+    // Qwen3-Omni's windowed audio length (_get_feat_extract_output_lengths) cuts the mel frames
+    // into n_window * 2 = 100; sound_file.h's rule is that of the released n_window 50.
+    if (o.audio == AudioTokenRule::Qwen3Omni)
+      if (const json* audio = objectAt(root, "audio_config"))
+        if (Found f = find({{audio, pre + "audio_config."}}, "n_window"); f.value)
+          if (const long long w = wholeNumber(f, where, 1, 1 << 20); w != 50)
+            fail(where, f.path + " is " + std::to_string(w) +
+                            "; ropescope's Qwen3-Omni audio token count takes 50 (windows of 100 "
+                            "mel frames, the released value)");
     m.omni = o;
   }
 

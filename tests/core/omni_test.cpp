@@ -384,6 +384,14 @@ TEST(Omni, ModelConfigReadsTheThinker) {
   EXPECT_EQ(m3.designParams.find("position_id_per_seconds"), 13.0);
   EXPECT_FALSE(m3.designParams.find("seconds_per_chunk").has_value());
 
+  // The windowed audio count is that of n_window 50.
+  std::string q3w = q3;
+  q3w.replace(q3w.find("\"text_config\""), 0, "\"audio_config\": {\"n_window\": 50}, ");
+  EXPECT_NO_THROW(modelConfigFromJson(q3w));
+  q3w.replace(q3w.find("50}"), 2, "64");
+  const std::string window = messageOf([&] { modelConfigFromJson(q3w); });
+  EXPECT_NE(window.find("thinker_config.audio_config.n_window is 64"), std::string::npos) << window;
+
   // Problems name the nested field.
   const std::string noVision = messageOf([] {
     modelConfigFromJson(R"({"model_type": "qwen2_5_omni", "thinker_config": {
