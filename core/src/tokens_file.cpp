@@ -293,6 +293,16 @@ TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& wha
 
 }  // namespace
 
+std::string gridThwText(const std::array<long long, 3>& g) {
+  std::string s = "[";
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (a) s += ", ";
+    s += std::to_string(g[a]);
+  }
+  s += ']';
+  return s;
+}
+
 TokenInput tokensFromJson(std::string_view text, const std::string& what) {
   Reader r(what);
   nlohmann::json::sax_parse(text.begin(), text.end(), &r);
@@ -321,11 +331,6 @@ namespace {
 
 std::string entries(std::size_t n) {
   return std::to_string(n) + (n == 1 ? " entry" : " entries");
-}
-
-std::string gridText(const std::array<long long, 3>& g) {
-  return "[" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
-         "]";
 }
 
 struct Visual {
@@ -396,7 +401,8 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
              ") than " + key + " describes (" + entries(list.size()) + ")");
       const auto& g = list[k];
       const std::string block = std::string(image ? "image " : "video ") + std::to_string(k) +
-                                " (" + key + "[" + std::to_string(k) + "] = " + gridText(g) + ")";
+                                " (" + key + "[" + std::to_string(k) + "] = " + gridThwText(g) +
+                                ")";
       const int rows = llmSide(g[1], "h", block), cols = llmSide(g[2], "w", block);
       Visual v;
       v.start = pos;
@@ -451,7 +457,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
          countOf(static_cast<long long>(nextImage), "image"));
   if (nextFrame != 0)
     fail("tokens: video " + std::to_string(nextVideo) + " (video_grid_thw[" +
-         std::to_string(nextVideo) + "] = " + gridText(in.videoGrids[nextVideo]) +
+         std::to_string(nextVideo) + "] = " + gridThwText(in.videoGrids[nextVideo]) +
          "): " + std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
          std::to_string(nextFrame));
   if (nextVideo != in.videoGrids.size())

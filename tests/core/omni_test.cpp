@@ -318,6 +318,11 @@ TEST(Omni, LayoutItemsAndTheirErrors) {
   EXPECT_NO_THROW(parseLayoutSpec("qwen2.5-omni:v3x1x1@3s+a10"));
   // Qwen3-Omni merges by time: any seconds per grid.
   EXPECT_NO_THROW(parseLayoutSpec("qwen3-omni:v3x2x2@3s+a10"));
+  // Without @S: 2 / the processor's default fps. Qwen3-Omni's fps 1 gives 2 s per grid, t_index
+  // 0, 50: audio 0..49 before frame 1.
+  EXPECT_EQ(formatLayoutSpec(parseLayoutSpec("qwen3-omni:v2x1x1+a60")),
+            "s1,s1,v1x1x1#0,a50#0,v1x1x1#0,a10#0,s1,s1");
+  EXPECT_EQ(idsOf("qwen3-omni", "qwen3-omni:v2x1x1+a60").ids[53], (Id3{52, 2, 2}));
   // Two videos with their sound number their items.
   const Layout two = parseLayoutSpec("qwen3-omni:v1x1x1+a2,qwen3-omni:v1x1x1+a2");
   EXPECT_EQ(formatLayoutSpec(two), "s1,s1,v1x1x1#0,a2#0,s1,s1,s1,s1,v1x1x1#1,a2#1,s1,s1");

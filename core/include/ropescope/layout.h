@@ -154,8 +154,9 @@ struct LayoutFileContext {
 //   omniVideoWithSound): s1,s1, then qwen2.5-omni's 2 s chunks (video chunk j, audio chunk j:
 //   qwen2.5-omni:v4x2x2@1s+a60 = s1,s1,v1x2x2#0,v1x2x2#0,a50#0,v1x2x2#0,v1x2x2#0,a10#0,s1,s1)
 //   or qwen3-omni's token-by-token merge (qwen3-omni:v3x2x2@1s+a60 =
-//   s1,s1,v1x2x2#0,a25#0,v1x2x2#0,a25#0,v1x2x2#0,a10#0,s1,s1), then s1,s1. Without @S the order
-//   takes 1 s per grid (fps 2).
+//   s1,s1,v1x2x2#0,a25#0,v1x2x2#0,a25#0,v1x2x2#0,a10#0,s1,s1). Without @S the order
+//   takes 2 / the processor's default fps (qwen2.5-omni 1 s, qwen3-omni 2 s per grid), as the
+//   designs' fps parameter does by default.
 Layout parseLayoutSpec(std::string_view spec, const LayoutFileContext& files = {});
 
 // A problem with one file item, for loading that keeps the rest (see parseLayoutSpecKeeping).

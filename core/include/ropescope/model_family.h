@@ -56,6 +56,9 @@ enum class VideoTokens {
 struct OmniFacts {
   double positionIdPerSeconds = 25.0;  // temporal ids per second of video and audio
   double secondsPerChunk = 2.0;        // Qwen2.5-Omni: audio-in-video chunk length
+  // The processor's default fps: video_second_per_grid = temporal_patch_size (2) / fps
+  // (Qwen2.5-Omni 2.0, Qwen3-Omni 1.0).
+  double fps = 2.0;
   AudioTokenRule audio = AudioTokenRule::Qwen25Omni;
   bool floatIds = false;         // Qwen3-Omni: float32 positions, video t not truncated
   bool tokenMerge = false;       // Qwen3-Omni: audio in video merged token by token
@@ -87,14 +90,14 @@ class ModelFamily {
 // The token sequence an omni family's processor writes for a video of `video`'s grid with its
 // own sound of `audioTokens` tokens (use_audio_in_video), as layout segments: two special tokens
 // (<|vision_bos|><|audio_bos|>), the frames (v1x<H>x<W>#videoItem, each with the video's seconds
-// per grid, 2 / fps = 1 s when it has none) and audio pieces (a<N>#videoItem) in the
-// processor's order, two special tokens (<|audio_eos|><|vision_eos|>). Qwen2.5-Omni: chunks of
-// int(position_id_per_seconds * seconds_per_chunk) temporal ids (transformers'
-// get_chunked_index), video chunk j then audio chunk j; Qwen3-Omni: merged token by token, a
-// frame before every audio token whose t is not below its own. Throws InputError (field
-// "layout") for a family without audio, and for Qwen2.5-Omni when a frame would be cut in two
-// (a frame more than one chunk after the one before it: seconds per grid above
-// seconds_per_chunk).
+// per grid; without one the order takes 2 / the processor's default fps, OmniFacts::fps) and audio
+// pieces (a<N>#videoItem) in the processor's order, two special tokens
+// (<|audio_eos|><|vision_eos|>). Qwen2.5-Omni: chunks of int(position_id_per_seconds *
+// seconds_per_chunk) temporal ids (transformers' get_chunked_index), video chunk j then audio chunk
+// j; Qwen3-Omni: merged token by token, a frame before every audio token whose t is not below its
+// own. Throws InputError (field "layout") for a family without audio, and for Qwen2.5-Omni when a
+// frame would be cut in two (a frame more than one chunk after the one before it: seconds per grid
+// above seconds_per_chunk).
 std::vector<Segment> omniVideoWithSound(const ModelFamily& family, const Segment& video,
                                         int audioTokens, int videoItem);
 

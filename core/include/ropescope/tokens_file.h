@@ -54,6 +54,9 @@ TokenInput tokensFromJson(std::string_view text, const std::string& what = "toke
 // "tokens") naming the block and both counts when tokens and grids disagree.
 Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model);
 
+// A grid_thw row as messages write it: "[t, h, w]".
+std::string gridThwText(const std::array<long long, 3>& grid);
+
 // layoutFromTokens for an omni family (omni_tokens_layout.cpp): <|AUDIO|> runs become Audio
 // segments; a video with its sound ("<|vision_bos|><|audio_bos|>" ... "<|audio_eos|>
 // <|vision_eos|>", use_audio_in_video) becomes its frames v1x<H>x<W>#K and audio pieces a<N>#K

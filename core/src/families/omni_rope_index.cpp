@@ -251,12 +251,14 @@ OmniDesign::OmniDesign(std::string name, std::string title, std::string summary,
             specs.push_back({"fps",
                              "Video fps",
                              "Frames per second for videos without their own seconds per grid "
-                             "(video_second_per_grid = 2 / fps)",
+                             "(video_second_per_grid = 2 / fps; the processor's default: 2 for "
+                             "Qwen2.5-Omni, 1 for "
+                             "Qwen3-Omni)",
                              ParameterSpec::Kind::Number,
                              0.0,
                              240.0,
                              true,
-                             2.0,
+                             facts.fps,
                              {}});
             return specs;
           }()),

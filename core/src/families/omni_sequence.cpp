@@ -28,7 +28,7 @@ std::vector<Segment> omniVideoWithSound(const ModelFamily& family, const Segment
     throw InputError(family.name() + " takes no audio; a video's sound needs an omni family " +
                          "(qwen2.5-omni, qwen3-omni)",
                      "layout");
-  const double spg = video.secondsPerGrid > 0.0 ? video.secondsPerGrid : 1.0;
+  const double spg = video.secondsPerGrid > 0.0 ? video.secondsPerGrid : 2.0 / o->fps;
   Segment frame = video;
   frame.frames = 1;
   frame.videoItem = videoItem;

@@ -17,11 +17,6 @@ namespace {
   throw InputError("tokens: " + what, "tokens");
 }
 
-std::string gridText(const std::array<long long, 3>& g) {
-  return "[" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
-         "]";
-}
-
 }  // namespace
 
 Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
@@ -47,7 +42,7 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
   auto llm = [&](const std::array<long long, 3>& g, const std::string& block, int& rows,
                  int& cols) {
     if (g[1] % m != 0 || g[2] % m != 0)
-      fail(block + ": grid " + gridText(g) + " is not a multiple of the spatial merge " +
+      fail(block + ": grid " + gridThwText(g) + " is not a multiple of the spatial merge " +
            std::to_string(m));
     rows = static_cast<int>(g[1] / m);
     cols = static_cast<int>(g[2] / m);
@@ -83,7 +78,7 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
           const auto& g = in.videoGrids[static_cast<std::size_t>(group)];
           if (groupFrames != g[0])
             fail("video " + std::to_string(group) + " (video_grid_thw[" + std::to_string(group) +
-                 "] = " + gridText(g) + "): " + std::to_string(g[0]) +
+                 "] = " + gridThwText(g) + "): " + std::to_string(g[0]) +
                  " frames expected, input_ids hold " + std::to_string(groupFrames));
           ++nextVideo;
           group = -1;
@@ -116,7 +111,7 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
         const std::size_t want = static_cast<std::size_t>(rows) * cols * g[0];
         if (g[0] != 1 || j - pos < want)
           fail("image " + std::to_string(nextImage) + " (image_grid_thw[" +
-               std::to_string(nextImage) + "] = " + gridText(g) + "): " + std::to_string(want) +
+               std::to_string(nextImage) + "] = " + gridThwText(g) + "): " + std::to_string(want) +
                " tokens expected, input_ids hold " + std::to_string(j - pos));
         layout.segments.push_back(Segment::image(rows, cols));
         ++nextImage;
@@ -154,7 +149,7 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
       const std::size_t want = static_cast<std::size_t>(rows) * cols * g[0];
       if (want > kMaxLayoutTokens || j - pos < want)
         fail("video " + std::to_string(nextVideo) + " (video_grid_thw[" +
-             std::to_string(nextVideo) + "] = " + gridText(g) + "): " + std::to_string(want) +
+             std::to_string(nextVideo) + "] = " + gridThwText(g) + "): " + std::to_string(want) +
              " tokens expected, input_ids hold " + std::to_string(j - pos));
       Segment v = Segment::video(static_cast<int>(g[0]), rows, cols);
       v.secondsPerGrid = spgOf(nextVideo);

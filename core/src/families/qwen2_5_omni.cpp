@@ -21,6 +21,7 @@ OmniFacts qwen25OmniFacts() {
   o.audio = AudioTokenRule::Qwen25Omni;
   o.floatIds = false;
   o.tokenMerge = false;
+  o.fps = 2.0;
   o.audioToken = 151646;
   o.audioStart = 151647;
   o.audioEnd = 151648;

@@ -21,6 +21,7 @@ OmniFacts qwen3OmniFacts() {
   o.audio = AudioTokenRule::Qwen3Omni;
   o.floatIds = true;
   o.tokenMerge = true;
+  o.fps = 1.0;  // Qwen3OmniMoeProcessor: videos_kwargs.get("fps", 1.0)
   o.audioToken = 151646;
   o.audioStart = 151647;
   o.audioEnd = 151648;
