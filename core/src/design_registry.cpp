@@ -30,6 +30,8 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::qwen35Design(),
       &detail::glm4vDesign(),
       &detail::ernie45VlDesign(),
+      &detail::qwen25OmniDesign(),
+      &detail::qwen3OmniDesign(),
   };
   return designs;
 }

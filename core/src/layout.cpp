@@ -53,8 +53,9 @@ namespace {
 const char* kSpecForm =
     "expected t<N> (text), s<N> (special tokens), ts<N> (timestamp text), a<N> (audio tokens), "
     "i<H>x<W> (image), "
-    "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), FAMILY:i<H>x<W> or FAMILY:v<T>x<H>x<W>[@SECONDSs]"
-    "[/ts<K>] (a model's image or video with its special tokens), img:FILE or vid:FOLDER/, "
+    "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), a<N>#ITEM (a video's sound), FAMILY:i<H>x<W> or "
+    "FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>] (a model's image or video with its special tokens), "
+    "FAMILY:a<N> and FAMILY:v<T>x<H>x<W>+a<N> (omni families), img:FILE or vid:FOLDER/, "
     "vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2";
 
 // Largest seconds per grid (one temporal patch) a video item accepts.
@@ -163,8 +164,15 @@ void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
   };
   if (s.kind != SegmentKind::Text && s.role != TextRole::Plain)
     specError(item, text, "only text runs have a text role (special, timestamp)");
-  if (s.kind != SegmentKind::Video && (s.secondsPerGrid != 0.0 || s.videoItem != -1))
-    specError(item, text, "only videos have seconds per grid and a video item");
+  if (s.kind != SegmentKind::Video && s.secondsPerGrid != 0.0)
+    specError(item, text, "only videos have seconds per grid");
+  if (s.kind != SegmentKind::Video && s.kind != SegmentKind::Audio && s.videoItem != -1)
+    specError(item, text, "only videos and audio (a video's sound) have a video item");
+  if (s.kind == SegmentKind::Audio &&
+      (s.videoItem < -1 || s.videoItem >= static_cast<long long>(kMaxLayoutTokens)))
+    specError(item, text,
+              "video item must be 0.." + std::to_string(kMaxLayoutTokens - 1) +
+                  ", or -1 for audio of its own (got " + std::to_string(s.videoItem) + ")");
   if (s.kind == SegmentKind::Text || s.kind == SegmentKind::Audio) {
     if (s.length < 1 || static_cast<std::size_t>(s.length) > kMaxLayoutTokens)
       specError(item, text,
@@ -278,7 +286,12 @@ Segment parsePlainItem(std::size_t item, std::string_view whole, std::string_vie
       s = Segment::text(static_cast<int>(d[0]), role);
       break;
     }
-    case 'a':
+    case 'a': {
+      // a<N>#ITEM: audio tokens of video item ITEM's own sound (omni models, layout.h).
+      Segment suffixes;
+      parseVideoSuffixes(item, whole, body, suffixes);
+      if (suffixes.secondsPerGrid != 0.0)
+        specError(item, whole, "audio takes no @SECONDS; a<N> or a<N>#ITEM, e.g. a40#0");
       d = parseDims(item, whole, body);
       if (d.size() != 1) specError(item, whole, "audio takes one number of tokens, e.g. a40");
       if (d[0] < 1 || d[0] > static_cast<long long>(kMaxLayoutTokens))
@@ -286,7 +299,9 @@ Segment parsePlainItem(std::size_t item, std::string_view whole, std::string_vie
                   "audio length must be 1.." + std::to_string(kMaxLayoutTokens) + " (got " +
                       std::to_string(d[0]) + ")");
       s = Segment::audio(static_cast<int>(d[0]));
+      s.videoItem = suffixes.videoItem;
       break;
+    }
     case 'i':
       d = parseDims(item, whole, body);
       if (d.size() != 2) specError(item, whole, "image takes rows x cols, e.g. i3x3");
@@ -327,6 +342,20 @@ std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std
     specError(item, text,
               "unknown prefix \"" + familyName + "\" (accepted: img, vid" + known + ")");
   std::string_view body = text.substr(colon + 1);
+  // FAMILY:v...+a<N>: the video with its own sound (omni families).
+  std::string_view sound;
+  if (const std::size_t plus = body.find('+'); plus != std::string_view::npos) {
+    sound = body.substr(plus + 1);
+    body = body.substr(0, plus);
+    if (!family->omni())
+      specError(item, text,
+                family->name() +
+                    " takes no audio; +a<N> (a video's sound) needs qwen2.5-omni or qwen3-omni");
+    if (sound.empty() || sound.front() != 'a' || sound.find('#') != std::string_view::npos)
+      specError(item, text,
+                "a video's sound is +a<N> (its audio tokens), e.g. " + family->name() +
+                    ":v4x8x8@1s+a100");
+  }
   int stampTokens = 1;
   const std::size_t slash = body.find('/');
   if (slash != std::string_view::npos) {
@@ -342,13 +371,33 @@ std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std
                 "/ts<K> takes the tokens of one timestamp, 1..64, e.g. qwen3-vl:v4x8x8@1s/ts6");
     stampTokens = static_cast<int>(k);
   }
-  if (body.empty() || (body.front() != 'i' && body.front() != 'v'))
+  const bool audioOk = family->omni() != nullptr;
+  if (body.empty() ||
+      (body.front() != 'i' && body.front() != 'v' && (body.front() != 'a' || !audioOk)))
     specError(item, text,
-              "a model's item is FAMILY:i<H>x<W> or FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>], e.g. " +
+              std::string("a model's item is FAMILY:i<H>x<W> or FAMILY:v<T>x<H>x<W>[@SECONDSs]") +
+                  (audioOk ? "[+a<N>], or FAMILY:a<N> (audio)" : "[/ts<K>]") + ", e.g. " +
                   family->name() + ":i3x3");
   Segment media = parsePlainItem(item, text, body);
   if (media.videoItem >= 0)
     specError(item, text, "a model's video numbers its frames itself; drop #ITEM");
+  const Segment special = Segment::text(1, TextRole::Special);
+  if (media.isAudio()) {
+    if (slash != std::string_view::npos) specError(item, text, "audio has no timestamp text");
+    return {special, media, special};  // <|audio_bos|>, <|AUDIO|> x N, <|audio_eos|>
+  }
+  if (!sound.empty()) {
+    if (media.kind != SegmentKind::Video)
+      specError(item, text, "only a video has a sound of its own (+a<N>)");
+    if (slash != std::string_view::npos)
+      specError(item, text, "omni videos have no timestamp text");
+    const Segment audio = parsePlainItem(item, text, sound);
+    try {
+      return omniVideoWithSound(*family, media, audio.length, videoEntries++);
+    } catch (const InputError& e) {
+      specError(item, text, e.what());
+    }
+  }
   const VideoTokens form = family->videoTokens();
   const bool perFrame = media.kind == SegmentKind::Video && form != VideoTokens::OneBlock;
   if (slash != std::string_view::npos && !perFrame)
@@ -356,7 +405,6 @@ std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std
               media.kind == SegmentKind::Image
                   ? std::string("images have no timestamp text; drop /ts<K>")
                   : family->name() + " videos have no timestamp text; drop /ts<K>");
-  const Segment special = Segment::text(1, TextRole::Special);
   const Segment stamp = Segment::text(stampTokens, TextRole::Timestamp);
   std::vector<Segment> out;
   if (!perFrame) {
@@ -513,6 +561,7 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
         break;
       case SegmentKind::Audio:
         out += 'a' + std::to_string(s.length);
+        if (s.videoItem >= 0) out += '#' + std::to_string(s.videoItem);
         break;
       case SegmentKind::Image:
         out += 'i' + std::to_string(s.rows) + 'x' + std::to_string(s.cols);

@@ -170,19 +170,24 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.family = family->name();
   m.modelType = modelType;
   m.frequency = family->defaultFrequency();
+  // Omni checkpoints (Qwen2.5-Omni, Qwen3-Omni) keep the thinker's settings (its text_config,
+  // vision_config, token ids, position_id_per_seconds, seconds_per_chunk) in thinker_config.
+  const json* thinker = objectAt(cfg, "thinker_config");
+  const json& root = thinker ? *thinker : cfg;
+  const std::string pre = thinker ? "thinker_config." : "";
 
   // Text model: nested (5.x) first, then the flat form; rope settings in rope_parameters (5.x)
   // or rope_scaling (<= 4.57), either inside text_config or at the top level.
-  const json* text = objectAt(cfg, "text_config");
-  const std::vector<std::pair<const json*, std::string>> textObjs{{text, "text_config."},
-                                                                  {&cfg, ""}};
+  const json* text = objectAt(root, "text_config");
+  const std::vector<std::pair<const json*, std::string>> textObjs{{text, pre + "text_config."},
+                                                                  {&root, pre}};
   std::vector<std::pair<const json*, std::string>> ropeObjs;
   if (text) {
-    ropeObjs.push_back({objectAt(*text, "rope_parameters"), "text_config.rope_parameters."});
-    ropeObjs.push_back({objectAt(*text, "rope_scaling"), "text_config.rope_scaling."});
+    ropeObjs.push_back({objectAt(*text, "rope_parameters"), pre + "text_config.rope_parameters."});
+    ropeObjs.push_back({objectAt(*text, "rope_scaling"), pre + "text_config.rope_scaling."});
   }
-  ropeObjs.push_back({objectAt(cfg, "rope_parameters"), "rope_parameters."});
-  ropeObjs.push_back({objectAt(cfg, "rope_scaling"), "rope_scaling."});
+  ropeObjs.push_back({objectAt(root, "rope_parameters"), pre + "rope_parameters."});
+  ropeObjs.push_back({objectAt(root, "rope_scaling"), pre + "rope_scaling."});
   std::vector<std::pair<const json*, std::string>> ropeOrText = ropeObjs;
   ropeOrText.insert(ropeOrText.end(), textObjs.begin(), textObjs.end());
 
@@ -263,7 +268,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   // family's released ids (transformers' class defaults).
   m.tokens = family->defaultTokenIds();
   const auto tokenId = [&](const char* key, std::int64_t& out) {
-    if (Found f = find({{&cfg, ""}, {text, "text_config."}}, key); f.value)
+    if (Found f = find({{&root, pre}, {text, pre + "text_config."}}, key); f.value)
       out = wholeNumber(f, where, 0, (1LL << 40));
   };
   tokenId("image_token_id", m.tokens.imageToken);
@@ -275,16 +280,41 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   tokenId("image_end_token_id", m.tokens.imageEnd);
   tokenId("video_start_token_id", m.tokens.videoStart);
   tokenId("video_end_token_id", m.tokens.videoEnd);
+  // Qwen2.5-Omni names them *_token_index.
+  tokenId("image_token_index", m.tokens.imageToken);
+  tokenId("video_token_index", m.tokens.videoToken);
+  if (const OmniFacts* facts = family->omni()) {
+    OmniFacts o = *facts;
+    tokenId("audio_token_id", o.audioToken);
+    tokenId("audio_token_index", o.audioToken);
+    tokenId("audio_start_token_id", o.audioStart);
+    tokenId("audio_end_token_id", o.audioEnd);
+    if (Found f = find({{&root, pre}}, "position_id_per_seconds"); f.value)
+      o.positionIdPerSeconds = realNumber(f, where, 0.0, 1000.0, true);
+    if (Found f = find({{&root, pre}}, "seconds_per_chunk"); f.value)
+      o.secondsPerChunk = realNumber(f, where, 0.0, 3600.0, true);
+    // Qwen3-Omni's windowed audio length (_get_feat_extract_output_lengths) cuts the mel frames
+    // into n_window * 2 = 100; sound_file.h's rule is that of the released n_window 50.
+    if (o.audio == AudioTokenRule::Qwen3Omni)
+      if (const json* audio = objectAt(root, "audio_config"))
+        if (Found f = find({{audio, pre + "audio_config."}}, "n_window"); f.value)
+          if (const long long w = wholeNumber(f, where, 1, 1 << 20); w != 50)
+            fail(where, f.path + " is " + std::to_string(w) +
+                            "; ropescope's Qwen3-Omni audio token count takes 50 (windows of 100 "
+                            "mel frames, the released value)");
+    m.omni = o;
+  }
 
-  const json* vision = objectAt(cfg, "vision_config");
-  if (!vision) fail(where, "missing field vision_config");
-  const std::vector<std::pair<const json*, std::string>> visionObjs{{vision, "vision_config."}};
+  const json* vision = objectAt(root, "vision_config");
+  if (!vision) fail(where, "missing field " + pre + "vision_config");
+  const std::vector<std::pair<const json*, std::string>> visionObjs{
+      {vision, pre + "vision_config."}};
   const Found merge = find(visionObjs, "spatial_merge_size");
-  if (!merge.value) fail(where, "missing field vision_config.spatial_merge_size");
+  if (!merge.value) fail(where, "missing field " + pre + "vision_config.spatial_merge_size");
   m.spatialMerge = static_cast<int>(wholeNumber(merge, where, 1, kMaxMerge));
   Found patch = find(visionObjs, "patch_size");
   if (!patch.value) patch = find(visionObjs, "spatial_patch_size");
-  if (!patch.value) fail(where, "missing field vision_config.patch_size");
+  if (!patch.value) fail(where, "missing field " + pre + "vision_config.patch_size");
   m.patchSize = static_cast<int>(wholeNumber(patch, where, 1, kMaxPatch));
   Found temporal = find(visionObjs, "temporal_patch_size");
   if (!temporal.value) temporal = find(visionObjs, "temporal_merge_size");
@@ -292,12 +322,18 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
 
   const PositionDesign& design = findDesign(m.family);
   const auto specs = design.parameters();
-  if (Found tps = find({{vision, "vision_config."}, {text, "text_config."}, {&cfg, ""}},
-                       "tokens_per_second");
+  if (Found tps =
+          find({{vision, pre + "vision_config."}, {text, pre + "text_config."}, {&root, pre}},
+               "tokens_per_second");
       tps.value) {
     m.tokensPerSecond = realNumber(tps, where, 0.0, 1e6, true);
   } else if (family->name() == "qwen2.5-vl") {
     fail(where, "missing field vision_config.tokens_per_second (Qwen2.5-VL's video time scale)");
+  }
+  if (m.omni) {
+    m.designParams.set("position_id_per_seconds", m.omni->positionIdPerSeconds);
+    if (findSpec(specs, "seconds_per_chunk"))
+      m.designParams.set("seconds_per_chunk", m.omni->secondsPerChunk);
   }
   if (m.tokensPerSecond > 0)
     for (const char* key : {"tokens_per_second", "tps"})

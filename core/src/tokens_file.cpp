@@ -31,8 +31,15 @@ struct Tensor {
   bool integral = true;
 };
 
-constexpr const char* kKeys[] = {"input_ids",      "attention_mask", "mm_token_type_ids",
-                                 "image_grid_thw", "video_grid_thw", "second_per_grid_ts"};
+constexpr const char* kKeys[] = {"input_ids",
+                                 "attention_mask",
+                                 "mm_token_type_ids",
+                                 "image_grid_thw",
+                                 "video_grid_thw",
+                                 "second_per_grid_ts",
+                                 "video_second_per_grid",  // the omni processors' name
+                                 "feature_attention_mask",
+                                 "audio_feature_lengths"};
 // Values read per key at most: a batch of one sequence of kMaxLayoutTokens, with room.
 constexpr std::size_t kMaxValues = 4 * kMaxLayoutTokens;
 
@@ -228,24 +235,73 @@ TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& wha
     in.imageGrids = grids(it->second, "image_grid_thw", what);
   if (auto it = found.find("video_grid_thw"); it != found.end())
     in.videoGrids = grids(it->second, "video_grid_thw", what);
-  if (auto it = found.find("second_per_grid_ts"); it != found.end()) {
+  for (const std::string key : {"second_per_grid_ts", "video_second_per_grid"}) {
+    const auto it = found.find(key);
+    if (it == found.end()) continue;
+    if (!in.secondsPerGrid.empty())
+      fail(what + ": both \"second_per_grid_ts\" and \"video_second_per_grid\"; keep one");
     const Tensor& t = it->second;
     if (t.shape.size() > 2 || (t.shape.size() == 2 && t.shape[0] != 1))
-      fail(what + ": \"second_per_grid_ts\" must be [K] (got shape " + shapeText(t.shape) + ")");
+      fail(what + ": \"" + key + "\" must be [K] (got shape " + shapeText(t.shape) + ")");
     for (double v : t.values) {
       if (!(v >= 0 && v <= 1e6))
-        fail(what + ": \"second_per_grid_ts\" must hold seconds in [0, 1e6] (got " +
-             json(v).dump() + ")");
+        fail(what + ": \"" + key + "\" must hold seconds in [0, 1e6] (got " + json(v).dump() + ")");
       in.secondsPerGrid.push_back(v);
     }
     if (in.secondsPerGrid.size() != in.videoGrids.size())
-      fail(what + ": \"second_per_grid_ts\" has " + std::to_string(in.secondsPerGrid.size()) +
+      fail(what + ": \"" + key + "\" has " + std::to_string(in.secondsPerGrid.size()) +
            " entries, \"video_grid_thw\" " + std::to_string(in.videoGrids.size()) + " videos");
+  }
+  // Mel frames per audio: feature_attention_mask.sum(-1) ([K, F] of 0/1, as the omni models
+  // compute audio_feature_lengths), or audio_feature_lengths itself ([K]).
+  if (auto it = found.find("feature_attention_mask"); it != found.end()) {
+    const Tensor& t = it->second;
+    if (!t.values.empty()) {
+      if (t.shape.size() != 2)
+        fail(what + ": \"feature_attention_mask\" must be [K, F] (got shape " + shapeText(t.shape) +
+             ")");
+      for (std::size_t k = 0; k < t.shape[0]; ++k) {
+        long long sum = 0;
+        for (std::size_t f = 0; f < t.shape[1]; ++f) {
+          const double v = t.values[k * t.shape[1] + f];
+          if (v != 0.0 && v != 1.0)
+            fail(what + ": \"feature_attention_mask\" must hold 0 and 1 (got " + json(v).dump() +
+                 ")");
+          sum += v != 0.0;
+        }
+        in.audioFeatureLengths.push_back(sum);
+      }
+    }
+  }
+  if (auto it = found.find("audio_feature_lengths"); it != found.end()) {
+    if (!in.audioFeatureLengths.empty())
+      fail(what + ": both \"feature_attention_mask\" and \"audio_feature_lengths\"; keep one");
+    const Tensor& t = it->second;
+    if (t.shape.size() != 1)
+      fail(what + ": \"audio_feature_lengths\" must be [K] (got shape " + shapeText(t.shape) + ")");
+    for (double v : t.values) {
+      if (!(v >= 1 && v <= 1e9) || v != std::floor(v))
+        fail(what +
+             ": \"audio_feature_lengths\" must hold whole mel frame counts in "
+             "1..1000000000 (got " +
+             json(v).dump() + ")");
+      in.audioFeatureLengths.push_back(static_cast<long long>(v));
+    }
   }
   return in;
 }
 
 }  // namespace
+
+std::string gridThwText(const std::array<long long, 3>& g) {
+  std::string s = "[";
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (a) s += ", ";
+    s += std::to_string(g[a]);
+  }
+  s += ']';
+  return s;
+}
 
 TokenInput tokensFromJson(std::string_view text, const std::string& what) {
   Reader r(what);
@@ -277,11 +333,6 @@ std::string entries(std::size_t n) {
   return std::to_string(n) + (n == 1 ? " entry" : " entries");
 }
 
-std::string gridText(const std::array<long long, 3>& g) {
-  return "[" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
-         "]";
-}
-
 struct Visual {
   std::size_t start = 0;
   Segment seg;
@@ -292,6 +343,7 @@ struct Visual {
 
 Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
   const ModelFamily& family = findFamily(model.family);
+  if (family.omni()) return omniLayoutFromTokens(in, model);
   const SpecialTokenIds& tk = model.tokens;
   const VideoTokens form = family.videoTokens();
   const long long m = model.spatialMerge;
@@ -349,7 +401,8 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
              ") than " + key + " describes (" + entries(list.size()) + ")");
       const auto& g = list[k];
       const std::string block = std::string(image ? "image " : "video ") + std::to_string(k) +
-                                " (" + key + "[" + std::to_string(k) + "] = " + gridText(g) + ")";
+                                " (" + key + "[" + std::to_string(k) + "] = " + gridThwText(g) +
+                                ")";
       const int rows = llmSide(g[1], "h", block), cols = llmSide(g[2], "w", block);
       Visual v;
       v.start = pos;
@@ -404,7 +457,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
          countOf(static_cast<long long>(nextImage), "image"));
   if (nextFrame != 0)
     fail("tokens: video " + std::to_string(nextVideo) + " (video_grid_thw[" +
-         std::to_string(nextVideo) + "] = " + gridText(in.videoGrids[nextVideo]) +
+         std::to_string(nextVideo) + "] = " + gridThwText(in.videoGrids[nextVideo]) +
          "): " + std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
          std::to_string(nextFrame));
   if (nextVideo != in.videoGrids.size())

@@ -123,7 +123,8 @@ const std::vector<Case>& cases() {
        "--out must name a .npy file (got \"x.csv\"): attention writes float32 .npy"},
       // issue 13: --rules belongs to the model families
       {{"ids", "--layout", "t2,i2x2", "--design", "mrope", "--rules", "hf-5.3"},
-       "--rules applies to designs qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v and ernie4.5-vl "
+       "--rules applies to designs qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl, "
+       "qwen2.5-omni and qwen3-omni "
        "(the design is mrope)"},
       {{"ids", "--layout", "t2,i2x2", "--design", "qwen3-vl", "--rules", "hf-4.50"},
        "--rules must be one of 0 (hf-4.57), 1 (hf-5.3), 2 (hf-main) (got \"hf-4.50\")"},

@@ -185,3 +185,51 @@ TEST_F(ModelCli, CheckIdsRefusesBadInput) {
   expectOneLineError(run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "bad.json"}), "batch",
                      {"bad.json", "batch of 2"});
 }
+
+TEST_F(ModelCli, OmniVideoWithItsSoundEndToEnd) {
+  // A Qwen2.5-Omni checkpoint folder (thinker_config nesting, as the released config) and what
+  // its processor writes for 2 text tokens, a video of ViT grid (2, 2, 2) at 2 s per grid with
+  // 3 audio tokens of its own sound, 1 text token: <|vision_bos|> 151652 <|audio_bos|> 151647,
+  // frame 0 (chunk 0), the audio (chunk 0), frame 1 (chunk 1: t 50 reaches 2 s x 25),
+  // <|audio_eos|> 151648 <|vision_eos|> 151653.
+  fs::create_directories(work_ / "omni");
+  std::ofstream(work_ / "omni" / "config.json") << R"({"model_type": "qwen2_5_omni",
+    "thinker_config": {"audio_token_index": 151646, "image_token_index": 151655,
+      "video_token_index": 151656, "position_id_per_seconds": 25, "seconds_per_chunk": 2,
+      "text_config": {"hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
+                      "rope_scaling": {"mrope_section": [16, 24, 24]}},
+      "vision_config": {"spatial_merge_size": 2, "patch_size": 14, "temporal_patch_size": 2}}})";
+  const json tokens = {
+      {"input_ids",
+       {{7, 8, 151652, 151647, 151656, 151646, 151646, 151646, 151656, 151648, 151653, 9}}},
+      {"video_grid_thw", {{2, 2, 2}}},
+      {"video_second_per_grid", {2.0}},
+      {"feature_attention_mask", {std::vector<int>(18, 1)}}};
+  std::ofstream(work_ / "omni.json") << tokens.dump();
+  // get_rope_index (modeling_qwen2_5_omni.py) by hand: text 0, 1; the bos pair 2, 2; st 3:
+  // frame 0 (3, 3, 3), audio 3, 4, 5, frame 1 (3 + 50, 3, 3); the last chunk is video chunk 1
+  // (max 53): the eos pair 54, 54; text 55.
+  const std::vector<long long> t = {0, 1, 2, 2, 3, 3, 4, 5, 53, 54, 54, 55};
+  const std::vector<long long> hw = {0, 1, 2, 2, 3, 3, 4, 5, 3, 54, 54, 55};
+  const ProcessResult ids =
+      run({"ids", "--model", "omni", "--tokens", "omni.json", "--format", "csv"});
+  ASSERT_EQ(ids.status, 0) << ids.err;
+  EXPECT_NE(ids.out.find("\n6,audio,4,1,,,4,4,4,151646,"), std::string::npos) << ids.out;
+  EXPECT_NE(ids.out.find("\n8,video,5,0,0,0,53,3,3,151656,"), std::string::npos) << ids.out;
+  writeIds("omni.npy", {t, hw, hw}, "3, 1, 12");
+  ProcessResult r =
+      run({"check-ids", "--model", "omni", "--tokens", "omni.json", "--position-ids", "omni.npy"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_EQ(r.out.rfind("identical (12 tokens", 0), 0u) << r.out;
+  // The eos pair one higher (as if it followed the audio chunk): the first difference is named.
+  std::vector<long long> t2 = t, hw2 = hw;
+  t2[9] = hw2[9] = 55;
+  writeIds("off.npy", {t2, hw2, hw2}, "3, 12");
+  r = run({"check-ids", "--model", "omni", "--tokens", "omni.json", "--position-ids", "off.npy"});
+  EXPECT_EQ(r.status, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("token 9"), std::string::npos) << r.out;
+  // A VL family's item with a sound: exit 2, one line.
+  const ProcessResult bad = run({"ids", "--layout", "qwen2.5-vl:v2x1x1+a3"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("qwen2.5-vl takes no audio"), std::string::npos) << bad.err;
+}

@@ -17,7 +17,8 @@ TEST(Designs, RegistryListsEveryDesignOnce) {
                        "hard", "unordered", "spatial", "mrope", "mrope-reset", "videorope", "hope",
                        "circle", "v2pe", "mca", "mm-rope", "omnirope", "ilrope", "vrope",
                        // the model families (families_test.cpp)
-                       "qwen2-vl", "qwen2.5-vl", "qwen3-vl", "qwen3.5", "glm4v", "ernie4.5-vl"}));
+                       "qwen2-vl", "qwen2.5-vl", "qwen3-vl", "qwen3.5", "glm4v", "ernie4.5-vl",
+                       "qwen2.5-omni", "qwen3-omni"}));
   EXPECT_THROW(findDesign("cone"), InputError);
 }
 

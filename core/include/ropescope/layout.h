@@ -76,9 +76,10 @@ struct Segment {
   // Videos only: seconds per temporal patch (Hugging Face second_per_grid_ts); 0 = not given, the
   // design's fps parameter decides.
   double secondsPerGrid = 0.0;
-  // Videos only: the video_grid_thw entry this segment is (a frame of), for models whose video
-  // frames are separate blocks in the token sequence (Qwen3-VL, Qwen3.5, GLM-4.1V); -1 = a
-  // standalone video.
+  // Videos: the video_grid_thw entry this segment is (a frame of), for models whose video
+  // frames are separate blocks in the token sequence (Qwen3-VL, Qwen3.5, GLM-4.1V), or a frame of
+  // an omni video with its sound; -1 = a standalone video. Audio: the video whose own sound
+  // these tokens are (a<N>#K, omni models); -1 = audio of its own.
   int videoItem = -1;
 
   static Segment text(int n) { return {SegmentKind::Text, n, 1, 0, 0, {}}; }
@@ -142,6 +143,20 @@ struct LayoutFileContext {
 //   one timestamp takes in the model's tokenizer; one-block families (qwen2-vl, qwen2.5-vl,
 //   ernie4.5-vl) take none. Frames of a per-frame video are numbered by the video entries
 //   before them. The item expands to those segments; formatLayoutSpec writes the segments.
+// Audio in omni models (qwen2.5-omni, qwen3-omni):
+// - a<N>#<K>: N audio tokens of video item K's own sound. A video with its sound is the run of
+//   consecutive segments tagged #K: its frames v1x<H>x<W>#K and its audio pieces a<N>#K in
+//   token order; the omni designs give every frame and every audio token the ids of its
+//   stream, whatever the order (transformers computes both streams from one start).
+// - FAMILY:a<N> = s1,a<N>,s1 (<|audio_bos|>, the audio tokens, <|audio_eos|>).
+// - FAMILY:v<T>x<H>x<W>[@<S>s]+a<M>: the video with M audio tokens of its own sound
+//   (use_audio_in_video), expanded as the processor orders it (model_family.h
+//   omniVideoWithSound): s1,s1, then qwen2.5-omni's 2 s chunks (video chunk j, audio chunk j:
+//   qwen2.5-omni:v4x2x2@1s+a60 = s1,s1,v1x2x2#0,v1x2x2#0,a50#0,v1x2x2#0,v1x2x2#0,a10#0,s1,s1)
+//   or qwen3-omni's token-by-token merge (qwen3-omni:v3x2x2@1s+a60 =
+//   s1,s1,v1x2x2#0,a25#0,v1x2x2#0,a25#0,v1x2x2#0,a10#0,s1,s1). Without @S the order
+//   takes 2 / the processor's default fps (qwen2.5-omni 1 s, qwen3-omni 2 s per grid), as the
+//   designs' fps parameter does by default.
 Layout parseLayoutSpec(std::string_view spec, const LayoutFileContext& files = {});
 
 // A problem with one file item, for loading that keeps the rest (see parseLayoutSpecKeeping).

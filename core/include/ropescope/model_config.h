@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,10 @@ struct ModelConfig {
   int temporalPatchSize = 2;     // vision_config.temporal_patch_size (ERNIE: temporal_merge_size)
   ImageGridSettings grid;        // min/max pixels of the image processor, patch and merge
   double tokensPerSecond = 0.0;  // Qwen2.5-VL vision_config.tokens_per_second; 0 = none
-  std::string source;            // the folder read, or "shipped: NAME"
+  // Omni families: the thinker's audio token ids and time scale (thinker_config, else the
+  // family's defaults); empty for the others.
+  std::optional<OmniFacts> omni;
+  std::string source;  // the folder read, or "shipped: NAME"
   bool operator==(const ModelConfig&) const = default;
 };
 

@@ -1,4 +1,5 @@
-// Shipped VLM families (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5, GLM-4.1V/4.5V, ERNIE-4.5-VL):
+// Shipped model families (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5, GLM-4.1V/4.5V, ERNIE-4.5-VL, and
+// the omni models Qwen2.5-Omni and Qwen3-Omni, whose thinker takes audio too):
 // what ropescope knows of each beyond its position rule. Each family is also a PositionDesign of
 // the same name (its ids, with the Hugging Face rule set as the design parameter "rules"); one
 // file per family under core/src/families, listed in core/src/families/family_registry.cpp.
@@ -9,10 +10,12 @@
 #include <vector>
 
 #include "ropescope/frequency_plan.h"
+#include "ropescope/sound_file.h"
 
 namespace ropescope {
 
 class PositionDesign;
+struct Segment;
 
 // How transformers computes get_rope_index, by release (the design parameter "rules"). The
 // default is Hf457: the rule of every 4.x release, which most code in use still runs. The three
@@ -48,6 +51,23 @@ enum class VideoTokens {
   FramesAsImages  // GLM: per temporal patch "<boi> image tokens <eoi> ts" inside <bov>...<eov>
 };
 
+// What an omni family's thinker adds (thinker_config of config.json; transformers'
+// Qwen2_5OmniThinkerConfig / Qwen3OmniMoeThinkerConfig defaults).
+struct OmniFacts {
+  double positionIdPerSeconds = 25.0;  // temporal ids per second of video and audio
+  double secondsPerChunk = 2.0;        // Qwen2.5-Omni: audio-in-video chunk length
+  // The processor's default fps: video_second_per_grid = temporal_patch_size (2) / fps
+  // (Qwen2.5-Omni 2.0, Qwen3-Omni 1.0).
+  double fps = 2.0;
+  AudioTokenRule audio = AudioTokenRule::Qwen25Omni;
+  bool floatIds = false;         // Qwen3-Omni: float32 positions, video t not truncated
+  bool tokenMerge = false;       // Qwen3-Omni: audio in video merged token by token
+  std::int64_t audioToken = -1;  // <|AUDIO|>
+  std::int64_t audioStart = -1;  // <|audio_bos|>
+  std::int64_t audioEnd = -1;    // <|audio_eos|>
+  bool operator==(const OmniFacts&) const = default;
+};
+
 class ModelFamily {
  public:
   virtual ~ModelFamily() = default;
@@ -62,8 +82,24 @@ class ModelFamily {
   // Frames merged into one temporal position of a video (ERNIE 2; Qwen and GLM grids are already
   // in temporal patches: 1).
   virtual int videoTemporalMerge() const { return 1; }
+  // The omni facts; nullptr for a family without audio.
+  virtual const OmniFacts* omni() const { return nullptr; }
   const PositionDesign& design() const;
 };
+
+// The token sequence an omni family's processor writes for a video of `video`'s grid with its
+// own sound of `audioTokens` tokens (use_audio_in_video), as layout segments: two special tokens
+// (<|vision_bos|><|audio_bos|>), the frames (v1x<H>x<W>#videoItem, each with the video's seconds
+// per grid; without one the order takes 2 / the processor's default fps, OmniFacts::fps) and audio
+// pieces (a<N>#videoItem) in the processor's order, two special tokens
+// (<|audio_eos|><|vision_eos|>). Qwen2.5-Omni: chunks of int(position_id_per_seconds *
+// seconds_per_chunk) temporal ids (transformers' get_chunked_index), video chunk j then audio chunk
+// j; Qwen3-Omni: merged token by token, a frame before every audio token whose t is not below its
+// own. Throws InputError (field "layout") for a family without audio, and for Qwen2.5-Omni when a
+// frame would be cut in two (a frame more than one chunk after the one before it: seconds per grid
+// above seconds_per_chunk).
+std::vector<Segment> omniVideoWithSound(const ModelFamily& family, const Segment& video,
+                                        int audioTokens, int videoItem);
 
 const std::vector<const ModelFamily*>& allFamilies();
 // Throws InputError listing the supported families for an unknown name.

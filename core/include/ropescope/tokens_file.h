@@ -21,9 +21,12 @@ struct TokenInput {
   std::vector<int> mmTokenTypes;       // 0 text, 1 image, 2 video; empty: not in the file
   std::vector<std::array<long long, 3>> imageGrids;  // image_grid_thw (ViT grids, before merge)
   std::vector<std::array<long long, 3>> videoGrids;  // video_grid_thw
-  std::vector<double> secondsPerGrid;                // second_per_grid_ts; empty: not given
-  std::size_t paddingDropped = 0;                    // tokens whose attention_mask was 0
-  std::vector<bool> kept;  // per input_ids entry, padding included: attention_mask 1
+  std::vector<double> secondsPerGrid;  // second_per_grid_ts (omni: video_second_per_grid)
+  // Omni: mel frames per audio, feature_attention_mask.sum(-1) or audio_feature_lengths; empty:
+  // not given.
+  std::vector<long long> audioFeatureLengths;
+  std::size_t paddingDropped = 0;  // tokens whose attention_mask was 0
+  std::vector<bool> kept;          // per input_ids entry, padding included: attention_mask 1
   bool operator==(const TokenInput&) const = default;
 };
 
@@ -32,7 +35,8 @@ struct TokenInput {
 inline constexpr std::uintmax_t kMaxTokensFileBytes = std::uintmax_t{2} << 30;
 
 // Reads the keys ropescope needs (input_ids, attention_mask, mm_token_type_ids,
-// image_grid_thw, video_grid_thw, second_per_grid_ts) and skips all others. input_ids is [N]
+// image_grid_thw, video_grid_thw, second_per_grid_ts; for omni models video_second_per_grid,
+// feature_attention_mask, audio_feature_lengths) and skips all others. input_ids is [N]
 // or [1, N] (a batch of one). Throws InputError (field "tokens") with one line naming the file,
 // the key and the problem (not JSON, a wrong shape or type, a batch of several sequences,
 // values out of range, a missing input_ids).
@@ -49,5 +53,16 @@ TokenInput tokensFromJson(std::string_view text, const std::string& what = "toke
 // TextRole::Special, frame timestamps with TextRole::Timestamp. Throws InputError (field
 // "tokens") naming the block and both counts when tokens and grids disagree.
 Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model);
+
+// A grid_thw row as messages write it: "[t, h, w]".
+std::string gridThwText(const std::array<long long, 3>& grid);
+
+// layoutFromTokens for an omni family (omni_tokens_layout.cpp): <|AUDIO|> runs become Audio
+// segments; a video with its sound ("<|vision_bos|><|audio_bos|>" ... "<|audio_eos|>
+// <|vision_eos|>", use_audio_in_video) becomes its frames v1x<H>x<W>#K and audio pieces a<N>#K
+// in token order (layout.h); the bos/eos tokens are Special text. Throws InputError (field
+// "tokens") when the audio blocks and feature_attention_mask's rows, or a video's tokens and its
+// grid, disagree, or a chunk cuts a frame.
+Layout omniLayoutFromTokens(const TokenInput& input, const ModelConfig& model);
 
 }  // namespace ropescope

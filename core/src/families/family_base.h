@@ -1,10 +1,11 @@
-// What the six model-family files share: a descriptor class holding a family's facts, and the
+// What the model-family files share: a descriptor class holding a family's facts, and the
 // family position design, whose ids follow transformers' get_rope_index under the rule set chosen
 // by the "rules" parameter (hf_rope_index.cpp). The rotary of a released checkpoint is as
 // ../shared/docs/reference/model_families.md §1 reads it from the published configs; token ids are
 // the defaults of transformers' config classes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,8 @@ struct FamilyFacts {
 
 class FamilyDescriptor final : public ModelFamily {
  public:
-  explicit FamilyDescriptor(FamilyFacts f) : f_(std::move(f)) {}
+  explicit FamilyDescriptor(FamilyFacts f, std::optional<OmniFacts> omni = std::nullopt)
+      : f_(std::move(f)), omni_(std::move(omni)) {}
   std::string name() const override { return f_.name; }
   std::string title() const override { return f_.title; }
   std::vector<std::string> modelTypes() const override { return f_.modelTypes; }
@@ -51,9 +53,11 @@ class FamilyDescriptor final : public ModelFamily {
   SpecialTokenIds defaultTokenIds() const override { return f_.tokens; }
   VideoTokens videoTokens() const override { return f_.videoTokens; }
   int videoTemporalMerge() const override { return f_.videoTemporalMerge; }
+  const OmniFacts* omni() const override { return omni_ ? &*omni_ : nullptr; }
 
  private:
   FamilyFacts f_;
+  std::optional<OmniFacts> omni_;
 };
 
 // A family's position design: parameter "rules" first, then, for VideoTime::Seconds,
@@ -67,6 +71,23 @@ class FamilyDesign final : public DesignBase {
   VideoTime video_;
 };
 
+// get_rope_index of Qwen2.5-Omni and Qwen3-Omni (omni_rope_index.cpp) with `omni`'s time scale;
+// `fps` gives second_per_grid_ts = 2 / fps to videos without their own seconds per grid.
+PositionIds omniRopeIndex(const Layout& layout, const OmniFacts& omni, double fps,
+                          const std::string& design);
+
+// An omni family's position design: parameters "rules" (accepted for the check-ids and GUI
+// plumbing every family shares; the omni get_rope_index is the same under all three),
+// position_id_per_seconds, seconds_per_chunk (Qwen2.5-Omni) and fps.
+class OmniDesign final : public DesignBase {
+ public:
+  OmniDesign(std::string name, std::string title, std::string summary, OmniFacts facts);
+  PositionIds ids(const Layout& layout, const ParameterSet& params) const override;
+
+ private:
+  OmniFacts facts_;
+};
+
 // The rotary of a released checkpoint, for the family files.
 FrequencySpec familyFrequency(const std::string& plan, std::vector<int> sections, int headDim,
                               int rotaryDim, double base, PairLayout pairs);
@@ -77,6 +98,8 @@ const ModelFamily& qwen3VlFamily();
 const ModelFamily& qwen35Family();
 const ModelFamily& glm4vFamily();
 const ModelFamily& ernie45VlFamily();
+const ModelFamily& qwen25OmniFamily();
+const ModelFamily& qwen3OmniFamily();
 
 const PositionDesign& qwen2VlDesign();
 const PositionDesign& qwen25VlDesign();
@@ -84,5 +107,7 @@ const PositionDesign& qwen3VlDesign();
 const PositionDesign& qwen35Design();
 const PositionDesign& glm4vDesign();
 const PositionDesign& ernie45VlDesign();
+const PositionDesign& qwen25OmniDesign();
+const PositionDesign& qwen3OmniDesign();
 
 }  // namespace ropescope::detail

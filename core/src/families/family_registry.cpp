@@ -7,8 +7,9 @@ namespace ropescope {
 
 const std::vector<const ModelFamily*>& allFamilies() {
   static const std::vector<const ModelFamily*> families = {
-      &detail::qwen2VlFamily(), &detail::qwen25VlFamily(), &detail::qwen3VlFamily(),
-      &detail::qwen35Family(),  &detail::glm4vFamily(),    &detail::ernie45VlFamily(),
+      &detail::qwen2VlFamily(),    &detail::qwen25VlFamily(),  &detail::qwen3VlFamily(),
+      &detail::qwen35Family(),     &detail::glm4vFamily(),     &detail::ernie45VlFamily(),
+      &detail::qwen25OmniFamily(), &detail::qwen3OmniFamily(),
   };
   return families;
 }
