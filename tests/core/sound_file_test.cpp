@@ -223,6 +223,7 @@ TEST_F(SoundFiles, TokenCountsOfManyRatesLengthsAndFormats) {
   const int wav = SF_FORMAT_WAV | SF_FORMAT_PCM_16;
   const int flac = SF_FORMAT_FLAC | SF_FORMAT_PCM_16;
   const int ogg = SF_FORMAT_OGG | SF_FORMAT_VORBIS;
+  const int mp3 = SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III;
   const std::vector<Clip> clips = {
       {8000, 1, 4000, "wav", wav},    // 0.5 s
       {8000, 2, 8000, "flac", flac},  // exactly 1 s
@@ -237,6 +238,8 @@ TEST_F(SoundFiles, TokenCountsOfManyRatesLengthsAndFormats) {
       {48000, 2, 48000 * 31, "flac", flac},  // 31 s: Qwen2.5-Omni cuts it at 30 s
       {48000, 1, 48000 * 30, "wav", wav},    // exactly 30 s
       {48000, 1, 777, "wav", wav},
+      {16000, 1, 4000, "mp3", mp3},
+      {44100, 2, 44100, "mp3", mp3},
   };
   int i = 0;
   for (const Clip& c : clips) {
@@ -263,6 +266,7 @@ TEST_F(SoundFiles, TokenCountsOfManyRatesLengthsAndFormats) {
   EXPECT_EQ(probeSound(path("clip0.wav").string()).format, "WAV");
   EXPECT_EQ(probeSound(path("clip1.flac").string()).format, "FLAC");
   EXPECT_EQ(probeSound(path("clip4.ogg").string()).format, "OGG");
+  EXPECT_EQ(probeSound(path("clip13.mp3").string()).format, "MP3");
 }
 
 // The same files worked by hand (the table above): 0.5 s at 8 kHz = 8000 samples at 16 kHz,
