@@ -10,6 +10,7 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/image_probe.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -224,10 +225,10 @@ Segment soundSegmentFromFile(const std::string& path, AudioTokenRule rule) {
     // The shortest clip with one token: the first whole number of 16 kHz samples that gives one.
     long long samples = 1;
     while (audioTokens(melFramesOfSamples(samples, rule), rule) < 1) samples += 1;
-    throw InputError(src.path + ": the sound lasts " + std::to_string(info.seconds) +
+    throw InputError(src.path + ": the sound lasts " + formatDouble(info.seconds) +
                          " s, too short for one " + audioTokenRuleName(rule) +
                          " audio token (needs at least " +
-                         std::to_string(static_cast<double>(samples) / kFeatureRate) + " s)",
+                         formatDouble(static_cast<double>(samples) / kFeatureRate) + " s)",
                      "sound");
   }
   return s;

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "ropescope/errors.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -94,12 +95,6 @@ std::string formatName(SNDFILE* f, int format) {
   return "sound";
 }
 
-std::string secondsText(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", s);
-  return buf;
-}
-
 // libsndfile clamps a WAV (RIFF, RF64, W64) whose data chunk claims more bytes than the file
 // holds to what is there and logs "data : CLAIMED (should be HELD)". Returns that line's two
 // numbers when the data is short, {0, 0} otherwise.
@@ -139,8 +134,8 @@ SoundInfo checkOpened(SNDFILE* f, const SF_INFO& sfi, const std::string& name) {
   if (sfi.frames == SF_COUNT_MAX) soundError(name, "the length of the sound is unknown");
   const double seconds = static_cast<double>(sfi.frames) / sfi.samplerate;
   if (!(seconds <= kMaxSoundSeconds))
-    soundError(name, "lasts " + secondsText(seconds) + " s; accepted up to " +
-                         secondsText(kMaxSoundSeconds) + " s");
+    soundError(name, "lasts " + formatDouble(seconds) + " s; accepted up to " +
+                         formatDouble(kMaxSoundSeconds) + " s");
   // One frame of at most kMaxSoundChannels samples: the only buffer the probe needs.
   float last[kMaxSoundChannels];
   if (sf_seek(f, sfi.frames - 1, SEEK_SET) < 0 || sf_readf_float(f, last, 1) != 1)

@@ -19,6 +19,7 @@
 #include "ropescope/layout.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/sample_pictures.h"
+#include "ropescope/scene.h"
 #include "temp_dir.h"
 
 using namespace ropescope;
@@ -481,6 +482,28 @@ TEST_F(SoundFiles, BadAudItemsAreLayoutErrorsOrKeptProblems) {
   EXPECT_TRUE(contains(problems[0].message, "bad.wav"));
   EXPECT_EQ(problems[1].item, 4u);
   EXPECT_TRUE(contains(problems[1].message, "not found")) << problems[1].message;
+}
+
+// A scene file keeps its aud: items through the layout spec, relative to the scene's folder.
+TEST_F(SoundFiles, SceneFilesKeepAudItems) {
+  fs::create_directory(path("clips"));
+  writeSound(path("clips/voice.flac"), 22050, 1, 22050 * 2, SF_FORMAT_FLAC | SF_FORMAT_PCM_16);
+  Scene scene = defaultScene();
+  scene.layout = parseLayoutSpec("t2,aud:clips/voice.flac,t1", ctx());
+  ASSERT_EQ(scene.layout.segments[1].length, 50);  // 2 s: 200 frames -> 100 -> 50
+  const std::string file = path("scene.json").string();
+  saveSceneFile(scene, file);
+  EXPECT_TRUE(contains(test::readAll(file), "aud:clips/voice.flac")) << test::readAll(file);
+  const Scene back = loadSceneFile(file);
+  EXPECT_EQ(back.layout, scene.layout);
+  // The folder moved elsewhere with its scene: the relative path still finds the sound.
+  const fs::path moved = dir_.path / "moved";
+  fs::create_directory(moved);
+  fs::rename(path("clips"), moved / "clips");
+  fs::rename(file, moved / "scene.json");
+  const Scene there = loadSceneFile((moved / "scene.json").string());
+  EXPECT_EQ(there.layout.segments[1].source.path, (moved / "clips/voice.flac").string());
+  EXPECT_EQ(there.layout.segments[1].length, 50);
 }
 
 // The project's sample sound, by name from any folder (like img:castle.png).
