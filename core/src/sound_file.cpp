@@ -218,7 +218,8 @@ SoundSamples readSoundMono(const std::string& path, long long maxFrames) {
   const long long want = std::min(info.frames, maxFrames);
   SoundSamples out;
   out.sampleRate = info.sampleRate;
-  out.mono.reserve(static_cast<std::size_t>(want));
+  // Grown as frames arrive past the first 16 M: memory follows what the file really holds.
+  out.mono.reserve(static_cast<std::size_t>(std::min<long long>(want, 1LL << 24)));
   constexpr sf_count_t kChunk = 4096;
   std::vector<float> buf(static_cast<std::size_t>(kChunk * info.channels));
   long long done = 0;

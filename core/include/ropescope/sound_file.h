@@ -37,7 +37,8 @@ SoundInfo probeSound(const std::string& path);
 SoundInfo probeSoundBytes(const void* data, std::size_t size, const std::string& name);
 
 // Mono samples (channels averaged) at the file's rate, at most `maxFrames` frames read
-// (0 < maxFrames <= kMaxSoundSeconds * kMaxSoundRate).
+// (0 < maxFrames <= kMaxSoundSeconds * kMaxSoundRate); the caller bounds the memory with it
+// (4 bytes a frame). Throws what probeSound throws.
 struct SoundSamples {
   int sampleRate = 0;
   std::vector<float> mono;
