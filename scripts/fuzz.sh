@@ -26,6 +26,8 @@ cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 declare -A MAX_LEN=([layout]=512 [scene]=4096 [npy]=4096 [image]=16384 [model_config]=8192 [tokens]=8192 [sound]=16384)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Leaks inside third-party libraries only (tests/lsan.supp: libvorbis's failed open).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0}
 # Targets run side by side, as many at a time as there are cores: each still gets its full
 # SECONDS of fuzzing, and CI waits a fraction of the sequential time.
 run_target() {
