@@ -8,15 +8,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <system_error>
 #include <utility>
 
 #include "ropescope/errors.h"
 #include "ropescope/report.h"
+#include "wav_list_check.h"
 
 namespace ropescope {
 
@@ -170,6 +173,15 @@ SndfileHandle openFile(const std::string& path, SF_INFO& sfi) {
   const auto size = fs::file_size(path, ec);
   if (ec) soundError(path, "cannot be read (" + ec.message() + ")");
   if (size == 0) soundError(path, "is empty");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) soundError(path, "cannot be opened for reading");
+  const ByteReader read = [&in](std::uint64_t offset, void* out, std::size_t n) -> std::size_t {
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(static_cast<char*>(out), static_cast<std::streamsize>(n));
+    return static_cast<std::size_t>(in.gcount());
+  };
+  if (const std::string p = wavListProblem(read, size); !p.empty()) soundError(path, p);
   sfi = SF_INFO{};
   SNDFILE* f = sf_open(path.c_str(), SFM_READ, &sfi);
   if (!f) soundError(path, openProblem(nullptr));
@@ -195,7 +207,15 @@ SoundInfo probeSound(const std::string& path) {
 
 SoundInfo probeSoundBytes(const void* data, std::size_t size, const std::string& name) {
   if (size == 0) soundError(name, "is empty");
-  MemoryFile mem{static_cast<const unsigned char*>(data), static_cast<sf_count_t>(size), 0};
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const ByteReader read = [&](std::uint64_t offset, void* out, std::size_t n) -> std::size_t {
+    if (offset >= size) return 0;
+    const std::size_t k = std::min<std::uint64_t>(n, size - offset);
+    std::memcpy(out, bytes + offset, k);
+    return k;
+  };
+  if (const std::string p = wavListProblem(read, size); !p.empty()) soundError(name, p);
+  MemoryFile mem{bytes, static_cast<sf_count_t>(size), 0};
   SF_VIRTUAL_IO io{memLength, memSeek, memRead, memWrite, memTell};
   SF_INFO sfi{};
   SNDFILE* raw = sf_open_virtual(&io, SFM_READ, &sfi, &mem);

@@ -426,6 +426,42 @@ TEST_F(SoundFiles, LimitsOnRateChannelsAndLength) {
   EXPECT_DOUBLE_EQ(probeSound(path("3600s.wav").string()).seconds, 3600.0);
 }
 
+// libsndfile 1.2 loops forever on a LIST sub-chunk whose size wraps its 32-bit sum; the probe
+// refuses those before libsndfile sees them, and keeps files whose LIST chunks are sound.
+TEST_F(SoundFiles, DamagedListChunksAreRefusedAndSoundOnesKept) {
+  SF_INFO info{};
+  info.samplerate = 16000;
+  info.channels = 1;
+  info.format = SF_FORMAT_WAV | SF_FORMAT_PCM_16;
+  SNDFILE* f = sf_open(path("tagged.wav").c_str(), SFM_WRITE, &info);
+  ASSERT_NE(f, nullptr);
+  sf_set_string(f, SF_STR_TITLE, "a title of odd length");
+  sf_set_string(f, SF_STR_ARTIST, "ropescope");
+  std::vector<float> silence(1600, 0.0f);
+  sf_writef_float(f, silence.data(), 1600);
+  sf_close(f);
+  const std::string tagged = test::readAll(path("tagged.wav"));
+  ASSERT_NE(tagged.find("LIST"), std::string::npos);
+  EXPECT_EQ(probeSound(path("tagged.wav").string()).frames, 1600);
+  // LIST (size 16): INFO, then "datO" claiming 0xFFFFFFF3 bytes.
+  std::string list = "LIST";
+  list += std::string("\x10\0\0\0", 4) + "INFO" + "datO" + std::string("\xf3\xff\xff\xff", 4);
+  list += std::string(4, '\0');
+  const std::string bad = wavHeader(16000, 1, 8) + std::string(8, '\0') + list;
+  std::string fixed = bad;
+  fixed[4] = static_cast<char>(fixed[4] + static_cast<char>(list.size()));  // RIFF size
+  writeBytes("wraps.wav", fixed);
+  try {
+    probeSound(path("wraps.wav").string());
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "wraps.wav")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "LIST")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "4294967283")) << e.what();
+  }
+  EXPECT_THROW(probeSoundBytes(fixed.data(), fixed.size(), "m.wav"), InputError);
+}
+
 // --- Layout items --------------------------------------------------------------------------
 
 TEST_F(SoundFiles, AudItemsParseAndRoundTrip) {
