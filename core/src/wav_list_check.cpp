@@ -1,5 +1,6 @@
 // Walks the top-level chunks of a WAVE file (8-byte headers, skipped by their sizes) and the
-// sub-chunks of each LIST / INFO chunk, as libsndfile's reader does, without its 32-bit sums.
+// sub-chunks of each LIST / INFO chunk, as libsndfile's reader does (backing out of a LIST at a
+// "data" tag included), without its 32-bit sums.
 #include "wav_list_check.h"
 
 #include <algorithm>
@@ -26,11 +27,18 @@ std::string tag(const unsigned char* p) {
   return t;
 }
 
+// What the walk of one LIST chunk found: a problem, or where libsndfile goes on reading
+// top-level chunks (a "data" tag inside the LIST makes it back out to that tag).
+struct ListWalk {
+  std::string problem;
+  std::uint64_t backOut = 0;  // 0: after the LIST chunk
+};
+
 // The sub-chunks of one LIST chunk's content [begin, begin + n): marker-only tags (INFO, adtl)
-// take 4 bytes, a "data" tag or four zero bytes end the walk (libsndfile backs out there), an
-// "exif" tag hands the rest to libsndfile's exif walk, and every other sub-chunk's size must fit
-// in what remains.
-std::string listProblem(const ByteReader& read, std::uint64_t begin, std::uint64_t n) {
+// take 4 bytes, a "data" tag ends the walk and libsndfile reads it as the next top-level chunk,
+// four zero bytes end it at the LIST's end, an "exif" tag hands the rest to libsndfile's exif
+// walk, and every other sub-chunk's size must fit in what remains.
+ListWalk walkList(const ByteReader& read, std::uint64_t begin, std::uint64_t n) {
   std::uint64_t at = 0;
   for (int i = 0; i < kMaxChunks && at + 4 <= n; ++i) {
     unsigned char h[8];
@@ -38,13 +46,15 @@ std::string listProblem(const ByteReader& read, std::uint64_t begin, std::uint64
     if (got < 4) return {};
     at += 4;
     if (!std::memcmp(h, "INFO", 4) || !std::memcmp(h, "adtl", 4)) continue;
-    if (!std::memcmp(h, "data", 4) || !std::memcmp(h, "\0\0\0\0", 4)) return {};
+    if (!std::memcmp(h, "data", 4)) return {{}, begin + at - 4};
+    if (!std::memcmp(h, "\0\0\0\0", 4)) return {};
     if (!std::memcmp(h, "exif", 4) || got < 8) return {};
     const std::uint64_t size = word(h + 4, false);
     at += 4;
     if (size > n - at)
-      return "has a damaged LIST chunk: sub-chunk '" + tag(h) + "' claims " + std::to_string(size) +
-             " bytes where " + std::to_string(n - at) + " remain";
+      return {"has a damaged LIST chunk: sub-chunk '" + tag(h) + "' claims " +
+                  std::to_string(size) + " bytes where " + std::to_string(n - at) + " remain",
+              0};
     at += size + (size & 1);
   }
   return {};
@@ -68,8 +78,14 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
     const std::uint64_t left = fileSize - pos;
     if (!std::memcmp(h, "LIST", 4) || !std::memcmp(h, "INFO", 4)) {
       // libsndfile treats a LIST of 8 bytes or less as a broken PEAK leftover and skips it.
-      if (size > 8)
-        if (std::string p = listProblem(read, pos, std::min(size, left)); !p.empty()) return p;
+      if (size > 8) {
+        const ListWalk w = walkList(read, pos, std::min(size, left));
+        if (!w.problem.empty()) return w.problem;
+        if (w.backOut > 0) {
+          pos = w.backOut;
+          continue;
+        }
+      }
     } else if (!std::memcmp(h, "data", 4) && (rf64 || size == 0xFFFFFFFFu)) {
       return {};  // the real size is in ds64: nothing after it is walked
     }
