@@ -2,7 +2,7 @@
 // libsndfile 1.2's LIST/INFO parser (wavlike_subchunk_parse) adds a sub-chunk's 32-bit size to
 // the bytes read in 32-bit arithmetic: a size near 2^32 wraps around, the parser jumps backwards
 // inside its header buffer and loops forever without reading the file (found by the sound fuzz
-// target; tests/fuzz/regressions/sound/wav-list-size-wraps.wav). Files whose LIST sub-chunks do
+// target; tests/fuzz/regressions/sound/wav-list-*.wav). Files whose LIST sub-chunks do
 // not fit inside their LIST chunk are refused here instead.
 #pragma once
 
