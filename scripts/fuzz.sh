@@ -4,13 +4,13 @@
 # seeds in tests/fuzz/corpus and tests/fuzz/regressions are read, never written). Prints the
 # executions and findings per target; exits 1 if any target crashed, leaked, hung or ran out of
 # memory, with the reproducer saved under build-fuzz/fuzz-artifacts/<target>/.
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: layout scene npy image model_config tokens
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: layout scene npy image model_config tokens sound
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(layout scene npy image model_config tokens); fi
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(layout scene npy image model_config tokens sound); fi
 BUILD=${ROPESCOPE_FUZZ_BUILD_DIR:-build-fuzz}
 
 LAUNCHER=()
@@ -23,9 +23,11 @@ CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
 cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 
 # Longest input tried per target: a few times the largest real seed.
-declare -A MAX_LEN=([layout]=512 [scene]=4096 [npy]=4096 [image]=16384 [model_config]=8192 [tokens]=8192)
+declare -A MAX_LEN=([layout]=512 [scene]=4096 [npy]=4096 [image]=16384 [model_config]=8192 [tokens]=8192 [sound]=16384)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Leaks inside third-party libraries only (tests/lsan.supp: libvorbis's failed open).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0}
 # Targets run side by side, as many at a time as there are cores: each still gets its full
 # SECONDS of fuzzing, and CI waits a fraction of the sequential time.
 run_target() {

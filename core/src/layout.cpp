@@ -56,7 +56,7 @@ const char* kSpecForm =
     "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), a<N>#ITEM (a video's sound), FAMILY:i<H>x<W> or "
     "FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>] (a model's image or video with its special tokens), "
     "FAMILY:a<N> and FAMILY:v<T>x<H>x<W>+a<N> (omni families), img:FILE or vid:FOLDER/, "
-    "vid:A+B+C, vid:ANIM.gif, e.g. t5,i3x3,t2";
+    "vid:A+B+C, vid:ANIM.gif, aud:CLIP.wav, e.g. t5,i3x3,t2";
 
 // Largest seconds per grid (one temporal patch) a video item accepts.
 constexpr double kMaxSecondsPerGrid = 3600.0;
@@ -209,30 +209,44 @@ std::string resolvePath(std::string_view raw, const std::string& baseDir) {
   return p.string();
 }
 
-// img:PATH and vid:... items. Path problems throw InputError with field "image"; the caller
-// turns them into a layout error or a reported problem.
+// True for the file items: img:PATH, vid:..., aud:PATH.
+bool isFileItem(std::string_view text) {
+  const std::string_view p = text.substr(0, 4);
+  return p == "img:" || p == "vid:" || p == "aud:";
+}
+
+// A bare name that is no file here names a shipped sample (sample_pictures.h), and so does a
+// name that resolves to the sample's own file (a preset read from the sample folder). Returns
+// the sample's file, or "" for the user's own file at `path`.
+std::string sampleFile(const std::string& name, const std::string& path) {
+  const std::string sample = locateSample(name);
+  if (sample.empty()) return {};
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  return !exists || fs::equivalent(path, sample, ec) ? sample : std::string();
+}
+
+// img:PATH, vid:... and aud:PATH items. Path problems throw InputError with field "image" (or
+// "sound"); the caller turns them into a layout error or a reported problem.
 Segment parseFileItem(std::size_t item, std::string_view text, const LayoutFileContext& ctx) {
-  const bool image = text.substr(0, 4) == "img:";
+  const std::string_view prefix = text.substr(0, 4);
+  const bool image = prefix == "img:";
+  const bool sound = prefix == "aud:";
   std::string_view body = text.substr(4);
   while (!body.empty() && (body.front() == ' ' || body.front() == '\t')) body.remove_prefix(1);
   if (body.empty())
     specError(item, text,
-              image ? "img: needs a file, e.g. img:photo.jpg"
-                    : "vid: needs a folder, frame files or a GIF, e.g. vid:frames/");
-  if (image) {
-    // A bare name that is no file here names a shipped sample (sample_pictures.h), and so does
-    // a name that resolves to the sample's own file (a preset read from the sample folder).
+              image   ? "img: needs a file, e.g. img:photo.jpg"
+              : sound ? "aud: needs a sound file, e.g. aud:clip.wav"
+                      : "vid: needs a folder, frame files or a GIF, e.g. vid:frames/");
+  if (image || sound) {
     const std::string path = resolvePath(body, ctx.baseDir);
     const std::string name(trim(body));
-    std::error_code ec;
-    const bool exists = fs::exists(path, ec);
-    if (const std::string sample = locateSample(name);
-        !sample.empty() && (!exists || fs::equivalent(path, sample, ec))) {
-      Segment s = imageSegmentFromFile(sample, ctx.grid);
-      s.source.sample = name;
-      return s;
-    }
-    return imageSegmentFromFile(path, ctx.grid);
+    const std::string sample = sampleFile(name, path);
+    Segment s = sound ? soundSegmentFromFile(sample.empty() ? path : sample, ctx.audio)
+                      : imageSegmentFromFile(sample.empty() ? path : sample, ctx.grid);
+    if (!sample.empty()) s.source.sample = name;
+    return s;
   }
   if (body.find('+') != std::string_view::npos) {
     std::vector<std::string> frames;
@@ -484,7 +498,7 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
                 end == std::string_view::npos ? "empty item (trailing comma?)" : "empty item");
     Segment s;
     std::vector<Segment> expanded;  // a model's item: several segments
-    const bool fileItem = text.substr(0, 4) == "img:" || text.substr(0, 4) == "vid:";
+    const bool fileItem = isFileItem(text);
     const std::size_t colon = text.find(':');
     if (fileItem) {
       try {
@@ -539,6 +553,9 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
         break;
       case SourceKind::Image:
         out += "img:" + (s.source.sample.empty() ? rel(s.source.path) : s.source.sample);
+        continue;
+      case SourceKind::Sound:
+        out += "aud:" + (s.source.sample.empty() ? rel(s.source.path) : s.source.sample);
         continue;
       case SourceKind::Folder:
         out += "vid:" + rel(s.source.path) + "/";

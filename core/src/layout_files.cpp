@@ -1,14 +1,16 @@
-// Segments from picture files. Only headers are read (probeImage), so adding a folder of a
-// thousand frames costs a thousand small reads, not a thousand decodes.
+// Segments from picture and sound files. Only headers are read (probeImage, probeSound), so
+// adding a folder of a thousand frames costs a thousand small reads, not a thousand decodes.
 #include "ropescope/layout_files.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <system_error>
 
 #include "ropescope/errors.h"
 #include "ropescope/image_probe.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -20,8 +22,8 @@ namespace {
   throw InputError(path + ": " + problem, "image");
 }
 
-std::string absolutePath(const std::string& path) {
-  if (path.empty()) throw InputError("empty file name", "image");
+std::string absolutePath(const std::string& path, const char* field = "image") {
+  if (path.empty()) throw InputError("empty file name", field);
   std::error_code ec;
   fs::path p = fs::absolute(fs::path(path), ec);
   if (ec) p = fs::path(path);
@@ -100,6 +102,24 @@ Segment videoSegment(SegmentSource src, const ImageGrid& g, int frameCount) {
   Segment s = Segment::video(temporalPatches(frameCount), g.rows, g.cols);
   s.source = std::move(src);
   return s;
+}
+
+// The mel frames and tokens of a sound source under `rule`, from its rate and seconds.
+void tokenizeSound(Segment& s, AudioTokenRule rule) {
+  SegmentSource& src = s.source;
+  const long long frames = std::llround(src.seconds * src.sampleRate);
+  src.melFrames = melFramesOfSamples(featureSamples(frames, src.sampleRate), rule);
+  s.length = static_cast<int>(audioTokens(src.melFrames, rule));
+}
+
+// The rule a sound segment was made with: the one that gives its mel frames and length.
+AudioTokenRule ruleOf(const Segment& s) {
+  for (AudioTokenRule r : {AudioTokenRule::Qwen25Omni, AudioTokenRule::Qwen3Omni}) {
+    Segment t = s;
+    tokenizeSound(t, r);
+    if (t.length == s.length && t.source.melFrames == s.source.melFrames) return r;
+  }
+  return AudioTokenRule::Qwen25Omni;
 }
 
 }  // namespace
@@ -191,6 +211,34 @@ Segment videoSegmentFromAnimation(const std::string& path, const ImageGridSettin
   return videoSegment(std::move(f.source), f.grid, f.info.frames);
 }
 
+Segment soundSegmentFromFile(const std::string& path, AudioTokenRule rule) {
+  Segment s = Segment::audio(0);
+  SegmentSource& src = s.source;
+  src.kind = SourceKind::Sound;
+  src.path = absolutePath(path, "sound");
+  const SoundInfo info = probeSound(src.path);
+  src.sampleRate = info.sampleRate;
+  src.channels = info.channels;
+  src.seconds = info.seconds;
+  tokenizeSound(s, rule);
+  if (s.length < 1) {
+    // The shortest clip with one token: the first whole number of 16 kHz samples that gives one.
+    long long samples = 1;
+    while (audioTokens(melFramesOfSamples(samples, rule), rule) < 1) samples += 1;
+    throw InputError(src.path + ": the sound lasts " + formatDouble(info.seconds) +
+                         " s, too short for one " + audioTokenRuleName(rule) +
+                         " audio token (needs at least " +
+                         formatDouble(static_cast<double>(samples) / kFeatureRate) + " s)",
+                     "sound");
+  }
+  return s;
+}
+
+void setAudioTokenRule(Layout& layout, AudioTokenRule rule) {
+  for (Segment& s : layout.segments)
+    if (s.source.kind == SourceKind::Sound) tokenizeSound(s, rule);
+}
+
 Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid) {
   switch (segment.source.kind) {
     case SourceKind::None:
@@ -206,6 +254,11 @@ Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid
       return videoSegmentFromFolder(segment.source.path, grid);
     case SourceKind::Animation:
       return videoSegmentFromAnimation(segment.source.path, grid);
+    case SourceKind::Sound: {
+      Segment s = soundSegmentFromFile(segment.source.path, ruleOf(segment));
+      s.source.sample = segment.source.sample;
+      return s;
+    }
   }
   return segment;
 }
@@ -213,7 +266,8 @@ Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid
 void regridLayout(Layout& layout, const ImageGridSettings& grid) {
   validateImageGridSettings(grid);
   Layout out = layout;
-  for (Segment& s : out.segments) s = refreshFileSegment(s, grid);
+  for (Segment& s : out.segments)  // a sound does not depend on the picture settings
+    if (s.source.kind != SourceKind::Sound) s = refreshFileSegment(s, grid);
   layout = std::move(out);
 }
 

@@ -53,3 +53,7 @@ convert -delay 25 -loop 0 $frames -layers Optimize moving.gif
 mkdir -p frames
 for i in 0 1 2 3; do mv "frame$i.png" "frames/frame_$((i + 1)).png"; done
 rm -f $frames
+
+# chirp.wav: 3 s of 16 kHz mono 16-bit sound, a sweep from 200 Hz to 3200 Hz (Python's standard
+# library; see make_chirp.py). 75 Qwen2.5-Omni audio tokens (300 mel frames), 39 Qwen3-Omni ones.
+python3 make_chirp.py

@@ -14,6 +14,7 @@
 #include "ropescope/image_probe.h"
 #include "ropescope/layout.h"
 #include "ropescope/npy.h"
+#include "ropescope/sound_file.h"
 
 using namespace ropescope;
 
@@ -119,4 +120,43 @@ TEST(FuzzFindings, InMemoryNpyReadsTheSeedArrays) {
   EXPECT_EQ(f2.data[5], 65504.0f);
   EXPECT_EQ(messageOf([&] { readNpyBytes(readBytes(dir + "truncated.npy"), "q data"); }),
             "q data is truncated: the shape needs 24 data bytes, the file has 20");
+}
+
+TEST(FuzzFindings, WaveListSubChunksThatWrapAreRefusedBeforeLibsndfileLoops) {
+  // Found by fuzz_sound (timeouts): libsndfile 1.2 adds a LIST sub-chunk's size to the bytes
+  // read in 32 bits; 0xFFFFFFF3 wraps, its parser jumps back and loops forever. The second
+  // input reaches the LIST only after libsndfile backs out of an earlier LIST at a "data" tag.
+  const std::string dir = std::string(ROPESCOPE_FUZZ_CORPUS) + "/../regressions/sound/";
+  const std::string a = readBytes(dir + "wav-list-size-wraps.wav");
+  const std::string b = readBytes(dir + "wav-list-after-backout.wav");
+  EXPECT_EQ(messageOf([&] { probeSoundBytes(a.data(), a.size(), "a.wav"); }),
+            "a.wav: has a damaged LIST chunk: sub-chunk 'datO' claims 4294967283 bytes where 52 "
+            "remain");
+  EXPECT_EQ(messageOf([&] { probeSoundBytes(b.data(), b.size(), "b.wav"); }),
+            "b.wav: has a damaged LIST chunk: sub-chunk 'datO' claims 4294967283 bytes where 4 "
+            "remain");
+  EXPECT_EQ(messageOf([&] { probeSound(dir + "wav-list-size-wraps.wav"); }),
+            dir + "wav-list-size-wraps.wav: has a damaged LIST chunk: sub-chunk 'datO' claims " +
+                "4294967283 bytes where 52 remain");
+}
+
+TEST(FuzzFindings, InMemorySoundProbeAgreesWithTheFileProbe) {
+  const std::string dir = std::string(ROPESCOPE_FUZZ_CORPUS) + "/sound/";
+  for (const char* name : {"pcm16.wav", "stereo8.wav", "float.wav", "list.wav", "sound_flac.flac",
+                           "sound_vorbis.ogg", "sound_mp3.mp3", "cut.wav", "many_channels.wav"}) {
+    SCOPED_TRACE(name);
+    const std::string bytes = readBytes(dir + name);
+    const std::string fromFile = messageOf([&] { probeSound(dir + name); });
+    const std::string fromMemory =
+        messageOf([&] { probeSoundBytes(bytes.data(), bytes.size(), dir + name); });
+    EXPECT_EQ(fromFile, fromMemory);
+    if (fromFile == "(no error)") {
+      const SoundInfo f = probeSound(dir + name);
+      const SoundInfo m = probeSoundBytes(bytes.data(), bytes.size(), name);
+      EXPECT_EQ(f.frames, m.frames);
+      EXPECT_EQ(f.sampleRate, m.sampleRate);
+      EXPECT_EQ(f.channels, m.channels);
+      EXPECT_EQ(f.format, m.format);
+    }
+  }
 }

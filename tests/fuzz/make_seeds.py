@@ -31,6 +31,10 @@ LAYOUTS = [
 ]
 for i, s in enumerate(LAYOUTS):
     put("layout", "spec%02d" % i, s)
+# aud: items (the sample sound, and bad ones)
+for i, s in enumerate(["t3,aud:chirp.wav,t2", "aud:chirp.wav,img:checker.png", "aud:",
+                       "aud:missing.wav", "aud:castle.png", "aud:frames/"]):
+    put("layout", "sound%02d" % i, s)
 
 
 # ---- scene files -------------------------------------------------------------------------
@@ -276,3 +280,27 @@ tokens("mismatch", input_ids=[[1, 3] + [5] * 5 + [4]], image_grid_thw=[[1, 4, 6]
 tokens("batch", input_ids=[[1, 2], [3, 4]])
 tokens("ragged", input_ids=[[1, 2], [3]])
 put("tokens", "not_json", "{\"input_ids\": [1,")
+
+
+# ---- sound files (WAV built byte by byte; FLAC and OGG seeds are small files libsndfile
+# wrote, committed as they are: sound_flac.flac, sound_vorbis.ogg) ----------------------------
+def wav(rate, channels, bits, frames, fmt_tag=1, data_len=None, extra=b""):
+    block = channels * bits // 8
+    data = bytes((i * 37) & 0xFF for i in range(frames * block))
+    n = len(data) if data_len is None else data_len
+    fmt = struct.pack("<HHIIHH", fmt_tag, channels, rate, rate * block, block, bits)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + extra
+    body += b"data" + struct.pack("<I", n) + data
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+put("sound", "pcm16.wav", wav(16000, 1, 16, 400))
+put("sound", "stereo8.wav", wav(8000, 2, 8, 300))
+put("sound", "float.wav", wav(44100, 1, 32, 200, fmt_tag=3))
+put("sound", "list.wav", wav(22050, 1, 16, 100, extra=b"LIST" + struct.pack("<I", 4) + b"INFO"))
+put("sound", "cut.wav", wav(16000, 1, 16, 400)[:300])
+put("sound", "claims_more.wav", wav(16000, 2, 16, 10, data_len=0xFFFFFF00))
+put("sound", "many_channels.wav", wav(16000, 65, 16, 2))
+put("sound", "fast.wav", wav(4000000, 1, 16, 8))
+put("sound", "header_only.wav", wav(16000, 1, 16, 0, data_len=1000))
+put("sound", "not_sound.mp3", b"ID3\x03\x00\x00\x00\x00\x00\x10" + b"\xff\xfb" * 20)

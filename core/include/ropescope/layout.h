@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ropescope/image_grid.h"
+#include "ropescope/sound_file.h"
 
 namespace ropescope {
 
@@ -47,8 +48,9 @@ struct SegmentSource {
   // copy it there, the CLI takes --param fps=N.
   double fps = 0.0;
   std::vector<std::string> warnings;  // e.g. an extension that disagrees with the content
-  // Image: the name of the shipped sample it is ("castle.png", sample_pictures.h), written
-  // back as img:castle.png instead of the path; empty for the user's own files.
+  // Image, Sound: the name of the shipped sample it is ("castle.png", "chirp.wav",
+  // sample_pictures.h), written back as img:castle.png / aud:chirp.wav instead of the path;
+  // empty for the user's own files.
   std::string sample;
   // Sound: what the header says (sound_file.h); the token count is the family's formula over
   // melFrames (Whisper-style features: 16 kHz, hop 160).
@@ -116,15 +118,18 @@ struct Layout {
 };
 
 // How file items of a spec are read: paths relative to `baseDir` (empty: the current
-// folder), grids by smart_resize with `grid`.
+// folder), grids by smart_resize with `grid`, audio token counts of aud: items by `audio`.
 struct LayoutFileContext {
   std::string baseDir;
   ImageGridSettings grid;
+  AudioTokenRule audio = AudioTokenRule::Qwen25Omni;
 };
 
 // Parses "t5,i3x3,t2,v8x16x16,a40": t<N> text run, a<N> audio tokens, i<H>x<W> image, v<T>x<H>x<W>
 // video, and the file forms img:PATH (one picture), vid:DIR/ (a folder of frames), vid:A+B+C
-// (frames in order) and vid:ANIM.gif (an animated GIF or WebP). Paths may hold spaces but not ','
+// (frames in order), vid:ANIM.gif (an animated GIF or WebP) and aud:CLIP.wav (a sound file read
+// by libsndfile: WAV, FLAC, OGG, MP3; its audio tokens by the context's AudioTokenRule, see
+// layout_files.h). Paths may hold spaces but not ','
 // (the item separator), and frame paths of vid: lists not '+'. Throws InputError (field "layout")
 // naming the bad item and the accepted form and range; for a bad file, also the file and its
 // problem.

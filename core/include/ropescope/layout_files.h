@@ -1,5 +1,6 @@
-// Layout segments made from picture files: an image from one file, a video from a frame list,
-// a folder of frames or an animated GIF/WebP, with grids from probeImage + smartResize.
+// Layout segments made from files: an image from one file, a video from a frame list, a folder
+// of frames or an animated GIF/WebP, with grids from probeImage + smartResize; an audio run
+// from a sound file, its token count by the family's AudioTokenRule (sound_file.h).
 #pragma once
 
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "ropescope/image_grid.h"
 #include "ropescope/layout.h"
+#include "ropescope/sound_file.h"
 
 namespace ropescope {
 
@@ -36,8 +38,21 @@ Segment videoSegmentFromFrames(const std::vector<std::string>& frames,
 Segment videoSegmentFromFolder(const std::string& folder, const ImageGridSettings& grid = {});
 Segment videoSegmentFromAnimation(const std::string& path, const ImageGridSettings& grid = {});
 
+// An audio segment (SourceKind::Sound) from a sound file, path absolute or relative to the
+// current folder: its source holds the header's rate, channels and seconds and the mel frames
+// (melFramesOfSamples of featureSamples), its length audioTokens of those. Throws InputError
+// (field "sound") with one line naming the file: anything probeSound refuses, a clip too short
+// for one token under the rule.
+Segment soundSegmentFromFile(const std::string& path,
+                             AudioTokenRule rule = AudioTokenRule::Qwen25Omni);
+
+// Recomputes the mel frames and token count of every sound segment under `rule` from what its
+// source holds (no file is read), e.g. when the model family changes. Other segments are left.
+void setAudioTokenRule(Layout& layout, AudioTokenRule rule);
+
 // Re-reads the source of a file segment (its files may have changed, or the settings); a
-// segment without a source is returned unchanged.
+// segment without a source is returned unchanged. A sound segment keeps the rule it was made
+// with (its length and mel frames say which); use setAudioTokenRule to change it.
 Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid);
 
 // Recomputes every file segment's grid, e.g. after the min/max pixels or the preset changed.
