@@ -64,9 +64,8 @@ Spectrogram spectrogram(const std::vector<float>& samples, int sampleRate, int w
     throw InputError(
         "spectrogram window " + std::to_string(window) + " is not a power of two in [16, 65536]",
         "spectrogram");
-  if (hop < 1 || hop > window)
-    throw InputError("spectrogram hop " + std::to_string(hop) +
-                         " is outside [1, window = " + std::to_string(window) + "]",
+  if (hop < 1 || hop > (1 << 30))
+    throw InputError("spectrogram hop " + std::to_string(hop) + " is outside [1, 2^30]",
                      "spectrogram");
   if (sampleRate <= 0)
     throw InputError("spectrogram sample rate " + std::to_string(sampleRate) + " is not positive",
@@ -100,6 +99,25 @@ Spectrogram spectrogram(const std::vector<float>& samples, int sampleRate, int w
           static_cast<float>(std::abs(buf[static_cast<std::size_t>(b)]));
   }
   return s;
+}
+
+int spectrogramHop(std::size_t samples, int window, int maxFrames) {
+  const std::size_t least = static_cast<std::size_t>(std::max(1, window / 4));
+  const std::size_t frames = static_cast<std::size_t>(std::max(1, maxFrames));
+  const std::size_t hop = std::max(least, (samples + frames - 1) / frames);
+  return static_cast<int>(std::min<std::size_t>(hop, 1u << 30));
+}
+
+std::vector<float> spectrogramLevels(const Spectrogram& s, double rangeDb) {
+  std::vector<float> out(s.magnitude.size(), 0.0f);
+  float peak = 0.0f;
+  for (float m : s.magnitude) peak = std::max(peak, m);
+  if (!(peak > 0.0f) || !(rangeDb > 0.0)) return out;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const double db = s.magnitude[i] > 0.0f ? 20.0 * std::log10(s.magnitude[i] / peak) : -rangeDb;
+    out[i] = static_cast<float>(std::clamp(1.0 + db / rangeDb, 0.0, 1.0));
+  }
+  return out;
 }
 
 std::vector<AudioTokenSpan> audioTokenSpans(const Layout& layout, double secondsPerToken) {

@@ -25,8 +25,8 @@ Envelope waveformEnvelope(const std::vector<float>& samples, int columns);
 // Magnitude STFT: frame f starts at sample f*hop and takes `window` samples (zeros past the
 // end) times the periodic Hann window w[k] = 0.5 - 0.5 cos(2 pi k / window). Bin b (0..window/2)
 // is |sum_k x[f*hop+k] w[k] e^{-2 pi i b k / window}|. Frames: ceil(n / hop) (at least one for a
-// non-empty input). `window` must be a power of two in [16, 65536] and hop in [1, window];
-// otherwise InputError (field "spectrogram").
+// non-empty input; a hop over the window skips the samples between frames). `window` must be a
+// power of two in [16, 65536] and hop in [1, 2^30]; otherwise InputError (field "spectrogram").
 struct Spectrogram {
   int frames = 0;
   int bins = 0;                  // window / 2 + 1
@@ -38,6 +38,14 @@ struct Spectrogram {
   }
 };
 Spectrogram spectrogram(const std::vector<float>& samples, int sampleRate, int window, int hop);
+
+// A hop for `samples` frames so that the spectrogram has at most `maxFrames` frames (and no fewer
+// than window / 4 samples per hop); window as for spectrogram().
+int spectrogramHop(std::size_t samples, int window, int maxFrames);
+
+// The spectrogram as levels in [0, 1] for a colour map: 1 + dB / rangeDb with dB = 20 log10(m /
+// peak), clamped; all 0 when every magnitude is 0. rangeDb > 0.
+std::vector<float> spectrogramLevels(const Spectrogram& s, double rangeDb);
 
 // The time span of every audio token of a layout, in token order of the layout's audio runs.
 // A run's token k covers [k, k+1) * secondsPerToken from the start of its run; `segment` is the
