@@ -120,18 +120,17 @@ std::vector<float> spectrogramLevels(const Spectrogram& s, double rangeDb) {
   return out;
 }
 
-std::vector<AudioTokenSpan> audioTokenSpans(const Layout& layout, double secondsPerToken) {
+std::vector<AudioTokenSpan> audioTokenSpans(const PositionIds& ids, double secondsPerToken) {
   std::vector<AudioTokenSpan> spans;
-  for (std::size_t s = 0; s < layout.segments.size(); ++s) {
-    const Segment& seg = layout.segments[s];
-    if (!seg.isAudio()) continue;
-    for (int k = 0; k < seg.length; ++k)
-      spans.push_back({s, k, k * secondsPerToken, (k + 1) * secondsPerToken});
+  for (std::size_t a : ids.audioIndices()) {
+    const TokenInfo& t = ids.tokens[a];
+    spans.push_back({a, t.segment, t.frame, t.frame * secondsPerToken,
+                     (t.frame + 1) * secondsPerToken});
   }
   return spans;
 }
 
-long spanAt(const std::vector<AudioTokenSpan>& spans, std::size_t segment, double seconds) {
+long spanAt(const std::vector<AudioTokenSpan>& spans, int segment, double seconds) {
   for (std::size_t i = 0; i < spans.size(); ++i)
     if (spans[i].segment == segment && seconds >= spans[i].start && seconds < spans[i].end)
       return static_cast<long>(i);

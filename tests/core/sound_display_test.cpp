@@ -10,6 +10,8 @@
 #include <random>
 
 #include "ropescope/errors.h"
+#include "ropescope/layout.h"
+#include "ropescope/position_design.h"
 
 using namespace ropescope;
 
@@ -128,23 +130,29 @@ TEST(SoundDisplay, StftRefusesBadWindowAndHop) {
 }
 
 TEST(SoundDisplay, TokenSpansFollowTheAudioRuns) {
-  Layout layout;
-  layout.segments = {Segment::text(3), Segment::audio(4), Segment::image(2, 2), Segment::audio(2)};
-  const std::vector<AudioTokenSpan> spans = audioTokenSpans(layout, 0.04);
-  ASSERT_EQ(spans.size(), 6u);
-  ASSERT_EQ(spans.size(), layout.audioCount());
-  EXPECT_EQ(spans[0].segment, 1u);
-  EXPECT_EQ(spans[3].index, 3);
-  EXPECT_DOUBLE_EQ(spans[3].start, 0.12);
-  EXPECT_DOUBLE_EQ(spans[3].end, 0.16);
-  EXPECT_EQ(spans[4].segment, 3u);
-  EXPECT_EQ(spans[4].index, 0);
-  EXPECT_DOUBLE_EQ(spans[4].start, 0.0);
-  EXPECT_EQ(spanAt(spans, 1, 0.05), 1);
-  EXPECT_EQ(spanAt(spans, 1, 0.16), -1);  // past the run's last token
-  EXPECT_EQ(spanAt(spans, 3, 0.079), 5);
-  EXPECT_EQ(spanAt(spans, 0, 0.0), -1);  // a text segment has no span
-  EXPECT_TRUE(audioTokenSpans(Layout{{Segment::text(5)}}, 0.04).empty());
+  // Every design walks an audio run as a 1-D stream, one token per step (block_walk.cpp); the
+  // spans follow each token's index in its run, whatever the design.
+  for (const char* design : {"hard", "mrope"}) {
+    const PositionIds ids = findDesign(design).ids(parseLayoutSpec("t3,a4,i2x2,a2"), {});
+    const std::vector<AudioTokenSpan> spans = audioTokenSpans(ids, 0.04);
+    ASSERT_EQ(spans.size(), 6u) << design;
+    // Tokens: 3 text, 4 audio (3..6), 4 image (7..10), 2 audio (11, 12).
+    const std::size_t tokens[6] = {3, 4, 5, 6, 11, 12};
+    const int segments[6] = {1, 1, 1, 1, 3, 3};
+    const int index[6] = {0, 1, 2, 3, 0, 1};
+    for (int k = 0; k < 6; ++k) {
+      EXPECT_EQ(spans[k].token, tokens[k]) << design << " span " << k;
+      EXPECT_EQ(spans[k].segment, segments[k]) << design << " span " << k;
+      EXPECT_EQ(spans[k].index, index[k]) << design << " span " << k;
+      EXPECT_DOUBLE_EQ(spans[k].start, index[k] * 0.04);
+      EXPECT_DOUBLE_EQ(spans[k].end, (index[k] + 1) * 0.04);
+    }
+    EXPECT_EQ(spanAt(spans, 1, 0.05), 1);
+    EXPECT_EQ(spanAt(spans, 1, 0.16), -1);  // past the run's last token
+    EXPECT_EQ(spanAt(spans, 3, 0.079), 5);
+    EXPECT_EQ(spanAt(spans, 0, 0.0), -1);  // a text segment has no span
+    EXPECT_TRUE(audioTokenSpans(findDesign(design).ids(parseLayoutSpec("t5"), {}), 0.04).empty());
+  }
 }
 
 TEST(SoundDisplay, OverlayFromATextTokenToEveryAudioToken) {

@@ -47,20 +47,21 @@ int spectrogramHop(std::size_t samples, int window, int maxFrames);
 // peak), clamped; all 0 when every magnitude is 0. rangeDb > 0.
 std::vector<float> spectrogramLevels(const Spectrogram& s, double rangeDb);
 
-// The time span of every audio token of a layout, in token order of the layout's audio runs.
-// A run's token k covers [k, k+1) * secondsPerToken from the start of its run; `segment` is the
-// run's layout index and `index` the token's index in its run (TokenInfo::frame).
+// The time span of every audio token, in PositionIds::audioIndices order: the token with index
+// k in its run (TokenInfo::frame) covers [k, k+1) * secondsPerToken from the start of its run's
+// sound. `segment` is the run's layout index, `token` the token's index in the ids.
 struct AudioTokenSpan {
-  std::size_t segment = 0;
+  std::size_t token = 0;
+  int segment = 0;
   int index = 0;
   double start = 0.0;
   double end = 0.0;
 };
-std::vector<AudioTokenSpan> audioTokenSpans(const Layout& layout, double secondsPerToken);
+std::vector<AudioTokenSpan> audioTokenSpans(const PositionIds& ids, double secondsPerToken);
 
-// The span under time `seconds` of one run (its spans as audioTokenSpans lists them): the
-// position in `spans` of the token covering it, or -1 outside every span of `segment`.
-long spanAt(const std::vector<AudioTokenSpan>& spans, std::size_t segment, double seconds);
+// The token covering time `seconds` of the sound of layout segment `segment`: its position in
+// `spans`, or -1 outside every span of that segment.
+long spanAt(const std::vector<AudioTokenSpan>& spans, int segment, double seconds);
 
 // What the Sound tab draws over the waveform from one (selected text) token to every audio token,
 // in PositionIds::audioIndices order: the distance (tokenDistance) and the positional bias
