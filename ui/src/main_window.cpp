@@ -54,7 +54,9 @@
 #include "scene_panel.h"
 #include "segment_list_editor.h"
 #include "sound_importer.h"
+#include "sound_spectrogram.h"
 #include "sound_view.h"
+#include "sound_waveform.h"
 #include "tour.h"
 
 namespace ropescope::ui {

@@ -59,7 +59,7 @@ void paintTimeAxis(QPainter& p, const QRectF& plot, double duration, bool dark) 
     p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
     const QString label = secondsText(k * step);
     const double w = fm.horizontalAdvance(label);
-    p.drawText(QPointF(std::clamp(x - w / 2, plot.left(), plot.right() - w + 30),
+    p.drawText(QPointF(std::max(plot.left(), std::min(x - w / 2, plot.right() - w + 30)),
                        plot.bottom() + 5 + fm.ascent()),
                label);
   }

@@ -53,7 +53,7 @@ void paintSpectrogram(QPainter& p, const QRectF& canvas, const SoundPicture& pic
 SoundSpectrogram::SoundSpectrogram(const SoundPicture* picture, QWidget* parent)
     : QWidget(parent), picture_(picture) {
   setObjectName(QStringLiteral("soundSpectrogram"));
-  setMinimumSize(240, 100);
+  setMinimumSize(200, 60);
 }
 
 void SoundSpectrogram::paintEvent(QPaintEvent*) {

@@ -5,7 +5,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QSignalBlocker>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -55,14 +54,10 @@ SoundView::SoundView(SceneModel* model, QWidget* parent) : QWidget(parent), mode
   captionLabel_->setObjectName(QStringLiteral("soundCaption"));
   captionLabel_->setWordWrap(true);
   column->addWidget(captionLabel_);
-  auto* split = new QSplitter(Qt::Vertical, this);
-  waveform_ = new SoundWaveform(&picture_, split);
-  spectrogram_ = new SoundSpectrogram(&picture_, split);
-  split->addWidget(waveform_);
-  split->addWidget(spectrogram_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  column->addWidget(split, 1);
+  waveform_ = new SoundWaveform(&picture_, this);
+  spectrogram_ = new SoundSpectrogram(&picture_, this);
+  column->addWidget(waveform_, 3);
+  column->addWidget(spectrogram_, 2);
   {
     const QSignalBlocker block(overlayBox_);
     overlayBox_->setCurrentIndex(static_cast<int>(overlay_));

@@ -1,5 +1,6 @@
 #include "sound_waveform.h"
 
+#include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -73,9 +74,9 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
   // The overlay's colour bar with its range.
   if (overlay) {
     const QRectF bar(plot.right() + 10, plot.top(), 12, plot.height());
-    for (int y = 0; y < static_cast<int>(bar.height()); ++y)
-      p.fillRect(QRectF(bar.left(), bar.bottom() - y - 1, bar.width(), 1),
-                 viridis(y / std::max(1.0, bar.height() - 1)));
+    QLinearGradient ramp(bar.bottomLeft(), bar.topLeft());
+    for (int k = 0; k <= 10; ++k) ramp.setColorAt(k / 10.0, viridis(k / 10.0));
+    p.fillRect(bar, ramp);
     p.setPen(fg);
     p.drawRect(bar);
     const QFontMetricsF fm(p.font());
@@ -88,7 +89,7 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
 SoundWaveform::SoundWaveform(const SoundPicture* picture, QWidget* parent)
     : QWidget(parent), picture_(picture) {
   setObjectName(QStringLiteral("soundWaveform"));
-  setMinimumSize(240, 120);
+  setMinimumSize(200, 80);
 }
 
 void SoundWaveform::paintEvent(QPaintEvent*) {
