@@ -124,8 +124,8 @@ std::vector<AudioTokenSpan> audioTokenSpans(const PositionIds& ids, double secon
   std::vector<AudioTokenSpan> spans;
   for (std::size_t a : ids.audioIndices()) {
     const TokenInfo& t = ids.tokens[a];
-    spans.push_back({a, t.segment, t.frame, t.frame * secondsPerToken,
-                     (t.frame + 1) * secondsPerToken});
+    spans.push_back(
+        {a, t.segment, t.frame, t.frame * secondsPerToken, (t.frame + 1) * secondsPerToken});
   }
   return spans;
 }
