@@ -13,7 +13,9 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/image_grid.h"
+#include "ropescope/layout_files.h"
 #include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/tokens_file.h"
 
@@ -469,7 +471,12 @@ void applyLayout(State& s) {
   if (s.merge) g.merge = static_cast<int>(s.merge);
   validateImageGridSettings(g);
   scene.imageGrid = g;
-  if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g});
+  // Sound files count their tokens as the design's processor does (an omni family's rule).
+  if (s.haveLayout)
+    scene.layout =
+        parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g, audioTokenRuleOf(scene.design)});
+  else
+    setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope {
@@ -311,7 +312,10 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
         s.imageGrid.rule = parseResizeRule(getAs<std::string>(g, "resize_rule", "image_grid"));
       validateImageGridSettings(s.imageGrid);
     }
-    const LayoutFileContext files{baseDir, s.imageGrid};
+    // Sound files count their tokens as the scene's design's processor does.
+    const AudioTokenRule audio = audioTokenRuleOf(
+        j.contains("design") ? getAs<std::string>(j, "design", "scene") : s.design);
+    const LayoutFileContext files{baseDir, s.imageGrid, audio};
     const std::string spec = getAs<std::string>(j, "layout", "scene");
     s.layout =
         problems ? parseLayoutSpecKeeping(spec, files, *problems) : parseLayoutSpec(spec, files);

@@ -204,7 +204,8 @@ TEST_F(ModelCli, OmniVideoWithItsSoundEndToEnd) {
        {{7, 8, 151652, 151647, 151656, 151646, 151646, 151646, 151656, 151648, 151653, 9}}},
       {"video_grid_thw", {{2, 2, 2}}},
       {"video_second_per_grid", {2.0}},
-      {"feature_attention_mask", {std::vector<int>(18, 1)}}};
+      // 12 mel frames: ((12 - 1) // 2 + 1 - 2) // 2 + 1 = 3 audio tokens, as input_ids hold.
+      {"feature_attention_mask", {std::vector<int>(12, 1)}}};
   std::ofstream(work_ / "omni.json") << tokens.dump();
   // get_rope_index (modeling_qwen2_5_omni.py) by hand: text 0, 1; the bos pair 2, 2; st 3:
   // frame 0 (3, 3, 3), audio 3, 4, 5, frame 1 (3 + 50, 3, 3); the last chunk is video chunk 1

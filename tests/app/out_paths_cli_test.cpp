@@ -510,7 +510,7 @@ void checkEveryView(bool withX) {
       ASSERT_TRUE(events.ok()) << "inotify: " << std::strerror(errno);
       const ProcessResult r =
           runProcess(work, work,
-                     {"render", "--layout", "t2,img:castle.png,t2", "--view", v.name, "--size",
+                     {"render", "--layout", "t2,img:castle.png,t2,a4", "--view", v.name, "--size",
                       "480x360", "--out", (dir / name).string()},
                      !withX);
       ASSERT_EQ(r.status, 0) << context << "\n" << r.err;

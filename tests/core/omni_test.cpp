@@ -430,14 +430,15 @@ TEST(Omni, TokensOfAVideoWithItsSoundBuildTheLayout) {
   add(151646, 10);
   ids += ", 151648, 151653, 9]";
   std::string mask = "[[";
-  for (int f = 0; f < 300; ++f) mask += (f ? ", " : "") + std::string(f < 243 ? "1" : "0");
+  // 240 mel frames: ((240 - 1) // 2 + 1 - 2) // 2 + 1 = 60 audio tokens (sound_file.h).
+  for (int f = 0; f < 300; ++f) mask += (f ? ", " : "") + std::string(f < 240 ? "1" : "0");
   mask += "]]";
   const TokenInput in = tokensFromJson("{\"input_ids\": [" + ids +
                                        "], \"video_grid_thw\": [[4, 4, 4]], "
                                        "\"video_second_per_grid\": [1.0], "
                                        "\"feature_attention_mask\": " +
                                        mask + "}");
-  EXPECT_EQ(in.audioFeatureLengths, (std::vector<long long>{243}));
+  EXPECT_EQ(in.audioFeatureLengths, (std::vector<long long>{240}));
   const Layout l = layoutFromTokens(in, m);
   EXPECT_EQ(formatLayoutSpec(l),
             formatLayoutSpec(parseLayoutSpec("t2,qwen2.5-omni:v4x2x2@1s+a60,t1")));
@@ -453,8 +454,14 @@ TEST(Omni, TokensOfAVideoWithItsSoundBuildTheLayout) {
             std::string::npos)
       << two;
   const TokenInput one = tokensFromJson(
-      R"({"input_ids": [5, 151647, 151646, 151646, 151646, 151648], "audio_feature_lengths": [9]})");
+      R"({"input_ids": [5, 151647, 151646, 151646, 151646, 151648], "audio_feature_lengths": [12]})");
   EXPECT_EQ(formatLayoutSpec(layoutFromTokens(one, m)), "t1,s1,a3,s1");
+  // The audio's tokens follow from its mel frames: 9 frames make 2 tokens, not the 3 given.
+  const TokenInput wrong = tokensFromJson(
+      R"({"input_ids": [5, 151647, 151646, 151646, 151646, 151648], "audio_feature_lengths": [9]})");
+  EXPECT_EQ(messageOf([&] { layoutFromTokens(wrong, m); }),
+            "tokens: audio 0: 9 mel frames (feature_attention_mask) make 2 tokens under "
+            "qwen2.5-omni, input_ids hold 3");
   // A chunk that cuts a frame is refused.
   std::string cut = "[151652, 151647";
   ids.clear();

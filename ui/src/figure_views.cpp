@@ -29,8 +29,10 @@
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
+#include "ropescope/sound_display.h"
 #include "ropescope/table_report.h"
 #include "scene_model.h"
+#include "sound_view.h"
 
 namespace ropescope::ui {
 
@@ -236,6 +238,66 @@ struct Heatmap {
   }
 };
 
+// The Sound tab on its own model (its first audio segment), painted on any device.
+struct SoundFigure {
+  SceneModel model;
+  SoundView view;
+  explicit SoundFigure(const Scene& scene) : view(&model) {
+    model.setScene(scene);
+    if (model.isStale()) throw InputError(model.problem()->message.toStdString());
+    if (view.shownSegment() < 0)
+      throw InputError("this view needs audio in the layout (an a<N> or aud:FILE item)", "view");
+  }
+  QString title() const {
+    return QStringLiteral("Distance of text token %1 to each audio token (%2)")
+        .arg(model.validScene().selectedText)
+        .arg(QString::fromStdString(model.metrics().designUsed));
+  }
+  void paint(QPainter& p, QSizeF logical, const FigureOptions& o) {
+    const double band = o.title ? 26.0 : 0.0;
+    p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
+    if (o.title) {
+      p.setFont(figure::font(figure::Text::Title));
+      p.setPen(figure::foreground());
+      p.drawText(QRectF(4, 0, logical.width() - 8, band), Qt::AlignCenter, title());
+    }
+    p.save();
+    p.translate(0, band);
+    p.setFont(figure::font(figure::Text::Label));
+    view.paintFigure(p, QSizeF(logical.width(), logical.height() - band), false);
+    p.restore();
+  }
+  // Every audio token's span, with the selected text token's distance and bias to it (core's
+  // distancesToAudio / biasToAudio) when the layout has a text token.
+  Table table() const {
+    const SceneMetrics& m = model.metrics();
+    Table t;
+    t.columns = {"audio", "token", "segment", "index", "start_s", "end_s"};
+    std::vector<double> d, b;
+    if (m.selectedToken >= 0) {
+      d = distancesToAudio(m.ids, static_cast<std::size_t>(m.selectedToken));
+      b = biasToAudio(m.ids, m.pairs, static_cast<std::size_t>(m.selectedToken));
+      t.columns.push_back("distance");
+      t.columns.push_back("bias");
+    }
+    const std::vector<AudioTokenSpan>& spans = view.spans();
+    for (std::size_t a = 0; a < spans.size(); ++a) {
+      std::vector<TableCell> row{static_cast<long long>(a),
+                                 static_cast<long long>(spans[a].token),
+                                 static_cast<long long>(spans[a].segment),
+                                 static_cast<long long>(spans[a].index),
+                                 spans[a].start,
+                                 spans[a].end};
+      if (m.selectedToken >= 0) {
+        row.push_back(d[a]);
+        row.push_back(b[a]);
+      }
+      t.rows.push_back(std::move(row));
+    }
+    return t;
+  }
+};
+
 // The phasor picture of the Phasors tab for the options' displacement (core's computePhasor on
 // the scene's pair table).
 Phasor phasorOf(const Scene& scene, const FigureOptions& o) {
@@ -359,6 +421,10 @@ const std::vector<FigureView>& figureViews() {
       {"phasor",
        "the Phasors tab: every rotary pair's phase at a displacement (--distance, --along)",
        FigureKind::Painted, kChartFormats},
+      {"sound",
+       "the Sound tab: the first audio segment's waveform and spectrogram, each audio token's "
+       "span coloured by the text token's distance",
+       FigureKind::Painted, kChartFormats},
   };
   return views;
 }
@@ -446,6 +512,8 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
     t = attentionTable(attentionFigure(scene));
   } else if (view.name == "phasor") {
     t = phasorTable(phasorOf(scene, o));
+  } else if (view.name == "sound") {
+    t = SoundFigure(scene).table();
   } else {  // picture heat maps
     Heatmap h(scene, isBias(view));
     const SceneMetrics& m = h.model.metrics();
@@ -500,6 +568,9 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
       paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
     } else if (view.name == "phasor") {
       paintPhasorFigure(p, figure::logicalSize(o), phasorOf(scene, o), o);
+    } else if (view.name == "sound") {
+      SoundFigure f(scene);
+      f.paint(p, figure::logicalSize(o), o);
     } else if (view.kind == FigureKind::Heatmap) {
       Heatmap h(scene, isBias(view));
       h.paint(p, figure::logicalSize(o), o, isBias(view));
@@ -541,6 +612,12 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
     savePainted(
         path, format, o, [&](QPainter& p, QSizeF logical) { paintPhasorFigure(p, logical, ph, o); },
         title);
+    return;
+  }
+  if (view.name == "sound") {
+    SoundFigure f(scene);
+    savePainted(
+        path, format, o, [&](QPainter& p, QSizeF logical) { f.paint(p, logical, o); }, title);
     return;
   }
   if (view.kind == FigureKind::Heatmap) {

@@ -54,6 +54,10 @@
 #include "scene_model.h"
 #include "scene_panel.h"
 #include "segment_list_editor.h"
+#include "sound_importer.h"
+#include "sound_spectrogram.h"
+#include "sound_view.h"
+#include "sound_waveform.h"
 #include "tour.h"
 
 namespace ropescope::ui {
@@ -126,6 +130,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   sideTabs_->addTab(picture_, tr("Picture"));
   phasor_ = new PhasorView(model_);
   sideTabs_->addTab(phasor_, tr("Phasors"));
+  sound_ = new SoundView(model_);
+  sideTabs_->addTab(sound_, tr("Sound"));
   modalities_ = new ModalityView(model_);
   sideTabs_->addTab(modalities_, tr("Modalities"));
   splitter_ = new QSplitter(Qt::Horizontal);
@@ -146,6 +152,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
 
   connect(view_, &PositionSpaceView::textTokenClicked, model_, &SceneModel::setSelectedText);
   connect(view_, &PositionSpaceView::visualTokenClicked, model_, &SceneModel::setSelectedVisual);
+  // Audio tokens: picked in either view, highlighted in both.
+  connect(view_, &PositionSpaceView::audioTokenClicked, sound_, &SoundView::setSelectedAudio);
+  connect(view_, &PositionSpaceView::audioTokenClicked, view_,
+          &PositionSpaceView::setSelectedAudio);
+  connect(sound_, &SoundView::audioTokenClicked, view_, &PositionSpaceView::setSelectedAudio);
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
   memoryRelease_ = new MemoryRelease(this);
   connect(model_, &SceneModel::selectionChanged, this, &MainWindow::refreshSelection);
@@ -154,7 +165,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   // status bar, without a modal dialog, and the scene keeps everything else.
   importer_ = new PictureImporter(model_, this);
   SegmentListEditor* segments = panel_->segmentEditor();
-  connect(segments, &SegmentListEditor::filesDropped, importer_, &PictureImporter::addDropped);
+  connect(segments, &SegmentListEditor::filesDropped, this, &MainWindow::addDroppedFiles);
+  soundImporter_ = new SoundImporter(model_, this);
+  connect(soundImporter_, &SoundImporter::imported, this, [this, segments](const QString& message) {
+    segments->setFileMessage(message);
+    if (!message.isEmpty())
+      statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    if (message.isEmpty()) showSideTab(QStringLiteral("sound"));
+  });
   connect(importer_, &PictureImporter::imported, this, [this, segments](const QString& message) {
     segments->setFileMessage(message);
     if (!message.isEmpty())
@@ -276,6 +294,8 @@ void MainWindow::buildMenus() {
   figures_->addContextMenu(attention_, {"attention"});
   figures_->setPhasorView(phasor_);
   figures_->addContextMenu(phasor_->canvas(), {"phasor"});
+  figures_->addContextMenu(sound_->waveform(), {"sound"});
+  figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
   connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
     figures_->popup(view_, pos, {"space", "compare"});
   });
@@ -297,7 +317,10 @@ void MainWindow::buildMenus() {
   QAction* addVideo = new QAction(tr("Add &video\xe2\x80\xa6"), this);
   addVideo->setToolTip(tr("A folder of frames, several frame files or an animated GIF"));
   connect(addVideo, &QAction::triggered, this, [this] { importer_->videoDialog(this); });
-  file->insertActions(saveAction, {addImage, addVideo});
+  QAction* addSound = new QAction(tr("Add &sound\xe2\x80\xa6"), this);
+  addSound->setToolTip(tr("A WAV, FLAC, OGG or MP3 file: an aud: segment of audio tokens"));
+  connect(addSound, &QAction::triggered, this, [this] { soundImporter_->soundDialog(this); });
+  file->insertActions(saveAction, {addImage, addVideo, addSound});
   file->insertSeparator(saveAction);
   rebuildRecentMenu();
   rebuildModelMenu();
@@ -500,6 +523,7 @@ void MainWindow::setDarkPalette(bool dark) {
   modalities_->setDark(dark);
   charts_->setDark(dark);
   phasor_->setDark(dark);
+  sound_->setDark(dark);
   positionFormulas_->setDark(dark);
 }
 
@@ -781,6 +805,7 @@ void MainWindow::showSideTab(const QString& name) {
   if (name == QLatin1String("phasor")) sideTabs_->setCurrentWidget(phasor_);
   if (name == QLatin1String("picture")) sideTabs_->setCurrentWidget(picture_);
   if (name == QLatin1String("charts")) sideTabs_->setCurrentWidget(charts_);
+  if (name == QLatin1String("sound")) sideTabs_->setCurrentWidget(sound_);
 }
 
 void MainWindow::restoreSettings() {
@@ -822,7 +847,15 @@ void MainWindow::dropEvent(QDropEvent* e) {
   const QStringList paths = droppedPaths(e->mimeData());
   if (paths.isEmpty()) return;
   e->acceptProposedAction();
-  importer_->addDropped(paths);
+  addDroppedFiles(paths);
+}
+
+// Sound files become aud: segments, everything else goes to the picture importer.
+void MainWindow::addDroppedFiles(const QStringList& paths) {
+  QStringList sounds, pictures;
+  for (const QString& p : paths) (isSoundFile(p) ? sounds : pictures) << p;
+  if (!sounds.isEmpty()) soundImporter_->addSounds(sounds);
+  if (!pictures.isEmpty()) importer_->addDropped(pictures);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

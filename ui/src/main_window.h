@@ -38,6 +38,8 @@ class SceneModel;
 class PictureImporter;
 class PictureView;
 class ScenePanel;
+class SoundImporter;
+class SoundView;
 
 class MemoryRelease;
 
@@ -59,13 +61,17 @@ class MainWindow : public QMainWindow {
   FigureMenu* figures() const { return figures_; }
   QDockWidget* attentionDock() const { return attentionDock_; }
   PhasorView* phasorView() const { return phasor_; }
+  SoundView* soundView() const { return sound_; }
+  SoundImporter* soundImporter() const { return soundImporter_; }
+  // Dropped files: sound files to the sound importer, the rest to the picture importer.
+  void addDroppedFiles(const QStringList& paths);
   FormulaPanel* positionFormulas() const { return positionFormulas_; }
   TourPanel* tourPanel() const { return tour_; }
   QDockWidget* tourDock() const { return tourDock_; }
   MemoryRelease* memoryRelease() const { return memoryRelease_; }
   // Help → Tour (F1): shows the tour panel at its first step.
   void startTour();
-  // Shows a side tab by name: "charts", "picture" or "phasor".
+  // Shows a side tab by name: "charts", "picture", "phasor" or "sound".
   void showSideTab(const QString& name);
   // Shows the picture tab (true) or the charts (false) beside the 3-D view.
   void showPictureTab(bool picture);
@@ -155,6 +161,8 @@ class MainWindow : public QMainWindow {
   FigureMenu* figures_ = nullptr;
   PhasorView* phasor_ = nullptr;
   ModalityView* modalities_ = nullptr;
+  SoundView* sound_ = nullptr;
+  SoundImporter* soundImporter_ = nullptr;
   FormulaPanel* positionFormulas_ = nullptr;
   TourPanel* tour_ = nullptr;
   QDockWidget* tourDock_ = nullptr;

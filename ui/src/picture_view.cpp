@@ -1,5 +1,7 @@
 #include "picture_view.h"
 
+#include "ropescope/token_groups.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -178,7 +180,7 @@ void PictureView::refresh() {
   std::vector<long> visualOfToken(m.ids.size(), -1);
   long v = 0;
   for (std::size_t i = 0; i < m.ids.size(); ++i)
-    if (m.ids.tokens[i].modality != Modality::Text) visualOfToken[i] = v++;
+    if (inGroup(m.ids.tokens[i].modality, TokenGroup::Visual)) visualOfToken[i] = v++;
   for (std::size_t i = 0; i < m.ids.size(); ++i)
     if (visualOfToken[i] == selected && selected >= 0 && m.ids.tokens[i].segment == segment_)
       temporal_ = m.ids.tokens[i].frame;

@@ -24,6 +24,7 @@
 #include <vtkUnsignedCharArray.h>
 
 #include "axis_colors.h"
+#include "modality_colors.h"
 #include "picture_source.h"
 
 namespace ropescope::ui {
@@ -53,15 +54,9 @@ std::array<unsigned char, 3> cellColor(double u, double v) {
   return rgb;
 }
 
-std::array<unsigned char, 3> modalityColor(Modality m) {
-  switch (m) {
-    case Modality::Image:
-      return {245, 140, 40};
-    case Modality::Video:
-      return {170, 100, 230};
-    default:
-      return {220, 220, 220};
-  }
+std::array<unsigned char, 3> rgbOf(const QColor& c) {
+  return {static_cast<unsigned char>(c.red()), static_cast<unsigned char>(c.green()),
+          static_cast<unsigned char>(c.blue())};
 }
 
 QString number(double v) {
@@ -89,16 +84,27 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   textPoints_ = vtkSmartPointer<vtkPolyData>::New();
   textLine_ = vtkSmartPointer<vtkPolyData>::New();
   visualPoints_ = vtkSmartPointer<vtkPolyData>::New();
+  audioPoints_ = vtkSmartPointer<vtkPolyData>::New();
+  audioLine_ = vtkSmartPointer<vtkPolyData>::New();
   cone_ = vtkSmartPointer<vtkPolyData>::New();
   highlight_ = vtkSmartPointer<vtkPolyData>::New();
   textPointsActor_ = makeActor(textPoints_);
   textLineActor_ = makeActor(textLine_);
   visualActor_ = makeActor(visualPoints_);
+  audioPointsActor_ = makeActor(audioPoints_);
+  audioLineActor_ = makeActor(audioLine_);
   coneActor_ = makeActor(cone_);
   highlightActor_ = makeActor(highlight_);
 
   textPointsActor_->GetProperty()->SetRenderPointsAsSpheres(true);
   visualActor_->GetProperty()->SetRenderPointsAsSpheres(true);
+  // Audio tokens: their own track (points joined in sequence order within each run).
+  audioPointsActor_->GetProperty()->SetRenderPointsAsSpheres(true);
+  {
+    const QColor c = modalityColor(Modality::Audio);
+    audioPointsActor_->GetProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
+    audioLineActor_->GetProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
+  }
   coneActor_->GetProperty()->SetOpacity(0.35);
   highlightActor_->GetProperty()->SetRenderPointsAsSpheres(true);
   highlightActor_->GetProperty()->SetColor(1.0, 0.95, 0.3);
@@ -156,6 +162,8 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   ren->AddActor(textLineActor_);
   ren->AddActor(textPointsActor_);
   ren->AddActor(visualActor_);
+  ren->AddActor(audioLineActor_);
+  ren->AddActor(audioPointsActor_);
   ren->AddActor(highlightActor_);
   ren->AddActor2D(staleText_);
   ren->AddActor2D(titleText_);
@@ -177,6 +185,8 @@ void PositionSpaceView::applyPixelSizes() {
   textPointsActor_->GetProperty()->SetPointSize(9 * s);
   textLineActor_->GetProperty()->SetLineWidth(2 * s);
   visualActor_->GetProperty()->SetPointSize(9 * s);
+  audioPointsActor_->GetProperty()->SetPointSize(7 * s);
+  audioLineActor_->GetProperty()->SetLineWidth(3 * s);
   coneActor_->GetProperty()->SetLineWidth(1 * s);
   highlightActor_->GetProperty()->SetPointSize(17 * s);
   // Font sizes follow the window's DPI (VtkView sets it from the pixel scale); lines do not.
@@ -234,6 +244,12 @@ void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long
   rebuild();
 }
 
+void PositionSpaceView::setSelectedAudio(long audioIndex) {
+  if (audioIndex == selectedAudio_) return;
+  selectedAudio_ = audioIndex;
+  rebuild();
+}
+
 void PositionSpaceView::setLayout(const Layout& layout) {
   if (layout == layout_) return;
   layout_ = layout;
@@ -264,8 +280,8 @@ void PositionSpaceView::setStale(bool stale) {
   staleText_->SetVisibility(stale);
   // Fade the content so numbers of the last valid scene do not read as current.
   const double opacity = stale ? 0.3 : 1.0;
-  for (vtkActor* a :
-       {textPointsActor_.Get(), textLineActor_.Get(), visualActor_.Get(), highlightActor_.Get()}) {
+  for (vtkActor* a : {textPointsActor_.Get(), textLineActor_.Get(), visualActor_.Get(),
+                      audioPointsActor_.Get(), audioLineActor_.Get(), highlightActor_.Get()}) {
     a->GetProperty()->SetOpacity(opacity);
   }
   coneActor_->GetProperty()->SetOpacity(
@@ -338,7 +354,9 @@ void PositionSpaceView::rebuild() {
   const bool moved = tilesDirty_;  // the ids changed (not only the selection)
   textIndexOf_.assign(n, -1);
   visualIndexOf_.assign(n, -1);
+  audioIndexOf_.assign(n, -1);
   visualTokens_.clear();
+  audioTokens_.clear();
   pointTokens_.clear();
   if (tilesDirty_) {
     // Only the layout's own tokens can be tiles: ids of another layout (compare mode, a stale
@@ -354,6 +372,14 @@ void PositionSpaceView::rebuild() {
   auto textVerts = vtkSmartPointer<vtkCellArray>::New();
   auto visPts = vtkSmartPointer<vtkPoints>::New();
   auto visVerts = vtkSmartPointer<vtkCellArray>::New();
+  auto audioPts = vtkSmartPointer<vtkPoints>::New();
+  auto audioVerts = vtkSmartPointer<vtkCellArray>::New();
+  auto audioRuns = vtkSmartPointer<vtkCellArray>::New();
+  std::vector<vtkIdType> run;  // the audio run being walked (consecutive tokens of one segment)
+  auto closeRun = [&] {
+    if (run.size() > 1) audioRuns->InsertNextCell(static_cast<vtkIdType>(run.size()), run.data());
+    run.clear();
+  };
   long textCount = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Id3& p = ids_.ids[i];
@@ -361,6 +387,16 @@ void PositionSpaceView::rebuild() {
       textIndexOf_[i] = textCount++;
       const vtkIdType id = textPts->InsertNextPoint(p[0], p[1], p[2]);
       textVerts->InsertNextCell(1, &id);
+    } else if (ids_.tokens[i].modality == Modality::Audio) {
+      audioIndexOf_[i] = static_cast<long>(audioTokens_.size());
+      if (!audioTokens_.empty() &&
+          (ids_.tokens[audioTokens_.back()].segment != ids_.tokens[i].segment ||
+           static_cast<std::size_t>(audioTokens_.back()) + 1 != i))
+        closeRun();
+      audioTokens_.push_back(static_cast<long>(i));
+      const vtkIdType id = audioPts->InsertNextPoint(p[0], p[1], p[2]);
+      audioVerts->InsertNextCell(1, &id);
+      run.push_back(id);
     } else {
       visualIndexOf_[i] = static_cast<long>(visualTokens_.size());
       visualTokens_.push_back(static_cast<long>(i));
@@ -370,9 +406,16 @@ void PositionSpaceView::rebuild() {
       visVerts->InsertNextCell(1, &id);
     }
   }
+  closeRun();
   textPoints_->Initialize();
   textPoints_->SetPoints(textPts);
   textPoints_->SetVerts(textVerts);
+  audioPoints_->Initialize();
+  audioPoints_->SetPoints(audioPts);
+  audioPoints_->SetVerts(audioVerts);
+  audioLine_->Initialize();
+  audioLine_->SetPoints(audioPts);
+  audioLine_->SetLines(audioRuns);
 
   // The polyline follows the text tokens in sequence order, across the visual blocks.
   textLine_->Initialize();
@@ -409,6 +452,11 @@ void PositionSpaceView::rebuild() {
   }
   if (selectedVisual_ >= 0 && selectedVisual_ < static_cast<long>(visualTokens_.size())) {
     const Id3& p = ids_.ids[visualTokens_[selectedVisual_]];
+    const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);
+    hiVerts->InsertNextCell(1, &h);
+  }
+  if (selectedAudio_ >= 0 && selectedAudio_ < static_cast<long>(audioTokens_.size())) {
+    const Id3& p = ids_.ids[audioTokens_[selectedAudio_]];
     const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);
     hiVerts->InsertNextCell(1, &h);
   }
@@ -468,7 +516,7 @@ void PositionSpaceView::applyColors() {
       const double v = e.first > 0 ? static_cast<double>(info.row) / e.first : 0.5;
       rgb = cellColor(u, v);
     } else {
-      rgb = modalityColor(info.modality);
+      rgb = rgbOf(modalityColor(info.modality));
     }
     colors->InsertNextTypedTuple(rgb.data());
   }
@@ -672,6 +720,10 @@ QString PositionSpaceView::describeToken(long token) const {
                      .arg(info.segment);
   if (info.modality == Modality::Text) {
     text += QStringLiteral("\ntext token %1").arg(textIndexOf_[token]);
+  } else if (info.modality == Modality::Audio) {
+    text += QStringLiteral("\naudio token %1 Â· token %2 of its run")
+                .arg(audioIndexOf_[token])
+                .arg(info.frame);
   } else {
     text += QStringLiteral("\nvisual token %1 · cell frame %2, row %3, col %4")
                 .arg(visualIndexOf_[token])
@@ -708,6 +760,8 @@ void PositionSpaceView::onClick(QPoint pos) {
   if (token < 0) return;
   if (textIndexOf_[token] >= 0) {
     emit textTokenClicked(static_cast<int>(textIndexOf_[token]));
+  } else if (audioIndexOf_[token] >= 0) {
+    emit audioTokenClicked(audioIndexOf_[token]);
   } else {
     emit visualTokenClicked(visualIndexOf_[token]);
   }

@@ -1,5 +1,6 @@
 // The 3-D view of the position-id space: text tokens along the text axis, visual tokens coloured
-// by grid cell or modality, the selected text token's lines to every visual token, axes, picking.
+// by grid cell or modality, audio tokens as their own track, the selected text token's lines to
+// every visual token, axes, picking.
 #pragma once
 
 #include <QString>
@@ -39,6 +40,12 @@ class PositionSpaceView : public VtkView {
   // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
   // before showIds(); an empty layout (the default) draws every visual token as a point.
   void setLayout(const Layout& layout);
+  // The selected audio token (index among audio tokens, PositionIds::audioIndices order), -1
+  // for none: highlighted on the audio track. Kept across showIds() until changed.
+  void setSelectedAudio(long audioIndex);
+  long selectedAudio() const { return selectedAudio_; }
+  // Token indices of the audio tokens, in order (the audio track's points).
+  const std::vector<long>& audioTokens() const { return audioTokens_; }
   // Tokens marked with the selection's highlight (check ids: the tokens that differ from a
   // model's dump), kept until the next call; an empty list clears them.
   void setMarkedTokens(std::vector<long> tokens);
@@ -90,6 +97,7 @@ class PositionSpaceView : public VtkView {
  signals:
   void textTokenClicked(int textIndex);
   void visualTokenClicked(long visualIndex);
+  void audioTokenClicked(long audioIndex);
 
  protected:
   void resizeGL(int w, int h) override;
@@ -109,8 +117,11 @@ class PositionSpaceView : public VtkView {
   PositionIds ids_;
   std::vector<long> textIndexOf_;    // per token: index among text tokens or -1
   std::vector<long> visualIndexOf_;  // per token: index among visual tokens or -1
-  std::vector<long> visualTokens_;   // token index of every visual token
-  std::vector<long> pointTokens_;    // visual tokens drawn as points (not as picture tiles)
+  std::vector<long> audioIndexOf_;   // per token: index among audio tokens or -1
+  std::vector<long> audioTokens_;    // token index of each audio token
+  long selectedAudio_ = -1;
+  std::vector<long> visualTokens_;  // token index of every visual token
+  std::vector<long> pointTokens_;   // visual tokens drawn as points (not as picture tiles)
   Layout layout_;
   bool tilesDirty_ = true;
   std::unique_ptr<PictureTiles> tiles_;
@@ -126,6 +137,8 @@ class PositionSpaceView : public VtkView {
   bool cameraMoved_ = false;                     // by the user since the last preset
 
   vtkSmartPointer<vtkPolyData> textPoints_, textLine_, visualPoints_, cone_, highlight_;
+  vtkSmartPointer<vtkPolyData> audioPoints_, audioLine_;
+  vtkSmartPointer<vtkActor> audioPointsActor_, audioLineActor_;
   vtkSmartPointer<vtkActor> textPointsActor_, textLineActor_, visualActor_, coneActor_,
       highlightActor_;
   std::unique_ptr<SpaceAxes> axes_;

@@ -1,5 +1,8 @@
 #include "scene_model.h"
 
+#include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QThread>
@@ -48,8 +51,12 @@ SceneModel::SceneModel(QObject* parent)
 SceneModel::~SceneModel() = default;
 
 void SceneModel::setScene(const Scene& scene) {
-  if (scene == scene_ && !problem_) return;
-  scene_ = scene;
+  Scene next = scene;
+  // Sound files count their tokens as the design's processor does: a switch to or from an omni
+  // family recounts them (no file is read).
+  setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
+  if (next == scene_ && !problem_) return;
+  scene_ = std::move(next);
   compute();
   emit changed();
 }

@@ -31,14 +31,18 @@ QComboBox* kindAt(const QTableWidget* table, int row) {
   return qobject_cast<QComboBox*>(table->cellWidget(row, KindColumn));
 }
 
-// "img castle.png", "vid frames/": what a file row shows instead of the kind selector.
+// "img castle.png", "vid frames/", "aud chirp.wav": what a file row shows instead of the kind
+// selector.
 QString fileLabel(const Segment& s) {
   const QFileInfo info(QString::fromStdString(s.source.path));
   QString name = info.fileName();
   if (s.source.kind == SourceKind::Folder) name = info.fileName() + QLatin1Char('/');
   if (s.source.kind == SourceKind::FrameList)
     name = QObject::tr("%1 frames").arg(s.source.frames.size());
-  return (s.kind == SegmentKind::Image ? QStringLiteral("img ") : QStringLiteral("vid ")) + name;
+  return (s.kind == SegmentKind::Image   ? QStringLiteral("img ")
+          : s.kind == SegmentKind::Audio ? QStringLiteral("aud ")
+                                         : QStringLiteral("vid ")) +
+         name;
 }
 
 QStringList localPaths(const QMimeData* mime) {
@@ -58,9 +62,9 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   spec_ = new QLineEdit(this);
   spec_->setObjectName(QStringLiteral("layoutSpec"));
   spec_->setToolTip(
-      tr("The layout in one line: t<N> text, i<H>x<W> image, v<T>x<H>x<W> video, "
-         "img:PATH a picture, vid:FOLDER/ or vid:A.png+B.png or vid:ANIM.gif a video; "
-         "press Enter to apply"));
+      tr("The layout in one line: t<N> text, i<H>x<W> image, v<T>x<H>x<W> video, a<N> audio "
+         "tokens, img:PATH a picture, vid:FOLDER/ or vid:A.png+B.png or vid:ANIM.gif a video, "
+         "aud:PATH a sound file; press Enter to apply"));
   spec_->setPlaceholderText(QStringLiteral("t5,i3x3,t2"));
   column->addWidget(spec_);
   connect(spec_, &QLineEdit::returnPressed, this, [this] {
@@ -98,6 +102,8 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   button(tr("+ Text"), tr("Append a text run"), [this] { addSegment(Segment::text(4)); });
   button(tr("+ Image"), tr("Append an image grid"), [this] { addSegment(Segment::image(4, 4)); });
   button(tr("+ Video"), tr("Append a video grid"), [this] { addSegment(Segment::video(2, 4, 4)); });
+  button(tr("+ Audio"), tr("Append a run of audio tokens (40 tokens: 1.6 s of Qwen2.5-Omni)"),
+         [this] { addSegment(Segment::audio(40)); });
   buttons->addStretch(1);
   button(QStringLiteral("▲"), tr("Move the selected segment up"), [this] { moveSelected(-1); });
   button(QStringLiteral("▼"), tr("Move the selected segment down"), [this] { moveSelected(1); });
@@ -192,7 +198,8 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
       continue;
     }
     auto* kind = new QComboBox(table_);
-    kind->addItems({tr("text"), tr("image"), tr("video")});
+    // In SegmentKind order: the index is the kind.
+    kind->addItems({tr("text"), tr("image"), tr("video"), tr("audio")});
     table_->setCellWidget(r, KindColumn, kind);
     connect(kind, &QComboBox::currentIndexChanged, this, [this, kind](int k) {
       // A row switched to another kind gets usable sizes for it instead of zeros.
@@ -200,7 +207,8 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
         if (kindAt(table_, row) != kind) continue;
         Segment s = k == 0   ? Segment::text(4)
                     : k == 1 ? Segment::image(4, 4)
-                             : Segment::video(2, 4, 4);
+                    : k == 2 ? Segment::video(2, 4, 4)
+                             : Segment::audio(40);
         fillRow(row, s);
       }
       emitFromRows();
@@ -224,8 +232,10 @@ void SegmentListEditor::fillRow(int row, const Segment& s) {
   QSpinBox* rows = spinAt(table_, row, RowsColumn);
   QSpinBox* cols = spinAt(table_, row, ColsColumn);
   const QSignalBlocker b1(a), b2(rows), b3(cols);
+  // Text and audio runs: a length; pictures: frames x rows x cols.
+  const bool run = s.kind == SegmentKind::Text || s.kind == SegmentKind::Audio;
   if (!kind) {  // a file row: sizes only
-    a->setValue(s.kind == SegmentKind::Text ? s.length : s.frames);
+    a->setValue(run ? s.length : s.frames);
     rows->setValue(s.rows);
     cols->setValue(s.cols);
     return;
@@ -242,12 +252,12 @@ void SegmentListEditor::fillRow(int row, const Segment& s) {
                        ? tr("Timestamp text of a video frame")
                        : QString());
   kind->setCurrentIndex(static_cast<int>(s.kind));
-  a->setValue(s.kind == SegmentKind::Text ? s.length : s.frames);
+  a->setValue(run ? s.length : s.frames);
   rows->setValue(s.rows);
   cols->setValue(s.cols);
   a->setEnabled(s.kind != SegmentKind::Image);
-  rows->setEnabled(s.kind != SegmentKind::Text);
-  cols->setEnabled(s.kind != SegmentKind::Text);
+  rows->setEnabled(!run);
+  cols->setEnabled(!run);
 }
 
 Layout SegmentListEditor::layoutFromRows() const {
@@ -278,6 +288,10 @@ Layout SegmentListEditor::layoutFromRows() const {
         s.frames = a;
         s.rows = rows;
         s.cols = cols;
+        break;
+      case SegmentKind::Audio:
+        if (s.kind != kind) s = Segment::audio(a);
+        s.length = a;
         break;
     }
     layout.segments.push_back(s);

@@ -23,6 +23,24 @@ QString visualSegmentName(const Layout& layout, std::size_t segment) {
   return name;
 }
 
+QString audioSegmentName(const Layout& layout, std::size_t segment) {
+  if (segment >= layout.segments.size() || !layout.segments[segment].isAudio()) return {};
+  int number = 0;
+  for (std::size_t s = 0; s <= segment; ++s)
+    if (layout.segments[s].isAudio()) ++number;
+  QString name = QObject::tr("audio %1").arg(number);
+  const Segment& seg = layout.segments[segment];
+  if (seg.source.isFile())
+    name +=
+        QStringLiteral(" (%1)").arg(QFileInfo(QString::fromStdString(seg.source.path)).fileName());
+  return name;
+}
+
+QString segmentName(const Layout& layout, std::size_t segment) {
+  const QString visual = visualSegmentName(layout, segment);
+  return visual.isEmpty() ? audioSegmentName(layout, segment) : visual;
+}
+
 QString pixelSizeText(int width, int height) {
   return QString::fromUtf8("%1\xc3\x97%2 px (W\xc3\x97H)").arg(width).arg(height);
 }

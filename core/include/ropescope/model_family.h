@@ -107,4 +107,8 @@ const ModelFamily& findFamily(const std::string& name);
 // nullptr when no family has this config.json model_type.
 const ModelFamily* familyForModelType(const std::string& modelType);
 
+// How sound files (aud:) become audio tokens under a design: an omni family's own rule, and
+// Qwen2.5-Omni's for every other design (the research designs have no processor of their own).
+AudioTokenRule audioTokenRuleOf(const std::string& design);
+
 }  // namespace ropescope

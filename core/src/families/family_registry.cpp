@@ -30,6 +30,12 @@ const ModelFamily* familyForModelType(const std::string& modelType) {
   return nullptr;
 }
 
+AudioTokenRule audioTokenRuleOf(const std::string& design) {
+  for (const ModelFamily* f : allFamilies())
+    if (f->name() == design && f->omni()) return f->omni()->audio;
+  return AudioTokenRule::Qwen25Omni;
+}
+
 namespace detail {
 
 FrequencySpec familyFrequency(const std::string& plan, std::vector<int> sections, int headDim,

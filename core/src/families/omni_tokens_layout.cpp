@@ -53,8 +53,9 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
 
   Layout layout;
   std::size_t nextImage = 0, nextVideo = 0, audios = 0;
-  int group = -1;             // the video item whose sound block is open
-  long long groupFrames = 0;  // frames of it taken so far
+  std::vector<long long> audioTokenCounts;  // per audio block, a video's sound included
+  int group = -1;                           // the video item whose sound block is open
+  long long groupFrames = 0;                // frames of it taken so far
   for (std::size_t i = 0; i < n;) {
     const Kind k = kindOf(i);
     std::size_t j = i;
@@ -73,6 +74,7 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
           group = static_cast<int>(nextVideo);
           groupFrames = 0;
           ++audios;
+          audioTokenCounts.push_back(0);
         }
         if (sp && ids[a] == o.audioEnd && group >= 0) {
           const auto& g = in.videoGrids[static_cast<std::size_t>(group)];
@@ -95,7 +97,11 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
     if (k == Audio) {
       Segment a = Segment::audio(static_cast<int>(len));
       a.videoItem = group;
-      if (group < 0) ++audios;
+      if (group < 0) {
+        ++audios;
+        audioTokenCounts.push_back(0);
+      }
+      audioTokenCounts.back() += static_cast<long long>(len);
       layout.segments.push_back(a);
       i = j;
       continue;
@@ -169,6 +175,14 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
   if (!in.audioFeatureLengths.empty() && in.audioFeatureLengths.size() != audios)
     fail("feature_attention_mask has " + std::to_string(in.audioFeatureLengths.size()) +
          " audios, input_ids hold " + std::to_string(audios) + " audio blocks");
+  // Each audio's token count is the family's rule over its mel frames (sound_file.h).
+  for (std::size_t a = 0; a < in.audioFeatureLengths.size(); ++a) {
+    const long long want = audioTokens(in.audioFeatureLengths[a], o.audio);
+    if (want != audioTokenCounts[a])
+      fail("audio " + std::to_string(a) + ": " + std::to_string(in.audioFeatureLengths[a]) +
+           " mel frames (feature_attention_mask) make " + std::to_string(want) + " tokens under " +
+           audioTokenRuleName(o.audio) + ", input_ids hold " + std::to_string(audioTokenCounts[a]));
+  }
   try {
     validateLayout(layout);
   } catch (const InputError& e) {

@@ -1,0 +1,36 @@
+#include "sound_source.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "ropescope/model_family.h"
+#include "ropescope/sound_file.h"
+
+namespace ropescope::ui {
+
+double soundSecondsPerToken(const std::string& design) {
+  return secondsPerAudioToken(audioTokenRuleOf(design));
+}
+
+SoundClip soundOfSegment(const Segment& segment, double secondsPerToken) {
+  SoundClip clip;
+  if (segment.source.kind == SourceKind::Sound) {
+    try {
+      const SoundInfo info = probeSound(segment.source.path);
+      const auto frames = static_cast<long long>(std::ceil(kSoundViewSeconds * info.sampleRate));
+      SoundSamples s = readSoundMono(segment.source.path, frames);
+      clip.sampleRate = s.sampleRate;
+      clip.mono = std::move(s.mono);
+      clip.silent = false;
+      return clip;
+    } catch (const std::exception& e) {
+      clip.problem = QString::fromUtf8(e.what());
+    }
+  }
+  const double seconds = std::max(0, segment.length) * secondsPerToken;
+  clip.mono.assign(static_cast<std::size_t>(std::lround(seconds * clip.sampleRate)), 0.0f);
+  return clip;
+}
+
+}  // namespace ropescope::ui
