@@ -471,12 +471,7 @@ void applyLayout(State& s) {
   if (s.merge) g.merge = static_cast<int>(s.merge);
   validateImageGridSettings(g);
   scene.imageGrid = g;
-  // Sound files count their tokens as the design's processor does (an omni family's rule).
-  if (s.haveLayout)
-    scene.layout =
-        parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g, audioTokenRuleOf(scene.design)});
-  else
-    setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
+  if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g});
 }
 
 }  // namespace
@@ -649,6 +644,9 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
     s.req.tokenKept = input.kept;
   }
   applyParams(s);
+  // Sound files count their tokens as the design's processor does (an omni family's rule); the
+  // design is known only now (no file is read again).
+  setAudioTokenRule(s.req.scene.layout, audioTokenRuleOf(s.req.scene.design));
   if (!s.idsPath.empty()) {
     if (!s.designFlag.empty() && s.designFlag != kIdsFileDesign)
       throw InputError("--ids makes the design ids-file; leave out --design " + s.designFlag,

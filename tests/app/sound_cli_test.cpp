@@ -83,6 +83,28 @@ TEST(SoundCli, TheShippedChirpWorksFromAnyFolder) {
   EXPECT_EQ(audio, 75u) << r.out.substr(0, 400);
 }
 
+TEST(SoundCli, AnOmniDesignCountsTheClipWithItsOwnRule) {
+  // Qwen3-Omni's processor keeps floor(48000 / 160) = 300 mel frames of chirp.wav; its windowed
+  // rule with Python's floor division: leave = 300 % 100 = 0, feat = (0 - 1) // 2 + 1 = 0,
+  // ((0 - 1) // 2 + 1 - 1) // 2 + 1 = 0, plus 3 windows x 13 = 39 tokens. Other designs count as
+  // Qwen2.5-Omni (75). The design is given after the layout.
+  auto count = [](const ProcessResult& r) {
+    std::size_t n = 0;
+    for (std::size_t p = r.out.find(",audio"); p != std::string::npos;
+         p = r.out.find(",audio", p + 1))
+      ++n;
+    return n;
+  };
+  const ProcessResult q3 =
+      runCli({"ids", "--layout", "t1,aud:chirp.wav", "--format", "csv", "--design", "qwen3-omni"});
+  ASSERT_EQ(q3.status, 0) << q3.err;
+  EXPECT_EQ(count(q3), 39u);
+  const ProcessResult hard =
+      runCli({"ids", "--layout", "t1,aud:chirp.wav", "--format", "csv", "--design", "hard"});
+  ASSERT_EQ(hard.status, 0) << hard.err;
+  EXPECT_EQ(count(hard), 75u);
+}
+
 TEST(SoundCli, BadSoundsExitTwoWithOneLine) {
   std::ofstream(workDir() / "noise.wav", std::ios::binary) << std::string(3000, 'z');
   writeWav(workDir() / "blip.wav", 16000, 100);  // 6.25 ms: no token

@@ -24,6 +24,7 @@
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene.h"
+#include "test_util.h"
 
 using namespace ropescope;
 
@@ -56,14 +57,7 @@ const std::vector<std::string> kFamilies = {"qwen2-vl", "qwen3-vl",   "qwen3.5",
                                             "glm4v",    "qwen2.5-vl", "ernie4.5-vl"};
 const std::vector<std::string> kRules = {"hf-4.57", "hf-5.3", "hf-main"};
 
-std::string messageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::messageOf;
 
 }  // namespace
 

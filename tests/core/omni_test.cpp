@@ -31,6 +31,7 @@
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/tokens_file.h"
+#include "test_util.h"
 
 using namespace ropescope;
 
@@ -50,14 +51,7 @@ void frame(std::vector<Id3>& v, double t, double s, int rows, int cols) {
     for (int c = 0; c < cols; ++c) v.push_back({t, s + r, s + c});
 }
 
-std::string messageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::messageOf;
 
 }  // namespace
 

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 
+#include "ropescope/errors.h"
 #include "ropescope/layout.h"
 
 namespace ropescope::test {
@@ -31,6 +33,16 @@ inline Layout randomLayout(std::mt19937& rng, int maxSegments = 6, int maxSide =
   l.segments.push_back(Segment::image(side(rng), side(rng)));
   l.segments.push_back(Segment::text(run(rng)));
   return l;
+}
+
+// The message of the InputError `f` throws, "(no error)" when it throws none.
+inline std::string messageOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 inline double relErr(double a, double b) {

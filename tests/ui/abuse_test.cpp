@@ -595,9 +595,13 @@ void expectViewsMatchAFreshComputation(MainWindow& w) {
       << status.toStdString();
   EXPECT_TRUE(status.contains(QStringLiteral("bias spread %1").arg(metricText(fresh.bias.spread))))
       << status.toStdString();
-  EXPECT_TRUE(status.contains(
-      QStringLiteral("%1 text + %2 visual tokens").arg(fresh.ptd.nText).arg(fresh.ptd.nVisual)))
-      << status.toStdString();
+  // Audio tokens are counted apart ("+ 40 audio"): neither text nor visual.
+  const std::size_t audio = valid.layout.audioCount();
+  const QString counts = QStringLiteral("%1 text + %2 visual%3 tokens")
+                             .arg(fresh.ptd.nText)
+                             .arg(fresh.ptd.nVisual)
+                             .arg(audio ? QStringLiteral(" + %1 audio").arg(audio) : QString());
+  EXPECT_TRUE(status.contains(counts)) << status.toStdString();
   // The charts: the profile of the selected text token to every visual token.
   EXPECT_EQ(w.charts()->profilePointCount(), int(fresh.selectedDistance.size()));
   // Staleness is shown exactly when the edited scene is invalid; a valid scene shows no error.

@@ -166,6 +166,45 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
   return chart;
 }
 
+namespace {
+
+// The horizontal bars both bar figures draw: one set over categories `names` (a bar axis counts
+// from the bottom), a value axis from 0 with `room` above the largest value, the publication
+// look. Value labels at the bars' ends when `labels`.
+QHorizontalBarSeries* addHorizontalBars(QChart* chart, QBarSet* set, const QStringList& names,
+                                        const QString& valueTitle, double top, double room,
+                                        bool labels, const FigureOptions& o) {
+  auto* series = new QHorizontalBarSeries;
+  series->append(set);
+  series->setBarWidth(0.7);
+  series->setLabelsVisible(labels);
+  series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+  series->setLabelsPrecision(kMetricDigits);
+  chart->addSeries(series);
+  auto* cat = new QBarCategoryAxis;
+  cat->append(names);
+  cat->setTruncateLabels(false);
+  auto* val = new QValueAxis;
+  val->setTitleText(valueTitle);
+  val->setRange(0, top > 0 ? top * room : 1.0);
+  val->applyNiceNumbers();
+  val->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(cat, Qt::AlignLeft);
+  chart->addAxis(val, Qt::AlignBottom);
+  series->attachAxis(cat);
+  series->attachAxis(val);
+  chart->legend()->hide();
+  styleChart(chart, o);
+  cat->setGridLineVisible(false);
+  set->setColor(neutralBar());
+  set->setBorderColor(neutralBar());
+  set->setLabelColor(foreground());
+  set->setLabelFont(font(Text::Label));
+  return series;
+}
+
+}  // namespace
+
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,
                                         const FigureOptions& o) {
@@ -179,7 +218,6 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
     title +=
         QStringLiteral(": ") + metricTitleText(std::nan(""), designs[0].nText, designs[0].nVisual);
   auto chart = newChart(title);
-  auto* series = new QHorizontalBarSeries;
   auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
   QStringList names;
   double top = 0;
@@ -196,32 +234,10 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
     set->append(std::isnan(v) ? 0.0 : shownMetric(v));
     if (d.design == current) highlighted = static_cast<int>(names.size() - 1);
   }
-  series->append(set);
-  series->setBarWidth(0.7);
-  series->setLabelsVisible(undefined.empty());
-  series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-  series->setLabelsPrecision(kMetricDigits);
-  chart->addSeries(series);
-  auto* cat = new QBarCategoryAxis;
-  cat->append(names);
-  cat->setTruncateLabels(false);
-  auto* val = new QValueAxis;
-  val->setTitleText(ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"));
-  val->setRange(0, top > 0 ? top * 1.3 : 1.0);  // room for the value labels
-  val->applyNiceNumbers();
-  val->setLabelFormat(QStringLiteral("%g"));
-  chart->addAxis(cat, Qt::AlignLeft);
-  chart->addAxis(val, Qt::AlignBottom);
-  series->attachAxis(cat);
-  series->attachAxis(val);
-  chart->legend()->hide();
-  styleChart(chart.get(), o);
-  cat->setGridLineVisible(false);
-  set->setColor(neutralBar());
-  set->setBorderColor(neutralBar());
+  addHorizontalBars(chart.get(), set, names,
+                    ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"), top,
+                    1.3, undefined.empty(), o);  // room for the value labels
   set->setSelectedColor(currentColor());
-  set->setLabelColor(foreground());
-  set->setLabelFont(font(Text::Label));
   if (highlighted >= 0) set->selectBar(highlighted);
   return chart;
 }
@@ -245,7 +261,6 @@ std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>
                  .arg(shown.size())
                  .arg(rows.size());
   auto chart = newChart(title);
-  auto* series = new QHorizontalBarSeries;
   auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
   QStringList names;
   double top = 0;
@@ -258,29 +273,9 @@ std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>
     set->append(v);
     top = std::max(top, v);
   }
-  series->append(set);
-  series->setBarWidth(0.7);
-  series->setLabelsVisible(false);
-  chart->addSeries(series);
-  auto* cat = new QBarCategoryAxis;
-  cat->append(names);
-  cat->setTruncateLabels(false);
-  auto* val = new QValueAxis;
-  val->setTitleText(ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"));
-  val->setRange(0, top > 0 ? top * 1.05 : 1.0);
-  val->applyNiceNumbers();
-  val->setLabelFormat(QStringLiteral("%g"));
-  chart->addAxis(cat, Qt::AlignLeft);
-  chart->addAxis(val, Qt::AlignBottom);
-  series->attachAxis(cat);
-  series->attachAxis(val);
-  chart->legend()->hide();
-  styleChart(chart.get(), o);
-  cat->setGridLineVisible(false);
-  set->setColor(neutralBar());
-  set->setBorderColor(neutralBar());
-  set->setLabelColor(foreground());
-  set->setLabelFont(font(Text::Label));
+  addHorizontalBars(chart.get(), set, names,
+                    ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"), top,
+                    1.05, false, o);
   return chart;
 }
 

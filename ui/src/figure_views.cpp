@@ -4,6 +4,7 @@
 #include <QBuffer>
 #include <QChart>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QPainter>
 #include <QPdfWriter>
@@ -249,7 +250,7 @@ struct SoundFigure {
       throw InputError("this view needs audio in the layout (an a<N> or aud:FILE item)", "view");
   }
   QString title() const {
-    return QStringLiteral("Distance of text token %1 to each audio token (%2)")
+    return QStringLiteral("Distance from text token %1 (%2)")
         .arg(model.validScene().selectedText)
         .arg(QString::fromStdString(model.metrics().designUsed));
   }
@@ -257,9 +258,14 @@ struct SoundFigure {
     const double band = o.title ? 26.0 : 0.0;
     p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
     if (o.title) {
-      p.setFont(figure::font(figure::Text::Title));
+      // A long design name on a narrow canvas: the title's font shrinks to fit, never cut.
+      QFont f = figure::font(figure::Text::Title);
+      const double room = logical.width() - 8;
+      while (f.pixelSize() > 9 && QFontMetricsF(f).horizontalAdvance(title()) > room)
+        f.setPixelSize(f.pixelSize() - 1);
+      p.setFont(f);
       p.setPen(figure::foreground());
-      p.drawText(QRectF(4, 0, logical.width() - 8, band), Qt::AlignCenter, title());
+      p.drawText(QRectF(4, 0, room, band), Qt::AlignCenter, title());
     }
     p.save();
     p.translate(0, band);

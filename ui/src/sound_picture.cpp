@@ -50,6 +50,22 @@ QColor soundSelectionColor(bool dark) {
   return dark ? QColor(255, 242, 77) : QColor(217, 26, 140);
 }
 
+void paintSelectionAndFrame(QPainter& p, const QRectF& plot, const SoundPicture& pic,
+                            double duration) {
+  if (pic.selected >= 0 && pic.selected < static_cast<long>(pic.spans.size())) {
+    const auto& s = pic.spans[static_cast<std::size_t>(pic.selected)];
+    const double x0 = xOfSeconds(plot, duration, s.first);
+    const double x1 = xOfSeconds(plot, duration, s.second);
+    p.setPen(QPen(soundSelectionColor(pic.dark), 2.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(x0, plot.top() + 1, std::max(2.0, x1 - x0), plot.height() - 2));
+  }
+  p.setPen(QPen(soundForeground(pic.dark), 1.0));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(plot);
+  paintTimeAxis(p, plot, duration, pic.dark);
+}
+
 void paintTimeAxis(QPainter& p, const QRectF& plot, double duration, bool dark) {
   p.setPen(soundForeground(dark));
   const double step = tickStep(duration, std::max(2, static_cast<int>(plot.width() / 90)));

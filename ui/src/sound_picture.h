@@ -42,5 +42,9 @@ QColor soundForeground(bool dark);
 QColor soundSelectionColor(bool dark);
 // Seconds along the bottom of `plot`.
 void paintTimeAxis(QPainter& p, const QRectF& plot, double duration, bool dark);
+// What both canvases draw last: the selected token's span outlined, the plot's frame and the
+// time axis.
+void paintSelectionAndFrame(QPainter& p, const QRectF& plot, const SoundPicture& pic,
+                            double duration);
 
 }  // namespace ropescope::ui

@@ -28,8 +28,9 @@ SoundClip soundOfSegment(const Segment& segment, double secondsPerToken) {
       clip.problem = QString::fromUtf8(e.what());
     }
   }
-  const double seconds = std::max(0, segment.length) * secondsPerToken;
-  clip.mono.assign(static_cast<std::size_t>(std::lround(seconds * clip.sampleRate)), 0.0f);
+  // Silence holds no samples: its length is the tokens' spans (a 262144-token a<N> would be
+  // 670 MB of zeros, found by the GUI abuse test).
+  clip.silentSeconds = std::max(0, segment.length) * secondsPerToken;
   return clip;
 }
 

@@ -18,9 +18,11 @@ inline constexpr double kSoundViewSeconds = 600.0;
 struct SoundClip {
   int sampleRate = 16000;
   std::vector<float> mono;
-  bool silent = true;  // synthetic: no file behind the segment (or it could not be read)
-  QString problem;     // why the file could not be read; empty otherwise
+  bool silent = true;          // synthetic: no file behind the segment (or it could not be read)
+  double silentSeconds = 0.0;  // silent: how long the tokens last (no samples are kept)
+  QString problem;             // why the file could not be read; empty otherwise
   double seconds() const {
+    if (silent) return silentSeconds;
     return sampleRate > 0 ? static_cast<double>(mono.size()) / sampleRate : 0.0;
   }
 };
@@ -30,6 +32,7 @@ struct SoundClip {
 double soundSecondsPerToken(const std::string& design);
 
 // `segment` must be an audio segment; a file that cannot be read gives silence and a problem.
+// Silence keeps no samples (mono is empty).
 SoundClip soundOfSegment(const Segment& segment, double secondsPerToken);
 
 }  // namespace ropescope::ui

@@ -11,7 +11,6 @@ namespace ropescope::ui {
 
 void paintSpectrogram(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
   const QRectF plot = soundPlotRect(canvas);
-  const QColor fg = soundForeground(pic.dark);
   p.fillRect(canvas, pic.dark ? QColor(23, 26, 33) : QColor(252, 252, 255));
   const double d = pic.duration;
   if (!pic.spectrogram.isNull() && !pic.clip.silent && d > 0) {
@@ -30,17 +29,7 @@ void paintSpectrogram(QPainter& p, const QRectF& canvas, const SoundPicture& pic
     const double x = xOfSeconds(plot, d, s.first);
     p.drawLine(QPointF(x, plot.bottom() - 6), QPointF(x, plot.bottom()));
   }
-  if (pic.selected >= 0 && pic.selected < static_cast<long>(pic.spans.size())) {
-    const auto& s = pic.spans[static_cast<std::size_t>(pic.selected)];
-    const double x0 = xOfSeconds(plot, d, s.first), x1 = xOfSeconds(plot, d, s.second);
-    p.setPen(QPen(soundSelectionColor(pic.dark), 2.5));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(QRectF(x0, plot.top() + 1, std::max(2.0, x1 - x0), plot.height() - 2));
-  }
-  p.setPen(QPen(fg, 1.0));
-  p.setBrush(Qt::NoBrush);
-  p.drawRect(plot);
-  paintTimeAxis(p, plot, d, pic.dark);
+  paintSelectionAndFrame(p, plot, pic, d);
   // The frequency range at the right.
   if (pic.maxHertz > 0) {
     const QFontMetricsF fm(p.font());

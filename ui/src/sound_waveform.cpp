@@ -58,18 +58,7 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
                    : QObject::tr("silence (%1)").arg(pic.clip.problem));
   }
 
-  // The selected token's span.
-  if (pic.selected >= 0 && pic.selected < static_cast<long>(pic.spans.size())) {
-    const auto& s = pic.spans[static_cast<std::size_t>(pic.selected)];
-    const double x0 = xOfSeconds(plot, d, s.first), x1 = xOfSeconds(plot, d, s.second);
-    p.setPen(QPen(soundSelectionColor(pic.dark), 2.5));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(QRectF(x0, plot.top() + 1, std::max(2.0, x1 - x0), plot.height() - 2));
-  }
-  p.setPen(QPen(fg, 1.0));
-  p.setBrush(Qt::NoBrush);
-  p.drawRect(plot);
-  paintTimeAxis(p, plot, d, pic.dark);
+  paintSelectionAndFrame(p, plot, pic, d);
 
   // The overlay's colour bar with its range.
   if (overlay) {
