@@ -4,7 +4,9 @@
 // anything the size of the sound is allocated.
 #include "ropescope/sound_file.h"
 
+#include <fcntl.h>
 #include <sndfile.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -153,14 +155,56 @@ SoundInfo checkOpened(SNDFILE* f, const SF_INFO& sfi, const std::string& name) {
   return info;
 }
 
-// libsndfile's own reason, shortened to its first line.
+// Why libsndfile could not open a file. Its text for a failed format probe is often a stale
+// one ("File does not exist or is not a regular file" for a file that is there), so the error
+// code picks the words; other codes keep libsndfile's first line.
 std::string openProblem(SNDFILE* f) {
+  const std::string accepted = "is not a sound file libsndfile can read (WAV, FLAC, OGG, MP3";
+  switch (sf_error(f)) {
+    case SF_ERR_UNRECOGNISED_FORMAT:
+    case SF_ERR_SYSTEM:
+      return accepted + "; the content is none of them)";
+    case SF_ERR_MALFORMED_FILE:
+      return accepted + "; its header is malformed)";
+    case SF_ERR_UNSUPPORTED_ENCODING:
+      return accepted + "; its encoding is not supported)";
+    default:
+      break;
+  }
   std::string why = sf_strerror(f);
   if (const auto nl = why.find('\n'); nl != std::string::npos) why.erase(nl);
   while (!why.empty() && (why.back() == '.' || why.back() == ' ')) why.pop_back();
-  if (why.empty()) why = "unknown error";
-  return "is not a sound file libsndfile can read (" + why + ")";
+  // The file was opened before libsndfile looked at it: a "does not exist" is its probe's.
+  if (why.empty() || why.find("does not exist") != std::string::npos)
+    return accepted + "; the content is none of them)";
+  return accepted + "; " + why + ")";
 }
+
+// libsndfile's MP3 decoder (mpg123) prints "Note: Illegal Audio-MPEG-Header ..." lines on
+// stderr while it probes a damaged file; ropescope says what is wrong in its one line, so
+// stderr is pointed at /dev/null while a file is opened and decoded (process-wide, for that
+// short time).
+class QuietStderr {
+ public:
+  QuietStderr() {
+    std::fflush(stderr);
+    saved_ = ::dup(STDERR_FILENO);
+    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved_ >= 0 && null >= 0) ::dup2(null, STDERR_FILENO);
+    if (null >= 0) ::close(null);
+  }
+  ~QuietStderr() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    ::dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
 
 // Opens a file for reading after checking that it is a non-empty regular file.
 SndfileHandle openFile(const std::string& path, SF_INFO& sfi) {
@@ -200,6 +244,7 @@ long long floorMod(long long a, long long b) {
 }  // namespace
 
 SoundInfo probeSound(const std::string& path) {
+  const QuietStderr quiet;
   SF_INFO sfi{};
   SndfileHandle f = openFile(path, sfi);
   return checkOpened(f.get(), sfi, path);
@@ -215,6 +260,7 @@ SoundInfo probeSoundBytes(const void* data, std::size_t size, const std::string&
     return k;
   };
   if (const std::string p = wavListProblem(read, size); !p.empty()) soundError(name, p);
+  const QuietStderr quiet;
   MemoryFile mem{bytes, static_cast<sf_count_t>(size), 0};
   SF_VIRTUAL_IO io{memLength, memSeek, memRead, memWrite, memTell};
   SF_INFO sfi{};
@@ -231,6 +277,7 @@ SoundSamples readSoundMono(const std::string& path, long long maxFrames) {
                          std::to_string(static_cast<long long>(most)) + " (got " +
                          std::to_string(maxFrames) + ")",
                      "sound");
+  const QuietStderr quiet;
   SF_INFO sfi{};
   SndfileHandle f = openFile(path, sfi);
   const SoundInfo info = checkOpened(f.get(), sfi, path);

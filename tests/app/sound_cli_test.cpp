@@ -115,4 +115,14 @@ TEST(SoundCli, BadSoundsExitTwoWithOneLine) {
   expectOneLineError(runCli({"ids", "--layout", "t1,aud:blip.wav"}), "short",
                      {"blip.wav", "too short"});
   expectOneLineError(runCli({"ids", "--layout", "t1,aud:"}), "empty", {"aud:"});
+  // A damaged MP3: libsndfile's decoder prints "Note: Illegal Audio-MPEG-Header" lines of its
+  // own while it probes; only ropescope's line reaches stderr, and it does not claim the file
+  // is missing (libsndfile's stale text for a failed probe).
+  std::string frame = "\xff\xfb\x90\x64";
+  for (int i = 0; i < 2000; ++i) frame += static_cast<char>((i * 37 + 11) & 0xff);
+  std::ofstream(workDir() / "broken.mp3", std::ios::binary) << frame;
+  const ProcessResult mp3 = runCli({"ids", "--layout", "t1,aud:broken.mp3"});
+  expectOneLineError(mp3, "mp3", {"broken.mp3", "not a sound file libsndfile can read"});
+  EXPECT_EQ(mp3.err.find("Note:"), std::string::npos) << mp3.err;
+  EXPECT_EQ(mp3.err.find("does not exist"), std::string::npos) << mp3.err;
 }
