@@ -16,6 +16,7 @@
 #include "main_window.h"
 #include "metric_text.h"
 #include "modality_view.h"
+#include "picture_view.h"
 #include "ropescope/layout.h"
 #include "scene_model.h"
 
@@ -124,4 +125,27 @@ TEST(ModalityView, DecayFigureDataHasTheStreamColumnWithAudio) {
   const std::string subset =
       figureData(s, findFigureView("decay-subset"), TableFormat::Csv, FigureOptions{});
   EXPECT_EQ(subset.find("U_thw"), std::string::npos);
+}
+
+TEST(MainWindow, ASoundFileIsNoPicture) {
+  // A sound file is a file segment too: the Picture tab took it for a picture and read its rows
+  // and cols (0) as a grid, which crashed on opening t4,aud:chirp.wav,i6x6 (found by looking
+  // at the app). It shows the picture segments only.
+  MainWindow w;
+  w.show();
+  Scene s = audioScene("t4,aud:chirp.wav,t2");
+  w.model()->setScene(s);
+  ASSERT_FALSE(w.model()->isStale()) << w.model()->problem()->message.toStdString();
+  EXPECT_EQ(w.model()->validScene().layout.audioCount(), 75u);
+  w.showSideTab(QStringLiteral("picture"));
+  auto* picture = w.findChild<PictureView*>();
+  ASSERT_NE(picture, nullptr);
+  EXPECT_NE(picture->caption().indexOf(QStringLiteral("No picture")), -1)
+      << picture->caption().toStdString();
+  s = audioScene("t4,aud:chirp.wav,img:castle.png,t2");
+  w.model()->setScene(s);
+  ASSERT_FALSE(w.model()->isStale()) << w.model()->problem()->message.toStdString();
+  EXPECT_GT(w.model()->validScene().layout.visualCount(), 0u);
+  EXPECT_EQ(picture->caption().indexOf(QStringLiteral("No picture")), -1)
+      << picture->caption().toStdString();
 }

@@ -778,7 +778,7 @@ void AttentionView::rebuildMap() {
       mapMin_ = mapLog_ ? positive : std::isfinite(lo) ? lo : 0.0;
       mapMax_ = std::isfinite(hi) ? hi : 1.0;
       mapAllMasked_ = shown_->request.causal && mapToken_ >= 0 && !(hi > 0);
-      if (mapPicture_.isNull() && seg.source.isFile())
+      if (mapPicture_.isNull() && seg.source.isPicture())
         mapPicture_ = resizedPictureFrame(seg.source, firstFrameOfPair(frame));
     }
   }

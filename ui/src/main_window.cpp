@@ -542,7 +542,7 @@ bool MainWindow::openFile(const QString& path) {
     refreshTitle();
     panel_->segmentEditor()->setFileMessage(problems.join(QLatin1Char('\n')));
     bool picture = false;
-    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isFile();
+    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
     showPictureTab(picture);
     statusBar()->showMessage(problems.isEmpty() ? tr("Opened %1").arg(path)
                                                 : tr("Opened %1 without %n picture(s)", nullptr,
@@ -820,7 +820,7 @@ void MainWindow::startWith(const Scene& scene) {
   model_->setScene(scene);
   savedScene_ = model_->scene();
   bool picture = false;
-  for (const Segment& s : scene.layout.segments) picture = picture || s.source.isFile();
+  for (const Segment& s : scene.layout.segments) picture = picture || s.source.isPicture();
   showPictureTab(picture);
   refreshTitle();
 }
@@ -904,7 +904,7 @@ bool MainWindow::offerAutosave() {
     currentFile_ = orphan.originalFile;
     savedScene_ = Scene{};  // the restored changes are in no file yet: unsaved
     bool picture = false;
-    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isFile();
+    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
     showPictureTab(picture);
     refreshTitle();
     statusBar()->showMessage(

@@ -152,7 +152,7 @@ void PictureTiles::setContent(const PositionIds& ids, const Layout& layout) {
     const TokenInfo& t = ids.tokens[i];
     if (t.modality == Modality::Text) continue;
     if (t.segment < 0 || t.segment >= static_cast<int>(layout.segments.size())) continue;
-    if (!layout.segments[t.segment].source.isFile()) continue;
+    if (!layout.segments[t.segment].source.isPicture()) continue;
     members[{t.segment, t.frame}].push_back(static_cast<long>(i));
   }
   std::map<QString, vtkSmartPointer<vtkTexture>> used;

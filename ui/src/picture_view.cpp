@@ -120,7 +120,7 @@ void PictureView::refreshSegments() {
   segments_->clear();
   int keep = -1;
   for (int s = 0; s < static_cast<int>(layout.segments.size()); ++s) {
-    if (!layout.segments[s].source.isFile()) continue;
+    if (!layout.segments[s].source.isPicture()) continue;
     segments_->addItem(visualSegmentName(layout, static_cast<std::size_t>(s)), s);
     if (s == segment_ || keep < 0) keep = s;
   }
@@ -132,7 +132,7 @@ void PictureView::refreshSegments() {
 void PictureView::showSegment(int segment) {
   const Layout& layout = model_->validScene().layout;
   if (segment < 0 || segment >= static_cast<int>(layout.segments.size()) ||
-      !layout.segments[segment].source.isFile())
+      !layout.segments[segment].source.isPicture())
     return;
   segment_ = segment;
   {
@@ -162,7 +162,7 @@ void PictureView::refresh() {
   picture_ = QImage();
   error_.clear();
   if (segment_ < 0 || segment_ >= static_cast<int>(layout.segments.size()) ||
-      !layout.segments[segment_].source.isFile()) {
+      !layout.segments[segment_].source.isPicture()) {
     segment_ = -1;
     captionLabel_->setText(
         tr("No picture in the layout: File \xe2\x86\x92 Add image\xe2\x80\xa6 (Ctrl+I), or drop "

@@ -60,6 +60,8 @@ struct SegmentSource {
   long long melFrames = 0;
 
   bool isFile() const { return kind != SourceKind::None; }
+  // A picture file (img:, vid:): the files the Picture tab and picture tiles show.
+  bool isPicture() const { return isFile() && kind != SourceKind::Sound; }
   bool operator==(const SegmentSource&) const = default;
 };
 
