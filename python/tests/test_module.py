@@ -48,6 +48,24 @@ def test_ptd_of_hard_ids_is_the_mean_absolute_deviation():
     assert ropescope.ptd("t4,i3x3,t4", design="hard") == pytest.approx(want, rel=1e-12)
 
 
+def test_ptd_and_bias_between_other_groups():
+    # from_= (Python's way to write the keyword from) and to= pick the groups, as --from/--to.
+    # Hard ids of t2,a6,i2x2: text 0, 1; audio 2..7; image 8..11; numpy works out both pairs.
+    pos = np.arange(12).astype(float)
+    text, audio, image = pos[:2], pos[2:8], pos[8:]
+    want = ref.mean_abs_dev_rows(np.abs(text[:, None] - audio[None, :]))
+    assert ropescope.ptd("t2,a6,i2x2", design="hard", from_="text", to="audio") == pytest.approx(
+        want, rel=1e-12)
+    want = ref.mean_abs_dev_rows(np.abs(audio[:, None] - image[None, :]))
+    assert ropescope.ptd("t2,a6,i2x2", design="hard", from_="audio", to="image") == pytest.approx(
+        want, rel=1e-12)
+    # The default stays text -> visual: the audio tokens are not visual.
+    want = ref.mean_abs_dev_rows(np.abs(text[:, None] - image[None, :]))
+    assert ropescope.ptd("t2,a6,i2x2", design="hard") == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ValueError, match="share tokens"):
+        ropescope.bias_spread("t2,a6,i2x2", from_="image", to="visual")
+
+
 def test_circle_ptd_is_zero():
     # The cone puts every visual token at the same distance from each text token.
     assert ropescope.ptd("t4,i6x6,t8", design="circle", dff=0) == pytest.approx(0, abs=1e-9)
