@@ -200,7 +200,10 @@ std::pair<std::vector<std::size_t>, std::vector<std::size_t>> groupTokens(const 
 
 PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair g) {
   PtdResult r;
-  const auto [text, vis] = groupTokens(ids, g);
+  // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
+  // bindings in the lambdas below.
+  const auto groups = groupTokens(ids, g);
+  const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   r.nText = text.size();
   r.nVisual = vis.size();
   r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual, g);
@@ -220,7 +223,10 @@ PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair g) {
 }
 
 PtdResult perTokenDistance(const PositionIds& ids, int threads, GroupPair g) {
-  const auto [text, vis] = groupTokens(ids, g);
+  // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
+  // bindings in the lambdas below.
+  const auto groups = groupTokens(ids, g);
+  const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   for (std::size_t t : text)
     if (!onDiagonal(ids.ids[t])) return perTokenDistanceReference(ids, g);
   PtdResult r;
@@ -328,7 +334,10 @@ std::vector<double> biasTo(const PositionIds& ids, const PairTable& pairs, std::
 
 BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs, GroupPair g) {
   BiasResult r;
-  const auto [text, vis] = groupTokens(ids, g);
+  // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
+  // bindings in the lambdas below.
+  const auto groups = groupTokens(ids, g);
+  const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size(), g);
   if (!r.defined()) return r;
   double total = 0.0;
@@ -392,7 +401,10 @@ bool isInteger(double v) {
 }  // namespace
 
 BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g) {
-  const auto [text, vis] = groupTokens(ids, g);
+  // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
+  // bindings in the lambdas below.
+  const auto groups = groupTokens(ids, g);
+  const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   for (std::size_t t : text)
     if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs, g);
   BiasResult r;
