@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../core/hf_rope_reference.h"
+#include "../core/families/hf_rope_reference.h"
 #include "cli_harness.h"
 #include "ropescope/attention.h"
 #include "ropescope/npy.h"

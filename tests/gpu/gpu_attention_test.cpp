@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "attention_cases.h"
-#include "hf_rope_reference.h"
+#include "attention/attention_cases.h"
+#include "families/hf_rope_reference.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/npy.h"
@@ -160,7 +160,8 @@ TEST_P(GpuCases, AgreesWithCpuAndReference) {
 INSTANTIATE_TEST_SUITE_P(Layouts, GpuCases, ::testing::ValuesIn(kCases));
 
 // The GPU rotation in both pair layouts against the float64 reference written the way
-// transformers writes RoPE (tests/core/hf_rope_reference.h), not core's referenceAttention.
+// transformers writes RoPE (tests/core/families/hf_rope_reference.h), not core's
+// referenceAttention.
 TEST(GpuAttention, PairLayoutsMatchTheTransformersFormulation) {
   auto& gpu = gpuBackend();
   ASSERT_TRUE(gpu);

@@ -3,7 +3,7 @@
 
 #include <QTest>
 
-#include "attention_view.h"
+#include "attention/attention_view.h"
 #include "gui_test_util.h"
 
 namespace ropescope::ui {

@@ -6,7 +6,7 @@
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 
-#include "vtk_view.h"
+#include "space/vtk_view.h"
 
 int main(int argc, char** argv) {
   QTemporaryDir config;

@@ -1,7 +1,7 @@
 // What can be told about the GPU backend without loading Qt: whether this process's environment
 // offers a display (or a Qt platform) to create an OpenGL context on. The command-line front
 // runs attention on the CPU by itself when it does not, and hands `--backend auto|gpu` to
-// ropescope-gui when it does; the GPU backend (ui/gpu) asks the same before it starts Qt.
+// ropescope-gui when it does; the GPU backend (gpu/) asks the same before it starts Qt.
 #pragma once
 
 #include <string>

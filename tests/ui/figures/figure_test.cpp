@@ -1,0 +1,418 @@
+// Figures for papers (issue 6): every preset x view renders; PNGs have the requested size and
+// are not blank; SVG and PDF parse back (QSvgRenderer, pdfinfo); exported CSV equals core's
+// numbers and independent formulations; the GUI's export is the same figure as exportFigure.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QMouseEvent>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "figures/figure_menu.h"
+#include "figures/figure_presets.h"
+#include "figures/figure_views.h"
+#include "image_compare.h"
+#include "model/scene_model.h"
+#include "ropescope/errors.h"
+#include "ropescope/scene_metrics.h"
+#include "shell/main_window.h"
+#include "space/position_space_view.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+
+namespace {
+
+bool hasPicture(const Scene& s) {
+  for (const Segment& seg : s.layout.segments)
+    if (!seg.source.path.empty()) return true;
+  return false;
+}
+
+// CSV fields, quotes respected ("a, b" is one field).
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+// Rows of a CSV file: header -> column of strings.
+std::map<std::string, std::vector<std::string>> readCsv(const QString& path) {
+  std::ifstream in(path.toStdString());
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> names = splitCsv(line);
+  std::map<std::string, std::vector<std::string>> cols;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> row = splitCsv(line);
+    for (std::size_t i = 0; i < names.size() && i < row.size(); ++i)
+      cols[names[i]].push_back(row[i]);
+  }
+  return cols;
+}
+
+double pixelVariance(const QImage& image) {
+  double sum = 0, sq = 0;
+  const QImage g = image.convertToFormat(QImage::Format_Grayscale8);
+  for (int y = 0; y < g.height(); ++y)
+    for (int x = 0; x < g.width(); ++x) {
+      const double v = g.pixelColor(x, y).valueF();
+      sum += v;
+      sq += v * v;
+    }
+  const double n = static_cast<double>(g.width()) * g.height();
+  return sq / n - (sum / n) * (sum / n);
+}
+
+FigureOptions small() {
+  FigureOptions o;
+  o.size = QSize(420, 300);
+  return o;
+}
+
+}  // namespace
+
+TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
+  ASSERT_EQ(figurePresets().size(), 7u);
+  int rendered = 0;
+  for (const FigurePreset& p : figurePresets()) {
+    FigureOptions o = small();
+    o.maxDistance = p.maxDistance;
+    for (const FigureView& v : figureViews()) {
+      const std::string what = p.name + " / " + v.name;
+      if (v.kind == FigureKind::Heatmap && v.name != "attention" && !hasPicture(p.scene)) {
+        // No picture to draw: one clear message, not a crash or an empty image.
+        try {
+          figureImage(p.scene, v, o);
+          ADD_FAILURE() << what << ": expected an error";
+        } catch (const InputError& e) {
+          EXPECT_NE(std::string(e.what()).find("picture"), std::string::npos) << what;
+        }
+        continue;
+      }
+      if (v.name == "sound" && p.scene.layout.audioCount() == 0) {
+        // No audio in the preset: the same kind of message (ui_sound_test draws it with audio).
+        try {
+          figureImage(p.scene, v, o);
+          ADD_FAILURE() << what << ": expected an error";
+        } catch (const InputError& e) {
+          EXPECT_NE(std::string(e.what()).find("audio"), std::string::npos) << what;
+        }
+        continue;
+      }
+      const QImage image = figureImage(p.scene, v, o);
+      ASSERT_EQ(image.size(), o.size) << what;
+      EXPECT_GT(test::foregroundFraction(image), 0.003) << what;
+      EXPECT_GT(test::distinctColors(image), 8) << what;
+      EXPECT_GT(pixelVariance(image), 1e-3) << what;
+      ++rendered;
+    }
+  }
+  EXPECT_GE(rendered, 7 * 10 + 2);
+}
+
+TEST(Figure, PngsHaveTheRequestedSizeAndPrintAtOneColumn) {
+  QTemporaryDir dir;
+  const FigurePreset& p = findFigurePreset("circle-four-schemes");
+  for (const auto& [view, size] : std::vector<std::pair<std::string, QSize>>{
+           {"compare", {2400, 1800}}, {"decay", {1050, 750}}, {"space", {800, 1000}}}) {
+    FigureOptions o;
+    o.size = size;
+    const QString path = dir.filePath(QString::fromStdString(view) + ".png");
+    exportFigure(p.scene, view, path.toStdString(), o);
+    QImage image(path);
+    ASSERT_FALSE(image.isNull()) << view;
+    EXPECT_EQ(image.size(), size) << view;
+    // A sparse 3-D scene is mostly background: drawn, not blank.
+    EXPECT_GT(test::foregroundFraction(image), 0.003) << view;
+    EXPECT_GT(pixelVariance(image), 1e-3) << view;
+    // Auto scale: the canvas is 3.5 in wide at the stored resolution.
+    EXPECT_NEAR(size.width() / (image.dotsPerMeterX() * 0.0254), 3.5, 0.01) << view;
+    // Light theme for export: the corners are white.
+    EXPECT_EQ(image.pixelColor(1, size.height() - 2), QColor(Qt::white)) << view;
+  }
+}
+
+TEST(Figure, CompareShowsEachSchemeInItsQuadrant) {
+  FigureOptions o;
+  o.size = QSize(800, 600);
+  const QImage image =
+      figureImage(findFigurePreset("circle-four-schemes").scene, findFigureView("compare"), o);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_FALSE(test::looksBlank(image.copy((i % 2) * 400, (i / 2) * 300, 400, 300)))
+        << "quadrant " << i;
+}
+
+TEST(Figure, SvgAndPdfParseBack) {
+  QTemporaryDir dir;
+  // With audio tokens after the preset's layout: the sound view needs them.
+  FigurePreset p = findFigurePreset("circle-picture");
+  p.scene.layout.segments.push_back(Segment::audio(12));
+  FigureOptions o;  // 1050x750, auto scale: a 504x360 canvas, 3.5 x 2.5 in
+  for (const FigureView& v : figureViews()) {
+    if (v.kind == FigureKind::Space) continue;
+    const QString svg = dir.filePath(QString::fromStdString(v.name) + ".svg");
+    exportFigure(p.scene, v.name, svg.toStdString(), o);
+    QSvgRenderer renderer(svg);
+    ASSERT_TRUE(renderer.isValid()) << v.name;
+    EXPECT_EQ(renderer.viewBox(), QRect(0, 0, 504, 360)) << v.name;
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.readAll().contains("<text")) << v.name << ": text stays text in SVG";
+
+    const QString pdf = dir.filePath(QString::fromStdString(v.name) + ".pdf");
+    exportFigure(p.scene, v.name, pdf.toStdString(), o);
+    QProcess info;
+    info.start(QStringLiteral("pdfinfo"), {pdf});
+    ASSERT_TRUE(info.waitForFinished(-1)) << "pdfinfo";
+    ASSERT_EQ(info.exitCode(), 0) << v.name << info.readAllStandardError().toStdString();
+    const QString out = QString::fromUtf8(info.readAllStandardOutput());
+    const auto m =
+        QRegularExpression(QStringLiteral("Page size:\\s+([0-9.]+) x ([0-9.]+) pts")).match(out);
+    ASSERT_TRUE(m.hasMatch()) << out.toStdString();
+    EXPECT_NEAR(m.captured(1).toDouble(), 3.5 * 72, 0.5) << v.name;
+    EXPECT_NEAR(m.captured(2).toDouble(), 2.5 * 72, 0.5) << v.name;
+    EXPECT_TRUE(out.contains(QRegularExpression(QStringLiteral("Pages:\\s+1\\n"))))
+        << out.toStdString();
+  }
+}
+
+TEST(Figure, DecayCsvEqualsCoreAndRoFormersBound) {
+  QTemporaryDir dir;
+  const FigurePreset& p = findFigurePreset("roformer-decay");
+  EXPECT_EQ(p.scene.frequency.plan, "vanilla");
+  EXPECT_EQ(p.scene.frequency.rotary.headDim, 128);
+  EXPECT_EQ(p.scene.frequency.rotary.base, 10000.0);
+  FigureOptions o;
+  o.maxDistance = p.maxDistance;
+  const QString path = dir.filePath(QStringLiteral("decay.csv"));
+  exportFigure(p.scene, "decay", path.toStdString(), o);
+  const auto cols = readCsv(path);
+  ASSERT_EQ(cols.count("U_t"), 1u);
+  EXPECT_EQ(cols.count("U_h"), 0u) << "vanilla RoPE has no h pairs";
+  const SceneMetrics m = computeSceneMetrics(p.scene, 256);
+  ASSERT_EQ(cols.at("U_t").size(), 257u);
+  for (std::size_t d = 0; d <= 256; ++d) {
+    EXPECT_EQ(std::stod(cols.at("distance")[d]), static_cast<double>(d));
+    EXPECT_EQ(std::stod(cols.at("U_t")[d]), m.decayAxis[0][d]) << d;  // shortest round trip
+  }
+  // Independent: golden/decay_bound.txt (RoFormer, d 128, base 1e4) and (1/64) sum j = 32.5.
+  EXPECT_NEAR(std::stod(cols.at("U_t")[0]), 32.5, 1e-12);
+  EXPECT_NEAR(std::stod(cols.at("U_t")[100]), 10.227329948505, 1e-9);
+  EXPECT_NEAR(std::stod(cols.at("U_t")[256]), 6.543097322979, 1e-9);
+}
+
+TEST(Figure, FourSchemesCarryThePapersPtd) {
+  QTemporaryDir dir;
+  const FigurePreset& p = findFigurePreset("circle-four-schemes");
+  const QString path = dir.filePath(QStringLiteral("compare.csv"));
+  exportFigure(p.scene, "compare", path.toStdString(), FigureOptions{});
+  const auto cols = readCsv(path);
+  std::map<std::string, double> ptd;
+  for (std::size_t i = 0; i < cols.at("design").size(); ++i)
+    ptd[cols.at("design")[i]] = std::stod(cols.at("ptd")[i]);
+  ASSERT_EQ(ptd.size(), 4u);
+  EXPECT_NEAR(ptd["hard"], 20.0 / 9.0, 1e-12);  // closed form: 9 consecutive ids
+  EXPECT_NEAR(ptd["unordered"], 0.0, 1e-12);
+  EXPECT_NEAR(ptd["circle"], 0.0, 1e-12);
+  EXPECT_NEAR(ptd["spatial"], 0.6613, 5e-5);  // reference/circle_rope.md 3.2, Fig. 1(c) labels
+  // 9 image + 5 text tokens per design.
+  EXPECT_EQ(cols.at("token").size(), 4u * 14u);
+}
+
+TEST(Figure, DesignCsvEqualsCompareDesigns) {
+  QTemporaryDir dir;
+  const Scene scene = findFigurePreset("circle-four-schemes").scene;
+  const QString path = dir.filePath(QStringLiteral("ptd.csv"));
+  exportFigure(scene, "ptd", path.toStdString(), FigureOptions{});
+  const auto cols = readCsv(path);
+  const auto designs = compareDesigns(scene);
+  ASSERT_EQ(cols.at("design").size(), designs.size());
+  for (std::size_t i = 0; i < designs.size(); ++i) {
+    EXPECT_EQ(cols.at("design")[i], designs[i].design);
+    EXPECT_EQ(std::stod(cols.at("ptd")[i]), designs[i].ptd);
+    EXPECT_EQ(std::stod(cols.at("bias_spread")[i]), designs[i].biasSpread);
+  }
+}
+
+TEST(Figure, PictureCsvMatchesTheTextTokensDistances) {
+  QTemporaryDir dir;
+  const Scene scene = findFigurePreset("circle-picture").scene;
+  const QString path = dir.filePath(QStringLiteral("picture.csv"));
+  exportFigure(scene, "picture", path.toStdString(), FigureOptions{});
+  const auto cols = readCsv(path);
+  const SceneMetrics m = computeSceneMetrics(scene);
+  ASSERT_EQ(cols.at("visual").size(), m.selectedDistance.size());  // one row per patch
+  for (std::size_t i = 0; i < cols.at("visual").size(); ++i) {
+    const auto v = static_cast<std::size_t>(std::stol(cols.at("visual")[i]));
+    EXPECT_EQ(std::stod(cols.at("distance")[i]), m.selectedDistance.at(v));
+  }
+}
+
+TEST(Figure, RevisitingPresetsUseTheirPlansAndSubsetCurvesDiffer) {
+  const std::map<std::string, std::string> plans = {{"revisiting-mrope", "mrope"},
+                                                    {"revisiting-mhrope", "multihead"},
+                                                    {"revisiting-mrope-i", "interleaved"}};
+  for (const auto& [name, plan] : plans) {
+    const FigurePreset& p = findFigurePreset(name);
+    EXPECT_EQ(p.scene.frequency.plan, plan);
+    EXPECT_EQ(p.view, "decay-subset");
+    const std::string csv =
+        figureData(p.scene, findFigureView("decay-subset"), TableFormat::Csv, FigureOptions{});
+    EXPECT_EQ(csv.rfind("distance,U_t,U_h,U_w\n", 0), 0u) << name;
+  }
+  // MHRoPE: every axis has all pairs, so its three subset curves coincide (reference notes).
+  const std::string mh = figureData(findFigurePreset("revisiting-mhrope").scene,
+                                    findFigureView("decay-subset"), TableFormat::Csv, {});
+  std::stringstream rows(mh);
+  std::string line;
+  std::getline(rows, line);
+  while (std::getline(rows, line)) {
+    std::stringstream r(line);
+    std::string d, t, h, w;
+    std::getline(r, d, ',');
+    std::getline(r, t, ',');
+    std::getline(r, h, ',');
+    std::getline(r, w, ',');
+    EXPECT_NEAR(std::stod(t), std::stod(h), 1e-9) << d;
+    EXPECT_NEAR(std::stod(t), std::stod(w), 1e-9) << d;
+  }
+}
+
+TEST(Figure, TitlesAndLegendsAreSwitchable) {
+  const Scene scene = findFigurePreset("revisiting-mrope").scene;
+  FigureOptions on;
+  FigureOptions off = on;
+  off.title = false;
+  off.legend = false;
+  const QImage a = figureImage(scene, findFigureView("decay"), on);
+  const QImage b = figureImage(scene, findFigureView("decay"), off);
+  // The top band holds the title and legend: drawn in one, empty in the other.
+  const QImage topA = a.copy(0, 0, a.width(), a.height() / 8);
+  const QImage topB = b.copy(0, 0, b.width(), b.height() / 8);
+  EXPECT_GT(test::foregroundFraction(topA), 0.02);
+  EXPECT_LT(test::foregroundFraction(topB), test::foregroundFraction(topA) / 2);
+}
+
+TEST(Figure, BadOptionsAreOneLineErrorsNamingTheRange) {
+  const Scene scene = findFigurePreset("roformer-decay").scene;
+  auto message = [&](const std::string& view, const std::string& path, FigureOptions o) {
+    try {
+      exportFigure(scene, view, path, o);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  FigureOptions tiny;
+  tiny.size = QSize(8, 8);
+  EXPECT_NE(message("decay", "/tmp/x.png", tiny).find("16..8192"), std::string::npos);
+  FigureOptions big;
+  big.scale = 40;
+  EXPECT_NE(message("decay", "/tmp/x.png", big).find("0.5..16"), std::string::npos);
+  EXPECT_NE(message("nope", "/tmp/x.png", {}).find("accepted: space, compare"), std::string::npos);
+  EXPECT_NE(message("compare", "/tmp/x.svg", {}).find(".png, .csv, .json"), std::string::npos);
+  EXPECT_NE(message("decay", "/nonexistent-dir/x.png", {}).find("cannot write"), std::string::npos);
+  try {
+    findFigurePreset("nope");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("circle-four-schemes"), std::string::npos);
+  }
+}
+
+TEST(Figure, GuiExportIsTheSameFigureAndThePresetsMenuWorks) {
+  MainWindow w;
+  w.setDarkPalette(true);  // the screen is dark; the figure is light anyway
+  w.resize(1200, 800);
+  test::showAndSettle(&w);
+  QAction* preset = w.findChild<QAction*>(QStringLiteral("preset_circle-four-schemes"));
+  ASSERT_NE(preset, nullptr);
+  preset->trigger();
+  EXPECT_TRUE(w.compareMode());
+  EXPECT_EQ(w.model()->validScene().layout, findFigurePreset("circle-four-schemes").scene.layout);
+  ASSERT_NE(w.findChild<QAction*>(QStringLiteral("export_decay")), nullptr);
+
+  QTemporaryDir dir;
+  for (const std::string view : {"decay", "compare"}) {
+    const QString gui = dir.filePath(QStringLiteral("gui.png"));
+    const QString cli = dir.filePath(QStringLiteral("cli.png"));
+    w.figures()->exportTo(view, gui);
+    exportFigure(w.model()->validScene(), view, cli.toStdString(), FigureOptions{});
+    const QImage a(gui), b(cli);
+    ASSERT_EQ(a.size(), QSize(1050, 750)) << view;  // not the size of the widget on screen
+    EXPECT_EQ(test::compareImages(a, b, 1).differingFraction, 0.0) << view;
+    EXPECT_EQ(a.pixelColor(2, 2), QColor(Qt::white)) << view;
+  }
+}
+
+TEST(Figure, RightClickOnA3DViewAsksForItsMenuButARightDragZooms) {
+  // A view of its own: in the main window the signal opens the (modal) export menu.
+  PositionSpaceView standalone;
+  standalone.resize(320, 240);
+  test::showAndSettle(&standalone);
+  PositionSpaceView* view = &standalone;
+  QSignalSpy spy(view, &VtkView::contextClicked);
+  auto send = [&](QEvent::Type type, QPointF at, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, at, view->mapToGlobal(at), Qt::RightButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(view, &e);
+  };
+  const QPointF a(100, 100), b(100, 160);
+  send(QEvent::MouseButtonPress, a, Qt::RightButton);
+  send(QEvent::MouseMove, b, Qt::RightButton);
+  send(QEvent::MouseButtonRelease, b, Qt::NoButton);
+  EXPECT_EQ(spy.count(), 0) << "a right drag zooms";
+  send(QEvent::MouseButtonPress, a, Qt::RightButton);
+  send(QEvent::MouseButtonRelease, a, Qt::NoButton);
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy.at(0).at(0).toPoint(), a.toPoint());
+}
+
+TEST(Figure, AttentionCsvIsThePositionalBiasOverSqrtD) {
+  // Identical unit q and k: logit * sqrt(d) = (1/n) sum_p cos(phase_p), the positional bias b
+  // that SceneMetrics reports for the selected text token (all dims rotate here).
+  QTemporaryDir dir;
+  const Scene scene = findFigurePreset("circle-four-schemes").scene;
+  const QString path = dir.filePath(QStringLiteral("attention.csv"));
+  exportFigure(scene, "attention", path.toStdString(), FigureOptions{});
+  const auto cols = readCsv(path);
+  const SceneMetrics m = computeSceneMetrics(scene);
+  ASSERT_EQ(cols.at("logit").size(), 14u * 14u);
+  ASSERT_EQ(m.selectedBias.size(), 9u);
+  const long text = m.selectedToken;
+  int checked = 0;
+  for (std::size_t i = 0; i < cols.at("query").size(); ++i) {
+    if (std::stol(cols.at("query")[i]) != text) continue;
+    const long key = std::stol(cols.at("key")[i]);
+    if (key >= 9) continue;  // the visual tokens come first in i3x3,t5
+    EXPECT_NEAR(std::stod(cols.at("logit")[i]) * std::sqrt(128.0),
+                m.selectedBias[static_cast<std::size_t>(key)], 2e-6)
+        << "key " << key;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 9);
+}

@@ -1,0 +1,349 @@
+// SceneModel logic without a display: recompute on edit, last-valid scene on bad input,
+// problem fields, and the linked token selection.
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include "gui_test_util.h"
+#include "jobs/latest_worker.h"
+#include "model/scene_model.h"
+#include "ropescope/layout.h"
+
+using ropescope::Scene;
+using ropescope::ui::SceneModel;
+using ropescope::ui::test::kHangGuardMs;
+using ropescope::ui::test::waitUntil;
+
+namespace {
+
+Scene circleScene() {
+  Scene s = ropescope::defaultScene();
+  s.layout = ropescope::parseLayoutSpec("t4,i3x3,t5");
+  s.design = "circle";
+  s.designParams = {};
+  s.selectedText = 0;
+  return s;
+}
+
+}  // namespace
+
+TEST(SceneModel, DefaultSceneComputesAtConstruction) {
+  SceneModel model;
+  EXPECT_FALSE(model.isStale());
+  EXPECT_EQ(model.metrics().ids.size(), model.scene().layout.tokenCount());
+  EXPECT_FALSE(model.designSummaries().empty());
+}
+
+TEST(SceneModel, EditRecomputesAndEmitsOnce) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.edit([](Scene& s) { s.design = "hard"; });
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_EQ(model.validScene().design, "hard");
+  // Hard embedding of a 3x3 image between text runs: PTD is far from 0 (circle gives 0).
+  EXPECT_GT(model.metrics().ptd.ptd, 0.5);
+  EXPECT_EQ(model.metrics().ids.size(), 18u);
+}
+
+TEST(SceneModel, NoOpEditDoesNotEmit) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.setScene(circleScene());
+  model.edit([](Scene&) {});
+  EXPECT_EQ(changed.count(), 0);
+}
+
+TEST(SceneModel, InvalidParameterKeepsLastValidSceneAndNamesTheField) {
+  SceneModel model;
+  model.setScene(circleScene());
+  const double ptdBefore = model.metrics().ptd.ptd;
+  const auto idsBefore = model.metrics().ids.ids;
+  model.edit([](Scene& s) { s.designParams.set("alpha", 2.0); });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("alpha"));
+  EXPECT_FALSE(model.problem()->message.isEmpty());
+  // The edited value stays visible to the panel; the views keep the last valid scene.
+  EXPECT_EQ(model.scene().designParams.find("alpha").value_or(-1), 2.0);
+  EXPECT_FALSE(model.validScene().designParams.find("alpha").has_value());
+  EXPECT_DOUBLE_EQ(model.metrics().ptd.ptd, ptdBefore);
+  EXPECT_EQ(model.metrics().ids.ids, idsBefore);
+}
+
+TEST(SceneModel, FixingTheInputClearsTheProblem) {
+  SceneModel model;
+  model.setScene(circleScene());
+  model.edit([](Scene& s) { s.designParams.set("alpha", -1.0); });
+  ASSERT_TRUE(model.isStale());
+  model.edit([](Scene& s) { s.designParams.set("alpha", 0.25); });
+  EXPECT_FALSE(model.isStale());
+  EXPECT_EQ(model.validScene().designParams.find("alpha").value_or(-1), 0.25);
+}
+
+TEST(SceneModel, BadFrequencyAndLayoutNameTheirFields) {
+  SceneModel model;
+  model.setScene(circleScene());
+  model.edit([](Scene& s) { s.frequency.rotary.base = 0.5; });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("base"));
+  model.setScene(circleScene());
+  model.edit([](Scene& s) { s.layout.segments.clear(); });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("layout"));
+  EXPECT_EQ(model.metrics().ids.size(), 18u);
+}
+
+TEST(SceneModel, ReportedProblemMarksStaleUntilTheNextValidEdit) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.reportProblem({QStringLiteral("bad spec"), QStringLiteral("layout")});
+  EXPECT_TRUE(model.isStale());
+  EXPECT_EQ(changed.count(), 1);
+  model.edit([](Scene& s) { s.designParams.set("alpha", 0.75); });
+  EXPECT_FALSE(model.isStale());
+}
+
+TEST(SceneModel, SelectedTextMovesTheProfile) {
+  SceneModel model;
+  model.setScene(circleScene());
+  const long first = model.metrics().selectedToken;
+  model.setSelectedText(4);  // the first token of the second text run
+  EXPECT_EQ(model.scene().selectedText, 4);
+  EXPECT_NE(model.metrics().selectedToken, first);
+  EXPECT_EQ(model.metrics().selectedToken, 13);  // t4 + 9 visual tokens, then index 0 of t5
+}
+
+TEST(SceneModel, SelectedVisualIsClampedAndSignalled) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy selection(&model, &SceneModel::selectionChanged);
+  model.setSelectedVisual(4);
+  EXPECT_EQ(model.selectedVisual(), 4);
+  EXPECT_EQ(selection.count(), 1);
+  model.setSelectedVisual(9);  // only 9 visual tokens: 0..8
+  EXPECT_EQ(model.selectedVisual(), -1);
+  model.setSelectedVisual(8);
+  // A layout with fewer visual tokens drops a selection that no longer exists.
+  model.edit([](Scene& s) { s.layout = ropescope::parseLayoutSpec("t4,i2x2,t5"); });
+  EXPECT_EQ(model.selectedVisual(), -1);
+}
+
+// The ui compares scenes with Scene::operator== (unsaved-changes flag, skipping no-op edits);
+// the field-by-field copy it replaced missed the image grid settings.
+TEST(SceneEquality, SeesEveryField) {
+  const Scene a = circleScene();
+  Scene b = a;
+  EXPECT_TRUE(a == b);
+  b.frequency.rotary.base = 1e4;
+  EXPECT_FALSE(a == b);
+  b = a;
+  b.frequency.sections = {16, 24, 24};
+  EXPECT_FALSE(a == b);
+  b = a;
+  b.ageLayer = 3;
+  EXPECT_FALSE(a == b);
+  b = a;
+  b.imageGrid = ropescope::imageGridPreset("qwen3-vl");
+  EXPECT_FALSE(a == b);
+}
+
+TEST(SceneModel, LargeScenesCompareDesignsOnceEditsSettle) {
+  SceneModel model;
+  Scene big = circleScene();
+  big.layout = ropescope::parseLayoutSpec("t64,i62x64,t64");  // 4096 tokens
+  model.setScene(big);
+  ASSERT_FALSE(model.isStale());
+  QSignalSpy summaries(&model, &SceneModel::summariesChanged);
+  // Whether the comparison waits depends on this machine's speed; either way the model must say
+  // which, and a flush must deliver summaries of the current scene.
+  EXPECT_EQ(model.summariesPending(), model.computeMilliseconds() >= 8.0);
+  const bool wasPending = model.summariesPending();
+  model.flushSummaries();
+  EXPECT_FALSE(model.summariesPending());
+  EXPECT_EQ(summaries.count(), wasPending ? 1 : 0);
+  ASSERT_FALSE(model.designSummaries().empty());
+  bool sawCircle = false;
+  for (const auto& d : model.designSummaries()) {
+    if (d.design != "circle") continue;
+    sawCircle = true;
+    EXPECT_NEAR(d.ptd, model.metrics().ptd.ptd, 1e-9);
+  }
+  EXPECT_TRUE(sawCircle);
+}
+
+TEST(SceneModel, AgeLayerShowsTheIdsThatLayerUses) {
+  SceneModel model;
+  Scene s = circleScene();
+  s.age.layers = 4;
+  s.age.strategy = ropescope::AgeStrategy::Alternate;  // layer 0 circle, layer 1 M-RoPE, ...
+  model.setScene(s);
+  const auto circleIds = model.metrics().ids.ids;
+  model.edit([](Scene& sc) { sc.ageLayer = 1; });
+  ASSERT_FALSE(model.isStale());
+  EXPECT_EQ(model.metrics().designUsed, "mrope");
+  EXPECT_NE(model.metrics().ids.ids, circleIds);
+  model.edit([](Scene& sc) { sc.ageLayer = 2; });
+  EXPECT_EQ(model.metrics().designUsed, "circle");
+  EXPECT_EQ(model.metrics().ids.ids, circleIds);
+  // A layer outside the schedule is refused and named.
+  model.edit([](Scene& sc) { sc.ageLayer = 9; });
+  ASSERT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("age_layer"));
+}
+
+namespace {
+
+Scene biggerScene(const char* spec) {
+  Scene s = circleScene();
+  s.layout = ropescope::parseLayoutSpec(spec);
+  return s;
+}
+
+void expectSummariesOf(const SceneModel& model, const Scene& scene) {
+  const auto want = ropescope::compareDesigns(scene, 1);
+  const auto& got = model.designSummaries();
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].design, want[i].design);
+    EXPECT_EQ(got[i].ptd, want[i].ptd) << want[i].design;  // thread count does not matter
+    EXPECT_EQ(got[i].biasSpread, want[i].biasSpread) << want[i].design;
+  }
+}
+
+}  // namespace
+
+// The comparison of a slow scene runs on the worker's thread: the event loop goes on while it
+// waits or runs, and what arrives is the comparison of the scene shown.
+TEST(SceneModel, SlowScenesCompareDesignsInTheBackground) {
+  SceneModel model;
+  model.setSynchronousSummaryLimit(0);
+  model.summaryWorker()->setHeld(true);
+  QSignalSpy summaries(&model, &SceneModel::summariesChanged);
+  const Scene a = biggerScene("t20,i12x14,t9");
+  model.setScene(a);
+  ASSERT_FALSE(model.isStale());
+  EXPECT_TRUE(model.summariesPending());
+  QTest::qWait(400);  // past the pause for edits: the request waits on the held worker
+  EXPECT_TRUE(model.summariesPending());
+  EXPECT_EQ(model.summaryWorker()->started(), 0);
+  EXPECT_EQ(summaries.count(), 0);
+  model.summaryWorker()->setHeld(false);
+  ASSERT_TRUE(waitUntil([&] { return !model.summariesPending(); }));
+  EXPECT_EQ(summaries.count(), 1);
+  EXPECT_EQ(model.summaryWorker()->started(), 1);
+  expectSummariesOf(model, a);
+}
+
+// An edit before the comparison starts replaces it: the older scene is never compared, and its
+// numbers never reach the charts.
+TEST(SceneModel, AnEditReplacesAWaitingComparison) {
+  SceneModel model;
+  model.setSynchronousSummaryLimit(0);
+  model.summaryWorker()->setHeld(true);
+  model.setScene(biggerScene("t20,i12x14,t9"));
+  QTest::qWait(400);
+  const Scene b = biggerScene("t7,i9x9,t30");
+  model.setScene(b);
+  QTest::qWait(400);
+  model.summaryWorker()->setHeld(false);
+  ASSERT_TRUE(waitUntil([&] { return !model.summariesPending(); }));
+  QTest::qWait(100);  // nothing else arrives
+  EXPECT_EQ(model.summaryWorker()->started(), 1);
+  expectSummariesOf(model, b);
+  // An invalid edit keeps the last valid scene's comparison.
+  Scene bad = b;
+  bad.frequency.rotary.base = 0.5;
+  model.setScene(bad);
+  EXPECT_TRUE(model.isStale());
+  EXPECT_FALSE(model.summariesPending());
+  expectSummariesOf(model, b);
+}
+
+// A flush (tests, figure export) computes at once, and a background result of the same scene
+// arriving later changes nothing; the model can be destroyed while a comparison runs.
+TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
+  QSignalSpy* spy = nullptr;
+  {
+    SceneModel model;
+    model.setSynchronousSummaryLimit(0);
+    const Scene a = biggerScene("t20,i12x14,t9");
+    model.setScene(a);
+    spy = new QSignalSpy(&model, &SceneModel::summariesChanged);
+    model.flushSummaries();
+    EXPECT_FALSE(model.summariesPending());
+    expectSummariesOf(model, a);
+    QTest::qWait(400);
+    EXPECT_EQ(spy->count(), 1);
+    // A slow comparison running when the model goes.
+    model.setScene(biggerScene("t400,i60x60"));
+    ASSERT_TRUE(waitUntil([&] { return model.summaryWorker()->started() > 0; }));
+    delete spy;
+  }
+  SUCCEED();
+}
+
+// The metrics of a scene with many text x visual pairs are computed in the background: the model
+// keeps the last valid scene (not stale) until they arrive, an edit replaces a waiting
+// computation, and input errors are still refused at once.
+TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
+  SceneModel model;
+  model.setBackgroundPairs(100);
+  ropescope::ui::LatestWorker* worker = model.metricsWorker();
+  worker->setHeld(true);
+  const Scene before = model.validScene();
+  QSignalSpy changed(&model, &SceneModel::changed);
+  const Scene a = biggerScene("t20,i12x14,t9");
+  model.setScene(a);
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_TRUE(model.computing());
+  EXPECT_FALSE(model.isStale());
+  EXPECT_TRUE(model.validScene() == before);
+  EXPECT_TRUE(model.scene() == a);
+  QTest::qWait(100);
+  EXPECT_TRUE(model.computing());  // held
+  worker->setHeld(false);
+  ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
+  EXPECT_EQ(changed.count(), 2);
+  EXPECT_TRUE(model.validScene() == a);
+  const ropescope::SceneMetrics fresh = ropescope::computeSceneMetrics(a, 256, 1);
+  EXPECT_EQ(model.metrics().ids.ids, fresh.ids.ids);
+  EXPECT_EQ(model.metrics().ptd.ptd, fresh.ptd.ptd);
+  EXPECT_EQ(model.metrics().bias.spread, fresh.bias.spread);
+  EXPECT_EQ(model.metrics().selectedDistance, fresh.selectedDistance);
+
+  // Two edits while held: only the second is computed.
+  worker->setHeld(true);
+  const int started = worker->started();
+  model.setScene(biggerScene("t7,i9x9,t30"));
+  const Scene c = biggerScene("t9,i9x10,t31");
+  model.setScene(c);
+  worker->setHeld(false);
+  ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
+  QTest::qWait(100);
+  EXPECT_EQ(worker->started(), started + 1);
+  EXPECT_TRUE(model.validScene() == c);
+  EXPECT_EQ(model.metrics().ids.size(), c.layout.tokenCount());
+
+  // A bad value in a large scene is refused at once, beside its field.
+  Scene bad = biggerScene("t20,i12x14,t10");
+  bad.frequency.rotary.base = 0.5;
+  model.setScene(bad);
+  EXPECT_FALSE(model.computing());
+  EXPECT_TRUE(model.isStale());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("base"));
+  EXPECT_TRUE(model.validScene() == c);
+
+  // A problem the ui reports replaces an edit still computing: its metrics never arrive.
+  worker->setHeld(true);
+  model.setScene(biggerScene("t21,i12x14,t9"));
+  EXPECT_TRUE(model.computing());
+  model.reportProblem({QStringLiteral("layout: typed nonsense"), QStringLiteral("layout")});
+  EXPECT_FALSE(model.computing());
+  worker->setHeld(false);
+  QTest::qWait(300);
+  EXPECT_TRUE(model.isStale());
+  EXPECT_TRUE(model.validScene() == c);
+}

@@ -1,0 +1,320 @@
+// The main window as a user drives it: edits recompute at once, bad input shows beside its field
+// and marks the views stale, a click selects a token in every view, sessions round-trip, and
+// compare mode links its cameras.
+#include <gtest/gtest.h>
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+
+#include <cmath>
+
+#include <vtkCamera.h>
+
+#include "charts/charts_panel.h"
+#include "charts/compare_view.h"
+#include "editors/parameter_editor.h"
+#include "editors/scene_panel.h"
+#include "editors/segment_list_editor.h"
+#include "gui_test_util.h"
+#include "image_compare.h"
+#include "jobs/latest_worker.h"
+#include "model/scene_model.h"
+#include "shell/main_window.h"
+
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+QDoubleSpinBox* numberField(ScenePanel* panel, const std::string& key) {
+  ParameterEditor* editor = panel->parameterEditor(key);
+  return editor ? editor->findChild<QDoubleSpinBox*>() : nullptr;
+}
+
+struct Window {
+  MainWindow w;
+  Window() {
+    w.setDarkPalette(true);
+    w.model()->setScene(fixedScene());
+    w.resize(1400, 900);
+    showAndSettle(&w);
+  }
+};
+
+}  // namespace
+
+TEST(MainWindow, ParameterEditRecomputesAndRedrawsAtOnce) {
+  Window win;
+  QDoubleSpinBox* alpha = numberField(win.w.panel(), "alpha");
+  ASSERT_NE(alpha, nullptr);
+  const auto idsBefore = win.w.spaceView()->ids().ids;
+  const QImage before = win.w.spaceView()->grabFramebuffer();
+  alpha->setValue(0.0);
+  EXPECT_EQ(win.w.model()->validScene().designParams.find("alpha").value_or(-1), 0.0);
+  EXPECT_NE(win.w.spaceView()->ids().ids, idsBefore);
+  const QImage after = win.w.spaceView()->grabFramebuffer();
+  EXPECT_GT(compareImages(before, after).differingFraction, 0.0005);
+  EXPECT_TRUE(win.w.isModified());
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("PTD")));
+}
+
+TEST(MainWindow, InvalidInputShowsBesideItsFieldAndMarksViewsStale) {
+  Window win;
+  QDoubleSpinBox* radius = numberField(win.w.panel(), "radius");
+  ASSERT_NE(radius, nullptr);
+  const auto idsBefore = win.w.spaceView()->ids().ids;
+  radius->setValue(0.0);  // R must be > 0
+  EXPECT_FALSE(win.w.panel()->errorFor(QStringLiteral("radius")).isEmpty());
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("alpha")).isEmpty());
+  EXPECT_TRUE(win.w.spaceView()->isStale());
+  EXPECT_TRUE(win.w.charts()->showsStaleBanner());
+  EXPECT_EQ(win.w.spaceView()->ids().ids, idsBefore);  // the last valid scene, not garbage
+  // The field keeps what the user typed so it can be corrected.
+  EXPECT_EQ(win.w.model()->scene().designParams.find("radius").value_or(-1), 0.0);
+
+  radius->setValue(4.0);
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("radius")).isEmpty());
+  EXPECT_FALSE(win.w.spaceView()->isStale());
+  EXPECT_FALSE(win.w.charts()->showsStaleBanner());
+  EXPECT_NE(win.w.spaceView()->ids().ids, idsBefore);
+}
+
+TEST(MainWindow, TypedLayoutErrorShowsBesideTheLayout) {
+  Window win;
+  auto* spec = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  spec->setText(QStringLiteral("t4,q3"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_FALSE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
+  EXPECT_TRUE(win.w.model()->isStale());
+  spec->setText(QStringLiteral("t3,i2x5,t2"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
+  EXPECT_EQ(win.w.model()->metrics().ids.size(), 15u);
+  EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), 3);
+}
+
+// A large edit is computed in the background: the window answers meanwhile, the views keep the
+// scene before it (not marked stale), the status bar says so, and then the new scene shows.
+TEST(MainWindow, LargeEditComputesInTheBackgroundAndSaysSo) {
+  Window win;
+  SceneModel* m = win.w.model();
+  m->setBackgroundPairs(100);
+  m->metricsWorker()->setHeld(true);
+  const auto idsBefore = win.w.spaceView()->ids().ids;
+  auto* spec = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  spec->setText(QStringLiteral("t20,i12x14,t9"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_TRUE(m->computing());
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("layout")).isEmpty());
+  EXPECT_FALSE(win.w.spaceView()->isStale());
+  EXPECT_EQ(win.w.spaceView()->ids().ids, idsBefore);
+  EXPECT_TRUE(win.w.staleStatusText().contains(QStringLiteral("computing the edited scene")))
+      << win.w.staleStatusText().toStdString();
+  EXPECT_TRUE(win.w.staleStatusText().contains(QStringLiteral("29 text + 168 visual")))
+      << win.w.staleStatusText().toStdString();
+  bool fired = false;
+  QTimer::singleShot(0, [&fired] { fired = true; });
+  EXPECT_TRUE(waitUntil([&] { return fired; }));
+  const QString dir = qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR");
+  if (!dir.isEmpty()) EXPECT_TRUE(win.w.grab().save(dir + QStringLiteral("/computing.png")));
+  m->metricsWorker()->setHeld(false);
+  ASSERT_TRUE(m->waitForMetrics(kHangGuardMs));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(win.w.spaceView()->ids().size(), 20u + 12 * 14 + 9);
+  EXPECT_TRUE(win.w.staleStatusText().isEmpty()) << win.w.staleStatusText().toStdString();
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("29 text + 168 visual tokens")))
+      << win.w.statusText().toStdString();
+}
+
+TEST(MainWindow, SegmentButtonsEditTheLayout) {
+  Window win;
+  QToolButton* addImage = nullptr;
+  for (auto* b : win.w.panel()->findChildren<QToolButton*>())
+    if (b->text() == QStringLiteral("+ Image")) addImage = b;
+  ASSERT_NE(addImage, nullptr);
+  const std::size_t before = win.w.model()->metrics().ids.size();
+  QTest::mouseClick(addImage, Qt::LeftButton);
+  EXPECT_EQ(win.w.model()->scene().layout.segments.size(), 4u);
+  EXPECT_EQ(win.w.model()->metrics().ids.size(), before + 16);  // a 4x4 image
+  EXPECT_EQ(win.w.panel()->segmentEditor()->rowCount(), 4);
+
+  // Reorder: the first row (text) moves below the image.
+  auto* table = win.w.panel()->findChild<QTableWidget*>(QStringLiteral("segments"));
+  ASSERT_NE(table, nullptr);
+  table->selectRow(0);
+  QToolButton* down = nullptr;
+  for (auto* b : win.w.panel()->findChildren<QToolButton*>())
+    if (b->text() == QStringLiteral("▼")) down = b;
+  ASSERT_NE(down, nullptr);
+  QTest::mouseClick(down, Qt::LeftButton);
+  const auto& segments = win.w.model()->scene().layout.segments;
+  ASSERT_EQ(segments.size(), 4u);
+  EXPECT_EQ(segments[0].kind, ropescope::SegmentKind::Image);
+  EXPECT_EQ(segments[1].kind, ropescope::SegmentKind::Text);
+  EXPECT_EQ(win.w.model()->metrics().ids.tokens[0].modality, ropescope::Modality::Image);
+}
+
+TEST(MainWindow, ClickingATokenSelectsItInEveryView) {
+  Window win;
+  PositionSpaceView* view = win.w.spaceView();
+  const auto& ids = view->ids();
+  // A visual token that is not hidden behind another one.
+  long visual = -1, token = -1;
+  for (long t = 0, v = 0; t < static_cast<long>(ids.size()); ++t) {
+    if (ids.tokens[t].modality == ropescope::Modality::Text) continue;
+    if (v >= 3 && view->tokenAt(view->tokenPosition(t).toPoint()) == t) {
+      visual = v;
+      token = t;
+      break;
+    }
+    ++v;
+  }
+  ASSERT_GE(token, 0);
+  QTest::mouseClick(view, Qt::LeftButton, {}, view->tokenPosition(token).toPoint());
+  EXPECT_EQ(win.w.model()->selectedVisual(), visual);
+  EXPECT_EQ(win.w.charts()->markedVisual(), visual);
+
+  // A text token: the panel's spin box and the profile chart follow.
+  long text = -1;
+  int textIndex = 0;
+  for (long t = 0; t < static_cast<long>(ids.size()); ++t) {
+    if (ids.tokens[t].modality != ropescope::Modality::Text) continue;
+    if (textIndex != win.w.model()->scene().selectedText &&
+        view->tokenAt(view->tokenPosition(t).toPoint()) == t) {
+      text = t;
+      break;
+    }
+    ++textIndex;
+  }
+  ASSERT_GE(text, 0);
+  QTest::mouseClick(view, Qt::LeftButton, {}, view->tokenPosition(text).toPoint());
+  EXPECT_EQ(win.w.model()->scene().selectedText, textIndex);
+  EXPECT_EQ(win.w.model()->metrics().selectedToken, text);
+  auto* spin = win.w.panel()->findChild<QSpinBox*>(QStringLiteral("selectedText"));
+  ASSERT_NE(spin, nullptr);
+  EXPECT_EQ(spin->value(), textIndex);
+
+  // And back: the panel's spin box moves the cone in the 3-D view.
+  spin->setValue(0);
+  EXPECT_EQ(win.w.model()->metrics().selectedToken, 0);
+}
+
+TEST(MainWindow, SaveAndReopenRoundTrips) {
+  Window win;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("scene.json"));
+  numberField(win.w.panel(), "alpha")->setValue(0.3);
+  ASSERT_TRUE(win.w.saveTo(path));
+  EXPECT_FALSE(win.w.isModified());
+  EXPECT_TRUE(win.w.windowTitle().contains(QStringLiteral("scene.json")));
+  numberField(win.w.panel(), "alpha")->setValue(0.9);
+  EXPECT_TRUE(win.w.isModified());
+  ASSERT_TRUE(win.w.openFile(path));
+  EXPECT_FALSE(win.w.isModified());
+  EXPECT_NEAR(win.w.model()->scene().designParams.find("alpha").value_or(-1), 0.3, 1e-12);
+  EXPECT_NEAR(numberField(win.w.panel(), "alpha")->value(), 0.3, 1e-12);
+}
+
+TEST(MainWindow, CompareModeTitlesAndLinksCameras) {
+  Window win;
+  win.w.setCompareMode(true);
+  CompareView* compare = win.w.compareView();
+  showAndSettle(compare);
+  ASSERT_EQ(compare->viewCount(), 4);
+  EXPECT_EQ(compare->designs(),
+            (std::vector<std::string>{"hard", "unordered", "spatial", "circle"}));
+  EXPECT_GT(compare->ptds()[0], 1.0);          // hard: text and image far apart in 1-D
+  EXPECT_NEAR(compare->ptds()[3], 0.0, 1e-9);  // circle: the cone, PTD 0
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(looksBlank(compare->view(i)->grabFramebuffer())) << i;
+
+  PositionSpaceView* source = compare->view(0);
+  double before[3];
+  compare->view(2)->camera()->GetDirectionOfProjection(before);
+  drag(source, QPointF(source->width() / 2.0, source->height() / 2.0),
+       QPointF(source->width() / 2.0 + 60, source->height() / 2.0 + 25));
+  double src[3], other[3];
+  source->camera()->GetDirectionOfProjection(src);
+  for (int i = 1; i < 4; ++i) {
+    compare->view(i)->camera()->GetDirectionOfProjection(other);
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(other[a], src[a], 1e-9) << "view " << i;
+  }
+  EXPECT_GT(
+      std::abs(before[0] - src[0]) + std::abs(before[1] - src[1]) + std::abs(before[2] - src[2]),
+      0.05);
+  // Edits reach every compare view once the event loop has run.
+  win.w.model()->edit(
+      [](ropescope::Scene& sc) { sc.layout = ropescope::parseLayoutSpec("t2,i3x3,t2"); });
+  EXPECT_TRUE(waitUntil([&] {
+    for (int i = 0; i < 4; ++i)
+      if (compare->view(i)->ids().size() != 13u) return false;
+    return true;
+  }));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(compare->view(i)->ids().size(), 13u) << "view " << i;
+}
+
+TEST(MainWindow, QuitAsksAboutUnsavedChanges) {
+  Window win;
+  numberField(win.w.panel(), "alpha")->setValue(0.1);
+  ASSERT_TRUE(win.w.isModified());
+  auto answer = [](QMessageBox::StandardButton button, bool* asked) {
+    QTimer::singleShot(100, [button, asked] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      *asked = box != nullptr;
+      if (box) box->button(button)->click();
+    });
+  };
+  bool asked = false;
+  answer(QMessageBox::Cancel, &asked);
+  EXPECT_FALSE(win.w.close());
+  EXPECT_TRUE(asked);
+  EXPECT_TRUE(win.w.isVisible());
+
+  asked = false;
+  answer(QMessageBox::Discard, &asked);
+  EXPECT_TRUE(win.w.close());
+  EXPECT_TRUE(asked);
+}
+
+TEST(MainWindow, QuitAfterSavingDoesNotAsk) {
+  Window win;
+  numberField(win.w.panel(), "alpha")->setValue(0.1);
+  QTemporaryDir dir;
+  ASSERT_TRUE(win.w.saveTo(dir.filePath(QStringLiteral("saved.json"))));
+  ASSERT_FALSE(win.w.isModified());
+  bool asked = false;
+  // A prompt would block close(): answer it, but record that it came.
+  QTimer::singleShot(100, [&asked] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      asked = true;
+      box->button(QMessageBox::Cancel)->click();
+    }
+  });
+  EXPECT_TRUE(win.w.close());
+  QTest::qWait(150);
+  EXPECT_FALSE(asked);
+}
+
+// A bad AGE layer count is reported beside the AGE box (core's field id age_layers), not at the
+// top of the panel.
+TEST(MainWindow, AgeErrorShowsBesideTheAgeBox) {
+  Window win;
+  auto* layers = win.w.panel()->findChild<QSpinBox*>(QStringLiteral("age_layers"));
+  ASSERT_NE(layers, nullptr);
+  layers->setValue(0);  // AGE layers must be 1..1024
+  EXPECT_NE(win.w.panel()->errorFor(QStringLiteral("age_layers")).toStdString().find("1..1024"),
+            std::string::npos);
+  EXPECT_TRUE(win.w.panel()->errorFor(QString()).isEmpty());
+  layers->setValue(12);
+  EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("age_layers")).isEmpty());
+}

@@ -1,0 +1,266 @@
+// File → Open model, Open processor output and Check position ids (issue 13, item 9): a
+// shipped model sets the scene's design and frequency, a hand-made Qwen2.5-VL processor output
+// becomes the layout (special tokens visible in the segment table), a dump equal to the ids is
+// identical and a dump with one changed id marks that token in the 3-D view; bad files leave
+// the scene as it was with the message shown. A screenshot at 1366x768 with the model loaded
+// goes to tests/ui/output/model_{loaded,menu,check}_1366x768.png.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <fstream>
+
+#include "editors/parameter_editor.h"
+#include "editors/scene_panel.h"
+#include "editors/segment_list_editor.h"
+#include "image_compare.h"
+#include "model/sample_scene.h"
+#include "model/scene_model.h"
+#include "ropescope/npy.h"
+#include "screen_util.h"
+#include "shell/main_window.h"
+#include "space/position_space_view.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+// Qwen2.5-VL-7B's config.json (resources/models/qwen2.5-vl-7b): vision_start 151652,
+// vision_end 151653, image_token 151655. A chat of 3 text tokens, <|vision_start|>, the 4
+// image tokens of a 56x56 picture (ViT grid [1,4,4], merged 2x2 -> 2x2 LLM tokens),
+// <|vision_end|> and 2 text tokens.
+const char* kTokens =
+    R"({"input_ids": [[9707, 11, 1879, 151652, 151655, 151655, 151655, 151655, 151653, 3838, 30]],
+        "attention_mask": [[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]],
+        "image_grid_thw": [[1, 4, 4]], "pixel_values": [[0.5, 0.25]]})";
+
+// The ids by hand from transformers' Qwen2.5-VL get_rope_index (4.57): text tokens before the
+// image count 0..3 on all three axes (the vision_start token is text: 3); the image starts at
+// st = 4 with t = 4 + 0 (one temporal patch; its t_index * tokens_per_second * second_per_grid
+// is 0), h = 4 + row, w = 4 + col over the 2x2 grid; the text after it starts at the block's
+// max + 1 = 5 + 1 = 6: vision_end 6, then 7, 8.
+const std::vector<Id3> kIds = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {4, 4, 4}, {4, 4, 5},
+                               {4, 5, 4}, {4, 5, 5}, {6, 6, 6}, {7, 7, 7}, {8, 8, 8}};
+
+// A [3, 1, N] int64 position_ids dump, as np.save writes HF's tensor.
+void writeDump(const QString& path, const std::vector<Id3>& ids) {
+  const std::size_t n = ids.size();
+  std::vector<std::int64_t> v(3 * n);
+  for (std::size_t a = 0; a < 3; ++a)
+    for (std::size_t i = 0; i < n; ++i) v[a * n + i] = static_cast<std::int64_t>(ids[i][a]);
+  std::string h = npyHeader({3, 1, n}, "<i8");
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::ofstream f(path.toStdString(), std::ios::binary);
+  f << "\x93NUMPY" << '\x01' << '\0' << static_cast<char>(h.size() & 0xff)
+    << static_cast<char>(h.size() >> 8) << h;
+  f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * 8));
+}
+
+void writeText(const QString& path, const std::string& text) {
+  std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+// Runs `action` and answers the message box it shows; returns the box's text ("" if none).
+template <typename Action>
+QString messageOf(Action&& action) {
+  QString message;
+  QTimer::singleShot(0, [&] {
+    waitUntil([] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); });
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box) return;
+    message = box->text();
+    dismissModal(box);
+  });
+  action();
+  return message;
+}
+
+QString kindText(QTableWidget* table, int row) {
+  auto* combo = qobject_cast<QComboBox*>(table->cellWidget(row, 0));
+  return combo ? combo->currentText() : QString();
+}
+
+}  // namespace
+
+TEST(ModelGui, OpenModelTokensAndCheckIds) {
+  (void)samplePicturePath();  // installs the shipped-model locator of the app's resources
+  MainWindow w;
+  w.model()->setScene(fixedScene());
+  showAndSettle(&w);
+  QTemporaryDir dir;
+
+  // Processor output without a model: asks for one, scene unchanged.
+  writeText(dir.filePath(QStringLiteral("tokens.json")), kTokens);
+  Scene before = w.model()->scene();
+  QString message = messageOf([&] { EXPECT_FALSE(w.openTokens(dir.filePath("tokens.json"))); });
+  EXPECT_TRUE(message.contains(QStringLiteral("Open a model first"))) << message.toStdString();
+  EXPECT_EQ(w.model()->scene(), before);
+
+  // A bad folder: the one-line message, scene unchanged.
+  message = messageOf([&] { EXPECT_FALSE(w.openModel(dir.filePath(QStringLiteral("nope")))); });
+  EXPECT_FALSE(message.isEmpty());
+  EXPECT_FALSE(message.contains(QLatin1Char('\n'))) << message.toStdString();
+  EXPECT_EQ(w.model()->scene(), before);
+
+  // The shipped menu lists the model; opening it sets design and frequency.
+  QMenu* models = w.findChild<QMenu*>(QStringLiteral("modelMenu"));
+  ASSERT_NE(models, nullptr);
+  bool listed = false;
+  for (QAction* a : models->actions()) listed = listed || a->text() == "qwen2.5-vl-7b";
+  EXPECT_TRUE(listed);
+  ASSERT_TRUE(w.openModel(QStringLiteral("qwen2.5-vl-7b")));
+  const Scene& s = w.model()->scene();
+  EXPECT_EQ(s.design, "qwen2.5-vl");
+  EXPECT_EQ(s.model, "qwen2.5-vl-7b");
+  // The published config: rope_theta 1e6, head dim 3584 / 28 = 128, mrope_section [16,24,24],
+  // NeoX pairs, the whole head rotated.
+  EXPECT_EQ(s.frequency.rotary.base, 1e6);
+  EXPECT_EQ(s.frequency.rotary.headDim, 128);
+  EXPECT_EQ(s.frequency.sections, (std::vector<int>{16, 24, 24}));
+  EXPECT_EQ(s.frequency.rotary.pairs, PairLayout::NeoX);
+  EXPECT_EQ(s.imageGrid.patch, 14);
+  EXPECT_EQ(s.imageGrid.merge, 2);
+  auto* info = w.panel()->findChild<QLabel*>(QStringLiteral("modelInfo"));
+  ASSERT_NE(info, nullptr);
+  EXPECT_TRUE(info->text().contains(QStringLiteral("qwen2.5-vl-7b"))) << info->text().toStdString();
+  EXPECT_TRUE(info->text().contains(QStringLiteral("Qwen2.5-VL"))) << info->text().toStdString();
+  EXPECT_FALSE(info->text().contains(QChar(0xC2))) << "UTF-8 read as Latin-1";
+
+  // The rule set is a choice in the parameter editor.
+  ParameterEditor* rules = w.panel()->parameterEditor("rules");
+  ASSERT_NE(rules, nullptr);
+  auto* rulesBox = rules->findChild<QComboBox*>();
+  ASSERT_NE(rulesBox, nullptr);
+  ASSERT_EQ(rulesBox->count(), 3);
+  EXPECT_EQ(rulesBox->itemText(0), QStringLiteral("hf-4.57"));
+  EXPECT_EQ(rulesBox->itemText(2), QStringLiteral("hf-main"));
+
+  // A bad tokens file: message, scene unchanged.
+  writeText(dir.filePath(QStringLiteral("bad.json")), "{\"input_ids\": [1, 2,");
+  before = w.model()->scene();
+  message = messageOf([&] { EXPECT_FALSE(w.openTokens(dir.filePath("bad.json"))); });
+  EXPECT_TRUE(message.contains(QStringLiteral("bad.json"))) << message.toStdString();
+  EXPECT_EQ(w.model()->scene(), before);
+
+  // The processor output becomes the layout: text 3, special 1, image 2x2, special 1, text 2.
+  ASSERT_TRUE(w.openTokens(dir.filePath(QStringLiteral("tokens.json"))));
+  waitUntil([&] { return !w.model()->computing(); });
+  const Layout& l = w.model()->scene().layout;
+  ASSERT_EQ(l.segments.size(), 5u) << formatLayoutSpec(l);
+  EXPECT_EQ(l.segments[0].length, 3);
+  EXPECT_EQ(l.segments[1].role, TextRole::Special);
+  EXPECT_EQ(l.segments[2].kind, SegmentKind::Image);
+  EXPECT_EQ(l.segments[2].rows, 2);
+  EXPECT_EQ(l.segments[2].cols, 2);
+  EXPECT_EQ(l.segments[3].role, TextRole::Special);
+  EXPECT_EQ(l.segments[4].length, 2);
+  auto* table = w.panel()->segmentEditor()->findChild<QTableWidget*>();
+  ASSERT_NE(table, nullptr);
+  ASSERT_EQ(table->rowCount(), 5);
+  EXPECT_EQ(kindText(table, 0), QStringLiteral("text"));
+  EXPECT_EQ(kindText(table, 1), QStringLiteral("special"));
+  EXPECT_EQ(kindText(table, 2), QStringLiteral("image"));
+  EXPECT_EQ(kindText(table, 3), QStringLiteral("special"));
+  EXPECT_EQ(kindText(table, 4), QStringLiteral("text"));
+  ASSERT_EQ(w.spaceView()->ids().size(), kIds.size());
+  EXPECT_EQ(w.spaceView()->ids().ids, kIds);
+
+  // Check ids: the hand-derived dump is identical.
+  writeDump(dir.filePath(QStringLiteral("same.npy")), kIds);
+  ASSERT_TRUE(w.checkIds(dir.filePath(QStringLiteral("same.npy"))));
+  EXPECT_TRUE(w.idsCheckText().startsWith(QStringLiteral("identical (11 tokens, hf-4.57)")))
+      << w.idsCheckText().toStdString();
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("identical")));
+  EXPECT_TRUE(w.spaceView()->markedTokens().empty());
+
+  // One changed id (token 6, the image's cell (0,1,0): h 5 -> 9) differs and is marked.
+  std::vector<Id3> changed = kIds;
+  changed[6][1] = 9;
+  writeDump(dir.filePath(QStringLiteral("changed.npy")), changed);
+  ASSERT_TRUE(w.checkIds(dir.filePath(QStringLiteral("changed.npy"))));
+  EXPECT_TRUE(w.idsCheckText().contains(QStringLiteral("differs at token 6 (image")))
+      << w.idsCheckText().toStdString();
+  EXPECT_TRUE(w.idsCheckText().contains(QStringLiteral("1 of 11 tokens differ")));
+  EXPECT_TRUE(w.idsCheckText().contains(QStringLiteral("token id 151655")));
+  EXPECT_EQ(w.spaceView()->markedTokens(), (std::vector<long>{6}));
+
+  // A dump of another length: message, the marks and scene stay.
+  before = w.model()->scene();
+  writeDump(dir.filePath(QStringLiteral("short.npy")),
+            std::vector<Id3>(kIds.begin(), kIds.end() - 1));
+  message = messageOf([&] { EXPECT_FALSE(w.checkIds(dir.filePath("short.npy"))); });
+  EXPECT_TRUE(message.contains(QStringLiteral("hold 10 tokens"))) << message.toStdString();
+  EXPECT_EQ(w.model()->scene(), before);
+
+  // The scene file remembers the model.
+  const QString scene = dir.filePath(QStringLiteral("scene.json"));
+  ASSERT_TRUE(w.saveTo(scene));
+  w.model()->setScene(fixedScene());
+  ASSERT_TRUE(w.openFile(scene));
+  EXPECT_EQ(w.model()->scene().model, "qwen2.5-vl-7b");
+  EXPECT_EQ(w.model()->scene().layout, l);
+}
+
+// At 1366x768 under a window manager: the window with a model loaded, and its File menu and
+// model submenu, saved for a person to look at; the model box text is not cut off.
+TEST(ModelGui, ScreenshotWithModelLoaded) {
+  (void)samplePicturePath();
+  MainWindow w;
+  w.show();
+  w.setWindowState(Qt::WindowMaximized);
+  showAndSettle(&w);
+  ASSERT_TRUE(w.openModel(QStringLiteral("qwen2.5-vl-7b")));
+  waitUntil([&] { return !w.model()->computing(); });
+  QApplication::processEvents();
+  auto* info = w.panel()->findChild<QLabel*>(QStringLiteral("modelInfo"));
+  ASSERT_NE(info, nullptr);
+  EXPECT_GE(info->width(), info->fontMetrics().horizontalAdvance(info->text()) / 2);
+  const QString out = QStringLiteral(ROPESCOPE_UI_SCREENSHOTS);
+  const QSize screen = QGuiApplication::primaryScreen()->size();
+  const QString tag = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+  EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
+      out + QStringLiteral("/model_loaded_%1.png").arg(tag)));
+  QMenu* file = w.menuBar()->findChildren<QMenu*>().value(0);
+  for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
+    if (m->title() == QStringLiteral("&File")) file = m;
+  ASSERT_NE(file, nullptr);
+  file->popup(w.mapToGlobal(QPoint(0, w.menuBar()->height())));
+  QMenu* models = w.findChild<QMenu*>(QStringLiteral("modelMenu"));
+  ASSERT_NE(models, nullptr);
+  waitUntil([&] { return file->isVisible(); });
+  file->setActiveAction(models->menuAction());
+  models->popup(file->mapToGlobal(file->actionGeometry(models->menuAction()).topRight()));
+  waitUntil([&] { return models->isVisible(); });
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
+      out + QStringLiteral("/model_menu_%1.png").arg(tag)));
+  models->hide();
+  file->hide();
+
+  // The processor output checked against a dump with token 6 changed: its mark in 3-D.
+  QTemporaryDir dir;
+  writeText(dir.filePath(QStringLiteral("tokens.json")), kTokens);
+  ASSERT_TRUE(w.openTokens(dir.filePath(QStringLiteral("tokens.json"))));
+  waitUntil([&] { return !w.model()->computing(); });
+  std::vector<Id3> changed = kIds;
+  changed[6][1] = 9;
+  writeDump(dir.filePath(QStringLiteral("changed.npy")), changed);
+  ASSERT_TRUE(w.checkIds(dir.filePath(QStringLiteral("changed.npy"))));
+  EXPECT_EQ(w.spaceView()->markedTokens(), (std::vector<long>{6}));
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
+      out + QStringLiteral("/model_check_%1.png").arg(tag)));
+}

@@ -1,0 +1,522 @@
+// The teaching views: the phasor view shows core's numbers for its slider value, the formula
+// panels carry the current numbers, the tour runs end to end, and exported animations (our own
+// GIF writer, read back with Qt's GIF reader; PNG folders) have the requested frames and size.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QPushButton>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <vtkCamera.h>
+
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "charts/charts_panel.h"
+#include "figures/gif_writer.h"
+#include "gui_test_util.h"
+#include "image_compare.h"
+#include "model/scene_model.h"
+#include "picture/picture_view.h"
+#include "ropescope/decay.h"
+#include "ropescope/errors.h"
+#include "ropescope/metrics.h"
+#include "ropescope/scene_metrics.h"
+#include "ropescope_ui/animation_export.h"
+#include "shell/autosave.h"
+#include "shell/main_window.h"
+#include "style/metric_text.h"
+#include "teaching/animation.h"
+#include "teaching/animation_dialog.h"
+#include "teaching/formula_panel.h"
+#include "teaching/phasor_view.h"
+#include "teaching/tour.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+QString outputDir() {
+  const QString dir = QStringLiteral(ROPESCOPE_UI_OUTPUT) + QStringLiteral("/teach");
+  QDir().mkpath(dir);
+  return dir;
+}
+
+QAction* actionWithShortcut(QWidget* w, const QKeySequence& key) {
+  for (QAction* a : w->findChildren<QAction*>())
+    if (a->shortcut() == key) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(TeachPhasor, ShowsCoreNumbersForTheSliderValue) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  PhasorView* view = w.phasorView();
+  ASSERT_NE(view, nullptr);
+  view->setDirection(PhasorView::Direction::H);
+  auto* slider = view->findChild<QSlider*>(QStringLiteral("phasorSlider"));
+  ASSERT_NE(slider, nullptr);
+  const PairTable pairs = computeSceneMetrics(fixedScene()).pairs;
+  for (int d : {0, 3, 17, 200}) {
+    slider->setValue(d);  // what a drag does
+    EXPECT_EQ(view->distance(), d);
+    const Phasor& ph = view->phasor();
+    EXPECT_EQ(ph.delta, (Id3{0, static_cast<double>(d), 0}));
+    EXPECT_EQ(ph.decayBound, decayBound(pairs, {0, static_cast<double>(d), 0}));
+    EXPECT_NEAR(ph.bias, positionalBias(pairs, {0, static_cast<double>(d), 0}), 1e-12);
+    ASSERT_EQ(ph.pairs.size(), 64u);
+    for (int k = 0; k < 64; ++k) {
+      // Only the h section (pairs 16..39 of M-RoPE's 16/24/24) turns when Δ is along h.
+      const double expected = (k >= 16 && k < 40) ? std::pow(1e6, -2.0 * k / 128) * d : 0.0;
+      EXPECT_NEAR(ph.pairs[k].phase, expected, 1e-9 * std::max(1.0, expected)) << k;
+    }
+    EXPECT_TRUE(view->readout().contains(QString::number(ph.decayBound, 'f', 4)))
+        << view->readout().toStdString();
+    EXPECT_TRUE(view->formulas()->text().contains(formatNumber(ph.decayBound, 6)));
+    // The equal-distance line: b along each axis alone and along all three, from core.
+    const AxisBias equal = biasAlongAxes(pairs, d);
+    for (double b : {equal.t, equal.h, equal.w, equal.text})
+      EXPECT_TRUE(view->formulas()->text().contains(formatNumber(b, 5))) << b;
+  }
+}
+
+TEST(TeachPhasor, SelectedTokensGiveTheirDisplacement) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  PhasorView* view = w.phasorView();
+  view->setDirection(PhasorView::Direction::SelectedTokens);
+  EXPECT_EQ(view->phasor().delta, (Id3{0, 0, 0}));  // nothing picked yet
+  w.model()->setSelectedVisual(7);
+  const SceneMetrics& m = w.model()->metrics();
+  const Id3 expected = displacement(m.ids, m.selectedToken, m.ids.visualIndices()[7]);
+  EXPECT_EQ(view->phasor().delta, expected);
+  EXPECT_EQ(view->phasor().decayBound, decayBound(m.pairs, expected));
+}
+
+TEST(TeachFormula, PanelsCarryTheCurrentNumbers) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  const SceneMetrics& m = w.model()->metrics();
+  const QString charts = w.charts()->formulas()->text();
+  EXPECT_TRUE(charts.contains(metricText(m.ptd.ptd)));
+  EXPECT_TRUE(charts.contains(metricText(m.bias.spread)));
+  EXPECT_TRUE(charts.contains(formatNumber(m.decayAxis[1].back(), 5)));
+  const QString cone = w.positionFormulas()->text();
+  EXPECT_TRUE(cone.contains(QStringLiteral("α = 0.5")));
+  // A parameter edit shows up in the cone formula.
+  w.model()->edit([](Scene& s) { s.designParams.set("alpha", 0.25); });
+  EXPECT_TRUE(w.positionFormulas()->text().contains(QStringLiteral("α = 0.25")));
+  EXPECT_FALSE(w.positionFormulas()->text().contains(QStringLiteral("α = 0.5")));
+}
+
+TEST(TeachTour, RunsEndToEndAndCloseGivesTheSceneBack) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  showAndSettle(&w);
+  const Scene before = w.model()->scene();
+  QAction* f1 = actionWithShortcut(&w, QKeySequence(Qt::Key_F1));
+  ASSERT_NE(f1, nullptr);
+  EXPECT_FALSE(w.tourDock()->isVisible());
+  // F1 from the keyboard, as a newcomer would press it.
+  w.activateWindow();
+  ASSERT_TRUE(waitUntil([&] { return w.isActiveWindow(); }));
+  QTest::keyClick(&w, Qt::Key_F1);
+  TourPanel* tour = w.tourPanel();
+  ASSERT_TRUE(w.tourDock()->isVisible());
+  ASSERT_TRUE(tour->running());
+  const std::vector<TourStep> steps = tourSteps();
+  ASSERT_GE(steps.size(), 4u);
+  auto* next = tour->findChild<QPushButton*>(QStringLiteral("tourNext"));
+  auto* back = tour->findChild<QPushButton*>(QStringLiteral("tourBack"));
+  std::vector<std::string> designs;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(tour->step(), static_cast<int>(i));
+    EXPECT_FALSE(w.model()->isStale()) << "step " << i;
+    EXPECT_NO_THROW(validateScene(w.model()->scene()));
+    Scene expected = tourBaseScene();
+    steps[i].apply(expected);
+    EXPECT_EQ(w.model()->validScene(), expected) << "step " << i;
+    EXPECT_FALSE(tour->titleText().isEmpty());
+    EXPECT_GT(tour->bodyText().size(), 60);
+    EXPECT_TRUE(tour->counterText().contains(QString::number(i + 1)));
+    EXPECT_EQ(back->isEnabled(), i > 0);
+    designs.push_back(w.model()->validScene().design);
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("sideTabs"));
+    if (steps[i].tab == QLatin1String("phasor")) {
+      EXPECT_EQ(tabs->currentWidget(), w.phasorView());
+      EXPECT_EQ(w.phasorView()->distance(), steps[i].phasorDistance);
+    }
+    if (i == 3) w.grab().save(outputDir() + QStringLiteral("/tour_step.png"));
+    if (i + 1 < steps.size()) QTest::mouseClick(next, Qt::LeftButton);
+  }
+  EXPECT_EQ(designs.front(), "hard");
+  EXPECT_EQ(designs.back(), "circle");
+  // Back steps once, then Close ends the tour and gives the user's scene back.
+  QTest::mouseClick(back, Qt::LeftButton);
+  EXPECT_EQ(tour->step(), static_cast<int>(steps.size()) - 2);
+  QTest::mouseClick(tour->findChild<QPushButton*>(QStringLiteral("tourClose")), Qt::LeftButton);
+  EXPECT_FALSE(tour->running());
+  EXPECT_FALSE(w.tourDock()->isVisible());
+  EXPECT_EQ(w.model()->scene(), before);
+  // A scene edited during the tour is the user's work: Close keeps it.
+  w.startTour();
+  EXPECT_TRUE(w.tourDock()->isVisible());
+  w.model()->edit([](Scene& s) { s.layout = parseLayoutSpec("t2,i3x3,t2"); });
+  const Scene edited = w.model()->scene();
+  tour->finish();
+  EXPECT_EQ(w.model()->scene(), edited);
+  EXPECT_FALSE(w.tourDock()->isVisible());
+  // Still usable: an edit goes through.
+  w.model()->edit([](Scene& s) { s.design = "spatial"; });
+  EXPECT_EQ(w.model()->validScene().design, "spatial");
+  EXPECT_FALSE(w.model()->isStale());
+}
+
+// Issue 17, item 11: F1 on a clean start marked the scene modified, and after Close the phasor
+// distance, the camera and the side tab were the tour's. The tour gives back all it changed.
+TEST(TeachTour, CloseGivesBackTabPhasorAndCameraAndNeverMarksModified) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  showAndSettle(&w);
+  auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("sideTabs"));
+  ASSERT_NE(tabs, nullptr);
+  // The user's own settings, unlike any step's.
+  tabs->setCurrentWidget(w.pictureView());
+  w.phasorView()->setDirection(PhasorView::Direction::W);
+  w.phasorView()->setDistance(7);
+  w.model()->setSelectedVisual(5);
+  vtkCamera* camera = w.spaceView()->camera();
+  camera->Zoom(1.7);
+  camera->Azimuth(20);
+  emit w.spaceView()->cameraInteracted();  // as a drag or the wheel reports it
+  double position[3], focal[3], up[3];
+  camera->GetPosition(position);
+  camera->GetFocalPoint(focal);
+  camera->GetViewUp(up);
+  const double angle = camera->GetViewAngle();
+  const Scene before = w.model()->scene();
+  ASSERT_FALSE(w.isModified());
+
+  w.activateWindow();
+  ASSERT_TRUE(waitUntil([&] { return w.isActiveWindow(); }));
+  QTest::keyClick(&w, Qt::Key_F1);
+  TourPanel* tour = w.tourPanel();
+  ASSERT_TRUE(tour->running());
+  auto* next = tour->findChild<QPushButton*>(QStringLiteral("tourNext"));
+  bool phasorStepSeen = false;
+  for (int i = 0; i < tour->stepCount(); ++i) {
+    EXPECT_FALSE(w.isModified()) << "step " << i;
+    EXPECT_FALSE(w.isWindowModified()) << "step " << i;
+    phasorStepSeen = phasorStepSeen || tabs->currentWidget() == w.phasorView();
+    if (i + 1 < tour->stepCount()) QTest::mouseClick(next, Qt::LeftButton);
+  }
+  ASSERT_TRUE(phasorStepSeen);
+  EXPECT_NE(w.phasorView()->distance(), 7);  // the tour did change it
+  // Escape, with the keyboard focus where F1 left it, closes the tour.
+  QWidget* focus = QApplication::focusWidget();
+  ASSERT_NE(focus, nullptr);
+  QTest::keyClick(focus, Qt::Key_Escape);
+  EXPECT_FALSE(tour->running());
+  EXPECT_FALSE(w.tourDock()->isVisible());
+
+  EXPECT_EQ(w.model()->scene(), before);
+  EXPECT_FALSE(w.isModified());
+  EXPECT_FALSE(w.isWindowModified());
+  EXPECT_EQ(tabs->currentWidget(), w.pictureView());
+  EXPECT_EQ(w.phasorView()->direction(), PhasorView::Direction::W);
+  EXPECT_EQ(w.phasorView()->distance(), 7);
+  EXPECT_EQ(w.model()->selectedVisual(), 5);
+  double p2[3], f2[3], u2[3];
+  camera = w.spaceView()->camera();
+  camera->GetPosition(p2);
+  camera->GetFocalPoint(f2);
+  camera->GetViewUp(u2);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(p2[k], position[k]) << "camera position " << k;
+    EXPECT_DOUBLE_EQ(f2[k], focal[k]) << "focal point " << k;
+    EXPECT_DOUBLE_EQ(u2[k], up[k]) << "view up " << k;
+  }
+  EXPECT_DOUBLE_EQ(camera->GetViewAngle(), angle);
+
+  // Unsaved work before the tour stays unsaved during and after it.
+  w.model()->edit([](Scene& s) { s.design = "spatial"; });
+  ASSERT_TRUE(w.isModified());
+  w.startTour();
+  EXPECT_TRUE(w.isModified());
+  // An autosave during the tour keeps the user's unsaved scene, not the step's.
+  ASSERT_NE(w.model()->scene().design, "spatial");
+  ASSERT_TRUE(w.autosave()->saveNow()) << w.autosave()->lastError().toStdString();
+  EXPECT_EQ(loadSceneFile(w.autosave()->scenePath().toStdString()).design, "spatial");
+  tour->finish();
+  EXPECT_TRUE(w.isModified());
+  EXPECT_EQ(w.model()->scene().design, "spatial");
+  w.startWith(w.model()->scene());
+}
+
+TEST(TeachGif, LzwRoundTripsThroughQtsReader) {
+  // 200 colours of noise: exact palette, long LZW runs with dictionary resets.
+  QImage image(301, 203, QImage::Format_RGB32);
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> pick(0, 199);
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const int c = (y / 20 + x / 30) % 3 == 0 ? pick(rng) : (x / 7 + y / 5) % 200;
+      image.setPixel(x, y, qRgb(c, (c * 37) % 256, 255 - c));
+    }
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("noise.gif"));
+  GifWriter writer;
+  ASSERT_TRUE(writer.open(path, image.size(), 5));
+  ASSERT_TRUE(writer.addFrame(image));
+  QImage two(image.size(), QImage::Format_RGB32);
+  two.fill(qRgb(10, 200, 30));  // one colour: the smallest table
+  ASSERT_TRUE(writer.addFrame(two));
+  ASSERT_TRUE(writer.close());
+  QImageReader reader(path);
+  ASSERT_TRUE(reader.canRead()) << reader.errorString().toStdString();
+  EXPECT_EQ(reader.imageCount(), 2);
+  EXPECT_EQ(reader.size(), image.size());
+  EXPECT_EQ(reader.loopCount(), -1);  // Qt reports "forever" as -1
+  const QImage back = reader.read().convertToFormat(QImage::Format_RGB32);
+  ASSERT_EQ(back.size(), image.size());
+  long wrong = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) wrong += back.pixel(x, y) != image.pixel(x, y);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(reader.nextImageDelay(), 50);
+  const QImage second = reader.read().convertToFormat(QImage::Format_RGB32);
+  EXPECT_EQ(second.pixel(150, 100), qRgb(10, 200, 30));
+}
+
+TEST(TeachAnimation, DistanceGifHasTheRequestedFramesAndSize) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("decay.gif"));
+  AnimationSpec spec = parseAnimationSpec("distance:0:120");
+  spec.frames = 12;
+  int calls = 0;
+  QElapsedTimer timer;
+  timer.start();
+  const AnimationResult r =
+      renderAnimation(fixedScene(), spec, QSize(360, 270), path, [&](int done, int total) {
+        ++calls;
+        EXPECT_EQ(total, 12);
+        EXPECT_EQ(done, calls);
+        return true;
+      });
+  ASSERT_TRUE(r.ok) << r.error.toStdString();
+  EXPECT_EQ(calls, 12);
+  std::cout << "[ info     ] 12 distance frames 360x270: " << QFileInfo(path).size() / 1024
+            << " KiB in " << timer.elapsed() << " ms\n";
+  QImageReader reader(path);
+  EXPECT_EQ(reader.imageCount(), 12);
+  EXPECT_EQ(reader.size(), QSize(360, 270));
+  // Frame 0 read back looks like the frame rendered directly (palette quantisation aside).
+  const QImage direct = renderAnimationFrame(fixedScene(), spec, 0, QSize(360, 270));
+  const QImage first = reader.read().convertToFormat(QImage::Format_RGB32);
+  EXPECT_LT(compareImages(direct, first, 40).differingFraction, 0.01);
+  EXPECT_FALSE(looksBlank(first));
+  first.save(outputDir() + QStringLiteral("/gif_frame0.png"));
+  QImage last;
+  for (int i = 1; i < 12; ++i) last = reader.read();
+  EXPECT_GT(compareImages(first, last.convertToFormat(QImage::Format_RGB32)).differingFraction,
+            0.02);
+}
+
+TEST(TeachAnimation, CancelStopsEarly) {
+  QTemporaryDir dir;
+  AnimationSpec spec = parseAnimationSpec("distance_w:0:50");
+  spec.frames = 10;
+  const AnimationResult r =
+      renderAnimation(fixedScene(), spec, QSize(200, 150), dir.filePath(QStringLiteral("x.gif")),
+                      [](int done, int) { return done < 3; });
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.framesWritten, 3);
+  // A cancelled GIF is abandoned whole (one output path, issue 17): no partial file.
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("x.gif"))));
+  EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty()) << "a temporary file was left";
+}
+
+TEST(TeachAnimation, PngSequenceAndCircleSweep) {
+  QTemporaryDir dir;
+  const QString folder = dir.filePath(QStringLiteral("frames"));
+  AnimationSpec spec = parseAnimationSpec("alpha:0:1");
+  spec.frames = 5;
+  const AnimationResult r = renderAnimation(fixedScene(), spec, QSize(320, 240), folder);
+  ASSERT_TRUE(r.ok) << r.error.toStdString();
+  const QStringList files =
+      QDir(folder).entryList({QStringLiteral("frame_*.png")}, QDir::Files, QDir::Name);
+  ASSERT_EQ(files.size(), 5);
+  EXPECT_EQ(files.front(), QStringLiteral("frame_0001.png"));
+  EXPECT_EQ(files.back(), QStringLiteral("frame_0005.png"));
+  QImage first(QDir(folder).filePath(files.front())), last(QDir(folder).filePath(files.back()));
+  EXPECT_EQ(first.size(), QSize(320, 240));
+  EXPECT_EQ(last.size(), QSize(320, 240));
+  EXPECT_FALSE(looksBlank(first));
+  // α moves the patches around the ring: the pictures differ.
+  EXPECT_GT(compareImages(first, last).differingFraction, 0.001);
+  last.save(outputDir() + QStringLiteral("/circle_alpha1.png"));
+
+  // The same through the command entry, as a GIF: radius sweep.
+  const QString gif = dir.filePath(QStringLiteral("radius.gif"));
+  std::ostringstream log;
+  EXPECT_EQ(renderAnimationCommand(fixedScene(), "R:2:20", 4, 300, 200, gif.toStdString(), log), 0);
+  EXPECT_NE(log.str().find("wrote 4 frames of 300x200"), std::string::npos) << log.str();
+  QImageReader reader(gif);
+  EXPECT_EQ(reader.imageCount(), 4);
+  EXPECT_EQ(reader.size(), QSize(300, 200));
+}
+
+TEST(TeachAnimation, BadSpecsAreRejectedWithOneLine) {
+  const char* bad[] = {"",           "distance",        "distance:0",     "distance:0:x",
+                       "speed:0:1",  "alpha:0:2",       "alpha:-1:1",     "radius:0:10",
+                       "beta:0:1.5", "distance:0:9999", "distance_q:0:4", "alpha:0.5:0.5",
+                       "alpha:0:1:2"};
+  for (const char* spec : bad) {
+    try {
+      parseAnimationSpec(spec);
+      ADD_FAILURE() << "accepted '" << spec << "'";
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+      EXPECT_NE(msg.find(spec), std::string::npos) << msg;  // names the input
+      EXPECT_TRUE(msg.find("PARAM:FROM:TO") != std::string::npos ||
+                  msg.find(" in ") != std::string::npos || msg.find("..") != std::string::npos)
+          << msg;  // and the accepted form or range
+      EXPECT_EQ(e.field(), "animate");
+    }
+  }
+  EXPECT_EQ(parseAnimationSpec("beta:0:1").parameter, "dff");
+  EXPECT_EQ(parseAnimationSpec("distance_thw:-5:5").direction, "thw");
+  std::ostringstream log;
+  QTemporaryDir dir;
+  const std::string out = dir.filePath(QStringLiteral("a.gif")).toStdString();
+  EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 1, 320, 240, out, log),
+               InputError);
+  EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 1001, 320, 240, out, log),
+               InputError);
+  EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 4, 10, 240, out, log), InputError);
+  EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 4, 320, 240, "", log), InputError);
+  EXPECT_FALSE(QFileInfo::exists(QString::fromStdString(out)));
+}
+
+TEST(TeachAnimation, DialogShowsProblemsBesideTheFieldsAndExports) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  AnimationDialog dialog(w.model(), &w);
+  QTemporaryDir dir;
+  dialog.setSpec(QStringLiteral("distance_h"), 0, 40, 1);
+  dialog.setOutput(dir.filePath(QStringLiteral("d.gif")));
+  EXPECT_FALSE(dialog.validate());
+  EXPECT_TRUE(dialog.message().contains(QStringLiteral("frames must be")));
+  dialog.setSpec(QStringLiteral("distance_h"), 5, 5, 6);
+  EXPECT_FALSE(dialog.validate());
+  EXPECT_TRUE(dialog.message().contains(QStringLiteral("equal")));
+  dialog.setSpec(QStringLiteral("distance_h"), 0, 40, 6);
+  dialog.setFrameSize(QSize(256, 192));
+  ASSERT_TRUE(dialog.exportNow()) << dialog.message().toStdString();
+  QImageReader reader(dir.filePath(QStringLiteral("d.gif")));
+  EXPECT_EQ(reader.imageCount(), 6);
+  EXPECT_EQ(reader.size(), QSize(256, 192));
+}
+
+TEST(TeachScreens, PhasorAtSeveralDistances) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  w.showSideTab(QStringLiteral("phasor"));
+  showAndSettle(&w);
+  PhasorView* view = w.phasorView();
+  view->setDirection(PhasorView::Direction::H);
+  for (int d : {0, 3, 40}) {
+    view->setDistance(d);
+    QCoreApplication::processEvents();
+    const QImage image = view->grab().toImage();
+    EXPECT_FALSE(looksBlank(image));
+    image.save(outputDir() + QStringLiteral("/phasor_h%1.png").arg(d));
+  }
+  view->setDirection(PhasorView::Direction::W);
+  view->setDistance(3);
+  view->grab().save(outputDir() + QStringLiteral("/phasor_w3.png"));
+  w.grab().save(outputDir() + QStringLiteral("/main_phasor.png"));
+  view->renderImage(QSize(800, 600)).save(outputDir() + QStringLiteral("/phasor_render.png"));
+
+  w.showSideTab(QStringLiteral("charts"));
+  QCoreApplication::processEvents();
+  w.charts()->grab().save(outputDir() + QStringLiteral("/charts_formulas.png"));
+  AnimationDialog dialog(w.model(), &w);
+  dialog.setSpec(QStringLiteral("alpha"), 0, 1, 0);
+  dialog.validate();  // shows the frames problem beside the fields
+  showAndSettle(&dialog);
+  dialog.grab().save(outputDir() + QStringLiteral("/export_dialog.png"));
+  dialog.hide();
+
+  // The README's picture: the phasor tab on its own, M-RoPE, 100 positions along h.
+  SceneModel model;
+  model.setScene(fixedScene());
+  PhasorView alone(&model);
+  alone.resize(900, 860);
+  alone.setDirection(PhasorView::Direction::H);
+  alone.setDistance(100);
+  showAndSettle(&alone);
+  const QImage shot = alone.grab().toImage();
+  EXPECT_FALSE(looksBlank(shot));
+  shot.save(outputDir() + QStringLiteral("/phasor_view.png"));
+}
+
+// Issue 17 item 13: with no visual token (or no text) PTD and bias spread are undefined: every
+// place that shows them says n/a and why, none shows 0.
+TEST(TeachFormula, UndefinedMetricsReadNotApplicableWithTheReason) {
+  for (const char* spec : {"t5", "i3x3"}) {
+    SCOPED_TRACE(spec);
+    MainWindow w;
+    Scene s = fixedScene();
+    s.layout = parseLayoutSpec(spec);
+    s.selectedText = 0;
+    w.startWith(s);
+    const SceneMetrics& m = w.model()->metrics();
+    ASSERT_FALSE(m.ptd.defined());
+    const QString reason = QString::fromStdString(m.ptd.undefinedReason);
+    const QString status = w.statusText();
+    EXPECT_TRUE(status.contains(QStringLiteral("PTD n/a"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("bias spread n/a"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(reason)) << status.toStdString();
+    EXPECT_FALSE(status.contains(QStringLiteral("PTD 0"))) << status.toStdString();
+    const QString formulas = w.charts()->formulas()->text();
+    EXPECT_TRUE(formulas.contains(QStringLiteral("n/a (") + reason)) << formulas.toStdString();
+    EXPECT_TRUE(formulas.contains(QStringLiteral("n/a (bias spread needs")))
+        << formulas.toStdString();
+    EXPECT_TRUE(w.positionFormulas()->text().contains(QStringLiteral("n/a (") + reason));
+    // The bar charts of every design, once the comparison is in.
+    ASSERT_TRUE(waitUntil(
+        [&] { return !w.model()->summariesPending() && !w.model()->designSummaries().empty(); }));
+    ASSERT_FALSE(w.model()->designSummaries().empty());
+    int barCharts = 0;
+    for (QChartView* v : w.charts()->findChildren<QChartView*>()) {
+      const QString title = v->chart()->title();
+      if (!title.contains(QStringLiteral("PTD of every")) &&
+          !title.startsWith(QStringLiteral("Bias")))
+        continue;
+      ++barCharts;
+      EXPECT_TRUE(title.contains(QStringLiteral(": n/a (no "))) << title.toStdString();
+      EXPECT_FALSE(title.contains(QStringLiteral(": 0"))) << title.toStdString();
+    }
+    EXPECT_EQ(barCharts, 2);
+  }
+}

@@ -1,0 +1,655 @@
+#include "charts/charts_panel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QFontMetricsF>
+#include <QGridLayout>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QScrollArea>
+#include <QStyle>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <tuple>
+#include <utility>
+
+#include "charts/chart_view.h"
+#include "figures/figure_charts.h"
+#include "model/scene_model.h"
+#include "ropescope/position_design.h"
+#include "style/axis_colors.h"
+#include "style/metric_text.h"
+#include "teaching/formula_panel.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+constexpr const char* axisNames[3] = {"t", "h", "w"};
+
+QString exact(double v) {
+  return QString::number(v, 'g', 10);
+}
+
+// The narrowest a chart gets; narrower than two of these, the charts stack in one column.
+// Their texts shrink and shorten to fit (fitText).
+constexpr int kChartMinimumWidth = 210;
+
+QChartView* viewFor(QChart* chart, QWidget* parent) {
+  auto* view = new ChartView(chart, parent);
+  view->setRenderHint(QPainter::Antialiasing);
+  view->setMinimumSize(kChartMinimumWidth, 200);
+  return view;
+}
+
+// Runs `f` once the current event (a chart item's click) has returned: a chart item must not
+// be rebuilt from inside its own handler.
+void afterEvent(QObject* context, std::function<void()> f) {
+  QMetaObject::invokeMethod(context, std::move(f), Qt::QueuedConnection);
+}
+
+// Text sizes (issue 17, item 9): a chart that is short of room shows smaller text, then shorter
+// forms of its titles, and grows (its panel scrolls) before a label would be dropped or cut.
+constexpr int kLargestPixels = 12;
+constexpr int kSmallestPixels = 8;  // smaller does not read on a laptop screen
+
+QFont withPixels(QFont font, int px) {
+  font.setPixelSize(px);
+  return font;
+}
+
+double textWidth(const QFont& font, const QString& text) {
+  return QFontMetricsF(font).horizontalAdvance(text);
+}
+
+// One line of chart text as Qt Charts lays it out: the font's line and the text item's margin.
+double lineHeight(int px) {
+  return std::ceil(QFontMetricsF(withPixels(QFont(), px)).height()) + 3;
+}
+
+// The size of ticks and legend labels for a chart of `size`: the full size in a roomy chart.
+int chartPixels(QSizeF size) {
+  const double w = size.width();
+  return w >= 320 ? kLargestPixels : w >= 270 ? 11 : w >= 230 ? 10 : 9;
+}
+
+// The longest of `forms` that fits `room` pixels, at the largest size from `px` down to the
+// smallest readable one; the shortest form at the smallest size when none fits.
+std::pair<QString, int> fitting(const QStringList& forms, const QFont& font, int px, double room) {
+  for (const QString& form : forms)
+    for (int p = px; p >= kSmallestPixels; --p)
+      if (textWidth(withPixels(font, p), form) <= room) return {form, p};
+  return {forms.isEmpty() ? QString() : forms.last(), kSmallestPixels};
+}
+
+}  // namespace
+
+ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(2);
+  staleBanner_ =
+      new QLabel(tr("input invalid \xe2\x80\x94 charts show the last valid scene"), this);
+  staleBanner_->setAlignment(Qt::AlignCenter);
+  staleBanner_->setStyleSheet(
+      QStringLiteral("background: #6b6b6b; color: #f0f0f0; padding: 3px; font-weight: bold;"));
+  staleBanner_->hide();
+  column->addWidget(staleBanner_);
+  // The charts and their formulas scroll when the window is too small for them (a laptop
+  // screen with the attention dock open), rather than make the window larger than the screen.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  // Up and down only: a chart cut at the right edge would hide its labels.
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scrollBarWidth_ = scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
+  scroll->setMinimumWidth(kChartMinimumWidth + scrollBarWidth_);
+  auto* content = new QWidget;
+  auto* contentColumn = new QVBoxLayout(content);
+  contentColumn->setContentsMargins(0, 0, 0, 0);
+  contentColumn->setSpacing(2);
+  grid_ = new QGridLayout;
+  grid_->setSpacing(2);
+  contentColumn->addLayout(grid_, 1);
+  scroll->setWidget(content);
+  column->addWidget(scroll, 1);
+
+  // Decay bound per axis
+  decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
+  decayX_ = new QValueAxis;
+  setAxisTitleForms(decayX_, {tr("\xce\xb4 (positions)"), tr("\xce\xb4")});
+  decayX_->setLabelFormat(QStringLiteral("%d"));
+  decayY_ = new QValueAxis;
+  setAxisTitleForms(
+      decayY_, {tr("U(\xce\xb4) (logit units)"), tr("U(\xce\xb4) (logit)"), tr("U(\xce\xb4)")});
+  decayChart_->addAxis(decayX_, Qt::AlignBottom);
+  decayChart_->addAxis(decayY_, Qt::AlignLeft);
+
+  for (int a = 0; a < 3; ++a) {
+    decay_[a] = new QLineSeries;
+    decay_[a]->setName(tr("along %1").arg(QLatin1String(axisNames[a])));
+    decayChart_->addSeries(decay_[a]);
+    decay_[a]->attachAxis(decayX_);
+    decay_[a]->attachAxis(decayY_);
+    connect(decay_[a], &QLineSeries::hovered, this, [this, a](const QPointF& p, bool on) {
+      if (!on) return;
+      const auto& curve = model_->metrics().decayAxis[a];
+      const long d = std::lround(p.x());
+      if (d < 0 || d >= static_cast<long>(curve.size())) return;
+      QToolTip::showText(QCursor::pos(), tr("axis %1, \xce\xb4 = %2\nU = %3")
+                                             .arg(QLatin1String(axisNames[a]))
+                                             .arg(d)
+                                             .arg(exact(curve[d])));
+    });
+  }
+  decayStream_ = new QLineSeries;
+  decayStream_->setName(figure::streamCurveName());
+  decayChart_->addSeries(decayStream_);
+  decayStream_->attachAxis(decayX_);
+  decayStream_->attachAxis(decayY_);
+  connect(decayStream_, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
+    if (!on) return;
+    const auto& curve = model_->metrics().decayStream;
+    const long d = std::lround(p.x());
+    if (d < 0 || d >= static_cast<long>(curve.size())) return;
+    QToolTip::showText(QCursor::pos(),
+                       tr("t = h = w, \xce\xb4 = %1\nU = %2").arg(d).arg(exact(curve[d])));
+  });
+  cells_.push_back(viewFor(decayChart_, this));
+
+  // PTD and bias spread of every design
+  auto* bars = new QWidget(this);
+  auto* barsColumn = new QVBoxLayout(bars);
+  barsColumn->setContentsMargins(0, 0, 0, 0);
+  barsColumn->setSpacing(0);
+  auto makeBars = [&](const QString& title, const QString& name, QChart*& chart,
+                      QAbstractBarSeries*& series, QBarSet*& set, QBarCategoryAxis*& x,
+                      QValueAxis*& y, bool ptd) {
+    chart = makeChart(title);
+    chart->legend()->hide();
+    series = new QHorizontalBarSeries;
+    set = new QBarSet(name);
+    series->append(set);
+    series->setBarWidth(0.75);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsPrecision(kMetricDigits);  // the labels read as metricText writes them
+    chart->addSeries(series);
+    x = new QBarCategoryAxis;
+    x->setTruncateLabels(false);  // design names are short; eliding them hides which is which
+    y = new QValueAxis;
+    // No axis title: the chart's title names the quantity, and the nine bars need the height.
+    // Short tick labels ("0.02", not "0.0200"), so that a narrow panel does not elide them.
+    y->setLabelFormat(QStringLiteral("%.2g"));
+    chart->addAxis(x, Qt::AlignLeft);
+    chart->addAxis(y, Qt::AlignBottom);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    connect(series, &QAbstractBarSeries::hovered, this, [this, ptd](bool on, int index, QBarSet*) {
+      const auto& all = model_->designSummaries();
+      if (!on || index < 0 || index >= static_cast<int>(all.size())) return;
+      const auto& d = all[index];
+      QToolTip::showText(QCursor::pos(), tr("%1\n%2 = %3\nclick to switch to this design")
+                                             .arg(QString::fromStdString(d.title))
+                                             .arg(ptd ? tr("PTD") : tr("bias spread"))
+                                             .arg(ptd ? metricText(d.ptd, d.ptdUndefined)
+                                                      : metricText(d.biasSpread, d.biasUndefined)));
+    });
+    connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet*) {
+      const auto& all = model_->designSummaries();
+      if (index < 0 || index >= static_cast<int>(all.size())) return;
+      const std::string name = all[index].design;
+      if (name == model_->scene().design) return;
+      // Not from inside the bar's own mouse handler: the edit refreshes every chart, and Qt
+      // Charts deletes a bar item whose set changes size while that item's event still runs.
+      afterEvent(this, [this, name] {
+        if (name == model_->scene().design) return;
+        model_->edit([&](Scene& s) {
+          s.design = name;
+          s.designParams = {};
+        });
+      });
+    });
+    auto* view = viewFor(chart, bars);
+    view->setMinimumHeight(150);
+    barsColumn->addWidget(view);
+    // Qt Charts drops every other category label when they overlap (a short panel showed four
+    // of nine names): the labels' size follows the room each bar has, and the chart keeps the
+    // height that nine names need at the smallest size.
+    connect(chart, &QChart::plotAreaChanged, this,
+            [this, chart, x, set, view] { fitBarLabels(chart, x, set, view); });
+    (ptd ? ptdView_ : biasView_) = view;
+  };
+  makeBars(tr("PTD of every design (this layout)"), tr("PTD"), ptdChart_, ptdSeries_, ptdSet_,
+           ptdX_, ptdY_, true);
+  makeBars(tr("Bias spread of every design"), tr("bias spread"), biasChart_, biasSeries_, biasSet_,
+           biasX_, biasY_, false);
+  cells_.push_back(bars);
+
+  // Profile of the selected text token
+  profileChart_ = makeChart(tr("Selected text token over the visual tokens"));
+  profileX_ = new QValueAxis;
+  setAxisTitleForms(profileX_, {tr("visual token index"), tr("visual token")});
+  profileX_->setLabelFormat(QStringLiteral("%d"));
+  distanceY_ = new QValueAxis;
+  setAxisTitleForms(distanceY_, {tr("distance d (positions)"), tr("distance d"), tr("d")});
+  biasY2_ = new QValueAxis;
+  biasY2_->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
+  setAxisTitleForms(biasY2_, {tr("bias b (logit)"), tr("bias b"), tr("b")});
+  profileChart_->addAxis(profileX_, Qt::AlignBottom);
+  profileChart_->addAxis(distanceY_, Qt::AlignLeft);
+  profileChart_->addAxis(biasY2_, Qt::AlignRight);
+  distance_ = new QLineSeries;
+  distance_->setName(tr("distance"));
+  bias_ = new QLineSeries;
+  bias_->setName(tr("bias"));
+  marker_ = new QScatterSeries;
+  marker_->setName(tr("picked"));
+  marker_->setMarkerSize(11);
+  profileChart_->addSeries(distance_);
+  profileChart_->addSeries(bias_);
+  profileChart_->addSeries(marker_);
+  distance_->attachAxis(profileX_);
+  distance_->attachAxis(distanceY_);
+  bias_->attachAxis(profileX_);
+  bias_->attachAxis(biasY2_);
+  marker_->attachAxis(profileX_);
+  marker_->attachAxis(distanceY_);
+  auto profileTip = [this](const QPointF& p, bool on) {
+    if (!on) return;
+    const auto& m = model_->metrics();
+    const long i = std::lround(p.x());
+    if (i < 0 || i >= static_cast<long>(m.selectedDistance.size())) return;
+    QToolTip::showText(QCursor::pos(), tr("visual token %1\nd = %2\nb = %3\nclick to pick it")
+                                           .arg(i)
+                                           .arg(exact(m.selectedDistance[i]))
+                                           .arg(exact(m.selectedBias[i])));
+  };
+  auto profileClick = [this](const QPointF& p) {
+    const long visual = std::lround(p.x());
+    afterEvent(this, [this, visual] { model_->setSelectedVisual(visual); });
+  };
+  connect(distance_, &QLineSeries::hovered, this, profileTip);
+  connect(bias_, &QLineSeries::hovered, this, profileTip);
+  connect(distance_, &QLineSeries::clicked, this, profileClick);
+  connect(bias_, &QLineSeries::clicked, this, profileClick);
+  cells_.push_back(viewFor(profileChart_, this));
+
+  // Wavelength per pair
+  waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+  waveX_ = new QValueAxis;
+  setAxisTitleForms(waveX_, {tr("pair index p"), tr("pair p")});
+  waveX_->setLabelFormat(QStringLiteral("%d"));
+  waveY_ = new QLogValueAxis;
+  setAxisTitleForms(
+      waveY_, {tr("wavelength (positions, log)"), tr("wavelength (log)"), tr("\xce\xbb (log)")});
+  waveY_->setBase(10);
+  waveY_->setLabelFormat(QStringLiteral("%.0e"));
+  waveChart_->addAxis(waveX_, Qt::AlignBottom);
+  waveChart_->addAxis(waveY_, Qt::AlignLeft);
+  for (int a = 0; a < 4; ++a) {
+    wave_[a] = new QScatterSeries;
+    wave_[a]->setName(QLatin1String(axisName(kCoordinateAxes[a])));  // the title says "per pair"
+    wave_[a]->setMarkerSize(6);
+    waveChart_->addSeries(wave_[a]);
+    wave_[a]->attachAxis(waveX_);
+    wave_[a]->attachAxis(waveY_);
+    connect(wave_[a], &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
+      if (!on) return;
+      const auto& w = model_->metrics().wavelengths;
+      const long i = std::lround(p.x());
+      if (i < 0 || i >= static_cast<long>(w.size())) return;
+      QToolTip::showText(QCursor::pos(),
+                         tr("pair %1 (axis %2)\n\xce\xb8 = %3\nwavelength = %4")
+                             .arg(i)
+                             .arg(QLatin1String(axisName(w[i].axis)))
+                             .arg(exact(w[i].theta))
+                             .arg(w[i].wavelength ? exact(*w[i].wavelength) : tr("none (NoPE)")));
+    });
+  }
+  cells_.push_back(viewFor(waveChart_, this));
+  arrange(2);
+  // What each chart plots, with the current numbers.
+  formulas_ = new FormulaPanel(this);
+  formulas_->setObjectName(QStringLiteral("formulaPanel"));
+  contentColumn->addWidget(formulas_);
+
+  applyColors();
+  connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);
+  connect(model_, &SceneModel::selectionChanged, this, &ChartsPanel::refreshSelection);
+  connect(model_, &SceneModel::summariesChanged, this, &ChartsPanel::refreshDesigns);
+  refresh();
+}
+
+void ChartsPanel::arrange(int columns) {
+  if (columns == columns_) return;
+  columns_ = columns;
+  for (QWidget* cell : cells_) grid_->removeWidget(cell);
+  for (int i = 0; i < static_cast<int>(cells_.size()); ++i)
+    grid_->addWidget(cells_[static_cast<std::size_t>(i)], i / columns, i % columns);
+  for (int r = 0; r < 4; ++r) grid_->setRowStretch(r, r < (4 + columns - 1) / columns ? 1 : 0);
+  for (int c = 0; c < 2; ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  // Two charts side by side while each gets its minimum width; one above the other (the tab
+  // scrolls) when the tab is narrower, e.g. beside the tour on a laptop screen.
+  arrange(width() >= 2 * kChartMinimumWidth + 2 + scrollBarWidth_ ? 2 : 1);
+}
+
+QChart* ChartsPanel::makeChart(const QString& title) {
+  auto* chart = new QChart;
+  chart->setTitle(title);
+  chart->setAnimationOptions(QChart::NoAnimation);  // deterministic grabs, instant feedback
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->legend()->setAlignment(Qt::AlignTop);
+  // Every size change refits the texts; what is chosen depends on the chart's size alone, so
+  // the relayout a new font causes chooses the same again.
+  connect(chart, &QChart::plotAreaChanged, this, [this, chart] { fitText(chart); });
+  return chart;
+}
+
+void ChartsPanel::setTitleForms(QChart* chart, const QStringList& forms) {
+  titleForms_[chart] = forms;
+  // A chart not laid out yet (a hidden tab) has no size to fit: the full form until it has.
+  if (chart->size().isEmpty()) chart->setTitle(forms.value(0));
+  fitText(chart);
+}
+
+void ChartsPanel::setAxisTitleForms(QAbstractAxis* axis, const QStringList& forms) {
+  axisTitleForms_[axis] = forms;
+  axis->setTitleText(forms.value(0));
+}
+
+void ChartsPanel::fitText(QChart* chart) {
+  const QSizeF size = chart->size();
+  if (size.isEmpty()) return;
+  const int px = chartPixels(size);
+  const QFont legendFont = withPixels(chart->legend()->font(), px);
+  if (chart->legend()->font() != legendFont) chart->legend()->setFont(legendFont);
+  // An axis title runs along its side of the plot area (Qt Charts cuts it there).
+  const QRectF plot = chart->plotArea();
+  // Qt Charts gives the vertical axes together under half the chart's width and cuts their
+  // tick labels beyond it: a narrow chart with an axis on each side leaves their titles out
+  // (its legend names both curves) so that the numbers read in full.
+  int vertical = 0;
+  for (QAbstractAxis* axis : chart->axes()) vertical += axis->orientation() == Qt::Vertical;
+  const bool verticalTitles = vertical < 2 || size.width() >= 330;
+  for (QAbstractAxis* axis : chart->axes()) {
+    if (axis->orientation() == Qt::Vertical && axis->isTitleVisible() != verticalTitles &&
+        axisTitleForms_.contains(axis))
+      axis->setTitleVisible(verticalTitles);
+    if (!qobject_cast<QBarCategoryAxis*>(axis)) {
+      const QFont labels = withPixels(axis->labelsFont(), px);
+      if (axis->labelsFont() != labels) axis->setLabelsFont(labels);
+    }
+    // A log axis labels every power of its base: fewer labels (base 100, 1000, ...) when the
+    // decades would not fit one above the other (Qt Charts would hide every other one).
+    if (auto* log = qobject_cast<QLogValueAxis*>(axis); log && log->min() > 0) {
+      const double decades = std::log10(log->max() / log->min());
+      const int fit = std::max(2, static_cast<int>(plot.height() / lineHeight(px)));
+      const int step = std::max(1, static_cast<int>(std::ceil(decades / (fit - 1) - 1e-9)));
+      const double base = std::pow(10.0, step);
+      if (log->base() != base) log->setBase(base);
+    }
+    const QStringList forms = axisTitleForms_.value(axis);
+    if (forms.isEmpty()) continue;
+    const auto [text, p] =
+        fitting(forms, axis->titleFont(), px,
+                (axis->orientation() == Qt::Vertical ? plot.height() : plot.width()) - 4);
+    const QFont font = withPixels(axis->titleFont(), p);
+    if (axis->titleFont() != font) axis->setTitleFont(font);
+    if (axis->titleText() != text) axis->setTitleText(text);
+  }
+  const QStringList forms = titleForms_.value(chart);
+  if (!forms.isEmpty()) {
+    const auto [text, p] = fitting(forms, chart->titleFont(), kLargestPixels, size.width() - 30);
+    const QFont font = withPixels(chart->titleFont(), p);
+    if (chart->titleFont() != font) chart->setTitleFont(font);
+    if (chart->title() != text) chart->setTitle(text);
+  }
+}
+
+void ChartsPanel::fitBarLabels(QChart* chart, QBarCategoryAxis* axis, QBarSet* set,
+                               QChartView* view) {
+  const int n = std::max(1, static_cast<int>(axis->count()));
+  const QSizeF size = chart->size();
+  // The chart's height less its plot area: the title, the value axis' ticks and the margins
+  // (the category labels' size changes the plot's width, not its height).
+  const double overhead = size.height() - chart->plotArea().height();
+  if (size.isEmpty() || overhead <= 0) return;
+  int px = std::min(chartPixels(size), kLargestPixels);
+  while (px > kSmallestPixels && n * lineHeight(px) > chart->plotArea().height()) --px;
+  const QFont font = withPixels(axis->labelsFont(), px);
+  if (axis->labelsFont() != font) axis->setLabelsFont(font);
+  if (set->labelFont() != font) set->setLabelFont(font);
+  // The height every name needs at the smallest size: the panel scrolls rather than drop one.
+  const int need = static_cast<int>(std::ceil(overhead + n * lineHeight(kSmallestPixels)));
+  if (view->minimumHeight() < need) view->setMinimumHeight(need);
+}
+
+void ChartsPanel::setDark(bool dark) {
+  dark_ = dark;
+  applyColors();
+  formulas_->setDark(dark);
+}
+
+void ChartsPanel::applyColors() {
+  for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) {
+    c->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    c->setBackgroundRoundness(0);
+  }
+  // setTheme resets series colours: the axis colours must be re-applied after it.
+  for (int a = 0; a < 3; ++a) decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
+  decayStream_->setPen(figure::streamCurvePen(2.0));
+  for (int a = 0; a < 4; ++a) {
+    wave_[a]->setColor(slotColor(a));
+    wave_[a]->setBorderColor(slotColor(a));
+  }
+  figure::showLineStylesInLegend(decayChart_);
+  const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
+  const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
+  for (QBarSet* set : {ptdSet_, biasSet_}) {
+    set->setColor(bar);
+    set->setBorderColor(bar);
+    set->setSelectedColor(current);
+    set->setLabelColor(dark_ ? QColor(235, 235, 235) : QColor(30, 30, 30));
+  }
+  // setTheme resets the fonts too.
+  for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) fitText(c);
+  fitBarLabels(ptdChart_, ptdX_, ptdSet_, ptdView_);
+  fitBarLabels(biasChart_, biasX_, biasSet_, biasView_);
+  QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
+  dpen.setWidthF(1.6);
+  distance_->setPen(dpen);
+  QPen bpen(dark_ ? QColor(255, 150, 90) : QColor(210, 100, 20));
+  bpen.setWidthF(1.6);
+  bias_->setPen(bpen);
+  marker_->setColor(current);
+  marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
+}
+
+void ChartsPanel::refresh() {
+  const SceneMetrics& m = model_->metrics();
+  const bool stale = model_->isStale();
+  staleBanner_->setVisible(stale);
+
+  // Decay
+  double lo = 0, hi = 0;
+  bool first = true;
+  int maxD = 1;
+  for (int a = 0; a < 3; ++a) {
+    const auto& curve = m.decayAxis[a];
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(curve.size()));
+    for (std::size_t d = 0; d < curve.size(); ++d) {
+      pts.append(QPointF(static_cast<double>(d), curve[d]));
+      lo = first ? curve[d] : std::min(lo, curve[d]);
+      hi = first ? curve[d] : std::max(hi, curve[d]);
+      first = false;
+    }
+    maxD = std::max(maxD, static_cast<int>(curve.size()) - 1);
+    decay_[a]->replace(pts);
+  }
+  {
+    QList<QPointF> pts;
+    for (std::size_t d = 0; d < m.decayStream.size(); ++d) {
+      pts.append(QPointF(static_cast<double>(d), m.decayStream[d]));
+      hi = std::max(hi, m.decayStream[d]);
+    }
+    decayStream_->replace(pts);
+    // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
+    const bool audio = !pts.isEmpty();
+    decayStream_->setVisible(audio);
+    for (QLegendMarker* mk : decayChart_->legend()->markers(decayStream_)) mk->setVisible(audio);
+    // Four names fit a laptop's chart only in their short form: "t", ..., "t = h = w".
+    for (int a = 0; a < 3; ++a)
+      decay_[a]->setName(audio ? QLatin1String(axisNames[a])
+                               : tr("along %1").arg(QLatin1String(axisNames[a])));
+    decayStream_->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
+  }
+  decayX_->setRange(0, maxD);
+  // U is a mean of moduli, never negative: start the axis at 0 instead of padding below it.
+  decayY_->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);
+  decayY_->applyNiceNumbers();
+
+  refreshDesigns();
+  formulas_->setFormulas(chartsFormulas(model_->validScene(), m));
+
+  // Wavelengths
+  const figure::WavelengthPoints wp = figure::wavelengthPoints(m);
+  const int nope = wp.nope;
+  for (int a = 0; a < 4; ++a) wave_[a]->replace(wp.perAxis[a]);
+  // Only VRoPE's plan has pairs on the fourth map: elsewhere its series stays out of the legend.
+  const bool mixed = !wp.perAxis[3].isEmpty();
+  wave_[3]->setVisible(mixed);
+  for (QLegendMarker* mk : waveChart_->legend()->markers(wave_[3])) mk->setVisible(mixed);
+  waveX_->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
+  if (wp.any)
+    waveY_->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
+                     std::pow(10, std::ceil(std::log10(wp.hi))));
+  setTitleForms(
+      waveChart_,
+      nope > 0 ? QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope),
+                             tr("Wavelength per pair (%1 NoPE)").arg(nope),
+                             tr("Wavelength (%1 NoPE)").arg(nope)}
+               : QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"),
+                             tr("Wavelength per pair"), tr("Wavelength")});
+
+  // Profile
+  const figure::ProfilePoints pp = figure::profilePoints(m);
+  distance_->replace(pp.distance);
+  bias_->replace(pp.bias);
+  profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
+  figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
+  figure::fitAxis(biasY2_, pp.blo, pp.bhi);
+  const int text = model_->validScene().selectedText;
+  setTitleForms(profileChart_,
+                m.selectedToken >= 0
+                    ? QStringList{tr("Text token %1 (#%2) to every visual token")
+                                      .arg(text)
+                                      .arg(m.selectedToken),
+                                  tr("Text token %1 (#%2)").arg(text).arg(m.selectedToken),
+                                  tr("Text token %1").arg(text)}
+                    : QStringList{tr("No text token to profile"), tr("No text token")});
+  refreshSelection();
+}
+
+void ChartsPanel::refreshDesigns() {
+  const auto& all = model_->designSummaries();
+  QStringList names;
+  QList<qreal> ptd, spread;
+  highlighted_ = -1;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    names << QString::fromStdString(all[i].design);
+    // Undefined (NaN): an empty bar, said in the title; rounding noise shows as 0 (metric_text.h).
+    ptd << (std::isnan(all[i].ptd) ? 0.0 : shownMetric(all[i].ptd));
+    spread << (std::isnan(all[i].biasSpread) ? 0.0 : shownMetric(all[i].biasSpread));
+    if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
+  }
+  for (auto [set, values, x, y, chart, view] :
+       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_, ptdView_},
+        std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_, biasView_}}) {
+    // Values change in place: removing and appending bars deletes their graphics items, and
+    // a refresh can run while one of them is still handling a hover or a click.
+    if (set->count() == values.size() && x->categories() == names) {
+      for (qsizetype i = 0; i < values.size(); ++i)
+        if (set->at(i) != values[i]) set->replace(i, values[i]);
+    } else {
+      set->remove(0, set->count());
+      set->append(values);
+      x->clear();
+      x->append(names);
+    }
+    double top = 0;
+    for (double v : values) top = std::max(top, v);
+    y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
+    y->applyNiceNumbers();
+    fitBarLabels(chart, x, set, view);
+    set->deselectAllBars();
+    if (highlighted_ >= 0) set->selectBar(highlighted_);
+  }
+
+  const QString pending = model_->summariesPending() ? tr(" (updating\xe2\x80\xa6)") : QString();
+  // With no text or no visual token every design's value is undefined: n/a and why, no labels.
+  const std::string ptdUndefined = all.empty() ? std::string() : all[0].ptdUndefined;
+  const std::string biasUndefined = all.empty() ? std::string() : all[0].biasUndefined;
+  ptdSeries_->setLabelsVisible(ptdUndefined.empty());
+  biasSeries_->setLabelsVisible(biasUndefined.empty());
+  // The short form: the full reason is in the hover text, the formulas and the status bar.
+  const auto undefinedText = [&all](const std::string& why) {
+    return why.empty()
+               ? QString()
+               : QStringLiteral(": ") + metricTitleText(std::nan(""), all[0].nText, all[0].nVisual);
+  };
+  // Undefined: the n/a takes the place of "(this layout)", so that the narrow panel shows it.
+  const QString ptdNa = undefinedText(ptdUndefined), biasNa = undefinedText(biasUndefined);
+  if (ptdUndefined.empty())
+    setTitleForms(ptdChart_, {tr("PTD of every design (this layout)") + pending,
+                              tr("PTD of every design") + pending, tr("PTD") + pending});
+  else
+    setTitleForms(ptdChart_,
+                  {tr("PTD of every design") + ptdNa + pending, tr("PTD") + ptdNa + pending});
+  setTitleForms(biasChart_, {tr("Bias spread of every design") + biasNa + pending,
+                             tr("Bias spread") + biasNa + pending});
+}
+
+void ChartsPanel::refreshSelection() {
+  const auto& m = model_->metrics();
+  const long v = model_->selectedVisual();
+  marker_->clear();
+  marked_ = -1;
+  if (v >= 0 && v < static_cast<long>(m.selectedDistance.size())) {
+    marker_->append(QPointF(static_cast<double>(v), m.selectedDistance[v]));
+    marked_ = v;
+  }
+}
+
+int ChartsPanel::profilePointCount() const {
+  return static_cast<int>(distance_->count());
+}
+long ChartsPanel::markedVisual() const {
+  return marked_;
+}
+int ChartsPanel::highlightedDesign() const {
+  return highlighted_;
+}
+bool ChartsPanel::showsStaleBanner() const {
+  return !staleBanner_->isHidden();
+}
+
+}  // namespace ropescope::ui

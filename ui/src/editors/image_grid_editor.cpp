@@ -1,0 +1,144 @@
+#include "editors/image_grid_editor.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+#include <limits>
+
+#include "model/scene_model.h"
+#include "ropescope/errors.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/layout_files.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+// The spin boxes hold int; pixel counts beyond it are not a real image processor's.
+constexpr int kSpinMax = std::numeric_limits<int>::max();
+
+int clampToSpin(long long v) {
+  return static_cast<int>(std::min<long long>(v, kSpinMax));
+}
+
+}  // namespace
+
+ImageGridEditor::ImageGridEditor(SceneModel* model, QWidget* parent)
+    : QGroupBox(tr("Image grid (smart_resize)"), parent), model_(model) {
+  setObjectName(QStringLiteral("imageGrid"));
+  auto* form = new QFormLayout(this);
+  preset_ = new QComboBox(this);
+  preset_->setObjectName(QStringLiteral("imageGridPreset"));
+  for (const std::string& name : imageGridPresetNames())
+    preset_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+  preset_->addItem(tr("custom"), QString());
+  preset_->setToolTip(tr("The image processor whose smart_resize cuts pictures into the grid"));
+  auto spin = [this](const QString& name, int lo, int hi, const QString& tip) {
+    auto* s = new QSpinBox(this);
+    s->setObjectName(name);
+    s->setRange(lo, hi);
+    s->setKeyboardTracking(false);
+    s->setGroupSeparatorShown(true);
+    s->setToolTip(tip);
+    connect(s, &QSpinBox::valueChanged, this, [this] { commit(model_->scene().imageGrid.rule); });
+    return s;
+  };
+  minPixels_ = spin(QStringLiteral("minPixels"), 0, kSpinMax,
+                    tr("Pictures with fewer resized pixels are scaled up (Qwen2.5-VL: 3136)"));
+  maxPixels_ = spin(QStringLiteral("maxPixels"), 0, kSpinMax,
+                    tr("Pictures with more resized pixels are scaled down (Qwen2.5-VL: 12845056)"));
+  patch_ = spin(QStringLiteral("patch"), 0, kMaxPatch, tr("ViT patch side in pixels"));
+  merge_ = spin(QStringLiteral("merge"), 0, kMaxMerge,
+                tr("merge x merge patches become one LLM token (factor = patch x merge)"));
+  form->addRow(tr("Preset"), preset_);
+  form->addRow(tr("Min pixels"), minPixels_);
+  form->addRow(tr("Max pixels"), maxPixels_);
+  form->addRow(tr("Patch"), patch_);
+  form->addRow(tr("Merge"), merge_);
+  error_ = new QLabel(this);
+  error_->setObjectName(QStringLiteral("imageGridError"));
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("color: #d03030;"));
+  error_->hide();
+  form->addRow(error_);
+  connect(preset_, &QComboBox::activated, this, [this](int i) {
+    const QString name = preset_->itemData(i).toString();
+    if (!name.isEmpty()) applyPreset(name);
+  });
+  connect(model_, &SceneModel::changed, this, &ImageGridEditor::sync);
+  sync();
+}
+
+void ImageGridEditor::sync() {
+  const ImageGridSettings& g = model_->scene().imageGrid;
+  const QSignalBlocker b0(preset_), b1(minPixels_), b2(maxPixels_), b3(patch_), b4(merge_);
+  minPixels_->setValue(clampToSpin(g.minPixels));
+  maxPixels_->setValue(clampToSpin(g.maxPixels));
+  patch_->setValue(g.patch);
+  merge_->setValue(g.merge);
+  int match = preset_->count() - 1;  // custom
+  for (int i = 0; i + 1 < preset_->count(); ++i)
+    if (imageGridPreset(preset_->itemData(i).toString().toStdString()) == g) match = i;
+  preset_->setCurrentIndex(match);
+  const auto& problem = model_->problem();
+  const bool ours =
+      problem &&
+      (problem->field == QLatin1String("image_grid") ||
+       problem->field == QLatin1String("min_pixels") ||
+       problem->field == QLatin1String("max_pixels") || problem->field == QLatin1String("patch") ||
+       problem->field == QLatin1String("merge") || problem->field == QLatin1String("preset"));
+  error_->setText(ours ? problem->message : QString());
+  error_->setVisible(ours);
+}
+
+QString ImageGridEditor::error() const {
+  return error_->isHidden() ? QString() : error_->text();
+}
+
+void ImageGridEditor::applyPreset(const QString& name) {
+  ResizeRule rule = ResizeRule::Qwen;
+  try {
+    const ImageGridSettings g = imageGridPreset(name.toStdString());
+    rule = g.rule;
+    const QSignalBlocker b1(minPixels_), b2(maxPixels_), b3(patch_), b4(merge_);
+    minPixels_->setValue(clampToSpin(g.minPixels));
+    maxPixels_->setValue(clampToSpin(g.maxPixels));
+    patch_->setValue(g.patch);
+    merge_->setValue(g.merge);
+  } catch (const InputError& e) {
+    model_->reportProblem({QString::fromStdString(e.what()), QStringLiteral("preset")});
+    return;
+  }
+  commit(rule);
+}
+
+// New settings regrid the picture segments. Bad settings are kept in the scene so the core's
+// message shows here and the user can correct them; a picture that can no longer be read
+// keeps its old grid and is reported.
+// `rule`: the preset's smart_resize variant, or the scene's when a number is edited (the rule has
+// no field of its own: it comes with a preset or a model).
+void ImageGridEditor::commit(ResizeRule rule) {
+  ImageGridSettings g;
+  g.rule = rule;
+  g.minPixels = minPixels_->value();
+  g.maxPixels = maxPixels_->value();
+  g.patch = patch_->value();
+  g.merge = merge_->value();
+  Scene next = model_->scene();
+  next.imageGrid = g;
+  QString fileProblem;
+  try {
+    validateImageGridSettings(g);
+    regridLayout(next.layout, g);
+  } catch (const InputError& e) {
+    fileProblem = QString::fromStdString(e.what());
+  }
+  model_->setScene(next);
+  if (!fileProblem.isEmpty() && !model_->isStale())
+    model_->reportProblem({fileProblem, QStringLiteral("image_grid")});
+}
+
+}  // namespace ropescope::ui

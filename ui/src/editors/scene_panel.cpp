@@ -1,0 +1,422 @@
+#include "editors/scene_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "editors/image_grid_editor.h"
+#include "editors/parameter_editor.h"
+#include "editors/segment_list_editor.h"
+#include "model/scene_model.h"
+#include "ropescope/age_schedule.h"
+#include "ropescope/frequency_plan.h"
+#include "ropescope/ids_file.h"
+#include "ropescope/model_family.h"
+#include "ropescope/position_design.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+QString joinSections(const std::vector<int>& sections) {
+  QStringList parts;
+  for (int s : sections) parts << QString::number(s);
+  return parts.join(QLatin1Char(','));
+}
+
+constexpr AgeStrategy kStrategies[] = {AgeStrategy::All, AgeStrategy::FirstHalf,
+                                       AgeStrategy::SecondHalf, AgeStrategy::Alternate};
+
+}  // namespace
+
+ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+  auto* column = new QVBoxLayout(this);
+  generalError_ = makeErrorLabel();
+  generalError_->setObjectName(QStringLiteral("generalError"));
+  column->addWidget(generalError_);
+  fieldErrors_[QString()] = generalError_;
+
+  // Model
+  auto* modelBox = new QGroupBox(tr("Model"), this);
+  auto* modelColumn = new QVBoxLayout(modelBox);
+  modelInfo_ = new QLabel(modelBox);
+  modelInfo_->setObjectName(QStringLiteral("modelInfo"));
+  modelInfo_->setWordWrap(true);
+  modelInfo_->setToolTip(
+      tr("File \xe2\x86\x92 Open model sets the design, frequency plan and image grid of a "
+         "checkpoint; File \xe2\x86\x92 Open processor output makes the layout from its tokens. "
+         "The rule set (transformers version) is the design's \"Rules\" below"));
+  modelColumn->addWidget(modelInfo_);
+  column->addWidget(modelBox);
+
+  // Layout
+  auto* layoutBox = new QGroupBox(tr("Layout"), this);
+  auto* layoutColumn = new QVBoxLayout(layoutBox);
+  segments_ = new SegmentListEditor(layoutBox);
+  layoutColumn->addWidget(segments_);
+  column->addWidget(layoutBox);
+  connect(segments_, &SegmentListEditor::edited, this,
+          [this](const Layout& layout) { model_->edit([&](Scene& s) { s.layout = layout; }); });
+  connect(segments_, &SegmentListEditor::specRejected, this, [this](const QString& message) {
+    model_->reportProblem({message, QStringLiteral("layout")});
+  });
+  imageGrid_ = new ImageGridEditor(model_, this);
+  column->addWidget(imageGrid_);
+
+  // Design and its parameters
+  auto* designBox = new QGroupBox(tr("Position design"), this);
+  auto* designColumn = new QVBoxLayout(designBox);
+  design_ = new QComboBox(designBox);
+  design_->setObjectName(QStringLiteral("design"));
+  for (const PositionDesign* d : allDesigns())
+    design_->addItem(QString::fromStdString(d->title()), QString::fromStdString(d->name()));
+  // Ids from a file (File → Load ids…): chosen here it takes the ids already loaded.
+  design_->addItem(QString::fromStdString(idsFileDesign().title()),
+                   QString::fromLatin1(kIdsFileDesign));
+  designColumn->addWidget(design_);
+  fieldErrors_[QStringLiteral("design")] = makeErrorLabel();
+  designColumn->addWidget(fieldErrors_[QStringLiteral("design")]);
+  designSummary_ = new QLabel(designBox);
+  designSummary_->setWordWrap(true);
+  designSummary_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+  designColumn->addWidget(designSummary_);
+  paramsBox_ = new QWidget(designBox);
+  paramsForm_ = new QFormLayout(paramsBox_);
+  paramsForm_->setContentsMargins(0, 0, 0, 0);
+  designColumn->addWidget(paramsBox_);
+  column->addWidget(designBox);
+  connect(design_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const std::string name = design_->itemData(index).toString().toStdString();
+    model_->edit([&](Scene& s) {
+      s.design = name;
+      s.designParams = {};  // the previous design's keys mean nothing to this one
+      // The plan the design was published with (IL-RoPE: interleaved), at its default sections.
+      if (const std::string plan = findDesign(name).suggestedPlan(); !plan.empty()) {
+        s.frequency.plan = plan;
+        s.frequency.sections.clear();
+      }
+    });
+  });
+
+  // AGE
+  ageBox_ = new QGroupBox(tr("AGE: circle or M-RoPE ids per layer"), this);
+  auto* ageForm = new QFormLayout(ageBox_);
+  ageLayers_ = new QSpinBox(ageBox_);
+  ageLayers_->setObjectName(QStringLiteral("age_layers"));
+  ageLayers_->setRange(0, 1024);
+  ageLayers_->setKeyboardTracking(false);
+  ageStrategy_ = new QComboBox(ageBox_);
+  for (AgeStrategy st : kStrategies)
+    ageStrategy_->addItem(QString::fromLatin1(ageStrategyName(st)));
+  ageLayer_ = new QSlider(Qt::Horizontal, ageBox_);
+  ageLayer_->setObjectName(QStringLiteral("ageLayer"));
+  ageLayer_->setToolTip(tr("Which decoder layer's ids the views show; leftmost = the circle ids"));
+  ageLayerText_ = new QLabel(ageBox_);
+  ageForm->addRow(tr("Layers"), ageLayers_);
+  ageForm->addRow(tr("Strategy"), ageStrategy_);
+  ageForm->addRow(tr("Show layer"), ageLayer_);
+  ageForm->addRow(QString(), ageLayerText_);
+  // The field ids core's AGE errors carry (age_schedule.cpp, scene.cpp).
+  for (const char* f : {"age", "age_layers", "age_strategy", "age_layer", "ageLayer"}) {
+    if (!fieldErrors_.count(QStringLiteral("age"))) {
+      fieldErrors_[QStringLiteral("age")] = makeErrorLabel();
+      ageForm->addRow(fieldErrors_[QStringLiteral("age")]);
+    }
+    fieldErrors_[QString::fromLatin1(f)] = fieldErrors_[QStringLiteral("age")];
+  }
+  column->addWidget(ageBox_);
+  connect(ageLayers_, &QSpinBox::valueChanged, this, [this](int v) {
+    model_->edit([v](Scene& s) {
+      s.age.layers = v;
+      // Fewer layers must not strand the shown layer outside the schedule.
+      if (s.ageLayer >= v) s.ageLayer = v - 1;
+    });
+  });
+  connect(ageStrategy_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { model_->edit([i](Scene& s) { s.age.strategy = kStrategies[i]; }); });
+  connect(ageLayer_, &QSlider::valueChanged, this,
+          [this](int v) { model_->edit([v](Scene& s) { s.ageLayer = v; }); });
+
+  // Frequency plan
+  auto* planBox = new QGroupBox(tr("Frequency plan"), this);
+  auto* planForm = new QFormLayout(planBox);
+  plan_ = new QComboBox(planBox);
+  plan_->setObjectName(QStringLiteral("plan"));
+  for (const FrequencyPlan* p : allPlans())
+    plan_->addItem(QString::fromStdString(p->title()), QString::fromStdString(p->name()));
+  headDim_ = new QSpinBox(planBox);
+  headDim_->setObjectName(QStringLiteral("head_dim"));
+  headDim_->setRange(0, 2048);
+  headDim_->setSingleStep(2);
+  headDim_->setKeyboardTracking(false);
+  rotaryDim_ = new QSpinBox(planBox);
+  rotaryDim_->setRange(0, 2048);
+  rotaryDim_->setSingleStep(2);
+  rotaryDim_->setSpecialValueText(tr("= head dim"));
+  rotaryDim_->setKeyboardTracking(false);
+  pairs_ = new QComboBox(planBox);
+  pairs_->setObjectName(QStringLiteral("pairs"));
+  pairs_->addItem(tr("NeoX pairs"), QString::fromLatin1(pairLayoutName(PairLayout::NeoX)));
+  pairs_->addItem(tr("GPT-J pairs"), QString::fromLatin1(pairLayoutName(PairLayout::GptJ)));
+  pairs_->setToolTip(
+      tr("Which two q/k dims each rotary pair p rotates: NeoX, dims p and p + r/2 (rotate_half: "
+         "Qwen2/2.5/3-VL, Qwen3.5) or GPT-J, dims 2p and 2p + 1 (GLM-4.1V/4.5V, ERNIE-4.5-VL). "
+         "Dims past the rotary dim r pass through"));
+  // The rotary dim and the pair layout share a row: the panel fits a laptop screen's height.
+  auto* rotaryRow = new QWidget(planBox);
+  auto* rr = new QHBoxLayout(rotaryRow);
+  rr->setContentsMargins(0, 0, 0, 0);
+  rr->addWidget(rotaryDim_, 1);
+  rr->addWidget(pairs_, 1);
+  base_ = new QDoubleSpinBox(planBox);
+  base_->setObjectName(QStringLiteral("base"));
+  base_->setRange(0.0, 1e13);
+  base_->setDecimals(0);
+  base_->setSingleStep(10000);
+  base_->setKeyboardTracking(false);
+  base_->setToolTip(
+      tr("θ_p = base^(−2p/d): 10000 RoFormer, 1000000 Qwen2/2.5-VL, 5000000 Qwen3-VL"));
+  sections_ = new QLineEdit(planBox);
+  sections_->setObjectName(QStringLiteral("sections"));
+  sections_->setPlaceholderText(tr("plan default"));
+  sections_->setToolTip(
+      tr("Pairs per axis t,h,w (e.g. 16,24,24); empty = the plan's default. "
+         "Press Enter to apply"));
+  multiheadRow_ = new QWidget(planBox);
+  auto* mh = new QHBoxLayout(multiheadRow_);
+  mh->setContentsMargins(0, 0, 0, 0);
+  kvHeads_ = new QSpinBox(multiheadRow_);
+  kvHeads_->setRange(0, 512);
+  kvHeads_->setPrefix(tr("KV heads "));
+  kvHead_ = new QSpinBox(multiheadRow_);
+  kvHead_->setRange(-1, 512);
+  kvHead_->setPrefix(tr("head "));
+  mh->addWidget(kvHeads_);
+  mh->addWidget(kvHead_);
+  planForm->addRow(tr("Plan"), plan_);
+  planForm->addRow(fieldErrors_[QStringLiteral("plan")] = makeErrorLabel());
+  planForm->addRow(tr("Head dim"), headDim_);
+  planForm->addRow(fieldErrors_[QStringLiteral("head_dim")] = makeErrorLabel());
+  planForm->addRow(tr("Rotary dim"), rotaryRow);
+  planForm->addRow(fieldErrors_[QStringLiteral("rotary_dim")] = makeErrorLabel());
+  planForm->addRow(tr("Base"), base_);
+  planForm->addRow(fieldErrors_[QStringLiteral("base")] = makeErrorLabel());
+  planForm->addRow(tr("Sections"), sections_);
+  planForm->addRow(fieldErrors_[QStringLiteral("sections")] = makeErrorLabel());
+  planForm->addRow(tr("Multihead"), multiheadRow_);
+  fieldErrors_[QStringLiteral("kv_heads")] = makeErrorLabel();
+  planForm->addRow(fieldErrors_[QStringLiteral("kv_heads")]);
+  fieldErrors_[QStringLiteral("kv_head")] = fieldErrors_[QStringLiteral("kv_heads")];
+  column->addWidget(planBox);
+  connect(plan_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const std::string name = plan_->itemData(index).toString().toStdString();
+    model_->edit([&](Scene& s) {
+      s.frequency.plan = name;
+      s.frequency.sections.clear();  // each plan counts sections in its own units
+    });
+  });
+  connect(headDim_, &QSpinBox::valueChanged, this,
+          [this](int v) { model_->edit([v](Scene& s) { s.frequency.rotary.headDim = v; }); });
+  connect(rotaryDim_, &QSpinBox::valueChanged, this,
+          [this](int v) { model_->edit([v](Scene& s) { s.frequency.rotary.rotaryDim = v; }); });
+  connect(pairs_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const PairLayout l = parsePairLayout(pairs_->itemData(index).toString().toStdString());
+    model_->edit([l](Scene& s) { s.frequency.rotary.pairs = l; });
+  });
+  connect(base_, &QDoubleSpinBox::valueChanged, this,
+          [this](double v) { model_->edit([v](Scene& s) { s.frequency.rotary.base = v; }); });
+  connect(kvHeads_, &QSpinBox::valueChanged, this,
+          [this](int v) { model_->edit([v](Scene& s) { s.frequency.kvHeads = v; }); });
+  connect(kvHead_, &QSpinBox::valueChanged, this,
+          [this](int v) { model_->edit([v](Scene& s) { s.frequency.kvHead = v; }); });
+  connect(sections_, &QLineEdit::editingFinished, this, [this] {
+    std::vector<int> values;
+    const QString text = sections_->text().trimmed();
+    if (!text.isEmpty()) {
+      for (const QString& part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int v = part.trimmed().toInt(&ok);
+        if (!ok) {
+          model_->reportProblem({tr("sections must be whole numbers separated by commas, e.g. "
+                                    "16,24,24 (got \"%1\")")
+                                     .arg(text),
+                                 QStringLiteral("sections")});
+          return;
+        }
+        values.push_back(v);
+      }
+    }
+    model_->edit([&](Scene& s) { s.frequency.sections = values; });
+  });
+
+  // Selection
+  auto* selectBox = new QGroupBox(tr("Selected text token"), this);
+  auto* selectForm = new QFormLayout(selectBox);
+  selectedText_ = new QSpinBox(selectBox);
+  selectedText_->setObjectName(QStringLiteral("selectedText"));
+  selectedText_->setToolTip(
+      tr("Its lines to every visual token draw the cone; its distance and "
+         "bias profiles fill the profile chart. Click a token to pick it."));
+  selectForm->addRow(tr("Text token"), selectedText_);
+  fieldErrors_[QStringLiteral("selected_text")] = makeErrorLabel();
+  selectForm->addRow(fieldErrors_[QStringLiteral("selected_text")]);
+  fieldErrors_[QStringLiteral("selectedText")] = fieldErrors_[QStringLiteral("selected_text")];
+  column->addWidget(selectBox);
+  connect(selectedText_, &QSpinBox::valueChanged, this,
+          [this](int v) { model_->setSelectedText(v); });
+
+  column->addStretch(1);
+  connect(model_, &SceneModel::changed, this, &ScenePanel::sync);
+  sync();
+}
+
+QLabel* ScenePanel::makeErrorLabel() {
+  auto* label = new QLabel(this);
+  label->setWordWrap(true);
+  label->setStyleSheet(QStringLiteral("color: #d03030;"));
+  label->hide();
+  return label;
+}
+
+void ScenePanel::sync() {
+  const Scene& s = model_->scene();
+  segments_->setGridSettings(s.imageGrid);
+  const bool layoutRefused =
+      model_->problem() && model_->problem()->field == QLatin1String("layout");
+  segments_->showLayout(s.layout, layoutRefused ? &model_->validScene().layout : nullptr);
+  {
+    const QSignalBlocker block(design_);
+    design_->setCurrentIndex(design_->findData(QString::fromStdString(s.design)));
+  }
+  if (editorsDesign_ != s.design) rebuildParameterEditors();
+  if (s.model.empty()) {
+    modelInfo_->setText(tr("none (File \xe2\x86\x92 Open model)"));
+  } else {
+    QString family = QString::fromStdString(s.design);
+    try {
+      family = QString::fromStdString(findFamily(s.design).title());
+    } catch (const std::exception&) {
+      family = tr("design now %1").arg(family);  // the user picked another design since
+    }
+    modelInfo_->setText(
+        QString::fromUtf8("%1  \xc2\xb7  %2").arg(QString::fromStdString(s.model), family));
+  }
+  for (auto& [key, editor] : editors_) {
+    const auto value = s.designParams.find(key);
+    editor->setValue(value ? *value : editor->spec().defaultValue);
+  }
+
+  const bool circle = s.design == "circle";
+  ageBox_->setEnabled(circle);
+  {
+    const QSignalBlocker b0(ageLayers_), b1(ageStrategy_), b2(ageLayer_);
+    ageLayers_->setValue(s.age.layers);
+    for (int i = 0; i < 4; ++i)
+      if (kStrategies[i] == s.age.strategy) ageStrategy_->setCurrentIndex(i);
+    ageLayer_->setRange(-1, std::max(-1, s.age.layers - 1));
+    ageLayer_->setValue(s.ageLayer);
+  }
+  if (s.ageLayer < 0) {
+    ageLayerText_->setText(tr("circle ids (no layer chosen)"));
+  } else {
+    // The core decides which ids the layer uses; the panel only names the answer.
+    const std::string used = effectiveDesign(model_->validScene());
+    ageLayerText_->setText(
+        tr("layer %1 uses %2 ids")
+            .arg(s.ageLayer)
+            .arg(QString::fromStdString(used == "circle" ? std::string("circle") : used)));
+  }
+
+  {
+    const QSignalBlocker b0(plan_), b1(headDim_), b2(rotaryDim_), b3(base_), b4(kvHeads_),
+        b5(kvHead_), b6(pairs_);
+    plan_->setCurrentIndex(plan_->findData(QString::fromStdString(s.frequency.plan)));
+    headDim_->setValue(s.frequency.rotary.headDim);
+    rotaryDim_->setValue(s.frequency.rotary.rotaryDim);
+    pairs_->setCurrentIndex(
+        pairs_->findData(QString::fromLatin1(pairLayoutName(s.frequency.rotary.pairs))));
+    base_->setValue(s.frequency.rotary.base);
+    kvHeads_->setValue(s.frequency.kvHeads);
+    kvHead_->setValue(s.frequency.kvHead);
+  }
+  multiheadRow_->setEnabled(s.frequency.plan == "multihead");
+  if (!sections_->hasFocus()) sections_->setText(joinSections(s.frequency.sections));
+
+  {
+    const QSignalBlocker block(selectedText_);
+    const int texts = static_cast<int>(model_->metrics().ptd.nText);
+    selectedText_->setRange(0, std::max(0, texts - 1));
+    selectedText_->setValue(s.selectedText);
+    selectedText_->setSuffix(tr(" of %1").arg(texts));
+  }
+  showErrors();
+}
+
+void ScenePanel::rebuildParameterEditors() {
+  while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
+  editors_.clear();
+  editorsDesign_ = model_->scene().design;
+  designSummary_->clear();
+  const PositionDesign* design = nullptr;
+  for (const PositionDesign* d : allDesigns())
+    if (d->name() == editorsDesign_) design = d;
+  if (!design) return;
+  designSummary_->setText(QString::fromStdString(design->summary()));
+  for (const ParameterSpec& spec : design->parameters()) {
+    auto* editor = new ParameterEditor(spec, paramsBox_);
+    auto* label = new QLabel(QString::fromStdString(spec.label), paramsBox_);
+    label->setToolTip(editor->toolTip());
+    paramsForm_->addRow(label, editor);
+    editors_[spec.key] = editor;
+    const std::string key = spec.key;
+    connect(editor, &ParameterEditor::edited, this,
+            [this, key](double v) { model_->edit([&](Scene& s) { s.designParams.set(key, v); }); });
+  }
+}
+
+void ScenePanel::showErrors() {
+  for (auto& [field, label] : fieldErrors_) label->hide();
+  for (auto& [key, editor] : editors_) editor->setError({});
+  segments_->setError({});
+  const auto& problem = model_->problem();
+  if (!problem) return;
+  const std::string field = problem->field.toStdString();
+  if (auto it = editors_.find(field); it != editors_.end()) {
+    it->second->setError(problem->message);
+  } else if (problem->field == QLatin1String("layout")) {
+    segments_->setError(problem->message);
+  } else if (!imageGrid_->error().isEmpty()) {
+    // shown by the image grid box
+  } else if (auto label = fieldErrors_.find(problem->field); label != fieldErrors_.end()) {
+    label->second->setText(problem->message);
+    label->second->show();
+  } else {
+    generalError_->setText(problem->message);
+    generalError_->show();
+  }
+}
+
+QString ScenePanel::errorFor(const QString& field) const {
+  if (auto it = editors_.find(field.toStdString()); it != editors_.end())
+    return it->second->error();
+  if (field == QLatin1String("layout")) return segments_->error();
+  if (field == QLatin1String("image_grid")) return imageGrid_->error();
+  auto it = fieldErrors_.find(field);
+  if (it == fieldErrors_.end() || it->second->isHidden()) return {};
+  return it->second->text();
+}
+
+ParameterEditor* ScenePanel::parameterEditor(const std::string& key) const {
+  auto it = editors_.find(key);
+  return it == editors_.end() ? nullptr : it->second;
+}
+
+}  // namespace ropescope::ui

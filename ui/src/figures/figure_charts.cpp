@@ -1,0 +1,446 @@
+#include "figures/figure_charts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QHorizontalBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ropescope/position_design.h"
+#include "style/axis_colors.h"
+#include "style/metric_text.h"
+
+namespace ropescope::ui::figure {
+
+namespace {
+
+constexpr const char* kAxisNames[3] = {"t", "h", "w"};
+
+std::unique_ptr<QChart> newChart(const QString& title) {
+  auto chart = std::make_unique<QChart>();
+  chart->setTitle(title);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  return chart;
+}
+
+QPen linePen(const QColor& c, double width = kLineWidth) {
+  QPen pen(c);
+  pen.setWidthF(width);
+  pen.setCapStyle(Qt::RoundCap);
+  pen.setJoinStyle(Qt::RoundJoin);
+  return pen;
+}
+
+// Ticks at round steps: quarters of a power of two (distances 0..256 -> 64), else 1, 2 or 5
+// times a power of ten giving 4..8 intervals.
+double niceStep(double span) {
+  if (span <= 0) return 1;
+  const double p2 = std::exp2(std::round(std::log2(span)));
+  if (std::abs(p2 - span) < 1e-9 && span >= 4) return span / 4;
+  const double raw = span / 5;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+void roundTicks(QValueAxis* axis, double lo, double hi) {
+  axis->setRange(lo, hi);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0);
+  axis->setTickInterval(niceStep(hi - lo));
+}
+
+}  // namespace
+
+QPen axisCurvePen(int axis, double width) {
+  QPen pen = linePen(axisColor(axis), width);
+  // Coincident curves (MHRoPE, vanilla RoPE) draw later ones over earlier: h dashed and w
+  // dotted keep every axis visible.
+  if (axis == 1) pen.setStyle(Qt::DashLine);
+  if (axis == 2) pen.setStyle(Qt::DotLine);
+  return pen;
+}
+
+void showLineStylesInLegend(QChart* chart) {
+  chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+  // Qt gives a line's marker the series' colour and width but a solid pen: copy the pattern.
+  for (QAbstractSeries* s : chart->series())
+    if (auto* line = qobject_cast<QLineSeries*>(s))
+      for (QLegendMarker* m : chart->legend()->markers(line)) m->setPen(line->pen());
+}
+
+void fitAxis(QValueAxis* axis, double lo, double hi) {
+  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
+  if (!(hi - lo > 1e-9 * scale)) {  // flat: show it flat, not magnified rounding noise
+    const double half = std::max(0.5, 0.1 * std::abs(lo));
+    lo -= half;
+    hi += half;
+  }
+  const double pad = (hi - lo) * 0.05;
+  axis->setRange(lo - pad, hi + pad);
+  axis->applyNiceNumbers();
+  // Qt's nice numbers can give 7 or more ticks (MCA-LLaVA's profile: 0..12 in steps of 2): on a
+  // laptop's chart their labels overlap and Qt hides every other one. More than 6: round steps
+  // (niceStep) over the same range instead.
+  if (axis->tickCount() > 6) {
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(niceStep(axis->max() - axis->min()));
+  } else {
+    axis->setTickType(QValueAxis::TicksFixed);
+  }
+}
+
+QString streamCurveName() {
+  return QStringLiteral("along t = h = w (audio)");
+}
+
+QPen streamCurvePen(double width) {
+  QPen pen(QColor(128, 128, 128));
+  pen.setWidthF(width);
+  pen.setStyle(Qt::DashDotLine);
+  return pen;
+}
+
+std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
+                                   const std::array<std::vector<double>, 3>& curves,
+                                   const QString& title, const FigureOptions& o,
+                                   const std::vector<double>& stream) {
+  auto chart = newChart(title);
+  auto* x = new QValueAxis;
+  x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* y = new QValueAxis;
+  y->setTitleText(QString::fromUtf8("decay bound U(\xce\xb4)"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  double hi = 0;
+  QLineSeries* series[3] = {nullptr, nullptr, nullptr};
+  for (int a = 0; a < 3; ++a) {
+    if (curves[a].empty()) continue;
+    series[a] = new QLineSeries;
+    series[a]->setName(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
+    QList<QPointF> pts;
+    for (std::size_t i = 0; i < curves[a].size() && i < distance.size(); ++i) {
+      pts.append(QPointF(distance[i], curves[a][i]));
+      hi = std::max(hi, curves[a][i]);
+    }
+    series[a]->replace(pts);
+    chart->addSeries(series[a]);
+    series[a]->attachAxis(x);
+    series[a]->attachAxis(y);
+  }
+  QLineSeries* along = nullptr;
+  if (!stream.empty()) {
+    along = new QLineSeries;
+    along->setName(streamCurveName());
+    QList<QPointF> pts;
+    for (std::size_t i = 0; i < stream.size() && i < distance.size(); ++i) {
+      pts.append(QPointF(distance[i], stream[i]));
+      hi = std::max(hi, stream[i]);
+    }
+    along->replace(pts);
+    chart->addSeries(along);
+    along->attachAxis(x);
+    along->attachAxis(y);
+  }
+  roundTicks(x, 0, distance.empty() ? 1.0 : std::max(1.0, distance.back()));
+  y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
+  y->applyNiceNumbers();
+  y->setLabelFormat(QStringLiteral("%g"));
+  styleChart(chart.get(), o);
+  for (int a = 0; a < 3; ++a)
+    if (series[a]) series[a]->setPen(axisCurvePen(a));
+  if (along) along->setPen(streamCurvePen());
+  showLineStylesInLegend(chart.get());
+  return chart;
+}
+
+namespace {
+
+// The horizontal bars both bar figures draw: one set over categories `names` (a bar axis counts
+// from the bottom), a value axis from 0 with `room` above the largest value, the publication
+// look. Value labels at the bars' ends when `labels`.
+QHorizontalBarSeries* addHorizontalBars(QChart* chart, QBarSet* set, const QStringList& names,
+                                        const QString& valueTitle, double top, double room,
+                                        bool labels, const FigureOptions& o) {
+  auto* series = new QHorizontalBarSeries;
+  series->append(set);
+  series->setBarWidth(0.7);
+  series->setLabelsVisible(labels);
+  series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+  series->setLabelsPrecision(kMetricDigits);
+  chart->addSeries(series);
+  auto* cat = new QBarCategoryAxis;
+  cat->append(names);
+  cat->setTruncateLabels(false);
+  auto* val = new QValueAxis;
+  val->setTitleText(valueTitle);
+  val->setRange(0, top > 0 ? top * room : 1.0);
+  val->applyNiceNumbers();
+  val->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(cat, Qt::AlignLeft);
+  chart->addAxis(val, Qt::AlignBottom);
+  series->attachAxis(cat);
+  series->attachAxis(val);
+  chart->legend()->hide();
+  styleChart(chart, o);
+  cat->setGridLineVisible(false);
+  set->setColor(neutralBar());
+  set->setBorderColor(neutralBar());
+  set->setLabelColor(foreground());
+  set->setLabelFont(font(Text::Label));
+  return series;
+}
+
+}  // namespace
+
+std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
+                                        const std::string& current, bool ptd,
+                                        const FigureOptions& o) {
+  // Undefined (no text or no visual token) for every design alike: said in the title, with
+  // empty bars and no value labels, never as bars of 0.
+  const std::string undefined =
+      designs.empty() ? std::string() : (ptd ? designs[0].ptdUndefined : designs[0].biasUndefined);
+  QString title =
+      ptd ? QStringLiteral("PTD of every design") : QStringLiteral("Bias spread of every design");
+  if (!undefined.empty())
+    title +=
+        QStringLiteral(": ") + metricTitleText(std::nan(""), designs[0].nText, designs[0].nVisual);
+  auto chart = newChart(title);
+  auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
+  QStringList names;
+  double top = 0;
+  int highlighted = -1;
+  // The registry's order, appended as the live chart appends it (a horizontal bar axis counts
+  // from the bottom: the first design is the lowest bar in both).
+  for (const DesignSummary& d : designs)
+    if (const double v = ptd ? d.ptd : d.biasSpread; !std::isnan(v)) top = std::max(top, v);
+  for (const DesignSummary& d : designs) {
+    names << QString::fromStdString(d.design);
+    const double v = ptd ? d.ptd : d.biasSpread;
+    // Rounding noise (circle's PTD of 1e-15) reads as 0 on the bar label, as in every view
+    // (metric_text.h); the data keep it.
+    set->append(std::isnan(v) ? 0.0 : shownMetric(v));
+    if (d.design == current) highlighted = static_cast<int>(names.size() - 1);
+  }
+  addHorizontalBars(chart.get(), set, names,
+                    ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"), top,
+                    1.3, undefined.empty(), o);  // room for the value labels
+  set->setSelectedColor(currentColor());
+  if (highlighted >= 0) set->selectBar(highlighted);
+  return chart;
+}
+
+QString modalityPairName(const GroupPair& groups) {
+  return QStringLiteral("%1 \u2192 %2")
+      .arg(QLatin1String(tokenGroupName(groups.from)), QLatin1String(tokenGroupName(groups.to)));
+}
+
+std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>& rows, bool ptd,
+                                          const FigureOptions& o) {
+  QString title = ptd ? QStringLiteral("PTD between modalities")
+                      : QStringLiteral("Bias spread between modalities");
+  std::vector<const ModalityPairMetrics*> shown;
+  for (const ModalityPairMetrics& r : rows)
+    if (r.skipped.empty()) shown.push_back(&r);
+  if (rows.empty())
+    title += QStringLiteral(": one modality only");
+  else if (shown.size() < rows.size())
+    title += QStringLiteral(" (%1 of %2 pairs: the rest over the app's size limit)")
+                 .arg(shown.size())
+                 .arg(rows.size());
+  auto chart = newChart(title);
+  auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
+  QStringList names;
+  double top = 0;
+  // A horizontal bar axis counts from the bottom: appended in reverse, the first pair is on top.
+  for (auto it = shown.rbegin(); it != shown.rend(); ++it) {
+    const double v = shownMetric(ptd ? (*it)->ptd : (*it)->biasSpread);
+    // The value in the category label: Qt Charts draws no value label on a bar of 0 (circle's
+    // text -> image PTD), which would read as missing.
+    names << modalityPairName((*it)->groups) + QStringLiteral(": ") + metricText(v);
+    set->append(v);
+    top = std::max(top, v);
+  }
+  addHorizontalBars(chart.get(), set, names,
+                    ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"), top,
+                    1.05, false, o);
+  return chart;
+}
+
+std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
+                                     const FigureOptions& o) {
+  auto chart = newChart(
+      m.selectedToken >= 0 ? QStringLiteral("Text token %1 to every visual token").arg(selectedText)
+                           : QStringLiteral("No text token to profile"));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("visual token index"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* yd = new QValueAxis;
+  yd->setTitleText(QStringLiteral("distance d"));
+  auto* yb = new QValueAxis;
+  yb->setTitleText(QStringLiteral("bias b"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(yd, Qt::AlignLeft);
+  chart->addAxis(yb, Qt::AlignRight);
+  auto* dist = new QLineSeries;
+  dist->setName(QStringLiteral("distance"));
+  auto* bias = new QLineSeries;
+  bias->setName(QStringLiteral("bias"));
+  const ProfilePoints pp = profilePoints(m);
+  dist->replace(pp.distance);
+  bias->replace(pp.bias);
+  chart->addSeries(dist);
+  chart->addSeries(bias);
+  dist->attachAxis(x);
+  dist->attachAxis(yd);
+  bias->attachAxis(x);
+  bias->attachAxis(yb);
+  roundTicks(x, 0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
+  fitAxis(yd, pp.dlo, pp.dhi);
+  fitAxis(yb, pp.blo, pp.bhi);
+  yd->setLabelFormat(QStringLiteral("%g"));
+  yb->setLabelFormat(QStringLiteral("%g"));
+  styleChart(chart.get(), o);
+  dist->setPen(linePen(distanceColor()));
+  bias->setPen(linePen(biasColor()));
+  yd->setLabelsColor(distanceColor().darker(120));
+  yb->setLabelsColor(biasColor().darker(120));
+  return chart;
+}
+
+ProfilePoints profilePoints(const SceneMetrics& m) {
+  ProfilePoints p;
+  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
+    const double d = m.selectedDistance[i];
+    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
+    p.distance.append(QPointF(static_cast<double>(i), d));
+    p.bias.append(QPointF(static_cast<double>(i), b));
+    p.dlo = i ? std::min(p.dlo, d) : d;
+    p.dhi = i ? std::max(p.dhi, d) : d;
+    p.blo = i ? std::min(p.blo, b) : b;
+    p.bhi = i ? std::max(p.bhi, b) : b;
+  }
+  return p;
+}
+
+WavelengthPoints wavelengthPoints(const SceneMetrics& m) {
+  WavelengthPoints p;
+  for (const PairWavelength& w : m.wavelengths) {
+    const int a = coordinateSlot(w.axis);
+    if (!w.wavelength || a < 0) {
+      ++p.nope;
+      continue;
+    }
+    p.perAxis[a].append(QPointF(w.index, *w.wavelength));
+    p.lo = p.any ? std::min(p.lo, *w.wavelength) : *w.wavelength;
+    p.hi = p.any ? std::max(p.hi, *w.wavelength) : *w.wavelength;
+    p.any = true;
+  }
+  return p;
+}
+
+std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o) {
+  const WavelengthPoints wp = wavelengthPoints(m);
+  const auto& pts = wp.perAxis;
+  const int nope = wp.nope;
+  const double lo = wp.lo, hi = wp.hi;
+  const bool first = !wp.any;
+  auto chart = newChart(
+      nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
+           : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("pair index p"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* y = new QLogValueAxis;
+  y->setTitleText(QStringLiteral("wavelength (positions)"));
+  y->setBase(10);
+  y->setLabelFormat(QStringLiteral("%.0e"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  QScatterSeries* series[4] = {nullptr, nullptr, nullptr, nullptr};
+  for (int a = 0; a < 4; ++a) {
+    if (pts[a].isEmpty()) continue;
+    series[a] = new QScatterSeries;
+    series[a]->setName(QStringLiteral("axis %1").arg(QLatin1String(axisName(kCoordinateAxes[a]))));
+    series[a]->replace(pts[a]);
+    chart->addSeries(series[a]);
+    series[a]->attachAxis(x);
+    series[a]->attachAxis(y);
+  }
+  roundTicks(x, 0, std::max<double>(1, static_cast<double>(m.wavelengths.size()) - 1));
+  x->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
+  if (!first)
+    y->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
+  styleChart(chart.get(), o);
+  for (int a = 0; a < 4; ++a) {
+    if (!series[a]) continue;
+    series[a]->setMarkerSize(7);
+    series[a]->setColor(slotColor(a));
+    series[a]->setBorderColor(slotColor(a));
+  }
+  return chart;
+}
+
+std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o) {
+  const std::vector<bool> layers = ageLayers(schedule);
+  auto chart = newChart(QStringLiteral("AGE schedule: %1, %2 layers")
+                            .arg(QLatin1String(ageStrategyName(schedule.strategy)))
+                            .arg(schedule.layers));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("decoder layer"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  // Two rows named on the axis: circle ids above, M-RoPE ids below.
+  auto* y = new QCategoryAxis;
+  y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  y->append(QStringLiteral("M-RoPE"), 0.0);
+  y->append(QStringLiteral("circle"), 1.0);
+  y->setRange(-0.6, 1.6);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  auto* circle = new QScatterSeries;
+  circle->setName(QStringLiteral("circle ids"));
+  auto* mrope = new QScatterSeries;
+  mrope->setName(QStringLiteral("M-RoPE ids"));
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    if (layers[l])
+      circle->append(static_cast<double>(l), 1.0);
+    else
+      mrope->append(static_cast<double>(l), 0.0);
+  }
+  for (QScatterSeries* s : {circle, mrope}) {
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  x->setRange(-1, static_cast<double>(layers.size()));
+  x->setTickType(QValueAxis::TicksDynamic);
+  x->setTickAnchor(0);
+  x->setTickInterval(layers.size() > 24 ? 8 : 4);
+  chart->legend()->hide();
+  styleChart(chart.get(), o);
+  y->setGridLineVisible(false);
+  const double marker = std::clamp(360.0 / std::max<std::size_t>(1, layers.size()), 5.0, 14.0);
+  circle->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  mrope->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  circle->setMarkerSize(marker);
+  mrope->setMarkerSize(marker);
+  circle->setColor(currentColor());
+  circle->setBorderColor(currentColor());
+  mrope->setColor(neutralBar());
+  mrope->setBorderColor(neutralBar());
+  return chart;
+}
+
+}  // namespace ropescope::ui::figure

@@ -1,0 +1,75 @@
+// The charts of exported figures, built from core results with the publication look
+// (figure_style.h). The GUI's File -> Export and `ropescope render` both draw through these.
+#pragma once
+
+#include <QList>
+#include <QPen>
+#include <QPointF>
+#include <QString>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "figures/figure_style.h"
+#include "ropescope/age_schedule.h"
+#include "ropescope/scene_metrics.h"
+
+class QChart;
+class QValueAxis;
+
+namespace ropescope::ui::figure {
+
+// The pen of axis a's curve (t solid, h dashed, w dotted, in the axis colours); live and
+// exported decay charts use it.
+QPen axisCurvePen(int axis, double width = kLineWidth);
+// Legend markers drawn as a stretch of each series' line (its dash pattern), not as a square.
+void showLineStylesInLegend(QChart* chart);
+
+// Fits a value axis to [lo, hi] with 5 % padding and nice numbers; a flat range (e.g. PTD = 0 up
+// to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.
+void fitAxis(QValueAxis* axis, double lo, double hi);
+
+// Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),
+// and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn).
+std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
+                                   const std::array<std::vector<double>, 3>& curves,
+                                   const QString& title, const FigureOptions& o,
+                                   const std::vector<double>& stream = {});
+// The stream curve's name and pen, live and exported (grey, dash-dot: not one of the axes).
+QString streamCurveName();
+QPen streamCurvePen(double width = kLineWidth);
+// PTD (ptd = true) or bias spread of every design, the scene's design highlighted.
+std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
+                                        const std::string& current, bool ptd,
+                                        const FigureOptions& o);
+// PTD (ptd = true) or bias spread between every two modalities ("text → audio"); pairs the app
+// did not compute (over its size limit) are left out and counted in the title.
+std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>& rows, bool ptd,
+                                          const FigureOptions& o);
+// "text → audio": a modality pair's name in tables, bars and tooltips.
+QString modalityPairName(const GroupPair& groups);
+// The selected text token's distance and bias to every visual token.
+std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
+                                     const FigureOptions& o);
+// The wavelength of every rotary pair as points per axis, their range, and the NoPE pairs
+// (no wavelength) left out. The live chart and the exported one both plot these.
+struct WavelengthPoints {
+  QList<QPointF> perAxis[4];  // by coordinate slot (t, h, w, h+w-t)
+  double lo = 0, hi = 0;      // valid when any
+  bool any = false;
+  int nope = 0;
+};
+WavelengthPoints wavelengthPoints(const SceneMetrics& m);
+// The selected text token's distance and bias to every visual token as points (x = visual
+// index), with their ranges. The live profile chart and the exported one both plot these.
+struct ProfilePoints {
+  QList<QPointF> distance, bias;
+  double dlo = 0, dhi = 0, blo = 0, bhi = 0;  // 0 when there are no points
+};
+ProfilePoints profilePoints(const SceneMetrics& m);
+std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
+// Which decoder layers use circle ids (1) and which M-RoPE ids (0).
+std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
+
+}  // namespace ropescope::ui::figure

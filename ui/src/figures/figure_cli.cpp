@@ -1,0 +1,112 @@
+#include "ropescope_ui/figure_cli.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QSurfaceFormat>
+
+#include <cstdlib>
+
+#include "figures/figure_presets.h"
+#include "figures/figure_views.h"
+#include "ropescope/atomic_file.h"
+#include "ropescope/errors.h"
+#include "space/vtk_view.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+bool dataFormat(const std::string& f) {
+  return f == "csv" || f == "json";
+}
+
+FigureOptions optionsOf(const RenderJob& job) {
+  FigureOptions o;
+  o.size = QSize(job.width, job.height);
+  o.scale = job.scale;
+  o.title = job.title;
+  o.legend = job.legend;
+  o.maxDistance = job.maxDistance;
+  o.phasorDistance = job.phasorDistance;
+  o.phasorAlong = job.phasorAlong;
+  return o;
+}
+
+// The GUI's names, so presets' pictures are cached where the app caches its sample (the
+// setters work before the application object exists).
+void useAppNames() {
+  if (QCoreApplication::organizationName().isEmpty())
+    QCoreApplication::setOrganizationName(QStringLiteral("ropescope"));
+  if (QCoreApplication::applicationName().isEmpty() ||
+      QCoreApplication::applicationName() == QLatin1String("ropescope"))
+    QCoreApplication::setApplicationName(QStringLiteral("ropescope"));
+}
+
+}  // namespace
+
+int phasorMaxDistance() {
+  return figure::kPhasorMaxDistance;
+}
+
+std::vector<FigureViewInfo> figureViewList() {
+  std::vector<FigureViewInfo> out;
+  for (const FigureView& v : figureViews())
+    out.push_back({v.name, v.description, v.formats, v.kind == FigureKind::Space});
+  return out;
+}
+
+std::vector<FigurePresetInfo> figurePresetList() {
+  useAppNames();
+  std::vector<FigurePresetInfo> out;
+  for (const FigurePreset& p : figurePresets())
+    out.push_back({p.name, p.title, p.view, p.figure, p.differences, p.maxDistance, p.scene});
+  return out;
+}
+
+FigurePresetInfo figurePresetInfo(const std::string& name) {
+  useAppNames();
+  const FigurePreset& p = findFigurePreset(name);
+  return {p.name, p.title, p.view, p.figure, p.differences, p.maxDistance, p.scene};
+}
+
+void checkRenderJob(const RenderJob& job) {
+  const FigureView& view = findFigureView(job.view);
+  figureFormat(view, job.out);
+  figure::validate(optionsOf(job));
+}
+
+void renderFigure(const RenderJob& job) {
+  checkRenderJob(job);
+  checkOutputPath(job.out);  // refused before a display is asked for or anything is drawn
+  const FigureView& view = findFigureView(job.view);
+  const bool threeD = view.kind == FigureKind::Space && !dataFormat(figureFormat(view, job.out));
+  const char* display = std::getenv("DISPLAY");
+  const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+  if (threeD && (!display || !*display || platform == "offscreen" || platform == "minimal"))
+    throw InputError("view " + view.name +
+                     " draws 3-D views with VTK, which needs an X display: run it under "
+                     "xvfb-run -a ropescope render ...");
+  if (!QCoreApplication::instance()) {
+    // Qt warns on stderr when it has to pick the runtime folder itself; pick the same one.
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+      const QString dir = QDir::tempPath() + QStringLiteral("/runtime-") +
+                          qEnvironmentVariable("USER", QStringLiteral("ropescope"));
+      QDir().mkpath(dir);
+      QFile::setPermissions(
+          dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+      qputenv("XDG_RUNTIME_DIR", dir.toLocal8Bit());
+    }
+    // Charts need no display; 3-D views go through X (Debian's VTK is a GLX build).
+    if (platform.isEmpty()) qputenv("QT_QPA_PLATFORM", threeD ? "xcb" : "offscreen");
+    if (threeD) QSurfaceFormat::setDefaultFormat(VtkView::surfaceFormat());
+    static int argc = 1;
+    static char name[] = "ropescope";
+    static char* argv[] = {name, nullptr};
+    static QApplication* app = new QApplication(argc, argv);  // lives until exit
+    (void)app;
+  }
+  exportFigure(job.scene, job.view, job.out, optionsOf(job));
+}
+
+}  // namespace ropescope::ui

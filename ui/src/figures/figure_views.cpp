@@ -1,0 +1,642 @@
+#include "figures/figure_views.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QChart>
+#include <QFile>
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QResizeEvent>
+#include <QSvgGenerator>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include "figures/figure_attention.h"
+#include "figures/figure_charts.h"
+#include "model/scene_model.h"
+#include "picture/picture_view.h"
+#include "platform/file_output.h"
+#include "ropescope/decay.h"
+#include "ropescope/errors.h"
+#include "ropescope/phasor.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene_metrics.h"
+#include "ropescope/sound_display.h"
+#include "ropescope/table_report.h"
+#include "sound/sound_view.h"
+#include "space/position_space_view.h"
+#include "style/metric_text.h"
+#include "teaching/phasor_view.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+constexpr const char* kAxisNames[3] = {"t", "h", "w"};
+const std::vector<std::string> kChartFormats = {"svg", "pdf", "png", "csv", "json"};
+const std::vector<std::string> kSpaceFormats = {"png", "csv", "json"};
+// The four schemes of the Circle-RoPE paper, in its order.
+const std::vector<std::string> kCompareDesigns = {"hard", "unordered", "spatial", "circle"};
+
+SceneMetrics metricsOf(const Scene& scene, const FigureOptions& o) {
+  return computeSceneMetrics(scene, o.maxDistance);
+}
+
+bool hasPairs(const PairTable& pairs, int axis) {
+  return !pairs.pairsOf(static_cast<Axis>(axis)).empty();
+}
+
+// Per-axis decay curves: the full form of SceneMetrics, or the subset form (only the moving
+// axis's pairs). Axes without pairs are left empty.
+// MHRoPE gives each KV head one axis: the subset curve of an axis is that of a head carrying it
+// (the Revisiting paper's Fig. 4b), not of the scene's kv_head only.
+std::array<std::vector<double>, 3> decayCurves(const Scene& scene, const SceneMetrics& m,
+                                               bool subset, int maxD) {
+  std::array<std::vector<double>, 3> curves;
+  for (int a = 0; a < 3; ++a) {
+    const Id3 dir{a == 0 ? 1.0 : 0.0, a == 1 ? 1.0 : 0.0, a == 2 ? 1.0 : 0.0};
+    if (!hasPairs(m.pairs, a)) {
+      if (!subset || scene.frequency.plan != "multihead") continue;
+      FrequencySpec spec = scene.frequency;
+      for (int head = 0; head < spec.kvHeads && curves[a].empty(); ++head) {
+        spec.kvHead = head;
+        const PairTable pairs = resolvePairs(spec);
+        if (hasPairs(pairs, a)) curves[a] = decayCurve(pairs, dir, maxD, DecayForm::Subset);
+      }
+      continue;
+    }
+    curves[a] = subset ? decayCurve(m.pairs, dir, maxD, DecayForm::Subset) : m.decayAxis[a];
+  }
+  return curves;
+}
+
+// The scene under another design, with that design's defaults (the compareDesigns rule).
+Scene underDesign(const Scene& base, const std::string& design) {
+  Scene s = base;
+  if (s.design != design) {
+    s.design = design;
+    s.designParams = {};
+    s.ageLayer = -1;
+  }
+  return s;
+}
+
+// 10000 for RoFormer's base, 1e6 / 5e6 for the Qwen bases.
+QString baseText(double base) {
+  if (base < 1e5) return QString::number(base, 'g', 6);
+  const int e = static_cast<int>(std::floor(std::log10(base)));
+  const double m = base / std::pow(10.0, e);
+  return QStringLiteral("%1e%2").arg(QString::number(m, 'g', 4)).arg(e);
+}
+
+// The papers' names of the frequency plans, for titles.
+QString planTitle(const std::string& plan) {
+  static const std::map<std::string, const char*> names = {
+      {"vanilla", "RoPE"},     {"mrope", "MRoPE"},         {"interleaved", "MRoPE-I"},
+      {"multihead", "MHRoPE"}, {"videorope", "VideoRoPE"}, {"videorope-repo", "VideoRoPE"},
+      {"hope", "HoPE"},        {"mm-rope", "MM-RoPE"}};
+  const auto it = names.find(plan);
+  return it == names.end() ? QString::fromStdString(plan) : QLatin1String(it->second);
+}
+
+// The PTD as every view shows it (metric_text.h): hard 2.2222, unordered 0, circle 0 (its 1e-16
+// is rounding), n/a with what is missing when the layout has no text or no visual token.
+QString compareTitle(const std::string& design, const PtdResult& ptd) {
+  return QStringLiteral("%1  PTD %2")
+      .arg(QString::fromStdString(findDesign(design).title()),
+           metricTitleText(ptd.ptd, ptd.nText, ptd.nVisual));
+}
+
+// A 3-D view of `ids`, `px` device pixels, drawn offscreen (no screen grab).
+QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToken,
+                   const QString& title, QSize px, double scale, const FigureOptions& o,
+                   bool key = true) {
+  PositionSpaceView view;
+  view.setAttribute(Qt::WA_DontShowOnScreen);
+  const double dpr = view.devicePixelRatioF();
+  view.setFigureScale(scale / dpr);
+  view.resize(std::max(1, static_cast<int>(std::lround(px.width() / dpr))),
+              std::max(1, static_cast<int>(std::lround(px.height() / dpr))));
+  view.setDark(false);
+  view.renderer()->GradientBackgroundOff();
+  view.renderer()->SetBackground(1.0, 1.0, 1.0);
+  view.setLayout(scene.layout);
+  view.showIds(ids, selectedToken, -1);
+  view.setTitle(o.title ? title : QString());
+  view.setAxisKeyVisible(o.legend && key);
+  // The charts' font, where the system has it (VTK's built-in font otherwise).
+  const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
+  if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
+  view.grabFramebuffer();  // creates the context
+  // A hidden widget gets no resize event: send one so VTK sizes its window and DPI.
+  QResizeEvent resize(view.size(), view.size());
+  QApplication::sendEvent(&view, &resize);
+  view.applyPreset(CameraPreset::Default);
+  QImage image = view.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+  if (image.size() != px) image = image.scaled(px, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  image.setDevicePixelRatio(1.0);
+  return image;
+}
+
+QImage blankImage(const FigureOptions& o) {
+  QImage image(o.size, QImage::Format_RGB32);
+  image.fill(Qt::white);
+  const double s = figure::effectiveScale(o);
+  // Pixels per inch so that the canvas prints at 144 logical px per inch.
+  const int dpm = static_cast<int>(std::lround(figure::kLogicalPerInch * s / 0.0254));
+  image.setDotsPerMeterX(dpm);
+  image.setDotsPerMeterY(dpm);
+  return image;
+}
+
+// Maps the layout canvas onto the image's pixels. An explicit transform, not the image's device
+// pixel ratio: QPainter treats a ratio below 1 as 1, which cropped figures under 504 px wide.
+void toLogical(QPainter& p, const FigureOptions& o) {
+  const double s = figure::effectiveScale(o);
+  p.scale(s, s);
+}
+
+QImage spaceImage(const Scene& scene, const FigureOptions& o) {
+  const SceneMetrics m = metricsOf(scene, o);
+  const QString title = compareTitle(m.designUsed, m.ptd);
+  QImage out = blankImage(o);
+  const QImage view =
+      renderSpace(scene, m.ids, m.selectedToken, title, o.size, figure::effectiveScale(o), o);
+  QPainter p(&out);
+  p.drawImage(0, 0, view);
+  return out;
+}
+
+QImage compareImage(const Scene& scene, const FigureOptions& o) {
+  QImage out = blankImage(o);
+  QPainter p(&out);
+  const int w = o.size.width(), h = o.size.height();
+  const int cw[2] = {w / 2, w - w / 2}, ch[2] = {h / 2, h - h / 2};
+  for (std::size_t i = 0; i < kCompareDesigns.size(); ++i) {
+    const int col = static_cast<int>(i % 2), row = static_cast<int>(i / 2);
+    const Scene s = underDesign(scene, kCompareDesigns[i]);
+    const SceneMetrics m = metricsOf(s, o);
+    const QImage panel =
+        renderSpace(s, m.ids, m.selectedToken, compareTitle(kCompareDesigns[i], m.ptd),
+                    QSize(cw[col], ch[row]), figure::effectiveScale(o), o, i == 1);
+    p.drawImage(col * cw[0], row * ch[0], panel);
+  }
+  // Hairlines between the panels.
+  QPen pen(figure::gridColor());
+  pen.setWidthF(std::max(1.0, figure::effectiveScale(o)));
+  p.setPen(pen);
+  p.drawLine(QPointF(cw[0], 0), QPointF(cw[0], h));
+  p.drawLine(QPointF(0, ch[0]), QPointF(w, ch[0]));
+  return out;
+}
+
+// The picture view on its own model, painted on any device at `logical` size.
+struct Heatmap {
+  SceneModel model;
+  PictureView view;
+  explicit Heatmap(const Scene& scene, bool bias) : view(&model) {
+    model.setScene(scene);
+    if (model.isStale()) throw InputError(model.problem()->message.toStdString());
+    if (view.shownSegment() < 0)
+      throw InputError("this view needs a picture in the layout (an img:FILE item)", "view");
+    view.setOverlay(bias ? PictureOverlay::Bias : PictureOverlay::Distance);
+    QPalette pal = view.palette();
+    pal.setColor(QPalette::Base, Qt::white);
+    pal.setColor(QPalette::Window, Qt::white);
+    pal.setColor(QPalette::Text, figure::foreground());
+    pal.setColor(QPalette::WindowText, figure::foreground());
+    pal.setColor(QPalette::Mid, QColor(120, 120, 120));
+    view.setPalette(pal);
+  }
+  QString title(bool bias) const {
+    return QStringLiteral("%1 of text token %2 to each patch (%3)")
+        .arg(bias ? QStringLiteral("Positional bias") : QStringLiteral("Distance"))
+        .arg(model.validScene().selectedText)
+        .arg(QString::fromStdString(model.metrics().designUsed));
+  }
+  void paint(QPainter& p, QSizeF logical, const FigureOptions& o, bool bias) {
+    const double band = o.title ? 26.0 : 0.0;
+    view.canvas()->resize(static_cast<int>(logical.width()),
+                          static_cast<int>(logical.height() - band));
+    p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
+    if (o.title) {
+      p.setFont(figure::font(figure::Text::Title));
+      p.setPen(figure::foreground());
+      p.drawText(QRectF(4, 0, logical.width() - 8, band), Qt::AlignCenter, title(bias));
+    }
+    p.save();
+    p.translate(0, band);
+    p.setFont(figure::font(figure::Text::Label));
+    view.paintCanvas(p);
+    p.restore();
+  }
+};
+
+// The Sound tab on its own model (its first audio segment), painted on any device.
+struct SoundFigure {
+  SceneModel model;
+  SoundView view;
+  explicit SoundFigure(const Scene& scene) : view(&model) {
+    model.setScene(scene);
+    if (model.isStale()) throw InputError(model.problem()->message.toStdString());
+    if (view.shownSegment() < 0)
+      throw InputError("this view needs audio in the layout (an a<N> or aud:FILE item)", "view");
+  }
+  QString title() const {
+    return QStringLiteral("Distance from text token %1 (%2)")
+        .arg(model.validScene().selectedText)
+        .arg(QString::fromStdString(model.metrics().designUsed));
+  }
+  void paint(QPainter& p, QSizeF logical, const FigureOptions& o) {
+    const double band = o.title ? 26.0 : 0.0;
+    p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
+    if (o.title) {
+      // A long design name on a narrow canvas: the title's font shrinks to fit, never cut.
+      QFont f = figure::font(figure::Text::Title);
+      const double room = logical.width() - 8;
+      while (f.pixelSize() > 9 && QFontMetricsF(f).horizontalAdvance(title()) > room)
+        f.setPixelSize(f.pixelSize() - 1);
+      p.setFont(f);
+      p.setPen(figure::foreground());
+      p.drawText(QRectF(4, 0, room, band), Qt::AlignCenter, title());
+    }
+    p.save();
+    p.translate(0, band);
+    p.setFont(figure::font(figure::Text::Label));
+    view.paintFigure(p, QSizeF(logical.width(), logical.height() - band), false);
+    p.restore();
+  }
+  // Every audio token's span, with the selected text token's distance and bias to it (core's
+  // distancesToAudio / biasToAudio) when the layout has a text token.
+  Table table() const {
+    const SceneMetrics& m = model.metrics();
+    Table t;
+    t.columns = {"audio", "token", "segment", "index", "start_s", "end_s"};
+    std::vector<double> d, b;
+    if (m.selectedToken >= 0) {
+      d = distancesToAudio(m.ids, static_cast<std::size_t>(m.selectedToken));
+      b = biasToAudio(m.ids, m.pairs, static_cast<std::size_t>(m.selectedToken));
+      t.columns.push_back("distance");
+      t.columns.push_back("bias");
+    }
+    const std::vector<AudioTokenSpan>& spans = view.spans();
+    for (std::size_t a = 0; a < spans.size(); ++a) {
+      std::vector<TableCell> row{static_cast<long long>(a),
+                                 static_cast<long long>(spans[a].token),
+                                 static_cast<long long>(spans[a].segment),
+                                 static_cast<long long>(spans[a].index),
+                                 spans[a].start,
+                                 spans[a].end};
+      if (m.selectedToken >= 0) {
+        row.push_back(d[a]);
+        row.push_back(b[a]);
+      }
+      t.rows.push_back(std::move(row));
+    }
+    return t;
+  }
+};
+
+// The phasor picture of the Phasors tab for the options' displacement (core's computePhasor on
+// the scene's pair table).
+Phasor phasorOf(const Scene& scene, const FigureOptions& o) {
+  const Id3 delta =
+      o.phasorDelta ? *o.phasorDelta : directionDisplacement(o.phasorAlong, o.phasorDistance);
+  return computePhasor(metricsOf(scene, o).pairs, delta);
+}
+
+void paintPhasorFigure(QPainter& p, QSizeF logical, const Phasor& ph, const FigureOptions& o) {
+  p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
+  p.setFont(figure::font(figure::Text::Label));
+  paintPhasor(p, QRectF(QPointF(0, 0), logical).toAlignedRect(), ph, false,
+              o.title ? phasorCaption(ph) : QString());
+}
+
+Table phasorTable(const Phasor& ph) {
+  Table t;
+  t.columns = {"pair",   "axis",       "theta",       "delta_t", "delta_h", "delta_w",
+               "phase",  "wrapped",    "turns",       "re",      "im",      "sum_re",
+               "sum_im", "sum_length", "decay_bound", "bias"};
+  for (const PhasorPair& q : ph.pairs)
+    t.rows.push_back({static_cast<long long>(q.index), std::string(axisName(q.axis)), q.theta,
+                      ph.delta[0], ph.delta[1], ph.delta[2], q.phase, q.wrapped, q.turns, q.re,
+                      q.im, q.sumRe, q.sumIm, q.sumLength, ph.decayBound, ph.bias});
+  return t;
+}
+
+void paintChart(QChart* chart, QPainter* p, const QSizeF& logical) {
+  QGraphicsScene scene;
+  scene.addItem(chart);
+  chart->setGeometry(QRectF(QPointF(0, 0), logical));
+  QApplication::processEvents();  // lets the chart lay out its axes and legend
+  scene.setSceneRect(QRectF(QPointF(0, 0), logical));
+  scene.render(p, QRectF(QPointF(0, 0), logical), QRectF(QPointF(0, 0), logical));
+  scene.removeItem(chart);
+}
+
+bool isBias(const FigureView& v) {
+  return v.name == "picture-bias";
+}
+
+void savePainted(const std::string& path, const std::string& format, const FigureOptions& o,
+                 const std::function<void(QPainter&, QSizeF)>& paint, const QString& title) {
+  const QSizeF logical = figure::logicalSize(o);
+  // Encoded in memory, then written by the one output path (whole or not at all).
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (format == "svg") {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(logical.toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), logical));
+    svg.setResolution(static_cast<int>(figure::kLogicalPerInch));
+    svg.setTitle(title);
+    svg.setDescription(QStringLiteral("ropescope figure"));
+    QPainter p;
+    if (!p.begin(&svg)) throw InputError("cannot write output file \"" + path + "\"", "out");
+    paint(p, logical);
+    p.end();
+  } else if (format == "pdf") {
+    QPdfWriter pdf(&buffer);
+    pdf.setTitle(title);
+    pdf.setCreator(QStringLiteral("ropescope"));
+    pdf.setResolution(static_cast<int>(figure::kLogicalPerInch));
+    const QSizeF points = logical / figure::kLogicalPerInch * 72.0;
+    pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    QPainter p;
+    if (!p.begin(&pdf)) throw InputError("cannot write output file \"" + path + "\"", "out");
+    // The painter's window is the page in device units (144 per inch): the logical canvas.
+    paint(p, logical);
+    p.end();
+  } else {
+    QImage image = blankImage(o);
+    {
+      QPainter p(&image);
+      p.setRenderHint(QPainter::Antialiasing);
+      p.setRenderHint(QPainter::TextAntialiasing);
+      toLogical(p, o);
+      paint(p, logical);
+    }
+    image.setDevicePixelRatio(1.0);
+    bytes = pngBytes(image, path);
+  }
+  buffer.close();
+  writeBytes(path, bytes);
+}
+
+}  // namespace
+
+const std::vector<FigureView>& figureViews() {
+  static const std::vector<FigureView> views = {
+      {"space", "3-D position ids of the scene's design, titled with its PTD", FigureKind::Space,
+       kSpaceFormats},
+      {"compare", "the four schemes of the Circle-RoPE paper (hard, unordered, spatial, circle)",
+       FigureKind::Space, kSpaceFormats},
+      {"decay", "decay bound U(delta) per axis, full form (all pairs)", FigureKind::Chart,
+       kChartFormats},
+      {"decay-subset", "decay bound per axis, subset form (only the moving axis's pairs)",
+       FigureKind::Chart, kChartFormats},
+      {"ptd", "PTD of every design on the scene's layout", FigureKind::Chart, kChartFormats},
+      {"bias", "bias spread of every design on the scene's layout", FigureKind::Chart,
+       kChartFormats},
+      {"modality-ptd", "PTD between every two modalities (text, image, video, audio)",
+       FigureKind::Chart, kChartFormats},
+      {"modality-bias", "bias spread between every two modalities", FigureKind::Chart,
+       kChartFormats},
+      {"profile", "the selected text token's distance and bias to every visual token",
+       FigureKind::Chart, kChartFormats},
+      {"wavelengths", "wavelength 2pi/theta of every rotary pair", FigureKind::Chart,
+       kChartFormats},
+      {"age", "AGE schedule: which decoder layers use circle ids", FigureKind::Chart,
+       kChartFormats},
+      {"picture", "the picture with its grid and the text token's distance heat map",
+       FigureKind::Heatmap, kChartFormats},
+      {"picture-bias", "the picture with its grid and the positional-bias heat map",
+       FigureKind::Heatmap, kChartFormats},
+      {"attention", "RoPE attention logits with identical q and k (pure positional attention)",
+       FigureKind::Heatmap, kChartFormats},
+      {"phasor",
+       "the Phasors tab: every rotary pair's phase at a displacement (--distance, --along)",
+       FigureKind::Painted, kChartFormats},
+      {"sound",
+       "the Sound tab: the first audio segment's waveform and spectrogram, each audio token's "
+       "span coloured by the text token's distance",
+       FigureKind::Painted, kChartFormats},
+  };
+  return views;
+}
+
+const FigureView& findFigureView(const std::string& name) {
+  std::string known;
+  for (const FigureView& v : figureViews()) {
+    if (v.name == name) return v;
+    known += (known.empty() ? "" : ", ") + v.name;
+  }
+  throw InputError("unknown view \"" + name + "\" (accepted: " + known + ")", "view");
+}
+
+std::string figureFormat(const FigureView& view, const std::string& path) {
+  const auto dot = path.rfind('.');
+  std::string ext = dot == std::string::npos ? std::string() : path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string known;
+  for (const std::string& f : view.formats) {
+    if (f == ext) return f;
+    known += (known.empty() ? "." : ", .") + f;
+  }
+  throw InputError("view " + view.name + " cannot be written as \"" + path +
+                       "\" (accepted extensions: " + known + ")",
+                   "out");
+}
+
+std::string figureData(const Scene& scene, const FigureView& view, TableFormat format,
+                       const FigureOptions& o) {
+  const std::string title = view.name + ": " + view.description;
+  Table t;
+  if (view.name == "space") {
+    return idsReport(metricsOf(scene, o).ids, format);
+  } else if (view.name == "compare") {
+    t.columns = {"design", "ptd", "token", "modality", "t", "h", "w"};
+    for (const std::string& d : kCompareDesigns) {
+      const SceneMetrics m = metricsOf(underDesign(scene, d), o);
+      for (std::size_t i = 0; i < m.ids.size(); ++i)
+        t.rows.push_back({d, m.ptd.ptd, static_cast<long long>(i),
+                          std::string(modalityName(m.ids.tokens[i].modality)), m.ids.ids[i][0],
+                          m.ids.ids[i][1], m.ids.ids[i][2]});
+    }
+  } else if (view.name == "decay" || view.name == "decay-subset") {
+    const SceneMetrics m = metricsOf(scene, o);
+    const auto curves = decayCurves(scene, m, view.name == "decay-subset", o.maxDistance);
+    // The stream (t = h = w) curve is full form only: the subset form moves one axis.
+    const bool stream = view.name == "decay" && !m.decayStream.empty();
+    t.columns = {"distance"};
+    for (int a = 0; a < 3; ++a)
+      if (!curves[a].empty()) t.columns.push_back(std::string("U_") + kAxisNames[a]);
+    if (stream) t.columns.push_back("U_thw");
+    for (std::size_t i = 0; i < m.decayDistance.size(); ++i) {
+      std::vector<TableCell> row{m.decayDistance[i]};
+      for (int a = 0; a < 3; ++a)
+        if (!curves[a].empty()) row.push_back(curves[a][i]);
+      if (stream) row.push_back(m.decayStream[i]);
+      t.rows.push_back(std::move(row));
+    }
+  } else if (view.name == "ptd" || view.name == "bias") {
+    t.columns = {"design", "title", "ptd", "bias_spread"};
+    for (const DesignSummary& d : compareDesigns(scene))
+      t.rows.push_back({d.design, d.title, d.ptd, d.biasSpread});
+  } else if (view.name == "modality-ptd" || view.name == "modality-bias") {
+    t.columns = {"from", "to", "n_from", "n_to", "ptd", "bias_spread", "not_computed"};
+    for (const ModalityPairMetrics& r : sceneModalityMetrics(scene))
+      t.rows.push_back({std::string(tokenGroupName(r.groups.from)),
+                        std::string(tokenGroupName(r.groups.to)), static_cast<long long>(r.nFrom),
+                        static_cast<long long>(r.nTo), r.ptd, r.biasSpread, r.skipped});
+  } else if (view.name == "profile") {
+    const SceneMetrics m = metricsOf(scene, o);
+    t.columns = {"visual", "distance", "bias"};
+    for (std::size_t i = 0; i < m.selectedDistance.size(); ++i)
+      t.rows.push_back({static_cast<long long>(i), m.selectedDistance[i],
+                        i < m.selectedBias.size() ? m.selectedBias[i] : 0.0});
+  } else if (view.name == "wavelengths") {
+    const SceneMetrics m = metricsOf(scene, o);
+    return freqsReport(m.wavelengths, 32768.0, format);
+  } else if (view.name == "age") {
+    t.columns = {"layer", "circle"};
+    const std::vector<bool> layers = ageLayers(scene.age);
+    for (std::size_t l = 0; l < layers.size(); ++l)
+      t.rows.push_back({static_cast<long long>(l), static_cast<long long>(layers[l] ? 1 : 0)});
+  } else if (view.name == "attention") {
+    t = attentionTable(attentionFigure(scene));
+  } else if (view.name == "phasor") {
+    t = phasorTable(phasorOf(scene, o));
+  } else if (view.name == "sound") {
+    t = SoundFigure(scene).table();
+  } else {  // picture heat maps
+    Heatmap h(scene, isBias(view));
+    const SceneMetrics& m = h.model.metrics();
+    const auto& values = isBias(view) ? m.selectedBias : m.selectedDistance;
+    t.columns = {"row", "col", "visual", isBias(view) ? "bias" : "distance"};
+    for (int r = 0; r < h.view.rows(); ++r)
+      for (int c = 0; c < h.view.cols(); ++c) {
+        const long v = h.view.visualIndex(r, c);
+        if (v < 0 || v >= static_cast<long>(values.size())) continue;
+        t.rows.push_back({static_cast<long long>(r), static_cast<long long>(c),
+                          static_cast<long long>(v), values[static_cast<std::size_t>(v)]});
+      }
+  }
+  return tableReport(t, format, title);
+}
+
+std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
+                                    const FigureOptions& o) {
+  if (view.name == "ptd" || view.name == "bias")
+    return figure::designBarsChart(compareDesigns(scene), effectiveDesign(scene),
+                                   view.name == "ptd", o);
+  if (view.name == "modality-ptd" || view.name == "modality-bias")
+    return figure::modalityBarsChart(sceneModalityMetrics(scene), view.name == "modality-ptd", o);
+  if (view.name == "age") return figure::ageChart(scene.age, o);
+  const SceneMetrics m = metricsOf(scene, o);
+  if (view.name == "decay" || view.name == "decay-subset") {
+    const bool subset = view.name == "decay-subset";
+    return figure::decayChart(
+        m.decayDistance, decayCurves(scene, m, subset, o.maxDistance),
+        QStringLiteral("%1 decay per axis%2, d %3, base %4")
+            .arg(planTitle(scene.frequency.plan), subset ? QStringLiteral(" (subset)") : QString())
+            .arg(scene.frequency.rotary.headDim)
+            .arg(baseText(scene.frequency.rotary.base)),
+        o, subset ? std::vector<double>{} : m.decayStream);
+  }
+  if (view.name == "profile") return figure::profileChart(m, scene.selectedText, o);
+  if (view.name == "wavelengths") return figure::wavelengthChart(m, o);
+  throw InputError("view " + view.name + " is not a chart", "view");
+}
+
+QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptions& o) {
+  figure::validate(o);
+  validateScene(scene);
+  if (view.name == "space") return spaceImage(scene, o);
+  if (view.name == "compare") return compareImage(scene, o);
+  QImage image = blankImage(o);
+  {
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    toLogical(p, o);
+    if (view.name == "attention") {
+      paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
+    } else if (view.name == "phasor") {
+      paintPhasorFigure(p, figure::logicalSize(o), phasorOf(scene, o), o);
+    } else if (view.name == "sound") {
+      SoundFigure f(scene);
+      f.paint(p, figure::logicalSize(o), o);
+    } else if (view.kind == FigureKind::Heatmap) {
+      Heatmap h(scene, isBias(view));
+      h.paint(p, figure::logicalSize(o), o, isBias(view));
+    } else {
+      auto chart = figureChart(scene, view, o);
+      paintChart(chart.get(), &p, figure::logicalSize(o));
+    }
+  }
+  return image;
+}
+
+void exportFigure(const Scene& scene, const std::string& viewName, const std::string& path,
+                  const FigureOptions& o) {
+  const FigureView& view = findFigureView(viewName);
+  const std::string format = figureFormat(view, path);
+  figure::validate(o);
+  validateScene(scene);
+  checkOutputPath(path);  // a folder or a read-only file is refused before the drawing
+  if (format == "csv" || format == "json") {
+    const std::string text =
+        figureData(scene, view, format == "csv" ? TableFormat::Csv : TableFormat::Json, o);
+    writeFileAtomically(path, text);
+    return;
+  }
+  const QString title = QString::fromStdString(view.name + ": " + view.description);
+  if (view.kind == FigureKind::Space) {
+    writePng(path, figureImage(scene, view, o));
+    return;
+  }
+  if (view.name == "attention") {
+    const AttentionFigure a = attentionFigure(scene);
+    savePainted(
+        path, format, o,
+        [&](QPainter& p, QSizeF logical) { paintAttentionFigure(p, logical, a, o); }, title);
+    return;
+  }
+  if (view.name == "phasor") {
+    const Phasor ph = phasorOf(scene, o);
+    savePainted(
+        path, format, o, [&](QPainter& p, QSizeF logical) { paintPhasorFigure(p, logical, ph, o); },
+        title);
+    return;
+  }
+  if (view.name == "sound") {
+    SoundFigure f(scene);
+    savePainted(
+        path, format, o, [&](QPainter& p, QSizeF logical) { f.paint(p, logical, o); }, title);
+    return;
+  }
+  if (view.kind == FigureKind::Heatmap) {
+    Heatmap h(scene, isBias(view));
+    savePainted(
+        path, format, o, [&](QPainter& p, QSizeF logical) { h.paint(p, logical, o, isBias(view)); },
+        title);
+    return;
+  }
+  auto chart = figureChart(scene, view, o);
+  savePainted(
+      path, format, o, [&](QPainter& p, QSizeF logical) { paintChart(chart.get(), &p, logical); },
+      title);
+}
+
+}  // namespace ropescope::ui

@@ -1,0 +1,61 @@
+#include "jobs/latest_worker.h"
+
+#include <utility>
+
+namespace ropescope::ui {
+
+LatestWorker::LatestWorker() : thread_([this] { run(); }) {}
+
+LatestWorker::~LatestWorker() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+    stop_ = true;
+    waiting_ = nullptr;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void LatestWorker::request(Job job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    waiting_ = std::move(job);
+    if (running_) stop_ = true;  // stale: the newer one starts as soon as it ends
+  }
+  wake_.notify_all();
+}
+
+void LatestWorker::cancel() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  waiting_ = nullptr;
+  if (running_) stop_ = true;
+}
+
+void LatestWorker::setHeld(bool held) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    held_ = held;
+  }
+  wake_.notify_all();
+}
+
+void LatestWorker::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return quit_ || (waiting_ && !held_); });
+    if (quit_) return;
+    Job job = std::move(waiting_);
+    waiting_ = nullptr;
+    running_ = true;
+    stop_ = false;
+    ++started_;
+    lock.unlock();
+    job(stop_);
+    job = nullptr;  // its captures (a scene copy) go on this thread, not under the lock
+    lock.lock();
+    running_ = false;
+  }
+}
+
+}  // namespace ropescope::ui

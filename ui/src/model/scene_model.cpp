@@ -1,0 +1,216 @@
+#include "model/scene_model.h"
+
+#include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <algorithm>
+
+#include "jobs/latest_worker.h"
+#include "ropescope/errors.h"
+
+namespace ropescope::ui {
+
+namespace {
+// Above synchronousSummaryMs_ of compute time the all-designs comparison (every design's PTD and
+// bias spread, several times the cost of the scene itself) waits this long for edits to pause,
+// so sliders stay live, and then runs on the summary worker's thread.
+constexpr int kSummaryDelayMs = 150;
+
+// What the core refused, for the field it names (none when it is not an InputError: still about
+// the input as far as the user can act on it).
+InputProblem problemFrom(const std::exception& e) {
+  const auto* input = dynamic_cast<const InputError*>(&e);
+  return InputProblem{QString::fromStdString(e.what()),
+                      input ? QString::fromStdString(input->field()) : QString()};
+}
+}  // namespace
+
+SceneModel::SceneModel(QObject* parent)
+    : QObject(parent),
+      summaryWorker_(std::make_unique<LatestWorker>()),
+      metricsWorker_(std::make_unique<LatestWorker>()) {
+  summaryTimer_ = new QTimer(this);
+  summaryTimer_->setSingleShot(true);
+  summaryTimer_->setInterval(kSummaryDelayMs);
+  connect(summaryTimer_, &QTimer::timeout, this, &SceneModel::startBackgroundSummaries);
+  try {
+    scene_ = defaultScene();
+  } catch (const std::exception&) {
+    // A missing default must not stop the window from opening; the panel shows the error.
+  }
+  valid_ = scene_;
+  compute();
+  waitForMetrics();  // the first picture is complete; only edits are allowed to defer it
+  flushSummaries();
+}
+
+SceneModel::~SceneModel() = default;
+
+void SceneModel::setScene(const Scene& scene) {
+  Scene next = scene;
+  // Sound files count their tokens as the design's processor does: a switch to or from an omni
+  // family recounts them (no file is read).
+  setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
+  if (next == scene_ && !problem_) return;
+  scene_ = std::move(next);
+  compute();
+  emit changed();
+}
+
+void SceneModel::compute() {
+  const int threads = std::max(1, QThread::idealThreadCount());
+  const std::uint64_t generation = ++computeGeneration_;
+  computing_ = false;
+  metricsWorker_->cancel();  // metrics still computing are of an older edit
+  QElapsedTimer timer;
+  timer.start();
+  try {
+    checkInteractiveSize(scene_);  // a legal but huge layout must not hold the window
+    const double pairs = double(scene_.layout.textCount()) * double(scene_.layout.visualCount());
+    if (pairs > backgroundPairs_) {
+      // Seconds of work: the checks first (their message belongs beside the field at once),
+      // the metrics on the worker; the views keep the last valid scene meanwhile.
+      validateScene(scene_);
+      problem_.reset();
+      computing_ = true;
+      metricsWorker_->request(
+          [this, generation, threads, scene = scene_](const std::atomic<bool>& stop) {
+            QElapsedTimer clock;
+            clock.start();
+            std::optional<SceneMetrics> metrics;
+            std::optional<InputProblem> problem;
+            try {
+              metrics = computeSceneMetrics(scene, 256, threads);
+            } catch (const std::exception& e) {
+              problem = problemFrom(e);
+            }
+            if (stop) return;
+            const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, ms, metrics = std::move(metrics), problem = std::move(problem),
+                 scene]() mutable {
+                  if (generation != computeGeneration_ || !computing_) return;
+                  computing_ = false;
+                  if (problem) {
+                    refuse(*problem);
+                  } else {
+                    valid_ = scene;
+                    accept(std::move(*metrics), ms);
+                  }
+                  emit changed();
+                },
+                Qt::QueuedConnection);
+          });
+      return;
+    }
+    SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
+    valid_ = scene_;
+    accept(std::move(metrics), static_cast<double>(timer.nsecsElapsed()) / 1e6);
+  } catch (const std::exception& e) {
+    refuse(problemFrom(e));
+  }
+}
+
+void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
+  computeMs_ = milliseconds;
+  metrics_ = std::move(metrics);
+  problem_.reset();
+  ++summaryGeneration_;
+  summaryWorker_->cancel();  // a comparison still running is of an older scene
+  if (computeMs_ < synchronousSummaryMs_) {
+    computeSummaries();
+  } else {
+    summariesPending_ = true;
+    summaryTimer_->start();
+  }
+  if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
+}
+
+void SceneModel::refuse(const InputProblem& problem) {
+  computing_ = false;
+  problem_ = problem;
+}
+
+bool SceneModel::waitForMetrics(int ms) {
+  QElapsedTimer clock;
+  clock.start();
+  while (computing_ && clock.elapsed() < ms)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  return !computing_;
+}
+
+void SceneModel::computeSummaries() {
+  summaryTimer_->stop();
+  summariesPending_ = false;
+  try {
+    const int threads = std::max(1, QThread::idealThreadCount());
+    summaries_ = compareDesigns(valid_, threads);
+    modalities_ = sceneModalityMetrics(valid_, threads);
+  } catch (const std::exception&) {
+    summaries_.clear();  // valid_ passed the core's checks, so this is not the user's input
+    modalities_.clear();
+  }
+}
+
+void SceneModel::startBackgroundSummaries() {
+  if (!summariesPending_) return;
+  summaryWorker_->request(
+      [this, generation = summaryGeneration_, scene = valid_,
+       threads = std::max(1, QThread::idealThreadCount())](const std::atomic<bool>& stop) {
+        std::vector<DesignSummary> rows;
+        std::vector<ModalityPairMetrics> pairs;
+        try {
+          rows = compareDesigns(scene, threads, &stop);
+          pairs = sceneModalityMetrics(scene, threads, &stop);
+        } catch (const std::exception&) {
+          rows.clear();  // valid_ passed the core's checks, so this is not the user's input
+          pairs.clear();
+        }
+        if (stop) return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, rows = std::move(rows), pairs = std::move(pairs)]() mutable {
+              if (generation != summaryGeneration_ || !summariesPending_) return;
+              summariesPending_ = false;
+              summaries_ = std::move(rows);
+              modalities_ = std::move(pairs);
+              emit summariesChanged();
+            },
+            Qt::QueuedConnection);
+      });
+}
+
+void SceneModel::flushSummaries() {
+  if (!summariesPending_) return;
+  summaryWorker_->cancel();
+  computeSummaries();
+  emit summariesChanged();
+}
+
+void SceneModel::reportProblem(const InputProblem& problem) {
+  // An edit the ui refused replaces any edit still computing.
+  ++computeGeneration_;
+  metricsWorker_->cancel();
+  refuse(problem);
+  emit changed();
+}
+
+void SceneModel::setSelectedText(int textIndex) {
+  if (textIndex == scene_.selectedText) return;
+  edit([textIndex](Scene& s) { s.selectedText = textIndex; });
+}
+
+void SceneModel::setSelectedVisual(long visualIndex) {
+  const long count = static_cast<long>(metrics_.ptd.nVisual);
+  if (visualIndex < -1 || visualIndex >= count) visualIndex = -1;
+  if (visualIndex == selectedVisual_) return;
+  selectedVisual_ = visualIndex;
+  emit selectionChanged();
+}
+
+}  // namespace ropescope::ui

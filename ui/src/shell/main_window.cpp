@@ -1,0 +1,918 @@
+#include "shell/main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPalette>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <vtkCamera.h>
+
+#include <algorithm>
+
+#include "attention/attention_view.h"
+#include "charts/charts_panel.h"
+#include "charts/compare_view.h"
+#include "charts/modality_view.h"
+#include "editors/scene_panel.h"
+#include "editors/segment_list_editor.h"
+#include "figures/figure_menu.h"
+#include "model/scene_model.h"
+#include "picture/picture_importer.h"
+#include "picture/picture_view.h"
+#include "platform/memory_release.h"
+#include "ropescope/check_ids.h"
+#include "ropescope/errors.h"
+#include "ropescope/model_family.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene_metrics.h"
+#include "ropescope/tokens_file.h"
+#include "shell/autosave.h"
+#include "sound/sound_importer.h"
+#include "sound/sound_spectrogram.h"
+#include "sound/sound_view.h"
+#include "sound/sound_waveform.h"
+#include "style/metric_text.h"
+#include "teaching/animation_dialog.h"
+#include "teaching/formula_panel.h"
+#include "teaching/phasor_view.h"
+#include "teaching/tour.h"
+
+namespace ropescope::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+// `w` in a frameless scroll area that resizes it: a panel that scrolls when the room is smaller
+// than what it needs, instead of making the window larger than the screen.
+QScrollArea* scrolling(QWidget* w) {
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(w);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
+}
+
+QPalette darkPalette() {
+  QPalette p;
+  const QColor window(45, 47, 52), base(30, 32, 36), text(225, 225, 225), disabled(130, 130, 130);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::ToolTipBase, QColor(250, 250, 220));
+  p.setColor(QPalette::ToolTipText, Qt::black);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::BrightText, Qt::red);
+  p.setColor(QPalette::Mid, QColor(150, 150, 150));
+  p.setColor(QPalette::Link, QColor(100, 160, 255));
+  p.setColor(QPalette::Highlight, QColor(60, 110, 190));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+    p.setColor(QPalette::Disabled, role, disabled);
+  return p;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneModel(this)) {
+  setObjectName(QStringLiteral("ropescopeMainWindow"));
+  savedScene_ = model_->scene();
+
+  panel_ = new ScenePanel(model_);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(panel_);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(340);
+  auto* dock = new QDockWidget(tr("Scene"), this);
+  dock->setObjectName(QStringLiteral("sceneDock"));
+  dock->setWidget(scroll);
+  dock->setFeatures(QDockWidget::DockWidgetMovable);
+  addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+  view_ = new PositionSpaceView;
+  view_->setObjectName(QStringLiteral("positionSpace"));
+  compare_ = new CompareView(model_);
+  stack_ = new QStackedWidget;
+  stack_->addWidget(view_);
+  stack_->addWidget(compare_);
+  charts_ = new ChartsPanel(model_);
+  picture_ = new PictureView(model_);
+  sideTabs_ = new QTabWidget;
+  sideTabs_->setObjectName(QStringLiteral("sideTabs"));
+  sideTabs_->addTab(charts_, tr("Charts"));
+  sideTabs_->addTab(picture_, tr("Picture"));
+  phasor_ = new PhasorView(model_);
+  sideTabs_->addTab(phasor_, tr("Phasors"));
+  sound_ = new SoundView(model_);
+  sideTabs_->addTab(sound_, tr("Sound"));
+  modalities_ = new ModalityView(model_);
+  sideTabs_->addTab(modalities_, tr("Modalities"));
+  splitter_ = new QSplitter(Qt::Horizontal);
+  // The 3-D view with its formula panel under it.
+  auto* viewColumn = new QWidget;
+  auto* viewLayout = new QVBoxLayout(viewColumn);
+  viewLayout->setContentsMargins(0, 0, 0, 0);
+  viewLayout->setSpacing(2);
+  viewLayout->addWidget(stack_, 1);
+  positionFormulas_ = new FormulaPanel;
+  positionFormulas_->setObjectName(QStringLiteral("positionFormulas"));
+  viewLayout->addWidget(positionFormulas_);
+  splitter_->addWidget(viewColumn);
+  splitter_->addWidget(sideTabs_);
+  splitter_->setStretchFactor(0, 3);
+  splitter_->setStretchFactor(1, 2);
+  setCentralWidget(splitter_);
+
+  connect(view_, &PositionSpaceView::textTokenClicked, model_, &SceneModel::setSelectedText);
+  connect(view_, &PositionSpaceView::visualTokenClicked, model_, &SceneModel::setSelectedVisual);
+  // Audio tokens: picked in either view, highlighted in both.
+  connect(view_, &PositionSpaceView::audioTokenClicked, sound_, &SoundView::setSelectedAudio);
+  connect(view_, &PositionSpaceView::audioTokenClicked, view_,
+          &PositionSpaceView::setSelectedAudio);
+  connect(sound_, &SoundView::audioTokenClicked, view_, &PositionSpaceView::setSelectedAudio);
+  connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
+  memoryRelease_ = new MemoryRelease(this);
+  connect(model_, &SceneModel::selectionChanged, this, &MainWindow::refreshSelection);
+
+  // Pictures from menus and drops; a refused file is named beside the segment list and in the
+  // status bar, without a modal dialog, and the scene keeps everything else.
+  importer_ = new PictureImporter(model_, this);
+  SegmentListEditor* segments = panel_->segmentEditor();
+  connect(segments, &SegmentListEditor::filesDropped, this, &MainWindow::addDroppedFiles);
+  soundImporter_ = new SoundImporter(model_, this);
+  connect(soundImporter_, &SoundImporter::imported, this, [this, segments](const QString& message) {
+    segments->setFileMessage(message);
+    if (!message.isEmpty())
+      statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    if (message.isEmpty()) showSideTab(QStringLiteral("sound"));
+  });
+  connect(importer_, &PictureImporter::imported, this, [this, segments](const QString& message) {
+    segments->setFileMessage(message);
+    if (!message.isEmpty())
+      statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    if (message.isEmpty()) showPictureTab(true);
+  });
+  setAcceptDrops(true);
+
+  status_ = new QLabel;
+  status_->setObjectName(QStringLiteral("statusMetrics"));
+  staleStatus_ = new QLabel;
+  staleStatus_->setStyleSheet(QStringLiteral("color: #e04040; font-weight: bold;"));
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(staleStatus_);
+
+  // Attention preview in a bottom dock, hidden until asked for: it computes only while shown.
+  attention_ = new AttentionView(model_);
+  attention_->setObjectName(QStringLiteral("attentionView"));
+  attentionDock_ = new QDockWidget(tr("Attention"), this);
+  attentionDock_->setObjectName(QStringLiteral("attentionDock"));
+  // In a scroll area: the dock takes what room the window has, and the window never grows
+  // past the screen to give the view its full size.
+  attentionDock_->setWidget(scrolling(attention_));
+  addDockWidget(Qt::BottomDockWidgetArea, attentionDock_);
+  attentionDock_->hide();
+  auto* attentionStatus = new QLabel(tr("attention: not started (View \xe2\x86\x92 Attention)"));
+  attentionStatus->setObjectName(QStringLiteral("statusAttention"));
+  statusBar()->addPermanentWidget(attentionStatus);
+  connect(attention_, &AttentionView::backendChanged, attentionStatus, &QLabel::setText);
+  connect(attention_, &AttentionView::noteRaised, this,
+          [this](const QString& note) { statusBar()->showMessage(note, 15000); });
+
+  autosave_ = new Autosave(
+      model_, [this] { return isModified(); }, [this] { return currentFile_; }, this);
+  // During the tour the user's own scene is kept, not the step's.
+  autosave_->setSceneSource([this] {
+    if (tour_ && tour_->showsItsScene()) return tour_->userScene();
+    return model_->isStale() ? model_->validScene() : model_->scene();
+  });
+  // The guided tour: a non-modal dock, hidden until Help → Tour (F1).
+  tour_ = new TourPanel(model_, [this](const TourStep& step) {
+    showSideTab(step.tab);
+    if (step.phasorDirection >= 0)
+      phasor_->setDirection(static_cast<PhasorView::Direction>(step.phasorDirection));
+    if (step.phasorDistance >= 0) phasor_->setDistance(step.phasorDistance);
+    refreshTitle();  // the step's scene is the tour's, not an unsaved change
+  });
+  tourDock_ = new QDockWidget(tr("Tour"), this);
+  tourDock_->setObjectName(QStringLiteral("tourDock"));
+  tourDock_->setWidget(scrolling(tour_));
+  addDockWidget(Qt::RightDockWidgetArea, tourDock_);
+  tourDock_->hide();
+  connect(tour_, &TourPanel::started, this, &MainWindow::keepBeforeTour);
+  connect(tour_, &TourPanel::finished, this, &MainWindow::giveBackAfterTour);
+  connect(tour_, &TourPanel::finished, tourDock_, &QDockWidget::hide);
+
+  buildMenus();
+  setDarkPalette(true);
+  refreshViews();
+  resize(1500, 950);  // on a large screen; fitted to a smaller one
+  fitToScreen();
+}
+
+void MainWindow::fitToScreen() {
+  QScreen* s = screen();
+  if (!s) return;
+  const QRect avail = s->availableGeometry();
+  // The window manager's frame: known once it has framed the window; before, a generous guess
+  // (a title bar and borders), so that the frame fits when it comes.
+  QMargins frame(
+      frameGeometry().left() - geometry().left(), geometry().top() - frameGeometry().top(),
+      frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
+  if (frame.isNull()) frame = QMargins(8, 40, 8, 8);
+  if (isMaximized() || isFullScreen()) return;  // the window manager fits those
+  const QSize room = avail.size().shrunkBy(frame);
+  const QSize size = this->size().boundedTo(room).expandedTo(minimumSizeHint().boundedTo(room));
+  if (size != this->size()) resize(size);
+  const QSize outer = size.grownBy(frame);
+  // pos() is the frame's top-left corner.
+  const int x = std::clamp(pos().x(), avail.left(),
+                           std::max(avail.left(), avail.right() + 1 - outer.width()));
+  const int y = std::clamp(pos().y(), avail.top(),
+                           std::max(avail.top(), avail.bottom() + 1 - outer.height()));
+  if (QPoint(x, y) != pos()) move(x, y);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open scene\xe2\x80\xa6"), this, &MainWindow::openDialog);
+  open->setShortcut(QKeySequence::Open);
+  recentMenu_ = file->addMenu(tr("Open &recent"));
+  file->addAction(tr("Load &ids\xe2\x80\xa6"), this, &MainWindow::loadIdsDialog)
+      ->setToolTip(tr("Your own position ids (.npy, [N,3] or [3,N] t,h,w per token) over the "
+                      "current layout, as the design \"Ids from a file\""));
+  modelMenu_ = file->addMenu(tr("Open &model"));
+  modelMenu_->setObjectName(QStringLiteral("modelMenu"));
+  file->addAction(tr("Open &processor output\xe2\x80\xa6"), this, &MainWindow::openTokensDialog)
+      ->setToolTip(tr("A tokens .json saved from a transformers processor (input_ids, "
+                      "image_grid_thw, ...) becomes the layout under the loaded model"));
+  file->addAction(tr("&Check position ids\xe2\x80\xa6"), this, &MainWindow::checkIdsDialog)
+      ->setToolTip(tr("Compare a position_ids .npy dumped from the model with the scene's ids "
+                      "under its rule set; differing tokens are marked in the 3-D view"));
+  file->addSeparator();
+  QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
+  saveAction->setShortcut(QKeySequence::Save);
+  QAction* saveAsAction = file->addAction(tr("Save &as\xe2\x80\xa6"), this, [this] { saveAs(); });
+  saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  file->addSeparator();
+  QAction* exportPng =
+      file->addAction(tr("&Export 3-D view as PNG\xe2\x80\xa6"), this, &MainWindow::exportViewPng);
+  exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  figures_ = new FigureMenu(model_, this);
+  figures_->fillExportMenu(file->addMenu(tr("Export &figure")));
+  figures_->addContextMenu(
+      charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
+  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
+  figures_->addContextMenu(attention_, {"attention"});
+  figures_->setPhasorView(phasor_);
+  figures_->addContextMenu(phasor_->canvas(), {"phasor"});
+  figures_->addContextMenu(sound_->waveform(), {"sound"});
+  figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
+  connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
+    figures_->popup(view_, pos, {"space", "compare"});
+  });
+  for (int i = 0; i < compare_->viewCount(); ++i) {
+    PositionSpaceView* v = compare_->view(i);
+    connect(v, &VtkView::contextClicked, this, [this, v](QPoint pos) {
+      figures_->popup(v, pos, {"compare", "space"});
+    });
+  }
+  file->addAction(tr("Export &animation\xe2\x80\xa6"), this, &MainWindow::exportAnimation)
+      ->setToolTip(tr("Sweep a distance (phasors) or \xce\xb1, R, \xce\xb2 (3-D view) into a GIF "
+                      "or PNG frames"));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  QAction* addImage = new QAction(tr("Add &image\xe2\x80\xa6"), this);
+  addImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  connect(addImage, &QAction::triggered, this, [this] { importer_->imageDialog(this); });
+  QAction* addVideo = new QAction(tr("Add &video\xe2\x80\xa6"), this);
+  addVideo->setToolTip(tr("A folder of frames, several frame files or an animated GIF"));
+  connect(addVideo, &QAction::triggered, this, [this] { importer_->videoDialog(this); });
+  QAction* addSound = new QAction(tr("Add &sound\xe2\x80\xa6"), this);
+  addSound->setToolTip(tr("A WAV, FLAC, OGG or MP3 file: an aud: segment of audio tokens"));
+  connect(addSound, &QAction::triggered, this, [this] { soundImporter_->soundDialog(this); });
+  file->insertActions(saveAction, {addImage, addVideo, addSound});
+  file->insertSeparator(saveAction);
+  rebuildRecentMenu();
+  rebuildModelMenu();
+
+  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  auto* toolbar = addToolBar(tr("View"));
+  toolbar->setObjectName(QStringLiteral("viewToolbar"));
+  toolbar->setMovable(false);
+
+  compareAction_ = viewMenu->addAction(tr("&Compare designs"));
+  compareAction_->setCheckable(true);
+  compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+  compareAction_->setToolTip(tr("hard, unordered, spatial and circle side by side (Ctrl+M)"));
+  connect(compareAction_, &QAction::toggled, this, &MainWindow::setCompareMode);
+  toolbar->addAction(compareAction_);
+  toolbar->addSeparator();
+
+  toolbar->addWidget(new QLabel(tr(" Colour by ")));
+  colorBy_ = new QComboBox;
+  colorBy_->addItems({tr("grid cell (row \xc3\x97 col)"), tr("modality")});
+  toolbar->addWidget(colorBy_);
+  connect(colorBy_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    const ColorMode mode = i == 0 ? ColorMode::GridCell : ColorMode::Modality;
+    view_->setColorMode(mode);
+    compare_->setColorMode(mode);
+  });
+  QAction* toggleColor = viewMenu->addAction(tr("Toggle colour by &modality"), this, [this] {
+    colorBy_->setCurrentIndex(1 - colorBy_->currentIndex());
+  });
+  toggleColor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  toolbar->addSeparator();
+
+  viewMenu->addSeparator();
+  struct Preset {
+    QString name;
+    CameraPreset preset;
+    QKeySequence key;
+    QString tip;
+  };
+  const Preset presets[] = {
+      {tr("Default view"), CameraPreset::Default, QKeySequence(Qt::CTRL | Qt::Key_1),
+       tr("Oblique view of t, h, w (Ctrl+1)")},
+      {tr("Down the text axis"), CameraPreset::DownTextAxis, QKeySequence(Qt::CTRL | Qt::Key_2),
+       tr("Look along (1,1,1): the ring of a circle design shows round (Ctrl+2)")},
+      {tr("Side on"), CameraPreset::SideOn, QKeySequence(Qt::CTRL | Qt::Key_3),
+       tr("Text axis horizontal, the visual plane edge-on (Ctrl+3)")},
+  };
+  for (const Preset& p : presets) {
+    QAction* a = viewMenu->addAction(p.name);
+    a->setShortcut(p.key);
+    a->setToolTip(p.tip);
+    const CameraPreset preset = p.preset;
+    connect(a, &QAction::triggered, this, [this, preset] { applyPreset(preset); });
+    toolbar->addAction(a);
+  }
+  QAction* reset = viewMenu->addAction(tr("&Reset camera"));
+  reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  reset->setToolTip(tr("Back to the default view (Ctrl+0)"));
+  connect(reset, &QAction::triggered, this, [this] { applyPreset(CameraPreset::Default); });
+  toolbar->addAction(reset);
+
+  viewMenu->addSeparator();
+  auto* facing = new QActionGroup(this);
+  QAction* faceCamera = viewMenu->addAction(tr("Tiles face &camera"));
+  QAction* inPlane = viewMenu->addAction(tr("Tiles lie in ring &plane"));
+  faceCamera->setToolTip(tr("Picture patches turn to the viewer: always readable"));
+  inPlane->setToolTip(tr("Picture patches lie in the plane of their tokens (the cone's ring)"));
+  for (QAction* a : {faceCamera, inPlane}) {
+    a->setCheckable(true);
+    facing->addAction(a);
+  }
+  faceCamera->setChecked(true);
+  connect(inPlane, &QAction::toggled, this, [this](bool on) {
+    view_->setTileFacing(on ? TileFacing::RingPlane : TileFacing::Camera);
+  });
+
+  viewMenu->addSeparator();
+  darkAction_ = viewMenu->addAction(tr("&Dark palette"));
+  darkAction_->setCheckable(true);
+  darkAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkPalette);
+
+  viewMenu->addSeparator();
+  QAction* attention = attentionDock_->toggleViewAction();
+  attention->setText(tr("&Attention"));
+  attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+  attention->setToolTip(tr("RoPE logits and softmax of the scene (Ctrl+Shift+A)"));
+  viewMenu->addAction(attention);
+
+  figures_->fillPresetsMenu(menuBar()->addMenu(tr("&Presets")),
+                            [this](const Scene& scene, const std::string& view) {
+                              model_->setScene(scene);
+                              setCompareMode(view == "compare");
+                              showPictureTab(view.rfind("picture", 0) == 0);
+                            });
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* tour = help->addAction(tr("&Tour"), this, &MainWindow::startTour);
+  tour->setShortcut(QKeySequence(Qt::Key_F1));
+  tour->setToolTip(tr("From hard 1-D ids through M-RoPE to the cone, step by step (F1)"));
+  help->addAction(tr("&About ropescope"), this, &MainWindow::about);
+}
+
+void MainWindow::refreshViews() {
+  const SceneMetrics& m = model_->metrics();
+  const Scene& valid = model_->validScene();
+  view_->setLayout(valid.layout);
+  // Marks of a check belong to the scene it checked.
+  if (model_->scene() != checkedScene_ && !view_->markedTokens().empty())
+    view_->setMarkedTokens({});
+  view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
+  view_->setStale(model_->isStale());
+  if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
+  QString designTitle = QString::fromStdString(valid.design);
+  try {
+    designTitle = QString::fromStdString(
+        findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
+  } catch (const std::exception&) {
+  }
+  QString title = QStringLiteral("%1    PTD %2")
+                      .arg(designTitle, metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
+  if (valid.design == "circle" && valid.ageLayer >= 0)
+    title += tr("    (AGE layer %1)").arg(valid.ageLayer);
+  view_->setTitle(title);
+  positionFormulas_->setFormulas(ropescope::ui::positionFormulas(valid, m));
+
+  // An undefined PTD and bias spread share their reason (no text or no visual token): said once.
+  // Audio tokens are counted apart: PTD and bias spread here run from text to visual.
+  const std::size_t audio = valid.layout.audioCount();
+  const QString audioText = audio ? tr(" + %1 audio").arg(audio) : QString();
+  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
+                      "\xc2\xb7  computed in %5 ms")
+                       .arg(metricText(m.ptd.ptd), metricText(m.bias.spread))
+                       .arg(m.ptd.nText)
+                       .arg(m.ptd.nVisual)
+                       .arg(model_->computeMilliseconds(), 0, 'f', 2)
+                       .arg(m.ptd.defined() ? QString()
+                                            : QStringLiteral(" (%1)").arg(
+                                                  QString::fromStdString(m.ptd.undefinedReason)))
+                       .arg(audioText));
+  staleStatus_->setText(
+      model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene")
+      : model_->computing()
+          ? tr("computing the edited scene: %1 text + %2 visual tokens\xe2\x80\xa6")
+                .arg(model_->scene().layout.textCount())
+                .arg(model_->scene().layout.visualCount())
+          : QString());
+  refreshTitle();
+}
+
+void MainWindow::refreshSelection() {
+  const SceneMetrics& m = model_->metrics();
+  view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
+}
+
+QString MainWindow::statusText() const {
+  return status_->text();
+}
+
+QString MainWindow::staleStatusText() const {
+  return staleStatus_->text();
+}
+
+bool MainWindow::isModified() const {
+  // A tour step's scene is not the user's edit: what counts is the scene the tour gives back.
+  const Scene& mine = tour_ && tour_->showsItsScene() ? tour_->userScene() : model_->scene();
+  return !(mine == savedScene_);
+}
+
+void MainWindow::refreshTitle() {
+  const QString name = currentFile_.isEmpty() ? tr("untitled") : QFileInfo(currentFile_).fileName();
+  setWindowTitle(QStringLiteral("%1[*] — ropescope").arg(name));
+  setWindowModified(isModified());
+}
+
+void MainWindow::setCompareMode(bool on) {
+  if (compareAction_->isChecked() != on) compareAction_->setChecked(on);  // re-enters once
+  stack_->setCurrentIndex(on ? 1 : 0);
+  if (on) compare_->refresh();
+}
+
+bool MainWindow::compareMode() const {
+  return stack_->currentIndex() == 1;
+}
+
+void MainWindow::applyPreset(CameraPreset preset) {
+  if (compareMode()) {
+    compare_->applyPreset(preset);
+  } else {
+    view_->applyPreset(preset);
+  }
+}
+
+void MainWindow::setDarkPalette(bool dark) {
+  dark_ = dark;
+  if (darkAction_ && darkAction_->isChecked() != dark) darkAction_->setChecked(dark);
+  QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+  view_->setDark(dark);
+  compare_->setDark(dark);
+  modalities_->setDark(dark);
+  charts_->setDark(dark);
+  phasor_->setDark(dark);
+  sound_->setDark(dark);
+  positionFormulas_->setDark(dark);
+}
+
+bool MainWindow::openFile(const QString& path) {
+  try {
+    const SceneLoadReport report = loadSceneFileReport(path.toStdString());
+    QStringList problems;
+    for (const LayoutProblem& p : report.problems)
+      problems << tr("left out %1: %2")
+                      .arg(QString::fromStdString(p.text), QString::fromStdString(p.message));
+    model_->setScene(report.scene);
+    currentFile_ = path;
+    // Without its missing pictures the scene is not what the file holds: saving is offered.
+    savedScene_ = problems.isEmpty() ? report.scene : Scene{};
+    addRecent(path);
+    refreshTitle();
+    panel_->segmentEditor()->setFileMessage(problems.join(QLatin1Char('\n')));
+    bool picture = false;
+    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
+    showPictureTab(picture);
+    statusBar()->showMessage(problems.isEmpty() ? tr("Opened %1").arg(path)
+                                                : tr("Opened %1 without %n picture(s)", nullptr,
+                                                     static_cast<int>(problems.size()))
+                                                      .arg(path),
+                             problems.isEmpty() ? 4000 : 10000);
+    return true;
+  } catch (const std::exception& e) {
+    // Core's message names the file and the problem in one clause.
+    QMessageBox::warning(this, tr("Open scene"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  try {
+    saveSceneFile(model_->scene(), path.toStdString());  // atomic: temporary file + rename
+    currentFile_ = path;
+    savedScene_ = model_->scene();
+    autosave_->discard();
+    addRecent(path);
+    refreshTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Save scene"),
+                         tr("Could not save %1:\n%2").arg(path, QString::fromStdString(e.what())));
+    return false;
+  }
+}
+
+bool MainWindow::save() {
+  return currentFile_.isEmpty() ? saveAs() : saveTo(currentFile_);
+}
+
+bool MainWindow::saveAs() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save scene"), currentFile_.isEmpty() ? QStringLiteral("scene.json") : currentFile_,
+      tr("ropescope scene (*.json)"));
+  return !path.isEmpty() && saveTo(path);
+}
+
+bool MainWindow::loadIds(const QString& path) {
+  try {
+    model_->setScene(withIdsFile(model_->scene(), path.toStdString()));
+    statusBar()->showMessage(tr("Loaded ids from %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Load ids"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::loadIdsDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Load ids"), QString(),
+                                                    tr("NumPy array (*.npy);;All files (*)"));
+  if (!path.isEmpty()) loadIds(path);
+}
+
+void MainWindow::rebuildModelMenu() {
+  modelMenu_->clear();
+  modelMenu_->addAction(tr("Checkpoint &folder\xe2\x80\xa6"), this, &MainWindow::openModelDialog)
+      ->setToolTip(tr("A downloaded model folder with config.json (and preprocessor_config.json)"));
+  modelMenu_->addSeparator();
+  for (const std::string& name : shippedModelNames()) {
+    const QString n = QString::fromStdString(name);
+    modelMenu_->addAction(n, this, [this, n] { openModel(n); });
+  }
+}
+
+bool MainWindow::openModel(const QString& dirOrName) {
+  try {
+    ModelConfig config = readModelConfig(dirOrName.toStdString());
+    model_->setScene(applyModel(model_->scene(), config));
+    modelConfig_ = std::move(config);
+    statusBar()->showMessage(
+        tr("Opened model %1 (%2)")
+            .arg(QString::fromStdString(modelConfig_->name),
+                 QString::fromStdString(findFamily(modelConfig_->family).title())),
+        4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Open model"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::openModelDialog() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
+  if (!dir.isEmpty()) openModel(dir);
+}
+
+bool MainWindow::openTokens(const QString& path) {
+  const std::string sceneModel = model_->scene().model;
+  if ((!modelConfig_ || modelConfig_->name != sceneModel) && !sceneModel.empty()) {
+    try {  // a scene saved with a shipped model's name
+      modelConfig_ = readModelConfig(sceneModel);
+    } catch (const std::exception&) {
+      modelConfig_.reset();
+    }
+  }
+  if (!modelConfig_ || sceneModel.empty()) {
+    QMessageBox::warning(this, tr("Open processor output"),
+                         tr("Open a model first (File \xe2\x86\x92 Open model): its token ids "
+                            "and patch sizes read the tokens file"));
+    return false;
+  }
+  try {
+    const TokenInput input = readTokensFile(path.toStdString());
+    Scene next = applyModel(model_->scene(), *modelConfig_);
+    next.layout = layoutFromTokens(input, *modelConfig_);
+    next.idsFile.clear();
+    next.fileIds.clear();
+    next.selectedText = 0;
+    validateScene(next);
+    model_->setScene(next);
+    tokenIds_.assign(input.inputIds.begin(), input.inputIds.end());
+    statusBar()->showMessage(tr("Opened %1: %2 tokens").arg(path).arg(input.inputIds.size()), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Open processor output"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::openTokensDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open processor output"), QString(),
+                                                    tr("Tokens JSON (*.json);;All files (*)"));
+  if (!path.isEmpty()) openTokens(path);
+}
+
+bool MainWindow::checkIds(const QString& path) {
+  const Scene& scene = model_->scene();
+  try {
+    const auto specs = findDesign(scene.design).parameters();
+    const ParameterSpec* rules = nullptr;
+    for (const ParameterSpec& spec : specs)
+      if (spec.key == "rules") rules = &spec;
+    if (!rules)
+      throw InputError(
+          "check ids needs a model family's design (File \xe2\x86\x92 Open model); "
+          "the scene's design " +
+              scene.design + " has no rule set",
+          "position-ids");
+    const auto value = scene.designParams.find("rules");
+    const auto ruleSet =
+        static_cast<RuleSet>(static_cast<int>(value ? *value : rules->defaultValue));
+    const std::vector<Id3> dump = readPositionIdsDump(path.toStdString());
+    const IdsCheck result = checkPositionIds(scene, dump, {ruleSet}, tokenIds_, path.toStdString());
+    QStringList lines =
+        QString::fromStdString(result.report).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    idsCheck_ = lines.join(QStringLiteral("; "));
+    checkedScene_ = scene;
+    view_->setMarkedTokens(std::vector<long>(result.differing.begin(), result.differing.end()));
+    statusBar()->showMessage(tr("Check ids: %1").arg(idsCheck_));
+    return true;
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Check position ids"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::checkIdsDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Check position ids"), QString(),
+                                                    tr("NumPy array (*.npy);;All files (*)"));
+  if (!path.isEmpty()) checkIds(path);
+}
+
+void MainWindow::openDialog() {
+  if (!maybeSave()) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), QString(),
+                                                    tr("ropescope scene (*.json);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::maybeSave() {
+  if (!isModified()) return true;
+  const auto answer = QMessageBox::question(
+      this, tr("Unsaved changes"), tr("The scene has unsaved changes. Save them?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Save) return save();
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QStringLiteral("recentFiles"), recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  for (const QString& path : recent) {
+    recentMenu_
+        ->addAction(QFileInfo(path).fileName(), this,
+                    [this, path] {
+                      if (maybeSave()) openFile(path);
+                    })
+        ->setToolTip(path);
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportViewPng() {
+  // Rendered offscreen at the figure size (figure_views.h), not a grab of the screen.
+  figures_->exportView(compareMode() ? "compare" : "space");
+}
+
+void MainWindow::about() {
+  QMessageBox::about(
+      this, tr("About ropescope"),
+      tr("<b>ropescope %1</b><p>Looks at, measures and teaches the geometry of rotary position "
+         "embeddings in vision-language models: position ids of every design, PTD, bias "
+         "spread, decay bounds and wavelengths.</p><p>Qt %2 \xc2\xb7 VTK 9.1</p>")
+          .arg(QStringLiteral(ROPESCOPE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::exportAnimation() {
+  AnimationDialog dialog(model_, this);
+  dialog.exec();
+}
+
+void MainWindow::startTour() {
+  tourDock_->show();
+  tourDock_->raise();
+  tour_->start();
+  // Keyboard focus in the panel: Escape closes it, Enter goes on.
+  if (auto* next = tour_->findChild<QPushButton*>(QStringLiteral("tourNext"))) next->setFocus();
+}
+
+void MainWindow::keepBeforeTour() {
+  BeforeTour b;
+  b.tab = sideTabs_->currentIndex();
+  b.phasorDistance = phasor_->distance();
+  b.phasorDirection = static_cast<int>(phasor_->direction());
+  b.selectedVisual = model_->selectedVisual();
+  b.camera = view_->cameraState();
+  beforeTour_ = b;
+}
+
+void MainWindow::giveBackAfterTour() {
+  if (!beforeTour_) return;
+  const BeforeTour b = *beforeTour_;
+  beforeTour_.reset();
+  sideTabs_->setCurrentIndex(b.tab);
+  phasor_->setDirection(static_cast<PhasorView::Direction>(b.phasorDirection));
+  phasor_->setDistance(b.phasorDistance);
+  model_->setSelectedVisual(b.selectedVisual);
+  view_->restoreCameraState(b.camera);
+  refreshTitle();
+}
+
+void MainWindow::showSideTab(const QString& name) {
+  if (name == QLatin1String("phasor")) sideTabs_->setCurrentWidget(phasor_);
+  if (name == QLatin1String("picture")) sideTabs_->setCurrentWidget(picture_);
+  if (name == QLatin1String("charts")) sideTabs_->setCurrentWidget(charts_);
+  if (name == QLatin1String("sound")) sideTabs_->setCurrentWidget(sound_);
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  fitToScreen();  // saved on a larger screen, or where no screen is now
+  setDarkPalette(settings.value(QStringLiteral("dark"), true).toBool());
+}
+
+void MainWindow::startWith(const Scene& scene) {
+  model_->setScene(scene);
+  savedScene_ = model_->scene();
+  bool picture = false;
+  for (const Segment& s : scene.layout.segments) picture = picture || s.source.isPicture();
+  showPictureTab(picture);
+  refreshTitle();
+}
+
+void MainWindow::showPictureTab(bool picture) {
+  sideTabs_->setCurrentWidget(picture ? static_cast<QWidget*>(picture_) : charts_);
+}
+
+namespace {
+QStringList droppedPaths(const QMimeData* mime) {
+  QStringList paths;
+  if (mime && mime->hasUrls())
+    for (const QUrl& url : mime->urls())
+      if (url.isLocalFile()) paths << url.toLocalFile();
+  return paths;
+}
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (!droppedPaths(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const QStringList paths = droppedPaths(e->mimeData());
+  if (paths.isEmpty()) return;
+  e->acceptProposedAction();
+  addDroppedFiles(paths);
+}
+
+// Sound files become aud: segments, everything else goes to the picture importer.
+void MainWindow::addDroppedFiles(const QStringList& paths) {
+  QStringList sounds, pictures;
+  for (const QString& p : paths) (isSoundFile(p) ? sounds : pictures) << p;
+  if (!sounds.isEmpty()) soundImporter_->addSounds(sounds);
+  if (!pictures.isEmpty()) importer_->addDropped(pictures);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  QSettings settings;
+  settings.setValue(QStringLiteral("geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("windowState"), saveState());
+  settings.setValue(QStringLiteral("dark"), dark_);
+  autosave_->discard();  // a clean close: nothing to offer back
+  e->accept();
+}
+
+bool MainWindow::offerAutosave() {
+  const QList<Autosave::Orphan> found = Autosave::orphans();
+  for (const Autosave::Orphan& orphan : found) {
+    SceneLoadReport report;
+    try {
+      report = loadSceneFileReport(orphan.scenePath.toStdString());
+    } catch (const std::exception&) {
+      Autosave::remove(orphan);  // unreadable: nothing to offer
+      continue;
+    }
+    const QString name = orphan.originalFile.isEmpty() ? tr("an untitled scene")
+                                                       : QFileInfo(orphan.originalFile).fileName();
+    const QString when = QLocale().toString(orphan.written, QLocale::ShortFormat);
+    const QString answer = qEnvironmentVariable("ROPESCOPE_AUTOSAVE_ANSWER");
+    bool restore = answer == QLatin1String("restore");
+    if (answer != QLatin1String("restore") && answer != QLatin1String("discard")) {
+      QMessageBox box(QMessageBox::Question, tr("Restore unsaved changes"),
+                      tr("ropescope ended without saving the changes to %1 (autosaved %2). "
+                         "Restore them?")
+                          .arg(name, when),
+                      QMessageBox::NoButton, this);
+      QPushButton* yes = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+      box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+      box.setDefaultButton(yes);
+      box.exec();
+      restore = box.clickedButton() == yes;
+    }
+    Autosave::remove(orphan);
+    if (!restore) continue;
+    model_->setScene(report.scene);
+    currentFile_ = orphan.originalFile;
+    savedScene_ = Scene{};  // the restored changes are in no file yet: unsaved
+    bool picture = false;
+    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
+    showPictureTab(picture);
+    refreshTitle();
+    statusBar()->showMessage(
+        tr("Restored the unsaved changes to %1 (autosaved %2)").arg(name, when), 15000);
+    autosave_->saveNow();  // and kept again at once
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ropescope::ui

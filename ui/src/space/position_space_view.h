@@ -1,0 +1,150 @@
+// The 3-D view of the position-id space: text tokens along the text axis, visual tokens coloured
+// by grid cell or modality, audio tokens as their own track, the selected text token's lines to
+// every visual token, axes, picking.
+#pragma once
+
+#include <QString>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include <vtkSmartPointer.h>
+
+#include "picture/picture_tiles.h"
+#include "ropescope/layout.h"
+#include "ropescope/position_ids.h"
+#include "space/space_axes.h"
+#include "space/vtk_view.h"
+
+class vtkActor;
+class vtkCamera;
+class vtkPolyData;
+class vtkTextActor;
+
+namespace ropescope::ui {
+
+enum class ColorMode { GridCell, Modality };
+enum class CameraPreset { Default, DownTextAxis, SideOn };
+
+class PositionSpaceView : public VtkView {
+  Q_OBJECT
+
+ public:
+  explicit PositionSpaceView(QWidget* parent = nullptr);
+  ~PositionSpaceView() override;
+
+  // selectedToken: token index of the selected text token, -1 for none;
+  // selectedVisual: index among visual tokens, -1 for none.
+  void showIds(const PositionIds& ids, long selectedToken, long selectedVisual);
+  // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
+  // before showIds(); an empty layout (the default) draws every visual token as a point.
+  void setLayout(const Layout& layout);
+  // The selected audio token (index among audio tokens, PositionIds::audioIndices order), -1
+  // for none: highlighted on the audio track. Kept across showIds() until changed.
+  void setSelectedAudio(long audioIndex);
+  long selectedAudio() const { return selectedAudio_; }
+  // Token indices of the audio tokens, in order (the audio track's points).
+  const std::vector<long>& audioTokens() const { return audioTokens_; }
+  // Tokens marked with the selection's highlight (check ids: the tokens that differ from a
+  // model's dump), kept until the next call; an empty list clears them.
+  void setMarkedTokens(std::vector<long> tokens);
+  const std::vector<long>& markedTokens() const { return marked_; }
+  void setTileFacing(TileFacing facing);
+  TileFacing tileFacing() const { return tiles_->facing(); }
+  const PictureTiles& tiles() const { return *tiles_; }
+  // The t/h/w axes (their labels as placed for the last frame; for tests).
+  const SpaceAxes& axes() const { return *axes_; }
+  void setColorMode(ColorMode mode);
+  ColorMode colorMode() const { return colorMode_; }
+  // Stale: the input is invalid and the view still shows the last valid scene.
+  void setStale(bool stale);
+  bool isStale() const { return stale_; }
+  void setTitle(const QString& title);
+  // The t/h/w colour key in the top-right corner (the view's legend).
+  void setAxisKeyVisible(bool visible);
+  // The cube axes' number labels (figures leave them out where they would crowd).
+  void setAxisLabelsVisible(bool visible);
+  // Title and axis key in a TrueType font file (figures: the charts' DejaVu Sans).
+  void setTextFontFile(const QString& path);
+  void setDark(bool dark);
+
+  // Places the camera for a preset and fits `bounds` (xmin,xmax,ymin,ymax,zmin,zmax), or the
+  // view's own content when bounds is null: the content (its tokens and the axes) fills the
+  // view up to a margin for the axis labels and the title.
+  void applyPreset(CameraPreset preset, const double* bounds = nullptr);
+  void contentBounds(double bounds[6]) const;
+  // Lets several views share one camera (compare mode's linked cameras).
+  void setCamera(vtkCamera* camera);
+  vtkCamera* camera() const;
+  // The camera with what decides its next refit (the last preset, whether the user moved it
+  // since): what a caller that changes the camera for a while (the tour) keeps and gives back.
+  struct CameraState {
+    vtkSmartPointer<vtkCamera> camera;
+    CameraPreset preset = CameraPreset::Default;
+    bool moved = false;
+  };
+  CameraState cameraState() const;
+  void restoreCameraState(const CameraState& state);
+
+  // Token under a widget-pixel position (within a few pixels), -1 if none.
+  long tokenAt(QPoint pos) const;
+  // Where a token is drawn, in widget pixels (for tests and tooltips); (-1,-1) if off-screen.
+  QPointF tokenPosition(long token) const;
+  QString describeToken(long token) const;
+  const PositionIds& ids() const { return ids_; }
+
+ signals:
+  void textTokenClicked(int textIndex);
+  void visualTokenClicked(long visualIndex);
+  void audioTokenClicked(long audioIndex);
+
+ protected:
+  void resizeGL(int w, int h) override;
+
+ private:
+  void applyPixelSizes();
+  // Zooms and pans (keeping the direction) so `bounds`' corners, or the content when null, fill
+  // the view up to the label margins.
+  void fitCamera(const double* bounds);
+  void placeAxes(vtkRenderer* renderer);
+  void rebuild();
+  void onHover(QPoint pos);
+  void onClick(QPoint pos);
+  void applyColors();
+  void applyTheme();
+
+  PositionIds ids_;
+  std::vector<long> textIndexOf_;    // per token: index among text tokens or -1
+  std::vector<long> visualIndexOf_;  // per token: index among visual tokens or -1
+  std::vector<long> audioIndexOf_;   // per token: index among audio tokens or -1
+  std::vector<long> audioTokens_;    // token index of each audio token
+  long selectedAudio_ = -1;
+  std::vector<long> visualTokens_;  // token index of every visual token
+  std::vector<long> pointTokens_;   // visual tokens drawn as points (not as picture tiles)
+  Layout layout_;
+  bool tilesDirty_ = true;
+  std::unique_ptr<PictureTiles> tiles_;
+  long selectedToken_ = -1;
+  long selectedVisual_ = -1;
+  std::vector<long> marked_;
+  ColorMode colorMode_ = ColorMode::GridCell;
+  bool stale_ = false;
+  bool dark_ = true;
+  bool hasContent_ = false;
+  QString shapeKey_;  // camera is refitted only when the kind of content changes
+  CameraPreset preset_ = CameraPreset::Default;  // the last preset applied
+  bool cameraMoved_ = false;                     // by the user since the last preset
+
+  vtkSmartPointer<vtkPolyData> textPoints_, textLine_, visualPoints_, cone_, highlight_;
+  vtkSmartPointer<vtkPolyData> audioPoints_, audioLine_;
+  vtkSmartPointer<vtkActor> audioPointsActor_, audioLineActor_;
+  vtkSmartPointer<vtkActor> textPointsActor_, textLineActor_, visualActor_, coneActor_,
+      highlightActor_;
+  std::unique_ptr<SpaceAxes> axes_;
+  vtkSmartPointer<vtkTextActor> staleText_, titleText_;
+  // Colour key of the axes: the cube axes' own titles get small in a busy scene.
+  std::array<vtkSmartPointer<vtkTextActor>, 3> axisKey_;
+};
+
+}  // namespace ropescope::ui

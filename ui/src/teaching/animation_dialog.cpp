@@ -1,0 +1,191 @@
+#include "teaching/animation_dialog.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include "model/scene_model.h"
+#include "ropescope/errors.h"
+
+namespace ropescope::ui {
+
+namespace {
+struct Choice {
+  const char* key;
+  const char* label;
+  double lo, hi, from, to;
+  int decimals;
+};
+const Choice kChoices[] = {
+    {"distance_h", "distance along h (phasor view)", -4096, 4096, 0, 64, 0},
+    {"distance_w", "distance along w (phasor view)", -4096, 4096, 0, 64, 0},
+    {"distance_t", "distance along t (phasor view)", -4096, 4096, 0, 64, 0},
+    {"distance_thw", "distance along t, h, w (text)", -4096, 4096, 0, 64, 0},
+    {"alpha", "Circle-RoPE α (3-D view)", 0, 1, 0, 1, 3},
+    {"radius", "Circle-RoPE R (3-D view)", 0, 1e6, 2, 20, 2},
+    {"dff", "Circle-RoPE β, Dual-Frame Fusion (3-D view)", 0, 1, 0, 1, 3},
+};
+}  // namespace
+
+AnimationDialog::AnimationDialog(SceneModel* model, QWidget* parent)
+    : QDialog(parent), model_(model) {
+  setObjectName(QStringLiteral("animationDialog"));
+  setWindowTitle(tr("Export animation"));
+  auto* form = new QFormLayout(this);
+  parameter_ = new QComboBox;
+  for (const Choice& c : kChoices) parameter_->addItem(tr(c.label), QString::fromLatin1(c.key));
+  form->addRow(tr("Sweep"), parameter_);
+  auto* range = new QHBoxLayout;
+  from_ = new QDoubleSpinBox;
+  to_ = new QDoubleSpinBox;
+  range->addWidget(from_);
+  range->addWidget(new QLabel(tr("to")));
+  range->addWidget(to_);
+  form->addRow(tr("From"), range);
+  frames_ = new QSpinBox;
+  frames_->setRange(1, 5000);  // the parser states the accepted range
+  frames_->setValue(32);
+  form->addRow(tr("Frames"), frames_);
+  auto* size = new QHBoxLayout;
+  width_ = new QSpinBox;
+  height_ = new QSpinBox;
+  for (QSpinBox* s : {width_, height_}) s->setRange(1, 10000);
+  width_->setValue(640);
+  height_->setValue(480);
+  size->addWidget(width_);
+  size->addWidget(new QLabel(QStringLiteral("×")));
+  size->addWidget(height_);
+  form->addRow(tr("Size (pixels)"), size);
+  delay_ = new QSpinBox;
+  delay_->setRange(10, 5000);
+  delay_->setSingleStep(10);
+  delay_->setValue(80);
+  delay_->setSuffix(tr(" ms"));
+  form->addRow(tr("GIF frame delay"), delay_);
+  auto* out = new QHBoxLayout;
+  output_ = new QLineEdit(QStringLiteral("animation.gif"));
+  output_->setToolTip(tr("A .gif file, or a folder for PNG frames frame_0001.png, …"));
+  auto* browse = new QPushButton(tr("Browse…"));
+  out->addWidget(output_, 1);
+  out->addWidget(browse);
+  form->addRow(tr("Output"), out);
+  message_ = new QLabel;
+  message_->setObjectName(QStringLiteral("animationMessage"));
+  message_->setWordWrap(true);
+  message_->setStyleSheet(QStringLiteral("color: #e04040;"));
+  form->addRow(message_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+  QPushButton* exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+  form->addRow(buttons);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(exportButton, &QPushButton::clicked, this, [this] {
+    if (exportNow()) accept();
+  });
+  connect(browse, &QPushButton::clicked, this, &AnimationDialog::browse);
+  connect(parameter_, &QComboBox::currentIndexChanged, this, &AnimationDialog::parameterChanged);
+  parameterChanged();
+}
+
+void AnimationDialog::parameterChanged() {
+  const Choice& c = kChoices[std::max(0, parameter_->currentIndex())];
+  for (QDoubleSpinBox* s : {from_, to_}) {
+    s->setDecimals(c.decimals);
+    s->setRange(c.lo, c.hi);
+  }
+  from_->setValue(c.from);
+  to_->setValue(c.to);
+  message_->clear();
+}
+
+void AnimationDialog::browse() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export animation"), output_->text(),
+                                   tr("Animated GIF (*.gif);;Folder of PNG frames (*)"));
+  if (!path.isEmpty()) output_->setText(path);
+}
+
+QString AnimationDialog::specText() const {
+  return QStringLiteral("%1:%2:%3")
+      .arg(parameter_->currentData().toString())
+      .arg(from_->value(), 0, 'g', 10)
+      .arg(to_->value(), 0, 'g', 10);
+}
+
+bool AnimationDialog::validate() {
+  try {
+    parseAnimationSpec(specText().toStdString());
+    checkAnimationFrames(frames_->value());
+    checkAnimationSize(QSize(width_->value(), height_->value()));
+    if (output_->text().trimmed().isEmpty())
+      throw InputError("no output: give a .gif file or a folder for PNG frames", "out");
+  } catch (const InputError& e) {
+    message_->setText(QString::fromStdString(e.what()));
+    return false;
+  }
+  message_->clear();
+  return true;
+}
+
+bool AnimationDialog::exportNow() {
+  if (!validate()) return false;
+  AnimationSpec spec = parseAnimationSpec(specText().toStdString());
+  spec.frames = frames_->value();
+  QProgressDialog progress(tr("Rendering %1 frames…").arg(spec.frames), tr("Cancel"), 0,
+                           spec.frames, this);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(300);
+  const AnimationResult r = renderAnimation(
+      model_->validScene(), spec, QSize(width_->value(), height_->value()),
+      output_->text().trimmed(),
+      [&progress](int done, int) {
+        progress.setValue(done);
+        QApplication::processEvents();
+        return !progress.wasCanceled();
+      },
+      delay_->value());
+  progress.setValue(spec.frames);
+  if (r.cancelled) {
+    message_->setText(
+        tr("Cancelled after %1 frames; the output is incomplete.").arg(r.framesWritten));
+    return false;
+  }
+  if (!r.ok) {
+    message_->setText(r.error);
+    return false;
+  }
+  message_->setText(tr("Wrote %1 frames to %2").arg(r.framesWritten).arg(output_->text()));
+  return true;
+}
+
+QString AnimationDialog::message() const {
+  return message_->text();
+}
+
+void AnimationDialog::setSpec(const QString& parameter, double from, double to, int frames) {
+  const int i = parameter_->findData(parameter);
+  if (i >= 0) parameter_->setCurrentIndex(i);
+  from_->setValue(from);
+  to_->setValue(to);
+  frames_->setValue(frames);
+}
+
+void AnimationDialog::setOutput(const QString& path) {
+  output_->setText(path);
+}
+
+void AnimationDialog::setFrameSize(QSize size) {
+  width_->setValue(size.width());
+  height_->setValue(size.height());
+}
+
+}  // namespace ropescope::ui
