@@ -1,10 +1,10 @@
 // `ropescope attention`: RoPE attention logits / softmax for a scene, on the CPU or the GPU.
 // Writes the requested rows (or pooled blocks) as .npy and prints a JSON summary.
-#include <charconv>
 #include <chrono>
-#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "cli_options.h"
@@ -47,16 +47,6 @@ struct AttentionOptions {
   int threads = 0;
   BackendChoice backend = BackendChoice::Auto;
 };
-
-long parseWhole(const std::string& option, const std::string& text, long lo, long hi) {
-  long v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
-    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
-                         std::to_string(hi) + " (got \"" + text + "\")",
-                     option);
-  return v;
-}
 
 // After the option lines (own_options.cpp): what --out and the summary hold.
 const char* kHelpNotes =
@@ -124,12 +114,9 @@ int runAttentionCommand(const std::vector<std::string>& args) {
                          "qk");
       o.haveQk = true;
     } else if (name == "seed") {
-      const std::string v = value();
-      unsigned long long s = 0;
-      const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
-      if (ec != std::errc() || ptr != v.data() + v.size())
-        throw InputError("--seed expects a whole number in 0..2^64-1 (got \"" + v + "\")", "seed");
-      o.source.seed = s;
+      // Any 64-bit seed: beyond what the table's double bounds hold exactly.
+      o.source.seed = parseWholeOption<unsigned long long>(
+          "seed", value(), 0, std::numeric_limits<std::uint64_t>::max());
       o.haveSeed = true;
     } else if (name == "q") {
       o.source.qPath = value();
@@ -138,7 +125,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       o.source.kPath = value();
       if (o.source.kPath.empty()) throw InputError("--k needs a file name", "k");
     } else if (name == "heads") {
-      o.source.heads = static_cast<int>(parseWhole("heads", value(), 1, 256));
+      o.source.heads = static_cast<int>(ownWhole(kAttention, "heads", value()));
       o.haveHeads = true;
     } else if (name == "causal") {
       o.causal = true;
@@ -149,15 +136,15 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       const auto colon = v.find(':');
       if (colon == std::string::npos)
         throw InputError("--rows expects A:B, query rows A..B-1 (got \"" + v + "\")", "rows");
-      o.rowBegin = parseWhole("rows", v.substr(0, colon), 0, 1L << 40);
-      o.rowEnd = parseWhole("rows", v.substr(colon + 1), 0, 1L << 40);
+      o.rowBegin = ownWhole(kAttention, "rows", v.substr(0, colon));
+      o.rowEnd = ownWhole(kAttention, "rows", v.substr(colon + 1));
       o.haveRows = true;
     } else if (name == "pool") {
-      o.pool = static_cast<int>(parseWhole("pool", value(), 1, 1 << 20));
+      o.pool = static_cast<int>(ownWhole(kAttention, "pool", value()));
     } else if (name == "backend") {
       o.backend = parseBackendChoice(value());
     } else if (name == "threads") {
-      o.threads = static_cast<int>(parseWhole("threads", value(), 0, 256));
+      o.threads = static_cast<int>(ownWhole(kAttention, "threads", value()));
     } else {
       return false;
     }
