@@ -18,7 +18,7 @@ enum class DecayForm { Full, Subset };
 // kMaxDecayDistance. At least 1: a chart needs a distance axis that is not one point (U(0) is 1
 // for every plan). At most one million, a million-token context: a figure holds four such curves
 // (three axes and the stream, 32 MB) and draws about a thousand times more points than it has
-// pixels across; decay's JSON is then some 25 MB. decayCurve itself also takes 0.
+// pixels across; decay's JSON is then 37 MB. decayCurve itself also takes 0.
 inline constexpr int kMinDecayDistance = 1;
 inline constexpr int kMaxDecayDistance = 1'000'000;
 
