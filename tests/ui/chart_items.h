@@ -116,9 +116,9 @@ struct ChartText {
   int pixelSize = 0;  // of its font, as drawn
 };
 
-inline std::vector<ChartText> chartTexts(QChartView* view) {
+inline std::vector<ChartText> chartTexts(QGraphicsScene* scene) {
   std::vector<ChartText> out;
-  for (QGraphicsItem* item : view->scene()->items()) {
+  for (QGraphicsItem* item : scene->items()) {
     ChartText t;
     QFont font;
     if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) {
@@ -137,6 +137,10 @@ inline std::vector<ChartText> chartTexts(QChartView* view) {
     out.push_back(t);
   }
   return out;
+}
+
+inline std::vector<ChartText> chartTexts(QChartView* view) {
+  return chartTexts(view->scene());
 }
 
 // Qt Charts shortens a text that does not fit with "..."; ours never end in an ellipsis.

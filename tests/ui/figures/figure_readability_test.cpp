@@ -13,6 +13,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QGraphicsScene>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLegend>
@@ -31,6 +32,7 @@
 #include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
 
+#include "chart_items.h"
 #include "charts/charts_panel.h"
 #include "figures/figure_attention.h"
 #include "figures/figure_charts.h"
@@ -631,4 +633,39 @@ TEST(FigureReadability, PicturesAreNamedAndSizedOneWayEverywhere) {
   EXPECT_TRUE(caption.contains(grid)) << caption.toStdString();
   EXPECT_GT(seg.source.resizedWidth, seg.source.resizedHeight);  // the sample is landscape
   EXPECT_LT(seg.rows, seg.cols);  // so its grid has fewer rows than columns
+}
+
+// The exported bar charts name every row: with every design (23 rows) on the default
+// 1050x750 figure Qt Charts dropped every other name until the names got a smaller font.
+TEST(FigureReadability, EveryBarChartNamesEveryRow) {
+  Scene scene = sampleScene();
+  scene.layout = parseLayoutSpec("t4,i6x6,t3,a20,v2x4x4,t2");
+  for (const QSize size : {QSize(1050, 750), QSize(2100, 1500), QSize(504, 360)}) {
+    FigureOptions o;
+    o.size = size;
+    for (const char* name : {"ptd", "bias", "modality-ptd", "modality-bias"}) {
+      const std::string what = std::string(name) + " at " + std::to_string(size.width()) + "x" +
+                               std::to_string(size.height());
+      std::unique_ptr<QChart> chart = figureChart(scene, findFigureView(name), o);
+      QGraphicsScene graphics;
+      layOutFigureChart(chart.get(), &graphics, figure::logicalSize(o));
+      const std::vector<test::ChartText> texts = test::chartTexts(&graphics);
+      int rows = 0;
+      for (QAbstractAxis* axis : chart->axes()) {
+        auto* categories = qobject_cast<QBarCategoryAxis*>(axis);
+        if (!categories) continue;
+        rows += categories->count();
+        for (const QString& row : categories->categories()) {
+          const auto it = std::find_if(texts.begin(), texts.end(), [&](const test::ChartText& t) {
+            return t.visible && t.text == row;
+          });
+          ASSERT_NE(it, texts.end())
+              << what << ": the row \"" << row.toStdString() << "\" is unnamed";
+          EXPECT_GE(it->pixelSize, figure::kMinLabelPixels) << what << ": " << row.toStdString();
+        }
+      }
+      EXPECT_GE(rows, std::string(name).rfind("modality", 0) == 0 ? 6 : 20) << what;
+      graphics.removeItem(chart.get());
+    }
+  }
 }

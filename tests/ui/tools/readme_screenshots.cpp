@@ -2,6 +2,7 @@
 // checks nothing). Run it through scripts/readme-screenshots.sh, which starts an X server.
 //   readme_screenshots DIR [--light]
 #include <QApplication>
+#include <QDockWidget>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>

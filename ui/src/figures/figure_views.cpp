@@ -1,6 +1,7 @@
 #include "figures/figure_views.h"
 
 #include <QApplication>
+#include <QBarCategoryAxis>
 #include <QBuffer>
 #include <QChart>
 #include <QFile>
@@ -333,10 +334,7 @@ Table phasorTable(const Phasor& ph) {
 
 void paintChart(QChart* chart, QPainter* p, const QSizeF& logical) {
   QGraphicsScene scene;
-  scene.addItem(chart);
-  chart->setGeometry(QRectF(QPointF(0, 0), logical));
-  QApplication::processEvents();  // lets the chart lay out its axes and legend
-  scene.setSceneRect(QRectF(QPointF(0, 0), logical));
+  layOutFigureChart(chart, &scene, logical);
   scene.render(p, QRectF(QPointF(0, 0), logical), QRectF(QPointF(0, 0), logical));
   scene.removeItem(chart);
 }
@@ -534,6 +532,31 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
       }
   }
   return tableReport(t, format, title);
+}
+
+void layOutFigureChart(QChart* chart, QGraphicsScene* scene, const QSizeF& logical) {
+  scene->addItem(chart);
+  chart->setGeometry(QRectF(QPointF(0, 0), logical));
+  QApplication::processEvents();  // lets the chart lay out its axes and legend
+  // Qt Charts hides a category name that would overlap its neighbour: with many rows (every
+  // design) the names get a smaller font, down to figure::kMinLabelPixels, so that each shows.
+  bool refit = false;
+  for (QAbstractAxis* axis : chart->axes(Qt::Vertical)) {
+    auto* categories = qobject_cast<QBarCategoryAxis*>(axis);
+    if (!categories || categories->count() == 0) continue;
+    const double row = chart->plotArea().height() / categories->count();
+    QFont f = categories->labelsFont();
+    const double line = QFontMetricsF(f).height();
+    if (line <= row) continue;
+    const double px =
+        std::max<double>(figure::kMinLabelPixels, std::floor(f.pixelSize() * row / line));
+    if (px >= f.pixelSize()) continue;
+    f.setPixelSize(static_cast<int>(px));
+    categories->setLabelsFont(f);
+    refit = true;
+  }
+  if (refit) QApplication::processEvents();
+  scene->setSceneRect(QRectF(QPointF(0, 0), logical));
 }
 
 std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,

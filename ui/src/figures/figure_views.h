@@ -16,6 +16,8 @@
 
 class QChart;
 
+class QGraphicsScene;
+
 namespace ropescope::ui {
 
 enum class FigureKind {
@@ -46,6 +48,10 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
 // The chart of a Chart view (owned by the caller).
 std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
                                     const FigureOptions& o);
+
+// Puts a figure chart into `scene` laid out at `logical` size, as every export draws it (category
+// names shrunk to fit their rows, see figure::kMinLabelPixels). The chart stays in the scene.
+void layOutFigureChart(QChart* chart, QGraphicsScene* scene, const QSizeF& logical);
 
 // The figure as an image of exactly o.size pixels (any kind).
 QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptions& o);
