@@ -75,15 +75,9 @@ bool ensureGuiApplication(std::string* why) {
     *why = "the running Qt application is not a QGuiApplication";
     return false;
   }
-  *why = prepareQtPlatform(QtSurface::OpenGl);
-  if (!why->empty()) return false;
-  static int argc = 1;
-  static char name[] = "ropescope";
-  static char* argv[] = {name, nullptr};
-  // Lives until exit: the CLI has no QGuiApplication of its own, and Qt allows only one.
-  static QGuiApplication* app = new QGuiApplication(argc, argv);
-  (void)app;
-  return true;
+  // The CLI has no QGuiApplication of its own: one is made, and lives until exit.
+  *why = startQtApplication(QtSurface::OpenGl);
+  return why->empty();
 }
 
 class GpuAttentionBackend final : public AttentionBackend {

@@ -93,4 +93,18 @@ std::string qtPlatformProblem(QtSurface surface) {
   return "cannot open the X display " + display.toStdString();
 }
 
+std::string startQtApplication(QtSurface surface, QtApplicationMaker make) {
+  if (!QCoreApplication::instance()) {
+    const std::string why = prepareQtPlatform(surface);
+    if (!why.empty()) return why;
+    static int argc = 1;
+    static char name[] = "ropescope";
+    static char* argv[] = {name, nullptr};
+    // Lives until exit: Qt allows one application per process, and it is never destroyed.
+    static QCoreApplication* app = make ? make(argc, argv) : new QGuiApplication(argc, argv);
+    (void)app;
+  }
+  return qtPlatformProblem(surface);
+}
+
 }  // namespace ropescope::gpu

@@ -1,9 +1,11 @@
 // The one place ropescope decides how Qt reaches a window system: the desktop app, `render`
 // (figures and 3-D views), `render --animate` and the GPU attention backend all start Qt through
-// it. Qt Gui only (no widgets): the widget application is made in ui/src/platform/cli_app.h.
+// it. Qt Gui only (no widgets): ui/src/platform/cli_app.h asks for a widget application.
 #pragma once
 
 #include <string>
+
+class QCoreApplication;
 
 namespace ropescope::gpu {
 
@@ -29,5 +31,13 @@ std::string prepareQtPlatform(QtSurface surface);
 // Once a QGuiApplication exists: "" or why the platform Qt runs on cannot give `surface` (the X
 // display did not answer and Qt fell back to offscreen, or the user's platform is offscreen).
 std::string qtPlatformProblem(QtSurface surface);
+
+// Makes the application of a process that has none (the command line, the Python module):
+// prepareQtPlatform(surface), then the application by `make` (a QGuiApplication when null; the
+// ui passes one that makes a QApplication), kept until the process exits (Qt allows one). With
+// an application already there, nothing is made. Returns "" or why `surface` cannot be had
+// (prepareQtPlatform's reasons, or qtPlatformProblem's).
+using QtApplicationMaker = QCoreApplication* (*)(int& argc, char** argv);
+std::string startQtApplication(QtSurface surface, QtApplicationMaker make = nullptr);
 
 }  // namespace ropescope::gpu

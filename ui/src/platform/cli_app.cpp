@@ -7,18 +7,18 @@
 
 namespace ropescope::ui {
 
+namespace {
+
+QCoreApplication* makeWidgetApplication(int& argc, char** argv) {
+  return new QApplication(argc, argv);
+}
+
+}  // namespace
+
 std::string startCommandLineApp(QtSurface surface) {
-  if (!QCoreApplication::instance()) {
-    const std::string why = gpu::prepareQtPlatform(surface);
-    if (!why.empty()) return why;
-    if (surface == QtSurface::X11OpenGl) QSurfaceFormat::setDefaultFormat(VtkView::surfaceFormat());
-    static int argc = 1;
-    static char name[] = "ropescope";
-    static char* argv[] = {name, nullptr};
-    static QApplication* app = new QApplication(argc, argv);  // lives until exit
-    (void)app;
-  }
-  return gpu::qtPlatformProblem(surface);
+  if (surface == QtSurface::X11OpenGl && !QCoreApplication::instance())
+    QSurfaceFormat::setDefaultFormat(VtkView::surfaceFormat());
+  return gpu::startQtApplication(surface, makeWidgetApplication);
 }
 
 }  // namespace ropescope::ui

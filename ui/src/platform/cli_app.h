@@ -1,6 +1,7 @@
 // The Qt application of a command that draws (render, render --animate): made once, on first
 // need, and kept until the process exits (Qt allows one per process). How Qt reaches a window
-// system is decided in one place, ropescope_gpu/qt_platform.h; this adds the widgets.
+// system, and the application made, is decided in one place (ropescope_gpu/qt_platform.h); this
+// asks it for a QApplication, with VTK's surface format for 3-D views.
 #pragma once
 
 #include <string>
