@@ -127,6 +127,7 @@ class OutPaths : public ::testing::TestWithParam<Writer> {
   }
 
   void check(Kind kind);
+  void checkFailedWrite();
 
   fs::path work_;
   bool hideDisplay_ = true;
@@ -250,7 +251,7 @@ TEST_P(OutPaths, CharacterDevice) {
 // bytes fails with EFBIG, as on a full disk, after the output has been opened. Its stdout and
 // stderr are pipes, which the limit does not touch.
 ProcessResult runWithFileSizeLimit(const fs::path& cwd, const std::vector<std::string>& args,
-                                   rlim_t limit) {
+                                   rlim_t limit, bool hideDisplay = true) {
   int out[2], err[2];
   if (::pipe(out) != 0 || ::pipe(err) != 0) return {};
   const pid_t pid = fork();
@@ -258,8 +259,10 @@ ProcessResult runWithFileSizeLimit(const fs::path& cwd, const std::vector<std::s
     ::signal(SIGXFSZ, SIG_IGN);
     const rlimit l{limit, limit};
     if (::setrlimit(RLIMIT_FSIZE, &l) != 0 || ::chdir(cwd.c_str()) != 0) _exit(127);
-    ::unsetenv("DISPLAY");
-    ::unsetenv("WAYLAND_DISPLAY");
+    if (hideDisplay) {
+      ::unsetenv("DISPLAY");
+      ::unsetenv("WAYLAND_DISPLAY");
+    }
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
     for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
@@ -292,7 +295,7 @@ ProcessResult runWithFileSizeLimit(const fs::path& cwd, const std::vector<std::s
 
 // A write that fails half-way (the disk full, a quota) leaves what was at the path as it was: a
 // replaced file, a link's target; no temporary file stays. Every output is over 64 bytes.
-TEST_P(OutPaths, AFailedWriteLeavesTheOldFile) {
+void OutPaths::checkFailedWrite() {
   const Writer& w = GetParam();
   const fs::path dir = work_ / "full";
   fs::create_directories(dir);
@@ -306,13 +309,17 @@ TEST_P(OutPaths, AFailedWriteLeavesTheOldFile) {
     std::vector<std::string> a = w.args;
     a.push_back("--out");
     a.push_back(out.string());
-    const ProcessResult r = runWithFileSizeLimit(work_, a, 64);
+    const ProcessResult r = runWithFileSizeLimit(work_, a, 64, hideDisplay_);
     expectOneLineError(r, context, {out.string(), "File too large"});
     EXPECT_EQ(slurp(file), kOld) << context << ": the old file was changed";
     EXPECT_EQ(lstatOf(file).st_mode & 07777, 0600u) << context;
     EXPECT_TRUE(fs::is_symlink(link)) << context;
     EXPECT_EQ(temporaries(work_), 0u) << context << ": a temporary file was left";
   }
+}
+
+TEST_P(OutPaths, AFailedWriteLeavesTheOldFile) {
+  checkFailedWrite();
 }
 
 std::vector<Writer> dataWriters() {
@@ -447,6 +454,22 @@ TEST_P(OutPathsFrames, OnlyAFolderTakesPngFrames) {
   EXPECT_EQ(temporaries(work_), 0u);
 }
 
+// A frame that cannot be written whole stops the animation with one line; the frame that was in
+// the folder under that name is left as it was.
+TEST_P(OutPathsFrames, AFailedFrameLeavesTheOldFrame) {
+  const fs::path out = work_ / "full";
+  fs::create_directories(out);
+  std::ofstream(out / "frame_0001.png") << kOld;
+  std::vector<std::string> a = GetParam().args;
+  a.push_back("--out");
+  a.push_back(out.string());
+  const ProcessResult r = runWithFileSizeLimit(work_, a, 64);
+  expectOneLineError(r, "frames (64-byte limit)", {"frame_0001.png", "File too large"});
+  EXPECT_EQ(slurp(out / "frame_0001.png"), kOld);
+  EXPECT_FALSE(fs::exists(out / "frame_0002.png"));
+  EXPECT_EQ(temporaries(work_), 0u);
+}
+
 TEST_P(OutPathsFrames, CharacterDeviceIsNotAFolder) {
   if (!isRoot()) GTEST_SKIP() << kNeedsRoot;
   checkFrames(Kind::CharDevice);
@@ -481,6 +504,12 @@ TEST_P(OutPathsCliX, EveryKindOfPath) {
     SCOPED_TRACE(kindName(kind));
     check(kind);
   }
+}
+
+TEST_P(OutPathsCliX, AFailedWriteLeavesTheOldFile) {
+  if (std::getenv("DISPLAY") == nullptr || !*std::getenv("DISPLAY"))
+    GTEST_SKIP() << "needs an X display (ctest runs it under xvfb-run)";
+  checkFailedWrite();
 }
 
 INSTANTIATE_TEST_SUITE_P(Space, OutPathsCliX,
