@@ -168,6 +168,12 @@ TEST_F(QtPlatformCli, NoDisplayOrAPlatformWithoutOpenGlIsOneLine) {
     expectOneLineError(run(kSpace), "render --view space, no display",
                        {"neither DISPLAY nor WAYLAND_DISPLAY is set", "xvfb-run"});
   }
+  {
+    // Wayland without XWayland: Qt tries X11, falls back to offscreen, and that is named.
+    const Env env{{"QT_QPA_PLATFORM", kUnset}, {"DISPLAY", kUnset}, {"WAYLAND_DISPLAY", "w-0"}};
+    expectOneLineError(run(kSpace), "render --view space, Wayland only",
+                       {"DISPLAY is not set, and OpenGL views need X11 or XWayland"});
+  }
   const Env env{{"QT_QPA_PLATFORM", "offscreen"}, {"DISPLAY", kUnset}};
   out_ = "anim.gif";
   expectOneLineError(run(kAnimate), "render --animate alpha, offscreen",
