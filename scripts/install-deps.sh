@@ -8,7 +8,7 @@ PACKAGES=(
   libeigen3-dev nlohmann-json3-dev libsndfile1-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-image-formats-plugins
-  libvtk9-dev
+  libvtk9-dev libgif-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   openbox x11-utils
   poppler-utils

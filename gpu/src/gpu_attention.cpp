@@ -20,6 +20,7 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/gpu_probe.h"
+#include "ropescope_gpu/qt_platform.h"
 
 // Q_INIT_RESOURCE must run at global scope; a static library's resources are otherwise dropped
 // by the linker because nothing references them.
@@ -74,20 +75,9 @@ bool ensureGuiApplication(std::string* why) {
     *why = "the running Qt application is not a QGuiApplication";
     return false;
   }
-  if (!gpuDisplayAvailable(why)) return false;
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-    // A list: Qt aborts the process when its only platform plugin fails to connect, so a stale
-    // DISPLAY falls through to offscreen, where context creation then fails cleanly.
-    qputenv("QT_QPA_PLATFORM",
-            qEnvironmentVariableIsEmpty("DISPLAY") ? "wayland;offscreen" : "xcb;offscreen");
-  }
-  static int argc = 1;
-  static char name[] = "ropescope";
-  static char* argv[] = {name, nullptr};
-  // Lives until exit: the CLI has no QGuiApplication of its own, and Qt allows only one.
-  static QGuiApplication* app = new QGuiApplication(argc, argv);
-  (void)app;
-  return true;
+  // The CLI has no QGuiApplication of its own: one is made, and lives until exit.
+  *why = startQtApplication(QtSurface::OpenGl);
+  return why->empty();
 }
 
 class GpuAttentionBackend final : public AttentionBackend {

@@ -14,9 +14,12 @@
 // OutPathsCliX.* and OutPathsViewsX.* draw 3-D views and need an X display (run under xvfb-run,
 // label gui).
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -124,6 +127,7 @@ class OutPaths : public ::testing::TestWithParam<Writer> {
   }
 
   void check(Kind kind);
+  void checkFailedWrite();
 
   fs::path work_;
   bool hideDisplay_ = true;
@@ -241,6 +245,81 @@ TEST_P(OutPaths, EveryKindOfPath) {
 TEST_P(OutPaths, CharacterDevice) {
   if (!isRoot()) GTEST_SKIP() << kNeedsRoot;
   check(Kind::CharDevice);
+}
+
+// The writer under a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored): every write past `limit`
+// bytes fails with EFBIG, as on a full disk, after the output has been opened. Its stdout and
+// stderr are pipes, which the limit does not touch.
+ProcessResult runWithFileSizeLimit(const fs::path& cwd, const std::vector<std::string>& args,
+                                   rlim_t limit, bool hideDisplay = true) {
+  int out[2], err[2];
+  if (::pipe(out) != 0 || ::pipe(err) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit l{limit, limit};
+    if (::setrlimit(RLIMIT_FSIZE, &l) != 0 || ::chdir(cwd.c_str()) != 0) _exit(127);
+    if (hideDisplay) {
+      ::unsetenv("DISPLAY");
+      ::unsetenv("WAYLAND_DISPLAY");
+    }
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
+    std::string bin = ROPESCOPE_BIN;
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv{bin.data()};
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  ::close(out[1]);
+  ::close(err[1]);
+  ProcessResult r;
+  // Both pipes drained while the writer runs (a full pipe would stop it).
+  std::thread drainOut([&] {
+    char buf[4096];
+    for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) r.out.append(buf, std::size_t(n));
+  });
+  char buf[4096];
+  for (ssize_t n; (n = ::read(err[0], buf, sizeof buf)) > 0;) r.err.append(buf, std::size_t(n));
+  drainOut.join();
+  ::close(out[0]);
+  ::close(err[0]);
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+// A write that fails half-way (the disk full, a quota) leaves what was at the path as it was: a
+// replaced file, a link's target; no temporary file stays. Every output is over 64 bytes.
+void OutPaths::checkFailedWrite() {
+  const Writer& w = GetParam();
+  const fs::path dir = work_ / "full";
+  fs::create_directories(dir);
+  const fs::path file = dir / w.file;
+  const fs::path link = dir / ("link-" + w.file);
+  std::ofstream(file) << kOld;
+  ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
+  fs::create_symlink(file.filename(), link);
+  for (const fs::path& out : {file, link}) {
+    const std::string context = w.name + " --out " + out.filename().string() + " (64-byte limit)";
+    std::vector<std::string> a = w.args;
+    a.push_back("--out");
+    a.push_back(out.string());
+    const ProcessResult r = runWithFileSizeLimit(work_, a, 64, hideDisplay_);
+    expectOneLineError(r, context, {out.string(), "File too large"});
+    EXPECT_EQ(slurp(file), kOld) << context << ": the old file was changed";
+    EXPECT_EQ(lstatOf(file).st_mode & 07777, 0600u) << context;
+    EXPECT_TRUE(fs::is_symlink(link)) << context;
+    EXPECT_EQ(temporaries(work_), 0u) << context << ": a temporary file was left";
+  }
+}
+
+TEST_P(OutPaths, AFailedWriteLeavesTheOldFile) {
+  checkFailedWrite();
 }
 
 std::vector<Writer> dataWriters() {
@@ -375,6 +454,22 @@ TEST_P(OutPathsFrames, OnlyAFolderTakesPngFrames) {
   EXPECT_EQ(temporaries(work_), 0u);
 }
 
+// A frame that cannot be written whole stops the animation with one line; the frame that was in
+// the folder under that name is left as it was.
+TEST_P(OutPathsFrames, AFailedFrameLeavesTheOldFrame) {
+  const fs::path out = work_ / "full";
+  fs::create_directories(out);
+  std::ofstream(out / "frame_0001.png") << kOld;
+  std::vector<std::string> a = GetParam().args;
+  a.push_back("--out");
+  a.push_back(out.string());
+  const ProcessResult r = runWithFileSizeLimit(work_, a, 64);
+  expectOneLineError(r, "frames (64-byte limit)", {"frame_0001.png", "File too large"});
+  EXPECT_EQ(slurp(out / "frame_0001.png"), kOld);
+  EXPECT_FALSE(fs::exists(out / "frame_0002.png"));
+  EXPECT_EQ(temporaries(work_), 0u);
+}
+
 TEST_P(OutPathsFrames, CharacterDeviceIsNotAFolder) {
   if (!isRoot()) GTEST_SKIP() << kNeedsRoot;
   checkFrames(Kind::CharDevice);
@@ -409,6 +504,12 @@ TEST_P(OutPathsCliX, EveryKindOfPath) {
     SCOPED_TRACE(kindName(kind));
     check(kind);
   }
+}
+
+TEST_P(OutPathsCliX, AFailedWriteLeavesTheOldFile) {
+  if (std::getenv("DISPLAY") == nullptr || !*std::getenv("DISPLAY"))
+    GTEST_SKIP() << "needs an X display (ctest runs it under xvfb-run)";
+  checkFailedWrite();
 }
 
 INSTANTIATE_TEST_SUITE_P(Space, OutPathsCliX,

@@ -26,5 +26,9 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for d in libc6 libstdc++6 python3-numpy "python3 (>="; do
   grep -qF "$d" <<<"$depends" || { echo "Depends lacks $d: $depends"; exit 1; }
 done
+# The desktop build writes animated GIFs with giflib (dpkg-shlibdeps finds it).
+if [ "$gui" = 1 ]; then
+  grep -qF libgif7 <<<"$depends" || { echo "Depends lacks libgif7: $depends"; exit 1; }
+fi
 [ "$(dpkg-deb -f "$deb" Package)" = ropescope ]
 echo "$(basename "$deb"): $(wc -l <<<"$files") entries; Depends: $depends"

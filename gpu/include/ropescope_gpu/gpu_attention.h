@@ -30,7 +30,7 @@ GpuFault gpuFault();
 
 // Creates the GPU backend on the calling thread, which must be the thread that owns (or will
 // own) the QGuiApplication; the backend is then used from that thread. Without a
-// QGuiApplication one is created (platform from QT_QPA_PLATFORM, else xcb when DISPLAY is set).
+// QGuiApplication one is created (its platform as ropescope_gpu/qt_platform.h decides).
 // Returns nullptr and says why in *why when no OpenGL 4.3 core context with compute shaders can
 // be had (no display, old driver, shader compile failure).
 // *noDisplay (when given) tells whether it failed for want of a display (no trouble).

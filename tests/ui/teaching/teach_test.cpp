@@ -1,6 +1,7 @@
 // The teaching views: the phasor view shows core's numbers for its slider value, the formula
-// panels carry the current numbers, the tour runs end to end, and exported animations (our own
-// GIF writer, read back with Qt's GIF reader; PNG folders) have the requested frames and size.
+// panels carry the current numbers, the tour runs end to end, and exported animations (the
+// GIF writer (giflib), read back with Qt's GIF reader; PNG folders) have the requested frames and
+// size.
 #include <gtest/gtest.h>
 
 #include <QAction>

@@ -1,17 +1,12 @@
 #include "ropescope_ui/figure_cli.h"
 
-#include <QApplication>
-#include <QDir>
-#include <QFile>
-#include <QSurfaceFormat>
-
-#include <cstdlib>
+#include <QCoreApplication>
 
 #include "figures/figure_presets.h"
 #include "figures/figure_views.h"
+#include "platform/cli_app.h"
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
-#include "space/vtk_view.h"
 
 namespace ropescope::ui {
 
@@ -81,31 +76,11 @@ void renderFigure(const RenderJob& job) {
   checkOutputPath(job.out);  // refused before a display is asked for or anything is drawn
   const FigureView& view = findFigureView(job.view);
   const bool threeD = view.kind == FigureKind::Space && !dataFormat(figureFormat(view, job.out));
-  const char* display = std::getenv("DISPLAY");
-  const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
-  if (threeD && (!display || !*display || platform == "offscreen" || platform == "minimal"))
-    throw InputError("view " + view.name +
-                     " draws 3-D views with VTK, which needs an X display: run it under "
-                     "xvfb-run -a ropescope render ...");
-  if (!QCoreApplication::instance()) {
-    // Qt warns on stderr when it has to pick the runtime folder itself; pick the same one.
-    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-      const QString dir = QDir::tempPath() + QStringLiteral("/runtime-") +
-                          qEnvironmentVariable("USER", QStringLiteral("ropescope"));
-      QDir().mkpath(dir);
-      QFile::setPermissions(
-          dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-      qputenv("XDG_RUNTIME_DIR", dir.toLocal8Bit());
-    }
-    // Charts need no display; 3-D views go through X (Debian's VTK is a GLX build).
-    if (platform.isEmpty()) qputenv("QT_QPA_PLATFORM", threeD ? "xcb" : "offscreen");
-    if (threeD) QSurfaceFormat::setDefaultFormat(VtkView::surfaceFormat());
-    static int argc = 1;
-    static char name[] = "ropescope";
-    static char* argv[] = {name, nullptr};
-    static QApplication* app = new QApplication(argc, argv);  // lives until exit
-    (void)app;
-  }
+  // Charts need no display; 3-D views go through X (Debian's VTK is a GLX build).
+  const std::string why = startCommandLineApp(threeD ? QtSurface::X11OpenGl : QtSurface::Images);
+  if (!why.empty())
+    throw InputError("view " + view.name + " draws 3-D views with VTK, which needs an X display (" +
+                     why + "): run it under xvfb-run -a ropescope render ...");
   exportFigure(job.scene, job.view, job.out, optionsOf(job));
 }
 

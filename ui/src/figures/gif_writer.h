@@ -1,19 +1,18 @@
-// A GIF89a writer of our own (Qt reads GIFs but cannot write them): one local palette of up to
-// 256 colours per frame (exact when the frame has that few colours, else the most popular
-// colours of a 5-bit-per-channel histogram), LZW-compressed, with the NETSCAPE2.0 loop extension
-// and a frame delay. Streams frame by frame, so long animations do not sit in memory, into core's
-// one output path (ropescope/atomic_file.h): the GIF appears whole at close() or not at all.
+// Animated GIFs through giflib (Qt reads GIFs but cannot write them): one local palette of up to
+// 256 colours per frame (figures/gif_palette.h), the NETSCAPE2.0 loop extension and a frame
+// delay. Streams frame by frame, so long animations do not sit in memory, into core's one output
+// path (ropescope/atomic_file.h): the GIF appears whole at close() or not at all.
 #pragma once
 
 #include <QImage>
 #include <QSize>
 #include <QString>
 
-#include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "ropescope/atomic_file.h"
+
+struct GifFileType;  // giflib's encoder state (gif_lib.h)
 
 namespace ropescope::ui {
 
@@ -35,17 +34,19 @@ class GifWriter {
   int frameCount() const { return frames_; }
 
  private:
-  bool put(const QByteArray& bytes);
+  static int output(GifFileType* gif, const unsigned char* bytes, int size);
+  bool failed(int giflibError);
+  void release();  // frees giflib's state without sending it anything more
 
   std::unique_ptr<OutputFile> file_;
+  GifFileType* gif_ = nullptr;
+  bool discard_ = false;  // set while giflib is freed: what it still writes goes nowhere
+  bool broken_ = false;   // a call failed: close() fails too, the path keeps what it held
+  bool done_ = false;     // close() committed the file
   QSize size_;
   int delay_ = 10;
   int frames_ = 0;
   QString error_;
 };
-
-// The LZW code stream of GIF for indices < 2^minCodeSize, packed into bytes (LSB first), without
-// the sub-block framing. Exposed for tests.
-QByteArray gifLzw(const std::vector<std::uint8_t>& indices, int minCodeSize);
 
 }  // namespace ropescope::ui

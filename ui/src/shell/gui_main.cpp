@@ -5,8 +5,10 @@
 #include <QSurfaceFormat>
 
 #include <cstdio>
+#include <string>
 
 #include "model/sample_scene.h"
+#include "ropescope_gpu/qt_platform.h"
 #include "shell/main_window.h"
 #include "space/vtk_view.h"
 
@@ -54,14 +56,11 @@ void passOnHeldMessages(QList<HeldMessage>& held) {
 }  // namespace
 
 int runGui(int argc, char** argv, const std::string& sceneFile) {
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-      return needsDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set");
-    // Debian's GLEW is a GLX build: X11, also on Wayland desktops through XWayland (P4). If the
-    // X server cannot be reached, Qt falls back to "offscreen", which is refused below with one
-    // line (Qt alone would abort).
-    qputenv("QT_QPA_PLATFORM", "xcb;offscreen");
-  }
+  // Debian's GLEW is a GLX build: X11, also on Wayland desktops through XWayland (P4). If the
+  // X server cannot be reached, Qt falls back to "offscreen", which is refused below with one
+  // line (Qt alone would abort).
+  const std::string cannot = gpu::prepareQtPlatform(gpu::QtSurface::X11OpenGl);
+  if (!cannot.empty()) return needsDisplay(cannot.c_str());
   QSurfaceFormat::setDefaultFormat(VtkView::surfaceFormat());
   QGuiApplication::setHighDpiScaleFactorRoundingPolicy(
       Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
@@ -76,17 +75,8 @@ int runGui(int argc, char** argv, const std::string& sceneFile) {
   QApplication::setApplicationVersion(QStringLiteral(ROPESCOPE_VERSION));
 
   // P5: these platforms cannot host a QOpenGLWidget; say so instead of crashing.
-  const QString platform = QGuiApplication::platformName();
-  if (platform == QLatin1String("offscreen") || platform == QLatin1String("minimal")) {
-    // "xcb;offscreen" (set above) fell back: the X server did not answer.
-    const bool fellBack = qgetenv("QT_QPA_PLATFORM").contains(';');
-    const QByteArray display = qgetenv("DISPLAY");
-    const QByteArray why =
-        !fellBack ? "the Qt platform \"" + platform.toUtf8() + "\" cannot show OpenGL views"
-        : display.isEmpty() ? QByteArray("DISPLAY is not set, and the app needs X11 or XWayland")
-                            : "cannot open the X display " + display;
-    return needsDisplay(why.constData());
-  }
+  const std::string why = gpu::qtPlatformProblem(gpu::QtSurface::X11OpenGl);
+  if (!why.empty()) return needsDisplay(why.c_str());
   passOnHeldMessages(held);
 
   MainWindow window;

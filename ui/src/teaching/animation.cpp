@@ -1,11 +1,9 @@
 #include "teaching/animation.h"
 
-#include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPainter>
-#include <QSurfaceFormat>
 
 #include <algorithm>
 #include <charconv>
@@ -17,6 +15,7 @@
 #include <vtkRenderer.h>
 
 #include "figures/gif_writer.h"
+#include "platform/cli_app.h"
 #include "platform/file_output.h"
 #include "ropescope/atomic_file.h"
 #include "ropescope/errors.h"
@@ -76,6 +75,12 @@ QString circleTitle(const Scene& s, const SceneMetrics& m) {
       .arg(metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
 }
 
+InputError needsX(const AnimationSpec& spec, const std::string& why) {
+  return InputError("animating " + spec.parameter + " draws the 3-D view and needs an X display (" +
+                        why + "): run under xvfb-run -a",
+                    "animate");
+}
+
 // Draws the frames of one animation; keeps the 3-D view (and its camera) across frames.
 class FrameRenderer {
  public:
@@ -85,11 +90,8 @@ class FrameRenderer {
       pairs_ = computeSceneMetrics(scene, 1).pairs;
       return;
     }
-    const QString platform = QGuiApplication::platformName();
-    if (platform == QLatin1String("offscreen") || platform == QLatin1String("minimal"))
-      throw InputError("animating " + spec.parameter +
-                           " draws the 3-D view and needs an X display: run under xvfb-run -a",
-                       "animate");
+    const std::string why = gpu::qtPlatformProblem(QtSurface::X11OpenGl);
+    if (!why.empty()) throw needsX(spec, why);
     // One camera for every frame: fit the union of all frames' ids.
     double b[6] = {1e300, -1e300, 1e300, -1e300, 1e300, -1e300};
     for (int i = 0; i < spec.frames; ++i) {
@@ -338,23 +340,10 @@ int renderAnimationCommand(const Scene& scene, const std::string& specText, int 
     checkOutputPath(out);  // before a display is asked for
   else
     prepareFramesFolder(path, false);
-  std::unique_ptr<QApplication> app;
-  if (!QCoreApplication::instance()) {
-    const bool display = !qEnvironmentVariableIsEmpty("DISPLAY");
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-      if (!spec.sweepsDistance() && !display)
-        throw InputError("animating " + spec.parameter +
-                             " draws the 3-D view and needs an X display: run under xvfb-run -a",
-                         "animate");
-      // Distance frames are painted on images: no window system needed.
-      if (spec.sweepsDistance()) qputenv("QT_QPA_PLATFORM", "offscreen");
-    }
-    QSurfaceFormat::setDefaultFormat(VtkView::surfaceFormat());
-    static int argc = 1;
-    static char name[] = "ropescope";
-    static char* argv[] = {name, nullptr};
-    app = std::make_unique<QApplication>(argc, argv);
-  }
+  // Distance frames are painted on images: no window system needed.
+  const std::string why =
+      startCommandLineApp(spec.sweepsDistance() ? QtSurface::Images : QtSurface::X11OpenGl);
+  if (!why.empty()) throw needsX(spec, why);
   QElapsedTimer timer;
   timer.start();
   const AnimationResult r = renderAnimation(scene, spec, QSize(width, height), path);
