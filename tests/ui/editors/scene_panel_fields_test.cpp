@@ -49,7 +49,7 @@ TEST(ScenePanelFields, SpinBoxesHoldTheTableRanges) {
   ScenePanel panel(&model);
   int checked = 0;
   for (const SceneField& f : sceneFields()) {
-    if (f.spec.kind != ParameterSpec::Kind::Integer || f.list) continue;
+    if (f.spec.kind != ParameterSpec::Kind::Integer || f.list || f.text) continue;
     auto* spin = panel.findChild<QSpinBox*>(QString::fromStdString(f.key()));
     if (!spin) continue;  // edited otherwise (the AGE layer's slider, the selection's count)
     ++checked;
@@ -72,7 +72,8 @@ TEST(ScenePanelFields, SpinBoxesHoldTheTableRanges) {
 TEST(ScenePanelFields, CliAcceptsTheTableRanges) {
   int checked = 0;
   for (const SceneField& f : sceneFields()) {
-    if (f.spec.kind != ParameterSpec::Kind::Integer || f.list || f.cliFlag.empty()) continue;
+    if (f.spec.kind != ParameterSpec::Kind::Integer || f.list || f.text || f.cliFlag.empty())
+      continue;
     ++checked;
     const long long lo = static_cast<long long>(f.spec.min);
     const long long hi = static_cast<long long>(f.spec.max);
