@@ -147,7 +147,7 @@ std::string wholeText(double v) {
 
 // A Number field's bound as people write it: 1, 0.5, 1e12 (not 1e+12).
 std::string shortest(double v) {
-  if (v == static_cast<double>(static_cast<long long>(v)) && v > -1e7 && v < 1e7)
+  if (v == static_cast<double>(static_cast<long long>(v)) && v > -1e5 && v < 1e5)
     return wholeText(v);
   std::string s = formatDouble(v);
   if (const auto e = s.find("e+"); e != std::string::npos) s.erase(e + 1, 1);
