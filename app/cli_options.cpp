@@ -9,6 +9,7 @@
 #include <functional>
 #include <sstream>
 
+#include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
@@ -79,6 +80,14 @@ const char* fieldHelp(const char* key) {
   return namesHelp(sceneFieldHelp(sceneField(key)), {});
 }
 
+// --max-distance of decay and render: one range, core's (decay.h).
+const char* maxDistanceHelp() {
+  static const std::string text = "largest distance of the decay curve, " +
+                                  std::to_string(kMinDecayDistance) + ".." +
+                                  std::to_string(kMaxDecayDistance) + " (default 256)";
+  return text.c_str();
+}
+
 struct Option {
   const char* name;
   const char* arg;  // nullptr: a flag
@@ -87,46 +96,13 @@ struct Option {
   std::function<void(State&, const std::string&)> apply;
 };
 
-// `flag` is the option as the user wrote it ("--base", "--param alpha"); `field` the GUI field.
-double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text) {
-  double v = 0.0;
-  const char* b = text.data();
-  const char* e = b + text.size();
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (ec != std::errc() || ptr != e)
-    throw InputError(flag + " expects a number (got \"" + text + "\")", field);
-  if (!std::isfinite(v))
-    throw InputError(flag + " must be a finite number (got \"" + text + "\")", field);
-  return v;
-}
-
 double parseNumber(const std::string& option, const std::string& text) {
   return parseNumberAs("--" + option, option, text);
 }
 
-long long parseWholeNumber(const std::string& option, const std::string& text, long long lo,
-                           long long hi) {
-  long long v = 0;
-  const char* b = text.data();
-  const char* e = b + text.size();
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (text.empty() || ec != std::errc() || ptr != e || v < lo || v > hi)
-    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
-                         std::to_string(hi) + " (got \"" + text + "\")",
-                     option);
-  return v;
-}
-
-int parseInt(const std::string& option, const std::string& text, long lo, long hi) {
-  long v = 0;
-  const char* b = text.data();
-  const char* e = b + text.size();
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (ec != std::errc() || ptr != e || v < lo || v > hi)
-    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
-                         std::to_string(hi) + " (got \"" + text + "\")",
-                     option);
-  return static_cast<int>(v);
+// The rows' name for parseWholeOption<int>.
+int parseInt(const std::string& option, const std::string& text, int lo, int hi) {
+  return parseWholeOption(option, text, lo, hi);
 }
 
 // A whole-number Scene field as --FLAG gave it, within the table's range; the error carries
@@ -134,7 +110,7 @@ int parseInt(const std::string& option, const std::string& text, long lo, long h
 int fieldInt(const char* key, const std::string& text) {
   const SceneField& f = sceneField(key);
   try {
-    return parseInt(f.cliFlag, text, static_cast<long>(f.spec.min), static_cast<long>(f.spec.max));
+    return parseInt(f.cliFlag, text, static_cast<int>(f.spec.min), static_cast<int>(f.spec.max));
   } catch (const InputError& e) {
     throw InputError(e.what(), f.key());
   }
@@ -165,7 +141,7 @@ void param(State& s, const std::string& key, const std::string& value, const std
 void gridOption(State& s, const char* key, long long* field, const std::string& v) {
   const SceneField& f = sceneField(key);
   try {
-    *field = parseWholeNumber(f.cliFlag, v, static_cast<long long>(f.spec.min),
+    *field = parseWholeOption(f.cliFlag, v, static_cast<long long>(f.spec.min),
                               static_cast<long long>(f.spec.max));
   } catch (const InputError& e) {
     throw InputError(e.what(), f.key());  // the field's key, as the GUI names it
@@ -339,11 +315,8 @@ const std::vector<Option>& options() {
          s.haveDirection = true;
          s.req.direction = {d[0], d[1], d[2]};
        }},
-      {"max-distance", "N", kDecay,
-       "largest distance of the decay curve, 0..100000000 (default 256)",
-       [](State& s, const std::string& v) {
-         s.req.maxDistance = parseInt("max-distance", v, 0, 100000000);
-       }},
+      {"max-distance", "N", kDecay, maxDistanceHelp(),
+       [](State& s, const std::string& v) { s.req.maxDistance = parseMaxDistance(v); }},
       {"form", "full|subset", kDecay,
        "full: all pairs in the partial sums (default); subset: only the moving axis's pairs",
        [](State& s, const std::string& v) {
@@ -482,6 +455,58 @@ void applyLayout(State& s) {
 }
 
 }  // namespace
+
+namespace {
+
+// The whole text as a T: no sign or space around it, nothing after it.
+template <class T>
+bool readAll(const std::string& text, T* v) {
+  const char* e = text.data() + text.size();
+  const auto res = std::from_chars(text.data(), e, *v);
+  return !text.empty() && res.ec == std::errc() && res.ptr == e;
+}
+
+}  // namespace
+
+template <class T>
+T parseWholeOption(const std::string& option, const std::string& text, T lo, T hi) {
+  T v = 0;
+  if (!readAll(text, &v) || v < lo || v > hi)
+    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
+                         std::to_string(hi) + " (got \"" + text + "\")",
+                     option);
+  return v;
+}
+template int parseWholeOption<int>(const std::string&, const std::string&, int, int);
+template long parseWholeOption<long>(const std::string&, const std::string&, long, long);
+template long long parseWholeOption<long long>(const std::string&, const std::string&, long long,
+                                               long long);
+template unsigned long long parseWholeOption<unsigned long long>(const std::string&,
+                                                                 const std::string&,
+                                                                 unsigned long long,
+                                                                 unsigned long long);
+
+double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text) {
+  double v = 0.0;
+  if (!readAll(text, &v))
+    throw InputError(flag + " expects a number (got \"" + text + "\")", field);
+  if (!std::isfinite(v))
+    throw InputError(flag + " must be a finite number (got \"" + text + "\")", field);
+  return v;
+}
+
+double parseNumberOption(const std::string& option, const std::string& text, double lo, double hi) {
+  double v = 0.0;
+  if (!readAll(text, &v) || !std::isfinite(v) || v < lo || v > hi)
+    throw InputError("--" + option + " expects a number in " + formatDouble(lo) + ".." +
+                         formatDouble(hi) + " (got \"" + text + "\")",
+                     option);
+  return v;
+}
+
+int parseMaxDistance(const std::string& text) {
+  return parseWholeOption("max-distance", text, kMinDecayDistance, kMaxDecayDistance);
+}
 
 const char* commandName(Command c) {
   switch (c) {

@@ -47,6 +47,23 @@ struct Request {
   GroupPair groups;             // --from / --to (ptd, bias): text -> visual by default
 };
 
+// The command line's number parsers: every option value that is a number is read by one of
+// them. `option` is the name without the dashes ("heads"), also the error's field id. A bad value
+// gives one line naming the accepted range:
+//   --heads expects a whole number in 1..256 (got "0")
+// T: int, long, long long or unsigned long long.
+template <class T>
+T parseWholeOption(const std::string& option, const std::string& text, T lo, T hi);
+// A finite number in lo..hi: "--scale expects a number in 0.5..16 (got "99")".
+double parseNumberOption(const std::string& option, const std::string& text, double lo, double hi);
+// Any finite number, for values whose range core checks: "--base expects a number (got "x")",
+// "... must be a finite number (got "inf")". `flag` as the user typed it ("--param alpha"),
+// `field` the error's field id.
+double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text);
+
+// --max-distance N (decay, render): kMinDecayDistance..kMaxDecayDistance (decay.h).
+int parseMaxDistance(const std::string& text);
+
 const char* commandName(Command c);
 bool parseCommand(const std::string& name, Command* out);
 // One-line summary per subcommand, for the top-level help.

@@ -1,17 +1,17 @@
 // `ropescope attention`: RoPE attention logits / softmax for a scene, on the CPU or the GPU.
 // Writes the requested rows (or pooled blocks) as .npy and prints a JSON summary.
-#include <charconv>
 #include <chrono>
-#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
-#include <sstream>
 
 #include "cli_options.h"
 #include "large_buffer.h"
 #include "own_options.h"
 #include "ropescope/attention.h"
+#include "ropescope/attention_report.h"
 #include "ropescope/errors.h"
 #include "ropescope/gpu_probe.h"
 #include "ropescope/npy.h"
@@ -48,43 +48,11 @@ struct AttentionOptions {
   BackendChoice backend = BackendChoice::Auto;
 };
 
-long parseWhole(const std::string& option, const std::string& text, long lo, long hi) {
-  long v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
-    throw InputError("--" + option + " expects a whole number in " + std::to_string(lo) + ".." +
-                         std::to_string(hi) + " (got \"" + text + "\")",
-                     option);
-  return v;
-}
-
 // After the option lines (own_options.cpp): what --out and the summary hold.
 const char* kHelpNotes =
     "\n--out FILE.npy receives float32 [heads, rows, N] (C order); the JSON summary goes to\n"
     "standard output: tokens, heads, backend used, and per-row max logit, peak probability\n"
     "and entropy (nats) as min/mean/max over the summarised rows of every head.\n";
-
-std::string json3(const Summary3& s) {
-  return "{\"min\": " + formatDouble(s.min) + ", \"mean\": " + formatDouble(s.mean) +
-         ", \"max\": " + formatDouble(s.max) + "}";
-}
-
-std::string quoted(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o + "\"";
-}
 
 struct Selected {
   std::unique_ptr<AttentionBackend> backend;
@@ -146,12 +114,9 @@ int runAttentionCommand(const std::vector<std::string>& args) {
                          "qk");
       o.haveQk = true;
     } else if (name == "seed") {
-      const std::string v = value();
-      unsigned long long s = 0;
-      const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
-      if (ec != std::errc() || ptr != v.data() + v.size())
-        throw InputError("--seed expects a whole number in 0..2^64-1 (got \"" + v + "\")", "seed");
-      o.source.seed = s;
+      // Any 64-bit seed: beyond what the table's double bounds hold exactly.
+      o.source.seed = parseWholeOption<unsigned long long>(
+          "seed", value(), 0, std::numeric_limits<std::uint64_t>::max());
       o.haveSeed = true;
     } else if (name == "q") {
       o.source.qPath = value();
@@ -160,7 +125,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       o.source.kPath = value();
       if (o.source.kPath.empty()) throw InputError("--k needs a file name", "k");
     } else if (name == "heads") {
-      o.source.heads = static_cast<int>(parseWhole("heads", value(), 1, 256));
+      o.source.heads = static_cast<int>(ownWhole(kAttention, "heads", value()));
       o.haveHeads = true;
     } else if (name == "causal") {
       o.causal = true;
@@ -171,15 +136,15 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       const auto colon = v.find(':');
       if (colon == std::string::npos)
         throw InputError("--rows expects A:B, query rows A..B-1 (got \"" + v + "\")", "rows");
-      o.rowBegin = parseWhole("rows", v.substr(0, colon), 0, 1L << 40);
-      o.rowEnd = parseWhole("rows", v.substr(colon + 1), 0, 1L << 40);
+      o.rowBegin = ownWhole(kAttention, "rows", v.substr(0, colon));
+      o.rowEnd = ownWhole(kAttention, "rows", v.substr(colon + 1));
       o.haveRows = true;
     } else if (name == "pool") {
-      o.pool = static_cast<int>(parseWhole("pool", value(), 1, 1 << 20));
+      o.pool = static_cast<int>(ownWhole(kAttention, "pool", value()));
     } else if (name == "backend") {
       o.backend = parseBackendChoice(value());
     } else if (name == "threads") {
-      o.threads = static_cast<int>(parseWhole("threads", value(), 0, 256));
+      o.threads = static_cast<int>(ownWhole(kAttention, "threads", value()));
     } else {
       return false;
     }
@@ -297,45 +262,26 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  const Scene& sc = req.scene;
-  const char* source = o.source.kind == QkSourceSpec::Kind::Identical ? "identical"
-                       : o.source.kind == QkSourceSpec::Kind::Random  ? "random"
-                                                                      : "npy";
-  std::ostringstream j;
-  j << "{\n  \"command\": \"attention\",\n"
-    << "  \"tokens\": " << n << ",\n"
-    << "  \"heads\": " << heads << ",\n"
-    << "  \"kv_heads\": " << problem.qk.kvHeads << ",\n"
-    << "  \"head_dim\": " << problem.qk.headDim << ",\n"
-    << "  \"rotary_dim\": " << 2 * problem.rotary.pairs << ",\n"
-    << "  \"pairs\": \"" << pairLayoutName(problem.rotary.layout) << "\",\n"
-    << "  \"layout\": " << quoted(formatLayoutSpec(sc.layout)) << ",\n"
-    << "  \"design\": " << quoted(effectiveDesign(sc)) << ",\n"
-    << "  \"plan\": " << quoted(sc.frequency.plan) << ",\n"
-    << "  \"base\": " << formatDouble(sc.frequency.rotary.base) << ",\n"
-    << "  \"qk\": \"" << source << "\",\n";
-  if (o.source.kind == QkSourceSpec::Kind::Random) j << "  \"seed\": " << o.source.seed << ",\n";
-  if (files)
-    j << "  \"q_file\": " << quoted(o.source.qPath) << ",\n  \"k_file\": " << quoted(o.source.kPath)
-      << ",\n";
-  j << "  \"causal\": " << (o.causal ? "true" : "false") << ",\n"
-    << "  \"value\": \"" << (o.softmax ? "softmax" : "logits") << "\",\n"
-    << "  \"rows\": [" << b << ", " << e << "],\n";
-  if (o.pool > 0) j << "  \"pool\": " << o.pool << ",\n";
-  j << "  \"out\": " << (req.out.empty() ? std::string("null") : quoted(req.out)) << ",\n";
-  if (!req.out.empty()) {
-    j << "  \"out_shape\": [" << heads << ", " << (o.pool > 0 ? nb : e - b) << ", "
-      << (o.pool > 0 ? nb : n) << "],\n";
-  }
-  j << "  \"backend\": \"" << be.name() << "\",\n"
-    << "  \"backend_detail\": " << quoted(be.description()) << ",\n";
-  if (!sel.note.empty()) j << "  \"backend_note\": " << quoted(sel.note) << ",\n";
-  if (sel.failed) j << "  \"backend_fallback_reason\": " << quoted(sel.reason) << ",\n";
-  j << "  \"row_max_logit\": " << json3(summarize(maxLogit)) << ",\n"
-    << "  \"row_max_probability\": " << json3(summarize(peak)) << ",\n"
-    << "  \"row_entropy\": " << json3(summarize(entropy)) << ",\n"
-    << "  \"seconds\": " << formatDouble(std::round(seconds * 1e4) / 1e4) << "\n}\n";
-  std::cout << j.str();
+  AttentionRun run;
+  run.source = o.source;
+  run.causal = o.causal;
+  run.softmax = o.softmax;
+  run.rowBegin = b;
+  run.rowEnd = e;
+  run.pool = o.pool;
+  run.out = req.out;
+  if (!req.out.empty())
+    run.outShape = {std::size_t(heads), o.pool > 0 ? nb : e - b, o.pool > 0 ? nb : n};
+  run.backend = be.name();
+  run.backendDetail = be.description();
+  run.backendNote = sel.note;
+  run.fellBack = sel.failed;
+  run.fallbackReason = sel.reason;
+  run.rowMaxLogit = summarize(maxLogit);
+  run.rowMaxProbability = summarize(peak);
+  run.rowEntropy = summarize(entropy);
+  run.seconds = seconds;
+  std::cout << attentionReport(req.scene, problem, run);
   std::cout.flush();
   return 0;
 }

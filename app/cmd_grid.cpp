@@ -1,14 +1,12 @@
 // `ropescope grid FILE...`: each picture's size, its smart_resize size, LLM grid and token
 // count, as JSON. Every file is checked before anything is printed, so a bad file gives one
 // line on stderr, exit status 2 and no partial output.
-#include <charconv>
-#include <cstdio>
 #include <iostream>
-#include <sstream>
 
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "ropescope/errors.h"
+#include "ropescope/grid_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "subcommands.h"
@@ -31,24 +29,6 @@ const char* kGridHelp =
     "takes.\n\n"
     "options:\n";
 
-// JSON string literal; control characters escaped, other bytes passed through.
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 int runGridCommand(const std::vector<std::string>& args) {
@@ -70,9 +50,8 @@ int runGridCommand(const std::vector<std::string>& args) {
   const ImageGridSettings& settings = req.scene.imageGrid;
   const std::string& out = req.out;
 
-  std::ostringstream json;
+  std::vector<GridReportEntry> entries;
   std::vector<std::string> warnings;
-  json << "[";
   for (std::size_t i = 0; i < files.size(); ++i) {
     const ImageInfo info = probeImage(files[i]);
     if (!info.warning.empty()) warnings.push_back(info.warning);
@@ -82,15 +61,11 @@ int runGridCommand(const std::vector<std::string>& args) {
     } catch (const InputError& e) {
       throw InputError(files[i] + ": " + e.what(), "image");
     }
-    json << (i ? ",\n" : "\n") << "  {\"file\": " << quote(files[i])
-         << ", \"width\": " << info.width << ", \"height\": " << info.height << ", \"resized\": ["
-         << g.resizedHeight << ", " << g.resizedWidth << "], \"grid\": [" << g.rows << ", "
-         << g.cols << "], \"tokens\": " << g.tokens() << "}";
+    entries.push_back({files[i], info.width, info.height, g});
   }
-  json << "\n]\n";
   // Content decides the format; a disagreeing extension is worth a word, not a failure.
   for (const std::string& w : warnings) std::cerr << "ropescope: warning: " << w << "\n";
-  writeOutput(json.str(), out);
+  writeOutput(gridReport(entries), out);
   return 0;
 }
 

@@ -2,8 +2,6 @@
 // rendered headless to PNG, SVG or PDF, or its data to CSV or JSON. Options are parsed into a
 // RenderSettings (parseRenderArguments) and then dispatched (runRenderCommand): new modes add a
 // field there and a branch in the dispatch.
-#include <charconv>
-#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -43,29 +41,23 @@ struct RenderSettings {
   bool phasorGiven = false;  // --distance or --along: only the phasor view takes them
 };
 
+// WxH, each side in the table's range (own_options.cpp).
 void parseSize(const std::string& text, int* w, int* h) {
-  const auto x = text.find('x');
-  auto whole = [](const std::string& s, int* out) {
-    const char* b = s.data();
-    const char* e = b + s.size();
-    auto [ptr, ec] = std::from_chars(b, e, *out);
-    return !s.empty() && ec == std::errc() && ptr == e;
+  const auto refuse = [&text] {
+    const OwnOption& size = ownOption(kRender, "size");
+    return InputError("--size expects WxH with each side a whole number in " +
+                          std::to_string(static_cast<int>(size.lo)) + ".." +
+                          std::to_string(static_cast<int>(size.hi)) + " (got \"" + text + "\")",
+                      "size");
   };
-  if (x == std::string::npos || !whole(text.substr(0, x), w) || !whole(text.substr(x + 1), h) ||
-      *w < 16 || *w > 8192 || *h < 16 || *h > 8192)
-    throw InputError(
-        "--size expects WxH with each side a whole number in 16..8192 (got \"" + text + "\")",
-        "size");
-}
-
-double parseScale(const std::string& text) {
-  double v = 0;
-  const char* b = text.data();
-  const char* e = b + text.size();
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (text.empty() || ec != std::errc() || ptr != e || !std::isfinite(v) || v < 0.5 || v > 16)
-    throw InputError("--scale expects a number in 0.5..16 (got \"" + text + "\")", "scale");
-  return v;
+  const auto x = text.find('x');
+  if (x == std::string::npos) throw refuse();
+  try {
+    *w = static_cast<int>(ownWhole(kRender, "size", text.substr(0, x)));
+    *h = static_cast<int>(ownWhole(kRender, "size", text.substr(x + 1)));
+  } catch (const InputError&) {
+    throw refuse();
+  }
 }
 
 // Pulls --preset out first: the scene options that follow change the preset's scene.
@@ -106,23 +98,12 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     } else if (name == "size") {
       parseSize(value(), &s.width, &s.height);
     } else if (name == "scale") {
-      s.scale = parseScale(value());
+      s.scale = ownNumber(kRender, "scale", value());
     } else if (name == "max-distance") {
-      const std::string v = value();
-      int n = 0;
-      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || n < 1 || n > 1000000)
-        throw InputError("--max-distance expects a whole number in 1..1000000 (got \"" + v + "\")",
-                         "max-distance");
-      s.maxDistance = n;
+      s.maxDistance = static_cast<int>(ownWhole(kRender, "max-distance", value()));
       maxGiven = true;
     } else if (name == "distance") {
-      const std::string v = value();
-      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s.phasorDistance);
-      if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
-        throw InputError(
-            "--distance expects a whole number of positions in 0..4096 (got \"" + v + "\")",
-            "distance");
+      s.phasorDistance = static_cast<int>(ownWhole(kRender, "distance", value()));
       s.phasorGiven = true;
     } else if (name == "along") {
       s.phasorAlong = value();
@@ -138,11 +119,7 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     } else if (name == "animate") {
       s.animate = value();
     } else if (name == "frames") {
-      const std::string v = value();
-      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), s.frames);
-      if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
-        throw InputError("--frames expects a whole number in 2..1000 (got \"" + v + "\")",
-                         "frames");
+      s.frames = static_cast<int>(ownWhole(kRender, "frames", value()));
       s.framesGiven = true;
     } else {
       return false;

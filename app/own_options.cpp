@@ -1,8 +1,31 @@
 #include "own_options.h"
 
+#include <deque>
 #include <sstream>
+#include <stdexcept>
+
+#include "ropescope/decay.h"
+#include "ropescope/report.h"
 
 namespace ropescope::cli {
+
+namespace {
+
+using Value = OwnOption::Value;
+
+// A number's row: its help is `before` + "LO..HI" + `after`, so the range is written once. The
+// texts live as long as the table (built once).
+OwnOption ranged(Command command, const char* name, const char* arg, Value value, double lo,
+                 double hi, const std::string& before, const std::string& after = {}) {
+  static std::deque<std::string> texts;
+  const auto number = [value](double v) {
+    return value == Value::Whole ? std::to_string(static_cast<long long>(v)) : formatDouble(v);
+  };
+  texts.push_back(before + number(lo) + ".." + number(hi) + after);
+  return {command, name, arg, texts.back().c_str(), value, lo, hi};
+}
+
+}  // namespace
 
 const std::vector<OwnOption>& ownOptions() {
   static const std::vector<OwnOption> table = {
@@ -15,17 +38,20 @@ const std::vector<OwnOption>& ownOptions() {
        "real pre-RoPE q: [N, d] or [heads, N, d], float32/16, C order (convert bfloat16 dumps "
        "to float32 first); q heads a multiple of k heads (grouped-query attention); with --k"},
       {kAttention, "k", "FILE.npy", "real pre-RoPE k, as --q"},
-      {kAttention, "heads", "H", "heads of --qk identical|random, 1..256 (default 1)"},
+      ranged(kAttention, "heads", "H", Value::Whole, 1, 256, "heads of --qk identical|random, ",
+             " (default 1)"),
       {kAttention, "causal", nullptr, "mask keys after the query"},
       {kAttention, "softmax", nullptr, "write probabilities instead of logits q'k'/sqrt(d)"},
-      {kAttention, "rows", "A:B", "query rows A..B-1 (default all) for --out and the summary"},
-      {kAttention, "pool", "B",
-       "write means over B x B blocks ([heads, ceil(N/B), ceil(N/B)]) instead of rows, "
-       "1..1048576"},
+      // A and B each 0..2^40 (the tokens decide the real bound).
+      {kAttention, "rows", "A:B", "query rows A..B-1 (default all) for --out and the summary",
+       Value::Whole, 0, 1099511627776.0},
+      ranged(kAttention, "pool", "B", Value::Whole, 1, 1 << 20,
+             "write means over B x B blocks ([heads, ceil(N/B), ceil(N/B)]) instead of rows, "),
       {kAttention, "backend", "auto|cpu|gpu",
        "compute backend (default auto: the GPU when an OpenGL 4.3 context can be had, else the "
        "CPU)"},
-      {kAttention, "threads", "N", "CPU worker threads, 0 = all cores (default 0)"},
+      {kAttention, "threads", "N", "CPU worker threads, 0 = all cores (default 0)", Value::Whole, 0,
+       256},
       // check-ids (cmd_check_ids.cpp)
       {kCheckIds, "position-ids", "P.npy",
        "the model's position_ids (np.save(P, ids.cpu().numpy())): [3, N], [3, 1, N] or [4, ...]"},
@@ -36,16 +62,18 @@ const std::vector<OwnOption>& ownOptions() {
        "options change it"},
       {kRender, "view", "NAME",
        "the view to render (--list-views; default: the preset's view, else space)"},
-      {kRender, "size", "WxH",
-       "output size in pixels, each side 16..8192 (default 1050x750); a size too small for the "
-       "text is refused with the smallest that works (252 wide at the auto scale)"},
-      {kRender, "scale", "S",
-       "device pixels per layout pixel, 0.5..16 (default: auto, the figure is laid out one "
-       "3.5 in column wide); the layout, size / S, must be at least 240x180 (at 1050x750: "
-       "S <= 4.16)"},
-      {kRender, "max-distance", "N",
-       "decay views: distances 0..N, 1..1000000 (default 256 or the preset's)"},
-      {kRender, "distance", "N", "phasor view: the displacement in positions, 0..4096 (default 3)"},
+      ranged(kRender, "size", "WxH", Value::Whole, 16, 8192, "output size in pixels, each side ",
+             " (default 1050x750); a size too small for the text is refused with the smallest "
+             "that works (252 wide at the auto scale)"),
+      ranged(kRender, "scale", "S", Value::Number, 0.5, 16, "device pixels per layout pixel, ",
+             " (default: auto, the figure is laid out one 3.5 in column wide); the layout, "
+             "size / S, must be at least 240x180 (at 1050x750: S <= 4.16)"),
+      ranged(kRender, "max-distance", "N", Value::Whole, kMinDecayDistance, kMaxDecayDistance,
+             "decay views: distances 0..N, ", " (default 256 or the preset's)"),
+      // The Phasors tab's range (ui figure_style.h kPhasorMaxDistance, which the figure checks
+      // too); this table is built into the front as well, which has no ui.
+      ranged(kRender, "distance", "N", Value::Whole, 0, 4096,
+             "phasor view: the displacement in positions, ", " (default 3)"),
       {kRender, "along", "t|h|w|thw",
        "phasor view: the axis the displacement runs along, thw all three as text tokens move "
        "(default h)"},
@@ -56,9 +84,30 @@ const std::vector<OwnOption>& ownOptions() {
       {kRender, "animate", "SPEC",
        "an animation instead of a figure: PARAM:FROM:TO, e.g. distance_h:0:256 (phasors), "
        "alpha:0:1, R:2:20, beta:0:1 (3-D view, needs X); --out x.gif or a folder for PNG frames"},
-      {kRender, "frames", "N", "frames of the animation, 2..1000 (default 32)"},
+      // The animation's range (ui animation.h kMin/kMaxAnimationFrames, checked there too).
+      ranged(kRender, "frames", "N", Value::Whole, 2, 1000, "frames of the animation, ",
+             " (default 32)"),
   };
   return table;
+}
+
+const OwnOption& ownOption(Command command, const std::string& name) {
+  for (const OwnOption& opt : ownOptions())
+    if (opt.command == command && name == opt.name) return opt;
+  throw std::logic_error("no own option --" + name + " of " + commandName(command));
+}
+
+long long ownWhole(Command command, const std::string& name, const std::string& text) {
+  const OwnOption& opt = ownOption(command, name);
+  if (opt.value != Value::Whole) throw std::logic_error("--" + name + " is not a whole number");
+  return parseWholeOption(name, text, static_cast<long long>(opt.lo),
+                          static_cast<long long>(opt.hi));
+}
+
+double ownNumber(Command command, const std::string& name, const std::string& text) {
+  const OwnOption& opt = ownOption(command, name);
+  if (opt.value != Value::Number) throw std::logic_error("--" + name + " is not a number");
+  return parseNumberOption(name, text, opt.lo, opt.hi);
 }
 
 std::string ownOptionsHelp(Command command) {

@@ -1,4 +1,4 @@
-// CIP exactly as the released Circle-RoPE code orders its steps (circle_rope.md §1.3), in double.
+// CIP exactly as the released Circle-RoPE code orders its steps (docs/designs.md#circle), in double.
 #include "ropescope/circle_projection.h"
 
 #include <algorithm>

@@ -106,8 +106,9 @@ void rotatedBlock(const detail::MetricKernels& k, const std::vector<double>& ome
 
 std::vector<double> decayCurve(const PairTable& pairs, const Id3& direction, int maxDistance,
                                DecayForm form, int threads) {
-  if (maxDistance < 0 || maxDistance > 100'000'000)
-    throw InputError("max distance must be 0..100000000 (got " + std::to_string(maxDistance) + ")",
+  if (maxDistance < 0 || maxDistance > kMaxDecayDistance)
+    throw InputError("max distance must be 0.." + std::to_string(kMaxDecayDistance) + " (got " +
+                         std::to_string(maxDistance) + ")",
                      "max_distance");
   for (double d : direction)
     if (!std::isfinite(d))

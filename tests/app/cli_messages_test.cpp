@@ -131,6 +131,35 @@ const std::vector<Case>& cases() {
       {{"ids", "--layout", "t5,i2x2,t2,v2x2x2@1s", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
        "rule set hf-5.3 fails on this layout: video 1 finds no second_per_grid_ts entry (images "
        "before it took them: transformers 5.3-5.5.3 raised StopIteration, issue #45325)"},
+      // issue 15: one number parser; --max-distance has one range (core's decay.h) in decay and
+      // render; the subcommands' own numbers are parsed in their table's range (own_options.cpp)
+      {{"decay", "--max-distance", "0"},
+       "--max-distance expects a whole number in 1..1000000 (got \"0\")"},
+      {{"decay", "--max-distance", "1e3"},
+       "--max-distance expects a whole number in 1..1000000 (got \"1e3\")"},
+      {{"render", "--view", "decay", "--out", "a.png", "--max-distance", "1000001"},
+       "--max-distance expects a whole number in 1..1000000 (got \"1000001\")"},
+      {{"attention", "--layout", "t2,i2x2", "--heads", "257"},
+       "--heads expects a whole number in 1..256 (got \"257\")"},
+      {{"attention", "--layout", "t2,i2x2", "--pool", "0"},
+       "--pool expects a whole number in 1..1048576 (got \"0\")"},
+      {{"attention", "--layout", "t2,i2x2", "--threads", "-1"},
+       "--threads expects a whole number in 0..256 (got \"-1\")"},
+      {{"attention", "--layout", "t2,i2x2", "--rows", "0:x"},
+       "--rows expects a whole number in 0..1099511627776 (got \"x\")"},
+      {{"attention", "--layout", "t2,i2x2", "--qk", "random", "--seed", "-1"},
+       "--seed expects a whole number in 0..18446744073709551615 (got \"-1\")"},
+      {{"render", "--view", "decay", "--out", "a.png", "--scale", "0.25"},
+       "--scale expects a number in 0.5..16 (got \"0.25\")"},
+      {{"render", "--view", "decay", "--out", "a.png", "--scale", "nan"},
+       "--scale expects a number in 0.5..16 (got \"nan\")"},
+      {{"render", "--view", "decay", "--out", "a.png", "--size", "16x8193"},
+       "--size expects WxH with each side a whole number in 16..8192 (got \"16x8193\")"},
+      {{"render", "--view", "phasor", "--out", "a.png", "--distance", "-1"},
+       "--distance expects a whole number in 0..4096 (got \"-1\")"},
+      {{"render", "--layout", "t2", "--out", "a.gif", "--animate", "distance:0:8", "--frames",
+        "1001"},
+       "--frames expects a whole number in 2..1000 (got \"1001\")"},
   };
   return table;
 }
@@ -171,6 +200,10 @@ TEST(CliMessages, TheRightFormsAreAccepted) {
       {"ids", "--layout", "t2,qwen3-vl:v2x2x2@1s/ts4", "--design", "qwen3-vl", "--rules",
        "hf-main"},
       {"ids", "--layout", "t5,i2x2", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
+      {"decay", "--max-distance", "1", "--out", "decay-1.json"},
+      {"decay", "--max-distance", "1000000", "--format", "csv", "--out", "decay-1e6.csv"},
+      {"attention", "--layout", "t2,i2x2", "--backend", "cpu", "--qk", "random", "--seed",
+       "18446744073709551615", "--heads", "256", "--rows", "0:1", "--threads", "0"},
   };
   for (const auto& args : good) {
     const ProcessResult r = runProcess(workDir(), workDir(), args, true);

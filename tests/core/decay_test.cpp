@@ -39,7 +39,7 @@ TEST(Decay, BoundIsEvenInDelta) {
 }
 
 TEST(Decay, RoFormerReferenceValues) {
-  // rope_math.md §1.3 (d = 128).
+  // docs/math.md#decay-bound (d = 128).
   const PairTable p4 = table("vanilla", 1e4), p6 = table("vanilla", 1e6);
   EXPECT_NEAR(decayBound(p4, {10, 10, 10}), 17.954137137085, 1e-11);
   EXPECT_NEAR(decayBound(p4, {200, 200, 200}), 7.244770748511, 1e-11);

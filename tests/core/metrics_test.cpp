@@ -147,7 +147,7 @@ TEST(Bias, FastPathAgreesWithTheDefinitionUnderEveryPlan) {
 
 TEST(Bias, PtdZeroDoesNotMakeMropeBiasUniform) {
   // The cone gives equal distances, but M-RoPE sections see per-axis differences
-  // (rope_math.md §3.3): the bias spread is clearly above zero.
+  // (docs/math.md#positional-bias): the bias spread is clearly above zero.
   const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("i3x3,t5"), {});
   EXPECT_LT(perTokenDistance(ids).ptd, 1e-12);
   FrequencySpec f;  // mrope [16,24,24], base 1e6

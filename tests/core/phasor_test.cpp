@@ -68,7 +68,7 @@ TEST(Phasor, MeanOfPartialSumLengthsIsTheDecayBound) {
 }
 
 TEST(Phasor, VanillaMatchesTheWrittenOutSum) {
-  // d = 128, base 1e4, all pairs on one axis: DOMAIN.md's numbers U(10), U(200).
+  // d = 128, base 1e4, all pairs on one axis: U(10), U(200) of docs/math.md#decay-bound.
   const PairTable p = table("vanilla", 1e4);
   const std::vector<int> axisOf(64, 0);
   for (double dist : {0.0, 1.0, 10.0, 37.5, 200.0}) {

@@ -1,4 +1,4 @@
-// Golden Circle-RoPE data (data/circle_vectors.txt, circle_rope.md §3 and §6): sequence ids and
+// Golden Circle-RoPE data (data/circle_vectors.txt, docs/reference-data.md#circle_vectorstxt): sequence ids and
 // rope_delta, per-image ring offsets, M-RoPE pair angles, and the PTD reproduction of the paper.
 //
 // Golden values deliberately NOT checked:
@@ -136,7 +136,7 @@ TEST(CircleVectorsFile, EverySequenceIsChecked) {
         << "golden sequence " << s.spec << " not checked";
 }
 
-// circle_rope.md §6.1, quoted there: the cone makes each text token equidistant from the ring.
+// docs/designs.md#circle-rope-worked-values: the cone makes each text token equidistant from the ring.
 TEST(CircleSequenceDoc, TextTokensEquidistantFromRing_2x2) {
   const PositionIds ids = computeIds("circle", "t1,i2x2,t1", circleParams(0.5, 10, 0));
   ASSERT_EQ(ids.size(), 6u);
@@ -230,7 +230,7 @@ TEST(CircleVectorsFile, EveryOffsetBlockIsChecked) {
   }
 }
 
-// circle_rope.md §6.2 calls the R=0.5 variant R='auto': with centring, auto radius on a 2x2 grid
+// the golden R=0.5 ring is auto R (docs/designs.md#circle-rope-worked-values): with centring, auto radius on a 2x2 grid
 // is max(W-1, H-1)/2 = 0.5, so the auto mode must land on the same golden ring.
 TEST(CircleOffsetsAuto, AutoRadiusOn2x2EqualsGoldenRadiusHalf) {
   const OffsetBlock* b = findBlock({2, 2, 0.5, 0.5, 0, "g2x2_radius0_5"});
@@ -240,7 +240,7 @@ TEST(CircleOffsetsAuto, AutoRadiusOn2x2EqualsGoldenRadiusHalf) {
   expectOffsets(*b, p);
 }
 
-// circle_rope.md §1.4, quoted there: with R = auto the 1x1 radius is 0 and the token sits at
+// docs/designs.md#circle-rope-worked-values: with R = auto the 1x1 radius is 0 and the token sits at
 // (s, s, s).
 TEST(CircleOffsetsAuto, AutoRadiusCollapses1x1OntoAxis) {
   const Params p = {{"alpha", 0.5}, {"radius_mode", 1}, {"auto_k", 1}, {"centre", 1}, {"dff", 0}};
@@ -361,7 +361,7 @@ TEST(PtdReproduction, Fig1dPlanarGrid) {
   EXPECT_TRUE(matches(ptdOf(b.ids), cv.fig1dPtd));
 }
 
-// circle_rope.md §3.2, quoted there (not in the golden file): 1 text before and 1 after.
+// docs/reference-data.md#values-checked-outside-the-golden-files (not in the golden file): 1 text before and 1 after.
 TEST(PtdReproductionDoc, TwoByTwoAndThreeByFour) {
   const Params c = circleParams(0.5, 10, 0);
   EXPECT_NEAR(ptdOf("hard", "t1,i2x2,t1"), 1.0, 1e-12);
@@ -374,7 +374,7 @@ TEST(PtdReproductionDoc, TwoByTwoAndThreeByFour) {
   EXPECT_LT(std::fabs(ptdOf("circle", "t1,i3x4,t1", c)), 1e-12);
 }
 
-// circle_rope.md §1.3 step 8, quoted there: DFF beta = 0.3 on 3x3 with 5 text after gives 0.0554.
+// docs/designs.md#circle-rope-worked-values: DFF beta = 0.3 on 3x3 with 5 text after gives 0.0554.
 TEST(PtdReproductionDoc, DualFrameFusionBreaksTheCone) {
   EXPECT_NEAR(ptdOf("circle", "i3x3,t5", circleParams(0.5, 10, 0.3)), 0.0554, 0.5e-4 + 1e-12);
 }

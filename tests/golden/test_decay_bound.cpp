@@ -1,4 +1,4 @@
-// Golden decay bound and companion values (data/decay_bound.txt, rope_math.md §1-§3, §5):
+// Golden decay bound and companion values (data/decay_bound.txt, docs/math.md#decay-bound, docs/reference-data.md#decay_boundtxt):
 // decayBound, decayCurve, subsetPairs, wavelengths, positionalBias and the Circle-RoPE
 // counterexample (PTD ~ 0 while the RoPE bias still spreads over the ring).
 //
@@ -60,7 +60,7 @@ Id3 axisDirection(Axis a) {
 // ---- §1 RoFormer -------------------------------------------------------------------------------
 
 TEST(RoformerBound, DocumentedSpotValues) {
-  // rope_math.md §1.2/§5 and DOMAIN.md, quoted there: an independent check of the golden file.
+  // docs/math.md#decay-bound: an independent check of the golden file.
   const PairTable p4 = table("vanilla", {}, 1e4);
   const PairTable p6 = table("vanilla", {}, 1e6);
   const Id3 one{1, 1, 1};
@@ -341,7 +341,7 @@ TEST(FrequencySums, LambdaTotalAndPerAxis) {
   }
 }
 
-// The counterexample of rope_math.md §3.3: 9 tokens on a radius-10 ring (alpha 0, CIP basis),
+// The counterexample of docs/math.md#positional-bias: 9 tokens on a radius-10 ring (alpha 0, CIP basis),
 // one text token at (o,o,o) from the ring centre, chunked [16,24,24] at base 1e6.
 TEST(CircleCounterexample, PtdZeroButBiasSpreads) {
   const auto& rows = decayBound().counterexample;

@@ -1,5 +1,5 @@
 // Golden per-axis decay curves of data/decay_reference.txt (Fig. 4 reconstruction of arXiv
-// 2510.23095, multimodal_rope.md §3): decayCurve in the subset and full forms at base 1e6.
+// 2510.23095, docs/math.md#decay-curves): decayCurve in the subset and full forms at base 1e6.
 // Every row of both tables is checked: vanilla, MRoPE, MRoPE-I, MHRoPE (every KV-head axis;
 // equal to vanilla) and VideoRoPE (official map), raw values and values normalised to r = 0.
 

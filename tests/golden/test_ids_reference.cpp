@@ -1,5 +1,5 @@
 // Golden position ids: every design's ids and rope_delta on cases A, A2, B, C, D, E of
-// data/ids_reference.txt (multimodal_rope.md §4), compared cell by cell.
+// data/ids_reference.txt (docs/reference-data.md#ids_referencetxt), compared cell by cell.
 //
 // Golden variants deliberately NOT checked (no such design in the core API), and listed in
 // kSkippedVariants so that a new, unlisted variant in the file fails the coverage test:

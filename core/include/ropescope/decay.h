@@ -13,6 +13,15 @@ namespace ropescope {
 // Subset: only the pairs of the moving axis, n = their count (the "axis-only" form).
 enum class DecayForm { Full, Subset };
 
+// The largest distance N of a decay curve over 0..N that is asked for: `decay --max-distance`,
+// `render --max-distance` and the figures' decay charts accept kMinDecayDistance..
+// kMaxDecayDistance. At least 1: a chart needs a distance axis that is not one point (U(0) is 1
+// for every plan). At most one million, a million-token context: a figure holds four such curves
+// (three axes and the stream, 32 MB) and draws about a thousand times more points than it has
+// pixels across; decay's JSON is then 37 MB. decayCurve itself also takes 0.
+inline constexpr int kMinDecayDistance = 1;
+inline constexpr int kMaxDecayDistance = 1'000'000;
+
 // U for any displacement; exact cos/sin per pair.
 double decayBound(const PairTable& pairs, const Id3& delta);
 

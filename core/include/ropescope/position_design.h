@@ -27,9 +27,8 @@ class PositionDesign {
   virtual std::string suggestedPlan() const { return {}; }
 };
 
-// All designs in display order: hard, unordered, spatial, mrope, mrope-reset, videorope, hope,
-// circle, v2pe, then the model families qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v,
-// ernie4.5-vl (model_family.h).
+// All designs in the registry's order (core/src/design_registry.cpp; docs/designs.md lists them
+// with their rules): the research designs first, then the model families (model_family.h).
 const std::vector<const PositionDesign*>& allDesigns();
 // Throws InputError listing the known names when `name` is unknown.
 const PositionDesign& findDesign(const std::string& name);

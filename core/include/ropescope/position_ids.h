@@ -13,7 +13,7 @@ using Id3 = std::array<double, 3>;  // (t, h, w)
 
 enum class Modality { Text, Image, Video, Audio };
 
-// The space a design's distances are measured in (DOMAIN.md, "Distance").
+// The space a design's distances are measured in (docs/math.md#distance).
 enum class MetricSpace {
   Line,   // one index: hard, unordered, v2pe (the t component; h and w are copies)
   Plane,  // (h, w): the 2-D spatial illustration

@@ -1,7 +1,7 @@
 // What the model-family files share: a descriptor class holding a family's facts, and the
 // family position design, whose ids follow transformers' get_rope_index under the rule set chosen
 // by the "rules" parameter (hf_rope_index.cpp). The rotary of a released checkpoint is as
-// ../shared/docs/reference/model_families.md §1 reads it from the published configs; token ids are
+// each family file names it from the published config (docs/families.md#rotary-of-the-released-checkpoints); token ids are
 // the defaults of transformers' config classes.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Model families (issue 13): the registry, get_rope_index under the three rule sets against
 // vectors derived by hand from the transformers code, the published golden vectors
-// (../shared/docs/reference/model_families.md §2), the rotary of the released checkpoints
+// (docs/reference-data.md#values-checked-outside-the-golden-files), the rotary of the released checkpoints
 // against the direct formula, and the layout spec items that write a model's token sequence.
 //
 // Conventions of the hand derivations below (read from transformers' modeling_*.py):

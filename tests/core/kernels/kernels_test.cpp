@@ -88,16 +88,38 @@ TEST(MetricKernels, DeduplicatedPtdEqualsTheReferenceUnderEveryInstructionSet) {
   }
 }
 
+// Each vector copy this CPU runs against the scalar baseline (never a copy against itself); the
+// copies compared are named in the output and as the test's property "isas_compared".
 TEST(MetricKernels, EveryInstructionSetGivesTheSamePtdToRounding) {
   const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t40,v4x12x12,t40"), {});
-  IsaCap none("");
-  const PtdResult best = perTokenDistance(ids, 1);
-  for (const char* isa : {"avx2", "baseline"}) {
-    IsaCap cap(isa);
-    const PtdResult other = perTokenDistance(ids, 1);
-    for (std::size_t t = 0; t < best.perText.size(); ++t)
-      EXPECT_LE(relDiff(best.meanDistance[t], other.meanDistance[t]), 1e-14) << isa << " " << t;
+  PtdResult baseline;
+  {
+    IsaCap cap("baseline");
+    ASSERT_STREQ(detail::metricKernels().isa, "baseline");
+    baseline = perTokenDistance(ids, 1);
   }
+  __builtin_cpu_init();
+  // The dispatch must offer the copies the CPU has: a CPU with AVX2 and FMA gets the AVX2 copy.
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    ASSERT_NE(detail::metricKernelsFor("avx2"), nullptr);
+  std::string compared;
+  for (const char* isa : {"avx512", "avx2"}) {
+    if (!detail::metricKernelsFor(isa)) {
+      std::printf(
+          "EveryInstructionSetGivesTheSamePtdToRounding: %s copy not run (not on this CPU)\n", isa);
+      continue;
+    }
+    IsaCap cap(isa);
+    ASSERT_STREQ(detail::metricKernels().isa, isa);
+    const PtdResult other = perTokenDistance(ids, 1);
+    ASSERT_EQ(other.meanDistance.size(), baseline.meanDistance.size());
+    for (std::size_t t = 0; t < baseline.perText.size(); ++t)
+      EXPECT_LE(relDiff(baseline.meanDistance[t], other.meanDistance[t]), 1e-14) << isa << " " << t;
+    compared += compared.empty() ? isa : std::string(",") + isa;
+  }
+  std::printf("EveryInstructionSetGivesTheSamePtdToRounding: compared against baseline: %s\n",
+              compared.empty() ? "none (no vector copy on this CPU)" : compared.c_str());
+  RecordProperty("isas_compared", compared.empty() ? "none" : compared);
 }
 
 TEST(MetricKernels, AllDistancesEqualGiveZeroDeviation) {
@@ -174,8 +196,20 @@ TEST(MetricKernels, Avx512SquareRootMatchesStdSqrt) {
   x.insert(x.end(), std::begin(specials), std::end(specials));
   x.push_back(7.0);  // leaves a partial vector at the end
   std::vector<double> got(x.size());
-  if (!detail::rsqrtSqrtAvx512(x.data(), x.size(), got.data()))
-    GTEST_SKIP() << "no AVX-512 on this CPU";
+  if (!detail::metricKernelsFor("avx512")) {
+    // This CPU cannot run the AVX-512 root: what can be checked is that it is refused (run, it
+    // would die of an illegal instruction) and that nothing was written.
+    std::fill(got.begin(), got.end(), -1.0);
+    EXPECT_FALSE(detail::rsqrtSqrtAvx512(x.data(), x.size(), got.data()));
+    EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](double v) { return v == -1.0; }));
+    std::printf(
+        "Avx512SquareRootMatchesStdSqrt: AVX-512 copy not run (not on this CPU); "
+        "checked that it is refused\n");
+    RecordProperty("avx512_run", 0);
+    return;
+  }
+  RecordProperty("avx512_run", 1);
+  ASSERT_TRUE(detail::rsqrtSqrtAvx512(x.data(), x.size(), got.data()));
   double worst = 0.0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double e = std::sqrt(x[i]);

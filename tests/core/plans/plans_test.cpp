@@ -76,7 +76,7 @@ TEST(Plans, WavelengthIsTwoPiOverTheta) {
   f.plan = "vanilla";
   f.rotary.base = 1e4;
   const auto w = wavelengths(resolvePairs(f), 4096);
-  EXPECT_NEAR(*w[63].wavelength, 54410.14, 0.01);  // rope_math.md §4.1
+  EXPECT_NEAR(*w[63].wavelength, 54410.14, 0.01);  // docs/math.md#wavelengths
   int turns = 0;
   for (const auto& p : w) turns += p.fullTurn;
   EXPECT_EQ(turns, 46);  // d_extra / 2 for L = 4096 at base 1e4 (92 dims)

@@ -364,20 +364,3 @@ TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   ASSERT_TRUE(attentionSettled(v));
   EXPECT_GT(v->shownResult()->generation, good);
 }
-
-TEST(Attention, Screenshot) {
-  const QString dir = qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR");
-  if (dir.isEmpty()) GTEST_SKIP() << "set ROPESCOPE_SCREENSHOT_DIR to write screenshots";
-  MainWindow w;
-  w.setDarkPalette(true);
-  w.startWith(sampleScene());
-  w.resize(1600, 1150);
-  showAndSettle(&w);
-  w.attentionDock()->show();
-  w.resizeDocks({w.attentionDock()}, {600}, Qt::Vertical);
-  AttentionView* v = w.attentionView();
-  w.model()->setSelectedText(6);  // the first text token after the picture
-  ASSERT_TRUE(attentionSettled(v));
-  QTest::qWait(200);
-  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/attention.png")));
-}

@@ -157,14 +157,40 @@ TEST(Figure, PngsHaveTheRequestedSizeAndPrintAtOneColumn) {
   }
 }
 
+// Each quadrant must show its own scheme: it is compared with the 3-D view of the preset under
+// each of the four designs, drawn alone at the quadrant's size and scale, and must be nearest to
+// its own (the same drawing but for the axis key of quadrant 1 and the hairlines).
 TEST(Figure, CompareShowsEachSchemeInItsQuadrant) {
+  const Scene preset = findFigurePreset("circle-four-schemes").scene;
   FigureOptions o;
   o.size = QSize(800, 600);
-  const QImage image =
-      figureImage(findFigurePreset("circle-four-schemes").scene, findFigureView("compare"), o);
-  for (int i = 0; i < 4; ++i)
-    EXPECT_FALSE(test::looksBlank(image.copy((i % 2) * 400, (i / 2) * 300, 400, 300)))
-        << "quadrant " << i;
+  o.scale = 800.0 / figure::kColumnWidth;
+  const QImage image = figureImage(preset, findFigureView("compare"), o);
+  const char* const designs[] = {"hard", "unordered", "spatial", "circle"};  // reading order
+  FigureOptions single = o;
+  single.size = QSize(400, 300);
+  single.legend = false;
+  std::vector<QImage> alone;
+  for (const char* d : designs) {
+    Scene s = preset;
+    if (s.design != d) {
+      s.design = d;
+      s.designParams = {};
+      s.ageLayer = -1;
+    }
+    alone.push_back(figureImage(s, findFigureView("space"), single));
+    ASSERT_FALSE(test::looksBlank(alone.back())) << d;
+  }
+  for (int i = 0; i < 4; ++i) {
+    const QImage quadrant = image.copy((i % 2) * 400, (i / 2) * 300, 400, 300);
+    ASSERT_FALSE(test::looksBlank(quadrant)) << "quadrant " << i;
+    const double own = test::compareImages(quadrant, alone[i]).differingFraction;
+    EXPECT_LT(own, 0.05) << "quadrant " << i << " is not " << designs[i];
+    for (int j = 0; j < 4; ++j)
+      if (j != i)
+        EXPECT_LT(own, test::compareImages(quadrant, alone[j]).differingFraction)
+            << "quadrant " << i << " looks more like " << designs[j] << " than " << designs[i];
+  }
 }
 
 TEST(Figure, SvgAndPdfParseBack) {
@@ -239,7 +265,7 @@ TEST(Figure, FourSchemesCarryThePapersPtd) {
   EXPECT_NEAR(ptd["hard"], 20.0 / 9.0, 1e-12);  // closed form: 9 consecutive ids
   EXPECT_NEAR(ptd["unordered"], 0.0, 1e-12);
   EXPECT_NEAR(ptd["circle"], 0.0, 1e-12);
-  EXPECT_NEAR(ptd["spatial"], 0.6613, 5e-5);  // reference/circle_rope.md 3.2, Fig. 1(c) labels
+  EXPECT_NEAR(ptd["spatial"], 0.6613, 5e-5);  // docs/reference-data.md#circle_vectorstxt, Fig. 1(c) labels
   // 9 image + 5 text tokens per design.
   EXPECT_EQ(cols.at("token").size(), 4u * 14u);
 }

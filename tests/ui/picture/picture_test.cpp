@@ -569,27 +569,3 @@ TEST(Picture, ViridisIsThePublishedMap) {
     last = l;
   }
 }
-
-TEST(Picture, Screenshots) {
-  const QString dir = qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR");
-  if (dir.isEmpty()) GTEST_SKIP() << "set ROPESCOPE_SCREENSHOT_DIR to write screenshots";
-  MainWindow w;
-  w.setDarkPalette(qEnvironmentVariable("ROPESCOPE_SCREENSHOT_PALETTE") != QLatin1String("light"));
-  w.startWith(sampleScene());
-  w.resize(1600, 1000);
-  showAndSettle(&w);
-  w.model()->setSelectedVisual(40);
-  w.applyPreset(CameraPreset::DownTextAxis);  // the ring seen round, the picture around it
-  QTest::qWait(100);
-  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/picture_on_cone.png")));
-  w.pictureView()->setOverlay(PictureOverlay::Bias);
-  QTest::qWait(50);
-  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/picture_bias.png")));
-  Scene hard = w.model()->scene();
-  hard.design = "hard";
-  hard.designParams = {};
-  w.model()->setScene(hard);
-  w.pictureView()->setOverlay(PictureOverlay::Distance);
-  QTest::qWait(50);
-  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/picture_hard.png")));
-}

@@ -67,21 +67,3 @@ TEST(RenderBaseline, CompareMode) {
   }
   matchesBaseline(image, QStringLiteral("compare_view.png"));
 }
-
-TEST(RenderBaseline, Screenshots) {
-  const QString dir = qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR");
-  if (dir.isEmpty()) GTEST_SKIP() << "set ROPESCOPE_SCREENSHOT_DIR to write screenshots";
-  MainWindow w;
-  w.setDarkPalette(qEnvironmentVariable("ROPESCOPE_SCREENSHOT_PALETTE") != QLatin1String("light"));
-  ropescope::Scene scene = fixedScene();
-  scene.layout = ropescope::parseLayoutSpec("t6,i8x8,t10");
-  w.model()->setScene(scene);
-  w.resize(1600, 1000);
-  showAndSettle(&w);
-  w.model()->setSelectedVisual(20);
-  QTest::qWait(100);
-  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/main_window.png")));
-  w.setCompareMode(true);
-  QTest::qWait(200);
-  EXPECT_TRUE(w.grab().save(dir + QStringLiteral("/compare_mode.png")));
-}

@@ -11,6 +11,7 @@
 
 #include <cmath>
 
+#include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/phasor.h"
 #include "ropescope/report.h"
@@ -81,8 +82,9 @@ void validate(const FigureOptions& o) {
                        "scale");
     }
   }
-  if (o.maxDistance < 1 || o.maxDistance > 1000000)
-    throw InputError("--max-distance must be in 1..1000000 for a figure (got " +
+  if (o.maxDistance < kMinDecayDistance || o.maxDistance > kMaxDecayDistance)
+    throw InputError("--max-distance must be in " + std::to_string(kMinDecayDistance) + ".." +
+                         std::to_string(kMaxDecayDistance) + " for a figure (got " +
                          std::to_string(o.maxDistance) + ")",
                      "max-distance");
   if (o.phasorDistance < 0 || o.phasorDistance > kPhasorMaxDistance)
