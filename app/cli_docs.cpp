@@ -6,13 +6,13 @@
 
 #include "cli_options.h"
 #include "own_options.h"
-#include "ropescope/age_schedule.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope::cli {
 
@@ -57,8 +57,9 @@ std::string joined(const std::vector<std::string>& words) {
 // else the lowercase words of a "neox|gptj" argument. Empty: free text or a file.
 std::vector<std::string> choicesOf(const OptionInfo& o) {
   const std::string name = o.name;
-  if (name == "design") return designChoices();
-  if (name == "plan") return planChoices();
+  // A Scene field's choices (design, plan, pairs, age-strategy): the field table's.
+  for (const SceneField& f : sceneFields())
+    if (f.cliFlag == name && f.spec.kind == ParameterSpec::Kind::Choice) return f.spec.choices;
   if (name == "rules") {
     std::vector<std::string> r = ruleSetNames();
     if (std::string(o.arg).find("all") != std::string::npos) r.push_back("all");
@@ -67,9 +68,6 @@ std::vector<std::string> choicesOf(const OptionInfo& o) {
   // render --preset names a figure preset (the desktop app's): free text here.
   if (name == "grid-preset" || (name == "preset" && o.commands != kRender))
     return imageGridPresetNames();
-  if (name == "age-strategy")
-    return {ageStrategyName(AgeStrategy::All), ageStrategyName(AgeStrategy::FirstHalf),
-            ageStrategyName(AgeStrategy::SecondHalf), ageStrategyName(AgeStrategy::Alternate)};
   if (name == "model") return shippedModelNames();
   std::vector<std::string> out;
   if (!o.arg) return out;

@@ -17,7 +17,9 @@
 #include "ropescope/layout_files.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
+#include "ropescope/named.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene_fields.h"
 #include "ropescope/tokens_file.h"
 
 namespace ropescope::cli {
@@ -69,6 +71,15 @@ const char* namesHelp(const std::string& before, const std::vector<std::string>&
   return texts.back().c_str();
 }
 
+// The option of a Scene field (scene_fields.h): its flag and its help, with the table's range
+// and default, so that the parser, --help and the GUI cannot disagree.
+const char* fieldFlag(const char* key) {
+  return sceneField(key).cliFlag.c_str();
+}
+const char* fieldHelp(const char* key) {
+  return namesHelp(sceneFieldHelp(sceneField(key)), {});
+}
+
 // --max-distance of decay and render: one range, core's (decay.h).
 const char* maxDistanceHelp() {
   static const std::string text = "largest distance of the decay curve, " +
@@ -94,6 +105,17 @@ int parseInt(const std::string& option, const std::string& text, int lo, int hi)
   return parseWholeOption(option, text, lo, hi);
 }
 
+// A whole-number Scene field as --FLAG gave it, within the table's range; the error carries
+// the field's key (the GUI's field id), not the flag.
+int fieldInt(const char* key, const std::string& text) {
+  const SceneField& f = sceneField(key);
+  try {
+    return parseInt(f.cliFlag, text, static_cast<int>(f.spec.min), static_cast<int>(f.spec.max));
+  } catch (const InputError& e) {
+    throw InputError(e.what(), f.key());
+  }
+}
+
 std::vector<double> parseList(const std::string& option, const std::string& text, std::size_t n) {
   std::vector<double> out;
   std::stringstream ss(text);
@@ -116,10 +138,15 @@ void param(State& s, const std::string& key, const std::string& value, const std
 }
 
 // The image-grid options: each remembers that one was given (they need --layout).
-void gridOption(State& s, const char* name, long long* field, const std::string& v, long long lo,
-                long long hi) {
-  *field = parseWholeOption(name, v, lo, hi);
-  if (s.firstGridFlag.empty()) s.firstGridFlag = std::string("--") + name;
+void gridOption(State& s, const char* key, long long* field, const std::string& v) {
+  const SceneField& f = sceneField(key);
+  try {
+    *field = parseWholeOption(f.cliFlag, v, static_cast<long long>(f.spec.min),
+                              static_cast<long long>(f.spec.max));
+  } catch (const InputError& e) {
+    throw InputError(e.what(), f.key());  // the field's key, as the GUI names it
+  }
+  if (s.firstGridFlag.empty()) s.firstGridFlag = "--" + f.cliFlag;
 }
 
 void gridPreset(State& s, const char* flag, const std::string& v) {
@@ -166,25 +193,21 @@ const std::vector<Option>& options() {
       {"preset", "NAME", kGrid,
        "the same as --grid-preset (grid only: render --preset is a figure)",
        [](State& s, const std::string& v) { gridPreset(s, "--preset", v); }},
-      {"min-pixels", "N", kScene | kGrid, "smallest resized picture area in pixels, 1..2^40",
-       [](State& s, const std::string& v) {
-         gridOption(s, "min-pixels", &s.minPixels, v, 1, kMaxMaxPixels);
-       }},
-      {"max-pixels", "N", kScene | kGrid, "largest resized picture area in pixels, 1..2^40",
-       [](State& s, const std::string& v) {
-         gridOption(s, "max-pixels", &s.maxPixels, v, 1, kMaxMaxPixels);
-       }},
-      {"patch", "N", kScene | kGrid, "ViT patch side in pixels, 1..1024",
-       [](State& s, const std::string& v) { gridOption(s, "patch", &s.patch, v, 1, kMaxPatch); }},
-      {"merge", "N", kScene | kGrid, "patches merged per LLM token along each side, 1..16",
-       [](State& s, const std::string& v) { gridOption(s, "merge", &s.merge, v, 1, kMaxMerge); }},
+      {fieldFlag("min_pixels"), "N", kScene | kGrid, fieldHelp("min_pixels"),
+       [](State& s, const std::string& v) { gridOption(s, "min_pixels", &s.minPixels, v); }},
+      {fieldFlag("max_pixels"), "N", kScene | kGrid, fieldHelp("max_pixels"),
+       [](State& s, const std::string& v) { gridOption(s, "max_pixels", &s.maxPixels, v); }},
+      {fieldFlag("patch"), "N", kScene | kGrid, fieldHelp("patch"),
+       [](State& s, const std::string& v) { gridOption(s, "patch", &s.patch, v); }},
+      {fieldFlag("merge"), "N", kScene | kGrid, fieldHelp("merge"),
+       [](State& s, const std::string& v) { gridOption(s, "merge", &s.merge, v); }},
       {"scene", "FILE", kSceneFile,
        "read layout, design, parameters and plan from a scene file (.json)",
        [](State& s, const std::string& v) {
          s.req.scene = loadSceneFile(v);
          s.haveScene = true;
        }},
-      {"design", "NAME", kScene,
+      {fieldFlag("design"), "NAME", kScene,
        namesHelp("position design: ", designChoices(), " (ids-file with --ids)"),
        [](State& s, const std::string& v) { s.designFlag = v; }},
       {"rules", "NAME", kScene,
@@ -222,58 +245,55 @@ const std::vector<Option>& options() {
            throw InputError("--param expects KEY=VALUE (got \"" + v + "\")", "param");
          param(s, v.substr(0, eq), v.substr(eq + 1), "--param " + v.substr(0, eq));
        }},
-      {"age-layer", "L", kScene, "circle: show the ids AGE layer L uses (-1: circle ids)",
-       [](State& s, const std::string& v) {
-         s.req.scene.ageLayer = parseInt("age-layer", v, -1, 1023);
-       }},
-      {"age-strategy", "S", kScene, "AGE strategy: all, first-half, second-half, alternate",
+      {fieldFlag("age_layer"), "L", kScene, fieldHelp("age_layer"),
+       [](State& s, const std::string& v) { s.req.scene.ageLayer = fieldInt("age_layer", v); }},
+      {fieldFlag("age_strategy"), "S", kScene, fieldHelp("age_strategy"),
        [](State& s, const std::string& v) { s.req.scene.age.strategy = parseAgeStrategy(v); }},
-      {"layers", "L", kScene, "AGE: number of decoder layers (default 36)",
-       [](State& s, const std::string& v) {
-         s.req.scene.age.layers = parseInt("layers", v, 1, 1024);
-       }},
-      {"plan", "NAME", kPlan, namesHelp("frequency plan: ", planChoices()),
+      {fieldFlag("age_layers"), "L", kScene, fieldHelp("age_layers"),
+       [](State& s, const std::string& v) { s.req.scene.age.layers = fieldInt("age_layers", v); }},
+      {fieldFlag("plan"), "NAME", kPlan, namesHelp("frequency plan: ", planChoices()),
        [](State& s, const std::string& v) {
          if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
          s.req.scene.frequency.plan = v;
          s.havePlan = true;
        }},
-      {"head-dim", "D", kPlan, "head dimension, even, 2..1024 (default 128)",
+      // Parsed within the table's range; core then checks what depends on other fields (even,
+      // the rotary dim at most the head dim) and names the range.
+      {fieldFlag("head_dim"), "D", kPlan, fieldHelp("head_dim"),
        [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.headDim = parseInt("head-dim", v, -1000000, 1000000);
+         s.req.scene.frequency.rotary.headDim = fieldInt("head_dim", v);
        }},
-      {"rotary-dim", "R", kPlan,
-       "dims that rotate (partial rotary, the rest pass through): even, 2..head dim, 0 = all",
+      {fieldFlag("rotary_dim"), "R", kPlan, fieldHelp("rotary_dim"),
        [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.rotaryDim = parseInt("rotary-dim", v, -1000000, 1000000);
+         s.req.scene.frequency.rotary.rotaryDim = fieldInt("rotary_dim", v);
        }},
-      {"pairs", "neox|gptj", kPlan,
-       "pair layout: neox = dims p, p + r/2 (default, Qwen); gptj = 2p, 2p + 1 (GLM-4V, ERNIE)",
+      {fieldFlag("pairs"), "neox|gptj", kPlan, fieldHelp("pairs"),
        [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.pairs = parsePairLayout(v, "pairs");
+         s.req.scene.frequency.rotary.pairs = parsePairLayout(v, sceneField("pairs").key());
        }},
-      {"base", "B", kPlan, "RoPE base, > 1 (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)",
+      {fieldFlag("base"), "B", kPlan, fieldHelp("base"),
        [](State& s, const std::string& v) {
          s.req.scene.frequency.rotary.base = parseNumber("base", v);
        }},
-      {"sections", "T,H,W", kPlan,
-       "pairs per axis (mrope 16,24,24; interleaved 24,20,20); multihead: KV heads per axis",
+      {fieldFlag("sections"), "T,H,W", kPlan, fieldHelp("sections"),
        [](State& s, const std::string& v) {
+         const SceneField& f = sceneField("sections");
          s.req.scene.frequency.sections.clear();
          for (double x : parseList("sections", v, 3)) {
-           if (x != std::floor(x) || x < 0 || x > 100000)
-             throw InputError("--sections expects whole numbers 0..100000 (got \"" + v + "\")",
-                              "sections");
+           if (x != std::floor(x) || x < f.spec.min || x > f.spec.max)
+             throw InputError(
+                 "--sections expects whole numbers " + f.rangeText() + " (got \"" + v + "\")",
+                 f.key());
            s.req.scene.frequency.sections.push_back(static_cast<int>(x));
          }
        }},
-      {"kv-heads", "N", kPlan, "multihead: number of KV heads (default 8)",
+      {fieldFlag("kv_heads"), "N", kPlan, fieldHelp("kv_heads"),
        [](State& s, const std::string& v) {
-         s.req.scene.frequency.kvHeads = parseInt("kv-heads", v, 1, 256);
+         s.req.scene.frequency.kvHeads = fieldInt("kv_heads", v);
        }},
-      {"kv-head", "K", kPlan, "multihead: the KV head whose pair map is used (default 0)",
+      {fieldFlag("kv_head"), "K", kPlan, fieldHelp("kv_head"),
        [](State& s, const std::string& v) {
-         s.req.scene.frequency.kvHead = parseInt("kv-head", v, 0, 255);
+         s.req.scene.frequency.kvHead = fieldInt("kv_head", v);
        }},
       {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
        [](State& s, const std::string& v) {
@@ -353,8 +373,7 @@ const std::vector<Option>& options() {
 
 // A switch's value: true/false or 1/0, as the scene file takes it.
 double parseSwitch(const ParamValue& p, const ParameterSpec& spec) {
-  if (p.raw == "true") return 1.0;
-  if (p.raw == "false") return 0.0;
+  if (const auto named = namedParameterValue(spec, p.raw)) return *named;
   try {
     return parseNumberAs(p.flag, p.key, p.raw);
   } catch (const InputError&) {
@@ -364,8 +383,7 @@ double parseSwitch(const ParamValue& p, const ParameterSpec& spec) {
 
 // A choice by name ("auto") or by its index.
 double parseChoice(const ParamValue& p, const ParameterSpec& spec) {
-  const auto it = std::find(spec.choices.begin(), spec.choices.end(), p.raw);
-  if (it != spec.choices.end()) return static_cast<double>(it - spec.choices.begin());
+  if (const auto named = namedParameterValue(spec, p.raw)) return *named;
   try {
     return parseNumberAs(p.flag, p.key, p.raw);
   } catch (const InputError&) {
@@ -387,17 +405,8 @@ std::string designsWith(const std::string& key) {
 
 void applyParams(State& s) {
   Scene& scene = s.req.scene;
-  if (!s.designFlag.empty()) {
-    const PositionDesign& d = findDesign(s.designFlag);
-    if (d.name() != scene.design) scene.designParams = ParameterSet{};
-    scene.design = d.name();
-    // The plan the design was published with, unless --plan chose one.
-    if (const std::string plan = d.suggestedPlan();
-        !plan.empty() && !s.havePlan && plan != scene.frequency.plan) {
-      scene.frequency.plan = plan;
-      scene.frequency.sections.clear();
-    }
-  }
+  // The plan the design was published with, unless --plan chose one.
+  if (!s.designFlag.empty()) pickDesign(scene, s.designFlag, s.havePlan);
   const PositionDesign& design = findDesign(scene.design);
   const auto specs = design.parameters();
   for (const ParamValue& p : s.params) {
@@ -407,10 +416,8 @@ void applyParams(State& s) {
         throw InputError(
             p.flag + " applies to " + designsWith(p.key) + " (the design is " + design.name() + ")",
             p.key);
-      std::string known;
-      for (const auto& sp : specs) known += (known.empty() ? "" : ", ") + sp.key;
       throw InputError("design " + design.name() + " has no parameter \"" + p.key +
-                           "\" (accepted: " + (known.empty() ? std::string("none") : known) + ")",
+                           "\" (accepted: " + joinNames(parameterKeys(specs)) + ")",
                        p.key);
     }
     double value = 0.0;
@@ -683,16 +690,11 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
 }
 
 std::vector<std::string> designChoices() {
-  std::vector<std::string> out;
-  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
-  out.push_back(kIdsFileDesign);
-  return out;
+  return sceneField("design").spec.choices;
 }
 
 std::vector<std::string> planChoices() {
-  std::vector<std::string> out;
-  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
-  return out;
+  return sceneField("plan").spec.choices;
 }
 
 std::vector<OptionInfo> optionTable() {

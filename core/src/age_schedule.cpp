@@ -2,6 +2,8 @@
 #include "ropescope/age_schedule.h"
 
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope {
 
@@ -20,9 +22,11 @@ bool ageUsesCircle(const AgeSchedule& s, int layer) {
 }
 
 std::vector<bool> ageLayers(const AgeSchedule& s) {
-  if (s.layers < 1 || s.layers > 1024)
-    throw InputError("AGE layers must be 1..1024 (got " + std::to_string(s.layers) + ")",
-                     "age_layers");
+  const SceneField& layers = sceneField("age_layers");
+  if (s.layers < layers.spec.min || s.layers > layers.spec.max)
+    throw InputError(
+        "AGE layers must be " + layers.rangeText() + " (got " + std::to_string(s.layers) + ")",
+        layers.key());
   std::vector<bool> out;
   for (int l = 0; l < s.layers; ++l) out.push_back(ageUsesCircle(s, l));
   return out;
@@ -46,9 +50,8 @@ AgeStrategy parseAgeStrategy(const std::string& name) {
   for (AgeStrategy s :
        {AgeStrategy::All, AgeStrategy::FirstHalf, AgeStrategy::SecondHalf, AgeStrategy::Alternate})
     if (name == ageStrategyName(s)) return s;
-  throw InputError(
-      "unknown AGE strategy \"" + name + "\" (accepted: all, first-half, second-half, alternate)",
-      "age_strategy");
+  const SceneField& strategy = sceneField("age_strategy");
+  throwUnknownName("AGE strategy", name, strategy.spec.choices, strategy.key());
 }
 
 }  // namespace ropescope

@@ -3,6 +3,8 @@
 #include "families/family_base.h"
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
+#include "ropescope/named.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope {
 
@@ -39,13 +41,9 @@ const std::vector<const PositionDesign*>& allDesigns() {
 const PositionDesign& findDesign(const std::string& name) {
   // Ids from a file: a design of the scene, not of the list (it has no ids of its own).
   if (name == kIdsFileDesign) return idsFileDesign();
-  std::string known;
-  for (const PositionDesign* d : allDesigns()) {
+  for (const PositionDesign* d : allDesigns())
     if (d->name() == name) return *d;
-    known += (known.empty() ? "" : ", ") + d->name();
-  }
-  known += std::string(", ") + kIdsFileDesign;
-  throw InputError("unknown design \"" + name + "\" (accepted: " + known + ")", "design");
+  throwUnknownName("design", name, sceneField("design").spec.choices, "design");
 }
 
 }  // namespace ropescope

@@ -7,7 +7,9 @@
 
 #include "plans/plan_base.h"
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
 #include "ropescope/report.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope {
 
@@ -58,12 +60,8 @@ const std::vector<const FrequencyPlan*>& allPlans() {
 }
 
 const FrequencyPlan& findPlan(const std::string& name) {
-  std::string known;
-  for (const FrequencyPlan* p : allPlans()) {
-    if (p->name() == name) return *p;
-    known += (known.empty() ? "" : ", ") + p->name();
-  }
-  throw InputError("unknown frequency plan \"" + name + "\" (accepted: " + known + ")", "plan");
+  return *findByName(
+      allPlans(), name, [](const FrequencyPlan* p) { return p->name(); }, "frequency plan", "plan");
 }
 
 double pairFrequency(double base, int pair, int rotaryDim) {
@@ -82,18 +80,23 @@ PairTable resolvePairs(const FrequencySpec& input) {
   const FrequencyPlan& plan = findPlan(input.plan);
   FrequencySpec spec = input;
   const RotaryConfig& r = spec.rotary;
-  if (r.headDim < 2 || r.headDim > 1024 || r.headDim % 2 != 0)
-    throw InputError(
-        "head dim must be an even number in 2..1024 (got " + std::to_string(r.headDim) + ")",
-        "head_dim");
+  // The ranges are the field table's (scene_fields.h); the rotary dim is also at most the head
+  // dim, and 0 stands for all of it.
+  const SceneField& head = sceneField("head_dim");
+  if (r.headDim < head.spec.min || r.headDim > head.spec.max || r.headDim % 2 != 0)
+    throw InputError("head dim must be an even number in " + head.rangeText() + " (got " +
+                         std::to_string(r.headDim) + ")",
+                     head.key());
   if (r.rotaryDim != 0 && (r.rotaryDim < 2 || r.rotaryDim > r.headDim || r.rotaryDim % 2 != 0))
     throw InputError("rotary dim must be an even number in 2..head dim " +
                          std::to_string(r.headDim) + ", or 0 for all (got " +
                          std::to_string(r.rotaryDim) + ")",
                      "rotary_dim");
-  if (!std::isfinite(r.base) || r.base <= 1.0 || r.base > 1e12)
-    throw InputError("base must be a finite number in (1, 1e12] (got " + formatDouble(r.base) + ")",
-                     "base");
+  const SceneField& base = sceneField("base");
+  if (!std::isfinite(r.base) || r.base <= base.spec.min || r.base > base.spec.max)
+    throw InputError("base must be a finite number in " + base.rangeText() + " (got " +
+                         formatDouble(r.base) + ")",
+                     base.key());
   const int pairs = r.pairCount();
   if (plan.usesSections()) {
     if (spec.sections.empty()) spec.sections = plan.defaultSections(pairs);
@@ -101,14 +104,20 @@ PairTable resolvePairs(const FrequencySpec& input) {
       throw InputError(
           "sections need three numbers t,h,w (got " + std::to_string(spec.sections.size()) + ")",
           "sections");
+    const SceneField& sections = sceneField("sections");
     for (int s : spec.sections)
-      if (s < 0)
-        throw InputError("sections must be >= 0 (got " + joined(spec.sections) + ")", "sections");
+      if (s < sections.spec.min || s > sections.spec.max)
+        throw InputError("sections must be >= " + std::to_string(int(sections.spec.min)) +
+                             " and <= " + std::to_string(int(sections.spec.max)) + " (got " +
+                             joined(spec.sections) + ")",
+                         sections.key());
     const int sum = std::accumulate(spec.sections.begin(), spec.sections.end(), 0);
     if (plan.name() == "multihead") {
-      if (spec.kvHeads < 1 || spec.kvHeads > 256)
-        throw InputError("kv heads must be 1..256 (got " + std::to_string(spec.kvHeads) + ")",
-                         "kv_heads");
+      const SceneField& kvHeads = sceneField("kv_heads");
+      if (spec.kvHeads < kvHeads.spec.min || spec.kvHeads > kvHeads.spec.max)
+        throw InputError("kv heads must be " + kvHeads.rangeText() + " (got " +
+                             std::to_string(spec.kvHeads) + ")",
+                         kvHeads.key());
       if (sum > spec.kvHeads)
         throw InputError("multihead sections count KV heads and must sum to at most kv heads " +
                              std::to_string(spec.kvHeads) + " (got " + joined(spec.sections) + ")",

@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope {
 
@@ -85,30 +87,21 @@ ImageGridSettings imageGridPreset(std::string_view name) {
     s.rule = ResizeRule::Ernie;
     return s;
   }
-  std::string names;
-  for (const std::string& n : imageGridPresetNames()) names += (names.empty() ? "" : ", ") + n;
-  throw InputError(
-      "unknown image grid preset \"" + std::string(name) + "\" (accepted: " + names + ")",
-      "preset");
+  throwUnknownName("image grid preset", name, imageGridPresetNames(), "preset");
 }
 
 void validateImageGridSettings(const ImageGridSettings& s) {
-  if (s.patch < 1 || s.patch > kMaxPatch)
-    throw InputError("patch size must be 1.." + std::to_string(kMaxPatch) + " (got " +
-                         std::to_string(s.patch) + ")",
-                     "patch");
-  if (s.merge < 1 || s.merge > kMaxMerge)
-    throw InputError("merge size must be 1.." + std::to_string(kMaxMerge) + " (got " +
-                         std::to_string(s.merge) + ")",
-                     "merge");
-  if (s.minPixels < 1 || s.minPixels > kMaxMaxPixels)
-    throw InputError("min_pixels must be 1.." + std::to_string(kMaxMaxPixels) + " (got " +
-                         std::to_string(s.minPixels) + ")",
-                     "min_pixels");
-  if (s.maxPixels < 1 || s.maxPixels > kMaxMaxPixels)
-    throw InputError("max_pixels must be 1.." + std::to_string(kMaxMaxPixels) + " (got " +
-                         std::to_string(s.maxPixels) + ")",
-                     "max_pixels");
+  // The ranges are the field table's (scene_fields.h), whose bounds are the constants above.
+  const auto check = [](long long value, const char* key, const std::string& name) {
+    const SceneField& f = sceneField(key);
+    if (value < f.spec.min || value > f.spec.max)
+      throw InputError(name + " must be " + f.rangeText() + " (got " + std::to_string(value) + ")",
+                       f.key());
+  };
+  check(s.patch, "patch", "patch size");
+  check(s.merge, "merge", "merge size");
+  check(s.minPixels, "min_pixels", "min_pixels");
+  check(s.maxPixels, "max_pixels", "max_pixels");
   if (s.minPixels > s.maxPixels)
     throw InputError("min_pixels (" + std::to_string(s.minPixels) +
                          ") must not be above max_pixels (" + std::to_string(s.maxPixels) + ")",

@@ -475,9 +475,8 @@ ModelConfig readModelConfig(const std::string& dirOrName) {
 }
 
 Scene applyModel(Scene scene, const ModelConfig& model) {
-  const PositionDesign& design = findDesign(model.family);
-  if (scene.design != design.name()) scene.designParams = ParameterSet{};
-  scene.design = design.name();
+  setDesign(scene, model.family);
+  const PositionDesign& design = findDesign(scene.design);
   for (const auto& [key, value] : model.designParams.values()) scene.designParams.set(key, value);
   validateParameters(scene.designParams, design.parameters());
   scene.frequency = model.frequency;

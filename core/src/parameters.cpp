@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
 
 namespace ropescope {
 
@@ -70,6 +71,23 @@ const ParameterSpec* findSpec(const std::vector<ParameterSpec>& specs, const std
   return nullptr;
 }
 
+std::vector<std::string> parameterKeys(const std::vector<ParameterSpec>& specs) {
+  std::vector<std::string> out;
+  for (const ParameterSpec& s : specs) out.push_back(s.key);
+  return out;
+}
+
+std::optional<double> namedParameterValue(const ParameterSpec& spec, const std::string& text) {
+  if (spec.kind == ParameterSpec::Kind::Bool) {
+    if (text == "true") return 1.0;
+    if (text == "false") return 0.0;
+  }
+  if (spec.kind == ParameterSpec::Kind::Choice)
+    for (std::size_t i = 0; i < spec.choices.size(); ++i)
+      if (spec.choices[i] == text) return static_cast<double>(i);
+  return std::nullopt;
+}
+
 double ParameterSet::get(const std::string& key, const std::vector<ParameterSpec>& specs) const {
   if (auto v = find(key)) return *v;
   const ParameterSpec* spec = findSpec(specs, key);
@@ -80,13 +98,7 @@ double ParameterSet::get(const std::string& key, const std::vector<ParameterSpec
 void validateParameters(const ParameterSet& values, const std::vector<ParameterSpec>& specs) {
   for (const auto& [key, value] : values.values()) {
     const ParameterSpec* spec = findSpec(specs, key);
-    if (!spec) {
-      std::string known;
-      for (const ParameterSpec& s : specs) known += (known.empty() ? "" : ", ") + s.key;
-      throw InputError("unknown parameter \"" + key +
-                           "\" (accepted: " + (known.empty() ? std::string("none") : known) + ")",
-                       key);
-    }
+    if (!spec) throwUnknownName("parameter", key, parameterKeys(specs), key);
     std::string message = spec->check(value);
     if (!message.empty()) throw InputError(message, key);
   }

@@ -16,7 +16,9 @@
 #include "ropescope/ids_file.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
+#include "ropescope/named.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope {
 
@@ -107,21 +109,45 @@ json parseJsonStrictly(const std::string& text) {
   return j;
 }
 
+// `field`: the error's field id; empty for the key itself (keys that are not Scene fields).
 template <typename T>
-T getAs(const json& obj, const char* key, const std::string& where) {
+T getAs(const json& obj, const char* key, const std::string& where, std::string field = {}) {
+  if (field.empty()) field = key;
   const json& v = obj.at(key);
   if constexpr (std::is_same_v<T, std::string>) {
-    if (!v.is_string()) sceneError(where + "." + key + " must be a string", key);
+    if (!v.is_string()) sceneError(where + "." + key + " must be a string", field);
   } else if constexpr (std::is_same_v<T, int>) {
-    if (!v.is_number_integer()) sceneError(where + "." + key + " must be a whole number", key);
+    if (!v.is_number_integer()) sceneError(where + "." + key + " must be a whole number", field);
     const long long x = v.get<long long>();
     if (x < -1000000000LL || x > 1000000000LL)
-      sceneError(where + "." + key + " is out of range", key);
+      sceneError(where + "." + key + " is out of range", field);
     return static_cast<int>(x);
   } else if constexpr (std::is_same_v<T, double>) {
-    if (!v.is_number()) sceneError(where + "." + key + " must be a number", key);
+    if (!v.is_number()) sceneError(where + "." + key + " must be a number", field);
   }
   return v.get<T>();
+}
+
+// The field table's (scene_fields.h) JSON place of `key` in its section's object `obj`, and
+// whether it is there.
+bool hasField(const json& obj, const char* key) {
+  return obj.contains(sceneField(key).jsonKey);
+}
+template <typename T>
+T getField(const json& obj, const char* key) {
+  const SceneField& f = sceneField(key);
+  return getAs<T>(obj, f.jsonKey.c_str(), f.section.empty() ? "scene" : f.section, f.key());
+}
+
+// The accepted keys of a section object, from the field table.
+void rejectUnknownFields(const json& obj, const char* section) {
+  const std::vector<std::string> keys = sceneFieldKeys(section);
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (std::find(keys.begin(), keys.end(), it.key()) != keys.end()) continue;
+    std::string list;
+    for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
+    sceneError("unknown key \"" + it.key() + "\" in " + section + " (accepted: " + list + ")");
+  }
 }
 }  // namespace
 
@@ -141,11 +167,15 @@ void validateScene(const Scene& scene) {
   validateParameters(scene.designParams, design.parameters());
   resolvePairs(scene.frequency);
   ageLayers(scene.age);
-  if (scene.ageLayer < -1 || scene.ageLayer >= scene.age.layers)
+  // The table's ranges, with the bounds the scene sets: the AGE layers, the text tokens.
+  const SceneField& ageLayer = sceneField("age_layer");
+  if (scene.ageLayer < ageLayer.spec.min || scene.ageLayer >= scene.age.layers)
     throw InputError("AGE layer must be -1 (off) or 0.." + std::to_string(scene.age.layers - 1) +
                          " (got " + std::to_string(scene.ageLayer) + ")",
-                     "age_layer");
-  if (scene.selectedText < 0) throw InputError("selected text token must be >= 0", "selected_text");
+                     ageLayer.key());
+  const SceneField& selected = sceneField("selected_text");
+  if (scene.selectedText < selected.spec.min)
+    throw InputError("selected text token must be >= 0", selected.key());
   if (scene.model.size() > kMaxModelNameChars ||
       std::any_of(scene.model.begin(), scene.model.end(),
                   [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
@@ -162,13 +192,34 @@ void validateScene(const Scene& scene) {
   }
 }
 
+void setDesign(Scene& scene, const std::string& name) {
+  const PositionDesign& design = findDesign(name);
+  if (design.name() != scene.design) scene.designParams = {};
+  scene.design = design.name();
+}
+
+void pickDesign(Scene& scene, const std::string& name, bool keepPlan) {
+  setDesign(scene, name);
+  const std::string plan = findDesign(name).suggestedPlan();
+  if (keepPlan || plan.empty() || plan == scene.frequency.plan) return;
+  scene.frequency.plan = plan;
+  scene.frequency.sections.clear();  // each plan counts sections in its own units
+}
+
+Scene sceneUnderDesign(const Scene& scene, const std::string& name) {
+  Scene s = scene;
+  if (s.design == name) return s;
+  setDesign(s, name);
+  s.ageLayer = -1;
+  return s;
+}
+
 Scene withIdsFile(Scene scene, const std::string& path) {
   std::error_code ec;
   const std::filesystem::path abs = std::filesystem::absolute(path, ec);
   scene.idsFile = (ec ? std::filesystem::path(path) : abs).lexically_normal().string();
   scene.fileIds = readIdsFile(path);
-  if (scene.design != kIdsFileDesign) scene.designParams = {};
-  scene.design = kIdsFileDesign;
+  setDesign(scene, kIdsFileDesign);
   validateScene(scene);
   return scene;
 }
@@ -296,20 +347,19 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     if (j.contains("image_grid")) {
       const json& g = j.at("image_grid");
       if (!g.is_object()) sceneError("image_grid must be an object");
-      rejectUnknownKeys(g, {"min_pixels", "max_pixels", "patch", "merge", "resize_rule"},
-                        "image_grid");
+      rejectUnknownFields(g, "image_grid");
       auto pixels = [&](const char* key) {
-        const json& v = g.at(key);
-        if (!v.is_number_integer())
-          sceneError(std::string("image_grid.") + key + " must be a whole number", key);
+        const SceneField& f = sceneField(key);
+        const json& v = g.at(f.jsonKey);
+        if (!v.is_number_integer()) sceneError(f.jsonPath() + " must be a whole number", f.key());
         return v.get<long long>();
       };
-      if (g.contains("min_pixels")) s.imageGrid.minPixels = pixels("min_pixels");
-      if (g.contains("max_pixels")) s.imageGrid.maxPixels = pixels("max_pixels");
-      if (g.contains("patch")) s.imageGrid.patch = getAs<int>(g, "patch", "image_grid");
-      if (g.contains("merge")) s.imageGrid.merge = getAs<int>(g, "merge", "image_grid");
-      if (g.contains("resize_rule"))
-        s.imageGrid.rule = parseResizeRule(getAs<std::string>(g, "resize_rule", "image_grid"));
+      if (hasField(g, "min_pixels")) s.imageGrid.minPixels = pixels("min_pixels");
+      if (hasField(g, "max_pixels")) s.imageGrid.maxPixels = pixels("max_pixels");
+      if (hasField(g, "patch")) s.imageGrid.patch = getField<int>(g, "patch");
+      if (hasField(g, "merge")) s.imageGrid.merge = getField<int>(g, "merge");
+      if (hasField(g, "resize_rule"))
+        s.imageGrid.rule = parseResizeRule(getField<std::string>(g, "resize_rule"));
       validateImageGridSettings(s.imageGrid);
     }
     // Sound files count their tokens as the scene's design's processor does.
@@ -329,13 +379,10 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (!p.is_object()) sceneError("design_params must be an object");
       for (auto it = p.begin(); it != p.end(); ++it) {
         const ParameterSpec* spec = findSpec(specs, it.key());
-        if (!spec) {
-          std::string known;
-          for (const auto& sp : specs) known += (known.empty() ? "" : ", ") + sp.key;
+        if (!spec)
           sceneError("unknown parameter \"" + it.key() + "\" for design " + s.design +
-                         " (accepted: " + (known.empty() ? "none" : known) + ")",
+                         " (accepted: " + joinNames(parameterKeys(specs)) + ")",
                      it.key());
-        }
         double value = 0.0;
         if (it->is_boolean()) {
           value = it->get<bool>() ? 1.0 : 0.0;
@@ -343,12 +390,12 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
           value = it->get<double>();
         } else if (it->is_string() && spec->kind == ParameterSpec::Kind::Choice) {
           const std::string name = it->get<std::string>();
-          auto c = std::find(spec->choices.begin(), spec->choices.end(), name);
-          if (c == spec->choices.end())
+          const auto named = namedParameterValue(*spec, name);
+          if (!named)
             sceneError(
                 it.key() + " must be one of " + spec->rangeText() + " (got \"" + name + "\")",
                 it.key());
-          value = static_cast<double>(c - spec->choices.begin());
+          value = *named;
         } else {
           sceneError(it.key() + " has the wrong type (accepted " + spec->rangeText() + ")",
                      it.key());
@@ -359,33 +406,32 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     if (j.contains("frequency")) {
       const json& f = j.at("frequency");
       if (!f.is_object()) sceneError("frequency must be an object");
-      rejectUnknownKeys(
-          f, {"plan", "head_dim", "rotary_dim", "base", "sections", "kv_heads", "kv_head", "pairs"},
-          "frequency");
-      if (f.contains("plan")) s.frequency.plan = getAs<std::string>(f, "plan", "frequency");
-      if (f.contains("head_dim"))
-        s.frequency.rotary.headDim = getAs<int>(f, "head_dim", "frequency");
-      if (f.contains("rotary_dim"))
-        s.frequency.rotary.rotaryDim = getAs<int>(f, "rotary_dim", "frequency");
-      if (f.contains("base")) s.frequency.rotary.base = getAs<double>(f, "base", "frequency");
-      if (f.contains("pairs")) {  // absent: NeoX, as files written before issue 13
-        const std::string pairs = getAs<std::string>(f, "pairs", "frequency");
+      rejectUnknownFields(f, "frequency");
+      if (hasField(f, "plan")) s.frequency.plan = getField<std::string>(f, "plan");
+      if (hasField(f, "head_dim")) s.frequency.rotary.headDim = getField<int>(f, "head_dim");
+      if (hasField(f, "rotary_dim")) s.frequency.rotary.rotaryDim = getField<int>(f, "rotary_dim");
+      if (hasField(f, "base")) s.frequency.rotary.base = getField<double>(f, "base");
+      if (hasField(f, "pairs")) {  // absent: NeoX, as files written before issue 13
+        const std::string pairs = getField<std::string>(f, "pairs");
         try {
           s.frequency.rotary.pairs = parsePairLayout(pairs, "pairs");
         } catch (const InputError& e) {
           sceneError(std::string("frequency.") + e.what(), "pairs");
         }
       }
-      if (f.contains("kv_heads")) s.frequency.kvHeads = getAs<int>(f, "kv_heads", "frequency");
-      if (f.contains("kv_head")) s.frequency.kvHead = getAs<int>(f, "kv_head", "frequency");
-      if (f.contains("sections")) {
-        const json& sec = f.at("sections");
+      if (hasField(f, "kv_heads")) s.frequency.kvHeads = getField<int>(f, "kv_heads");
+      if (hasField(f, "kv_head")) s.frequency.kvHead = getField<int>(f, "kv_head");
+      if (hasField(f, "sections")) {
+        const SceneField& field = sceneField("sections");
+        const json& sec = f.at(field.jsonKey);
         if (!sec.is_array() || sec.size() > 3)
-          sceneError("frequency.sections must be [] or [t, h, w]", "sections");
+          sceneError(field.jsonPath() + " must be [] or [t, h, w]", field.key());
         s.frequency.sections.clear();
         for (const json& x : sec) {
-          if (!x.is_number_integer() || x.get<long long>() < 0 || x.get<long long>() > 100000)
-            sceneError("frequency.sections must hold whole numbers 0..100000", "sections");
+          if (!x.is_number_integer() || x.get<long long>() < field.spec.min ||
+              x.get<long long>() > field.spec.max)
+            sceneError(field.jsonPath() + " must hold whole numbers " + field.rangeText(),
+                       field.key());
           s.frequency.sections.push_back(x.get<int>());
         }
       }
@@ -393,14 +439,14 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     if (j.contains("age")) {
       const json& a = j.at("age");
       if (!a.is_object()) sceneError("age must be an object");
-      rejectUnknownKeys(a, {"layers", "strategy", "layer"}, "age");
-      if (a.contains("layers")) s.age.layers = getAs<int>(a, "layers", "age");
-      if (a.contains("strategy"))
-        s.age.strategy = parseAgeStrategy(getAs<std::string>(a, "strategy", "age"));
-      if (a.contains("layer")) s.ageLayer = getAs<int>(a, "layer", "age");
+      rejectUnknownFields(a, "age");
+      if (hasField(a, "age_layers")) s.age.layers = getField<int>(a, "age_layers");
+      if (hasField(a, "age_strategy"))
+        s.age.strategy = parseAgeStrategy(getField<std::string>(a, "age_strategy"));
+      if (hasField(a, "age_layer")) s.ageLayer = getField<int>(a, "age_layer");
     }
-    if (j.contains("selected_text")) s.selectedText = getAs<int>(j, "selected_text", "scene");
-    if (j.contains("model")) s.model = getAs<std::string>(j, "model", "scene");
+    if (hasField(j, "selected_text")) s.selectedText = getField<int>(j, "selected_text");
+    if (hasField(j, "model")) s.model = getField<std::string>(j, "model");
     if (j.contains("ids_file")) {
       std::filesystem::path p(getAs<std::string>(j, "ids_file", "scene"));
       if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;

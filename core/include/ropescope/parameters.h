@@ -44,5 +44,12 @@ class ParameterSet {
 void validateParameters(const ParameterSet& values, const std::vector<ParameterSpec>& specs);
 
 const ParameterSpec* findSpec(const std::vector<ParameterSpec>& specs, const std::string& key);
+// The keys of `specs`, in order (the names an unknown key's message lists).
+std::vector<std::string> parameterKeys(const std::vector<ParameterSpec>& specs);
+
+// A value given by name, as the CLI and the scene file take them: a Choice's name ("auto")
+// gives its index, true/false a Bool's 1/0. nullopt for any other text (a number, which the
+// caller parses, or a bad name, which it refuses naming spec.rangeText()).
+std::optional<double> namedParameterValue(const ParameterSpec& spec, const std::string& text);
 
 }  // namespace ropescope

@@ -44,6 +44,18 @@ Scene defaultScene();
 // InputError (scene unchanged) for a bad file or a token count that differs from the layout's.
 Scene withIdsFile(Scene scene, const std::string& path);
 
+// Switching design, the one rule every editor follows: a different design starts from its own
+// defaults (the previous design's parameter keys mean nothing to it); the same design keeps
+// its parameters. Throws InputError (field "design") naming the designs for an unknown name.
+void setDesign(Scene& scene, const std::string& name);
+// What picking a design does (GUI design box, CLI --design): setDesign, then the frequency plan
+// the design was published with (PositionDesign::suggestedPlan, IL-RoPE: interleaved) at that
+// plan's default sections, unless `keepPlan` (the CLI's --plan chose one).
+void pickDesign(Scene& scene, const std::string& name, bool keepPlan = false);
+// The scene as the design comparison shows it under `name`: setDesign, and no AGE layer for a
+// design other than the scene's (the layer is the circle design's).
+Scene sceneUnderDesign(const Scene& scene, const std::string& name);
+
 // Throws InputError for an unknown design or plan, bad parameters or a bad layout.
 void validateScene(const Scene& scene);
 

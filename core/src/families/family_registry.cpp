@@ -2,6 +2,7 @@
 // design_registry.cpp.
 #include "family_base.h"
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
 
 namespace ropescope {
 
@@ -15,12 +16,9 @@ const std::vector<const ModelFamily*>& allFamilies() {
 }
 
 const ModelFamily& findFamily(const std::string& name) {
-  std::string known;
-  for (const ModelFamily* f : allFamilies()) {
-    if (f->name() == name) return *f;
-    known += (known.empty() ? "" : ", ") + f->name();
-  }
-  throw InputError("unknown model family \"" + name + "\" (accepted: " + known + ")", "family");
+  return *findByName(
+      allFamilies(), name, [](const ModelFamily* f) { return f->name(); }, "model family",
+      "family");
 }
 
 const ModelFamily* familyForModelType(const std::string& modelType) {

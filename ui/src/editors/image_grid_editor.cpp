@@ -8,10 +8,12 @@
 
 #include <limits>
 
+#include "editors/field_widgets.h"
 #include "model/scene_model.h"
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/layout_files.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope::ui {
 
@@ -36,28 +38,22 @@ ImageGridEditor::ImageGridEditor(SceneModel* model, QWidget* parent)
     preset_->addItem(QString::fromStdString(name), QString::fromStdString(name));
   preset_->addItem(tr("custom"), QString());
   preset_->setToolTip(tr("The image processor whose smart_resize cuts pictures into the grid"));
-  auto spin = [this](const QString& name, int lo, int hi, const QString& tip) {
-    auto* s = new QSpinBox(this);
-    s->setObjectName(name);
-    s->setRange(lo, hi);
-    s->setKeyboardTracking(false);
+  // The field table's spin boxes (object name = field key, range, help), one form row each.
+  auto spin = [this, form](const char* key, const QString& tip) {
+    auto* s = fieldSpinBox(key, this);
     s->setGroupSeparatorShown(true);
     s->setToolTip(tip);
     connect(s, &QSpinBox::valueChanged, this, [this] { commit(model_->scene().imageGrid.rule); });
+    form->addRow(fieldLabel(key), s);
     return s;
   };
-  minPixels_ = spin(QStringLiteral("minPixels"), 0, kSpinMax,
-                    tr("Pictures with fewer resized pixels are scaled up (Qwen2.5-VL: 3136)"));
-  maxPixels_ = spin(QStringLiteral("maxPixels"), 0, kSpinMax,
-                    tr("Pictures with more resized pixels are scaled down (Qwen2.5-VL: 12845056)"));
-  patch_ = spin(QStringLiteral("patch"), 0, kMaxPatch, tr("ViT patch side in pixels"));
-  merge_ = spin(QStringLiteral("merge"), 0, kMaxMerge,
-                tr("merge x merge patches become one LLM token (factor = patch x merge)"));
   form->addRow(tr("Preset"), preset_);
-  form->addRow(tr("Min pixels"), minPixels_);
-  form->addRow(tr("Max pixels"), maxPixels_);
-  form->addRow(tr("Patch"), patch_);
-  form->addRow(tr("Merge"), merge_);
+  minPixels_ =
+      spin("min_pixels", tr("Pictures with fewer resized pixels are scaled up (Qwen2.5-VL: 3136)"));
+  maxPixels_ = spin("max_pixels",
+                    tr("Pictures with more resized pixels are scaled down (Qwen2.5-VL: 12845056)"));
+  patch_ = spin("patch", tr("ViT patch side in pixels"));
+  merge_ = spin("merge", tr("merge x merge patches become one LLM token (factor = patch x merge)"));
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("imageGridError"));
   error_->setWordWrap(true);
@@ -84,12 +80,12 @@ void ImageGridEditor::sync() {
     if (imageGridPreset(preset_->itemData(i).toString().toStdString()) == g) match = i;
   preset_->setCurrentIndex(match);
   const auto& problem = model_->problem();
-  const bool ours =
-      problem &&
-      (problem->field == QLatin1String("image_grid") ||
-       problem->field == QLatin1String("min_pixels") ||
-       problem->field == QLatin1String("max_pixels") || problem->field == QLatin1String("patch") ||
-       problem->field == QLatin1String("merge") || problem->field == QLatin1String("preset"));
+  // The image_grid fields of the table, the box itself and the preset box.
+  bool ours = problem && (problem->field == QLatin1String("image_grid") ||
+                          problem->field == QLatin1String("preset"));
+  for (const SceneField& f : sceneFields())
+    ours = ours || (problem && f.section == "image_grid" &&
+                    problem->field == QString::fromStdString(f.key()));
   error_->setText(ours ? problem->message : QString());
   error_->setVisible(ours);
 }

@@ -12,6 +12,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
+#include "editors/field_widgets.h"
 #include "editors/image_grid_editor.h"
 #include "editors/parameter_editor.h"
 #include "editors/segment_list_editor.h"
@@ -21,6 +24,7 @@
 #include "ropescope/ids_file.h"
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene_fields.h"
 
 namespace ropescope::ui {
 
@@ -31,9 +35,6 @@ QString joinSections(const std::vector<int>& sections) {
   for (int s : sections) parts << QString::number(s);
   return parts.join(QLatin1Char(','));
 }
-
-constexpr AgeStrategy kStrategies[] = {AgeStrategy::All, AgeStrategy::FirstHalf,
-                                       AgeStrategy::SecondHalf, AgeStrategy::Alternate};
 
 }  // namespace
 
@@ -95,43 +96,32 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   column->addWidget(designBox);
   connect(design_, &QComboBox::currentIndexChanged, this, [this](int index) {
     const std::string name = design_->itemData(index).toString().toStdString();
-    model_->edit([&](Scene& s) {
-      s.design = name;
-      s.designParams = {};  // the previous design's keys mean nothing to this one
-      // The plan the design was published with (IL-RoPE: interleaved), at its default sections.
-      if (const std::string plan = findDesign(name).suggestedPlan(); !plan.empty()) {
-        s.frequency.plan = plan;
-        s.frequency.sections.clear();
-      }
-    });
+    model_->edit([&](Scene& s) { pickDesign(s, name); });
   });
 
   // AGE
   ageBox_ = new QGroupBox(tr("AGE: circle or M-RoPE ids per layer"), this);
+  ageBox_->setObjectName(QStringLiteral("age"));
   auto* ageForm = new QFormLayout(ageBox_);
-  ageLayers_ = new QSpinBox(ageBox_);
-  ageLayers_->setObjectName(QStringLiteral("age_layers"));
-  ageLayers_->setRange(0, 1024);
-  ageLayers_->setKeyboardTracking(false);
+  ageLayers_ = fieldSpinBox("age_layers", ageBox_);
   ageStrategy_ = new QComboBox(ageBox_);
-  for (AgeStrategy st : kStrategies)
-    ageStrategy_->addItem(QString::fromLatin1(ageStrategyName(st)));
+  ageStrategy_->setObjectName(QStringLiteral("age_strategy"));
+  for (const std::string& name : sceneField("age_strategy").spec.choices)
+    ageStrategy_->addItem(QString::fromStdString(name));
   ageLayer_ = new QSlider(Qt::Horizontal, ageBox_);
-  ageLayer_->setObjectName(QStringLiteral("ageLayer"));
+  ageLayer_->setObjectName(QString::fromStdString(sceneField("age_layer").key()));
   ageLayer_->setToolTip(tr("Which decoder layer's ids the views show; leftmost = the circle ids"));
   ageLayerText_ = new QLabel(ageBox_);
-  ageForm->addRow(tr("Layers"), ageLayers_);
-  ageForm->addRow(tr("Strategy"), ageStrategy_);
-  ageForm->addRow(tr("Show layer"), ageLayer_);
+  ageForm->addRow(fieldLabel("age_layers"), ageLayers_);
+  ageForm->addRow(fieldLabel("age_strategy"), ageStrategy_);
+  ageForm->addRow(fieldLabel("age_layer"), ageLayer_);
   ageForm->addRow(QString(), ageLayerText_);
-  // The field ids core's AGE errors carry (age_schedule.cpp, scene.cpp).
-  for (const char* f : {"age", "age_layers", "age_strategy", "age_layer", "ageLayer"}) {
-    if (!fieldErrors_.count(QStringLiteral("age"))) {
-      fieldErrors_[QStringLiteral("age")] = makeErrorLabel();
-      ageForm->addRow(fieldErrors_[QStringLiteral("age")]);
-    }
-    fieldErrors_[QString::fromLatin1(f)] = fieldErrors_[QStringLiteral("age")];
-  }
+  // Every AGE field's errors (their field ids are the table's keys) beside the AGE box.
+  fieldErrors_[QStringLiteral("age")] = makeErrorLabel();
+  ageForm->addRow(fieldErrors_[QStringLiteral("age")]);
+  for (const SceneField& f : sceneFields())
+    if (f.section == "age")
+      fieldErrors_[QString::fromStdString(f.key())] = fieldErrors_[QStringLiteral("age")];
   column->addWidget(ageBox_);
   connect(ageLayers_, &QSpinBox::valueChanged, this, [this](int v) {
     model_->edit([v](Scene& s) {
@@ -140,8 +130,10 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
       if (s.ageLayer >= v) s.ageLayer = v - 1;
     });
   });
-  connect(ageStrategy_, &QComboBox::currentIndexChanged, this,
-          [this](int i) { model_->edit([i](Scene& s) { s.age.strategy = kStrategies[i]; }); });
+  connect(ageStrategy_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    const AgeStrategy st = parseAgeStrategy(ageStrategy_->itemText(i).toStdString());
+    model_->edit([st](Scene& s) { s.age.strategy = st; });
+  });
   connect(ageLayer_, &QSlider::valueChanged, this,
           [this](int v) { model_->edit([v](Scene& s) { s.ageLayer = v; }); });
 
@@ -152,16 +144,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   plan_->setObjectName(QStringLiteral("plan"));
   for (const FrequencyPlan* p : allPlans())
     plan_->addItem(QString::fromStdString(p->title()), QString::fromStdString(p->name()));
-  headDim_ = new QSpinBox(planBox);
-  headDim_->setObjectName(QStringLiteral("head_dim"));
-  headDim_->setRange(0, 2048);
-  headDim_->setSingleStep(2);
-  headDim_->setKeyboardTracking(false);
-  rotaryDim_ = new QSpinBox(planBox);
-  rotaryDim_->setRange(0, 2048);
-  rotaryDim_->setSingleStep(2);
+  headDim_ = fieldSpinBox("head_dim", planBox);
+  rotaryDim_ = fieldSpinBox("rotary_dim", planBox);
   rotaryDim_->setSpecialValueText(tr("= head dim"));
-  rotaryDim_->setKeyboardTracking(false);
   pairs_ = new QComboBox(planBox);
   pairs_->setObjectName(QStringLiteral("pairs"));
   pairs_->addItem(tr("NeoX pairs"), QString::fromLatin1(pairLayoutName(PairLayout::NeoX)));
@@ -176,12 +161,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   rr->setContentsMargins(0, 0, 0, 0);
   rr->addWidget(rotaryDim_, 1);
   rr->addWidget(pairs_, 1);
-  base_ = new QDoubleSpinBox(planBox);
-  base_->setObjectName(QStringLiteral("base"));
-  base_->setRange(0.0, 1e13);
+  base_ = fieldDoubleSpinBox("base", planBox);
   base_->setDecimals(0);
   base_->setSingleStep(10000);
-  base_->setKeyboardTracking(false);
   base_->setToolTip(
       tr("θ_p = base^(−2p/d): 10000 RoFormer, 1000000 Qwen2/2.5-VL, 5000000 Qwen3-VL"));
   sections_ = new QLineEdit(planBox);
@@ -193,24 +175,23 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   multiheadRow_ = new QWidget(planBox);
   auto* mh = new QHBoxLayout(multiheadRow_);
   mh->setContentsMargins(0, 0, 0, 0);
-  kvHeads_ = new QSpinBox(multiheadRow_);
-  kvHeads_->setRange(0, 512);
+  kvHeads_ = fieldSpinBox("kv_heads", multiheadRow_);
   kvHeads_->setPrefix(tr("KV heads "));
-  kvHead_ = new QSpinBox(multiheadRow_);
-  kvHead_->setRange(-1, 512);
+  kvHead_ = fieldSpinBox("kv_head", multiheadRow_);
   kvHead_->setPrefix(tr("head "));
   mh->addWidget(kvHeads_);
   mh->addWidget(kvHead_);
-  planForm->addRow(tr("Plan"), plan_);
-  planForm->addRow(fieldErrors_[QStringLiteral("plan")] = makeErrorLabel());
-  planForm->addRow(tr("Head dim"), headDim_);
-  planForm->addRow(fieldErrors_[QStringLiteral("head_dim")] = makeErrorLabel());
-  planForm->addRow(tr("Rotary dim"), rotaryRow);
-  planForm->addRow(fieldErrors_[QStringLiteral("rotary_dim")] = makeErrorLabel());
-  planForm->addRow(tr("Base"), base_);
-  planForm->addRow(fieldErrors_[QStringLiteral("base")] = makeErrorLabel());
-  planForm->addRow(tr("Sections"), sections_);
-  planForm->addRow(fieldErrors_[QStringLiteral("sections")] = makeErrorLabel());
+  // Each row with its red message below, keyed by the field table's keys (core's field ids).
+  const auto row = [&](const char* key, QWidget* editor) {
+    planForm->addRow(fieldLabel(key), editor);
+    planForm->addRow(fieldErrors_[QString::fromLatin1(key)] = makeErrorLabel());
+  };
+  row("plan", plan_);
+  row("head_dim", headDim_);
+  row("rotary_dim", rotaryRow);
+  fieldErrors_[QStringLiteral("pairs")] = fieldErrors_[QStringLiteral("rotary_dim")];
+  row("base", base_);
+  row("sections", sections_);
   planForm->addRow(tr("Multihead"), multiheadRow_);
   fieldErrors_[QStringLiteral("kv_heads")] = makeErrorLabel();
   planForm->addRow(fieldErrors_[QStringLiteral("kv_heads")]);
@@ -265,10 +246,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   selectedText_->setToolTip(
       tr("Its lines to every visual token draw the cone; its distance and "
          "bias profiles fill the profile chart. Click a token to pick it."));
-  selectForm->addRow(tr("Text token"), selectedText_);
+  selectForm->addRow(fieldLabel("selected_text"), selectedText_);
   fieldErrors_[QStringLiteral("selected_text")] = makeErrorLabel();
   selectForm->addRow(fieldErrors_[QStringLiteral("selected_text")]);
-  fieldErrors_[QStringLiteral("selectedText")] = fieldErrors_[QStringLiteral("selected_text")];
   column->addWidget(selectBox);
   connect(selectedText_, &QSpinBox::valueChanged, this,
           [this](int v) { model_->setSelectedText(v); });
@@ -319,9 +299,13 @@ void ScenePanel::sync() {
   {
     const QSignalBlocker b0(ageLayers_), b1(ageStrategy_), b2(ageLayer_);
     ageLayers_->setValue(s.age.layers);
-    for (int i = 0; i < 4; ++i)
-      if (kStrategies[i] == s.age.strategy) ageStrategy_->setCurrentIndex(i);
-    ageLayer_->setRange(-1, std::max(-1, s.age.layers - 1));
+    ageStrategy_->setCurrentIndex(
+        ageStrategy_->findText(QString::fromLatin1(ageStrategyName(s.age.strategy))));
+    // The table's range, below the scene's layer count.
+    const SceneField& layer = sceneField("age_layer");
+    ageLayer_->setRange(
+        fieldSpinMinimum(layer),
+        std::clamp(s.age.layers - 1, fieldSpinMinimum(layer), fieldSpinMaximum(layer)));
     ageLayer_->setValue(s.ageLayer);
   }
   if (s.ageLayer < 0) {

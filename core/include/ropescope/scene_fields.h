@@ -1,0 +1,44 @@
+// The Scene's fields that are not design parameters (those are the designs' ParameterSpecs),
+// declared once: key, JSON place, CLI flag, type, range or choices, default, label and help.
+// The JSON reader and writer, the validators, the CLI table and the scene panel read them from
+// here, so their ranges cannot disagree; the key is the field id of every error (InputError)
+// about the field and the object name of the widget that edits it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ropescope/parameters.h"
+
+namespace ropescope {
+
+struct SceneField {
+  // key ("head_dim"), label, help, kind, range (min..max, whole numbers for Integer), default
+  // and choices, as for a design parameter. A Choice field's default is an index.
+  ParameterSpec spec;
+  std::string section;  // the JSON object it is in: "frequency", "age", "image_grid"; "" = top
+  std::string jsonKey;  // its key there: "head_dim"
+  std::string cliFlag;  // "head-dim" (written --head-dim); empty: no command-line option
+  bool even = false;    // Integer: even numbers only
+  bool list = false;    // a list of values, each in the range (sections)
+  bool text = false;    // free text (layout, model, ids_file): the range does not apply
+
+  const std::string& key() const { return spec.key; }
+  // "frequency.head_dim", or "design" for a top-level one.
+  std::string jsonPath() const { return section.empty() ? jsonKey : section + "." + jsonKey; }
+  // "2..1024" (Integer), "(1, 1e+12]" (Number), "all, first-half, ..." (Choice).
+  std::string rangeText() const;
+};
+
+// Every field, in the order of the session file.
+const std::vector<SceneField>& sceneFields();
+// The field of `key`; std::out_of_range for a key not in the table (a programming error).
+const SceneField& sceneField(std::string_view key);
+// The JSON keys of one section, in table order (what the reader accepts there).
+std::vector<std::string> sceneFieldKeys(std::string_view section);
+// The --help line of a field: its help, range and default ("head dimension, even, 2..1024
+// (default 128)").
+std::string sceneFieldHelp(const SceneField& field);
+
+}  // namespace ropescope

@@ -1,0 +1,217 @@
+// The table of Scene fields (scene_fields.h): the one place their ranges, defaults and names
+// are written.
+#include "ropescope/scene_fields.h"
+
+#include <stdexcept>
+
+#include "ropescope/age_schedule.h"
+#include "ropescope/frequency_plan.h"
+#include "ropescope/ids_file.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/position_design.h"
+#include "ropescope/report.h"
+
+namespace ropescope {
+
+namespace {
+
+using Kind = ParameterSpec::Kind;
+
+SceneField whole(const char* key, const char* section, const char* jsonKey, const char* flag,
+                 double lo, double hi, double def, const char* label, const char* help) {
+  SceneField f;
+  f.spec.key = key;
+  f.spec.label = label;
+  f.spec.help = help;
+  f.spec.kind = Kind::Integer;
+  f.spec.min = lo;
+  f.spec.max = hi;
+  f.spec.defaultValue = def;
+  f.section = section;
+  f.jsonKey = jsonKey;
+  f.cliFlag = flag;
+  return f;
+}
+
+SceneField choice(const char* key, const char* section, const char* jsonKey, const char* flag,
+                  std::vector<std::string> choices, const std::string& def, const char* label,
+                  const char* help) {
+  SceneField f = whole(key, section, jsonKey, flag, 0, 0, 0, label, help);
+  f.spec.kind = Kind::Choice;
+  f.spec.max = static_cast<double>(choices.size()) - 1;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    if (choices[i] == def) f.spec.defaultValue = static_cast<double>(i);
+  f.spec.choices = std::move(choices);
+  return f;
+}
+
+SceneField text(const char* key, const char* jsonKey, const char* flag, const char* label,
+                const char* help) {
+  SceneField f = whole(key, "", jsonKey, flag, 0, 0, 0, label, help);
+  f.text = true;
+  return f;
+}
+
+std::vector<std::string> designNames() {
+  std::vector<std::string> out;
+  for (const PositionDesign* d : allDesigns()) out.push_back(d->name());
+  out.push_back(kIdsFileDesign);
+  return out;
+}
+
+std::vector<std::string> planNames() {
+  std::vector<std::string> out;
+  for (const FrequencyPlan* p : allPlans()) out.push_back(p->name());
+  return out;
+}
+
+std::vector<SceneField> buildTable() {
+  std::vector<SceneField> t;
+  // The image processor's settings (image_grid.h); the defaults are Qwen2.5-VL's.
+  const ImageGridSettings grid;
+  t.push_back(whole("min_pixels", "image_grid", "min_pixels", "min-pixels", 1,
+                    static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.minPixels),
+                    "Min pixels", "smallest resized picture area in pixels"));
+  t.push_back(whole("max_pixels", "image_grid", "max_pixels", "max-pixels", 1,
+                    static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.maxPixels),
+                    "Max pixels", "largest resized picture area in pixels"));
+  t.push_back(whole("patch", "image_grid", "patch", "patch", 1, kMaxPatch, grid.patch, "Patch",
+                    "ViT patch side in pixels"));
+  t.push_back(whole("merge", "image_grid", "merge", "merge", 1, kMaxMerge, grid.merge, "Merge",
+                    "patches merged per LLM token along each side"));
+  t.push_back(choice("resize_rule", "image_grid", "resize_rule", "",
+                     {resizeRuleName(ResizeRule::Qwen), resizeRuleName(ResizeRule::Ernie),
+                      resizeRuleName(ResizeRule::Glm)},
+                     resizeRuleName(grid.rule), "Resize rule",
+                     "whose smart_resize cuts pictures into the grid"));
+  t.push_back(choice("design", "", "design", "design", designNames(), "circle", "Position design",
+                     "position design"));
+  // The frequency plan and its rotary settings (frequency_plan.h).
+  t.push_back(
+      choice("plan", "frequency", "plan", "plan", planNames(), "mrope", "Plan", "frequency plan"));
+  SceneField head = whole("head_dim", "frequency", "head_dim", "head-dim", 2, 1024, 128, "Head dim",
+                          "head dimension");
+  head.even = true;
+  t.push_back(head);
+  SceneField rotary =
+      whole("rotary_dim", "frequency", "rotary_dim", "rotary-dim", 0, 1024, 0, "Rotary dim",
+            "dims that rotate (partial rotary, the rest pass through), at most "
+            "the head dim, 0 = all");
+  rotary.even = true;
+  t.push_back(rotary);
+  SceneField base = whole("base", "frequency", "base", "base", 1, 1e12, 1e6, "Base",
+                          "RoPE base (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)");
+  base.spec.kind = Kind::Number;
+  base.spec.minExclusive = true;
+  t.push_back(base);
+  SceneField sections =
+      whole("sections", "frequency", "sections", "sections", 0, 100000, 0, "Sections",
+            "pairs per axis t,h,w (mrope 16,24,24; interleaved 24,20,20); "
+            "multihead: KV heads per axis; empty = the plan's default");
+  sections.list = true;
+  t.push_back(sections);
+  t.push_back(whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, 256, 8, "KV heads",
+                    "multihead: number of KV heads"));
+  t.push_back(whole("kv_head", "frequency", "kv_head", "kv-head", 0, 255, 0, "KV head",
+                    "multihead: the KV head whose pair map is used, below the KV heads"));
+  t.push_back(choice("pairs", "frequency", "pairs", "pairs",
+                     {pairLayoutName(PairLayout::NeoX), pairLayoutName(PairLayout::GptJ)},
+                     pairLayoutName(PairLayout::NeoX), "Pairs",
+                     "pair layout: neox = dims p, p + r/2 (Qwen); gptj = 2p, 2p + 1 (GLM-4V, "
+                     "ERNIE)"));
+  // Alternating Geometry Encoding (age_schedule.h), circle design only.
+  const AgeSchedule age;
+  t.push_back(whole("age_layers", "age", "layers", "layers", 1, 1024, age.layers, "Layers",
+                    "AGE: number of decoder layers"));
+  t.push_back(
+      choice("age_strategy", "age", "strategy", "age-strategy",
+             {ageStrategyName(AgeStrategy::All), ageStrategyName(AgeStrategy::FirstHalf),
+              ageStrategyName(AgeStrategy::SecondHalf), ageStrategyName(AgeStrategy::Alternate)},
+             ageStrategyName(age.strategy), "Strategy", "AGE strategy"));
+  t.push_back(
+      whole("age_layer", "age", "layer", "age-layer", -1, 1023, -1, "Show layer",
+            "circle: show the ids AGE layer L uses, below the AGE layers (-1: circle ids)"));
+  // The text token the views show; its upper bound is the layout's text count.
+  t.push_back(whole("selected_text", "", "selected_text", "", 0, 1000000000, 0, "Text token",
+                    "the selected text token, below the layout's text count"));
+  t.push_back(text("layout", "layout", "layout", "Layout", "the token layout"));
+  t.push_back(text("ids_file", "ids_file", "ids", "Ids file", "design ids-file: the .npy of ids"));
+  t.push_back(text("model", "model", "", "Model", "the model applied last"));
+  return t;
+}
+
+// Whole numbers in full (1099511627776, not 1.09951e+12): the ranges of Integer fields.
+std::string wholeText(double v) {
+  return std::to_string(static_cast<long long>(v));
+}
+
+// A Number field's bound as people write it: 1, 0.5, 1e12 (not 1e+12).
+std::string shortest(double v) {
+  if (v == static_cast<double>(static_cast<long long>(v)) && v > -1e5 && v < 1e5)
+    return wholeText(v);
+  std::string s = formatDouble(v);
+  if (const auto e = s.find("e+"); e != std::string::npos) s.erase(e + 1, 1);
+  if (const auto e = s.find("e0"); e != std::string::npos) s.erase(e + 1, 1);
+  return s;
+}
+
+}  // namespace
+
+std::string SceneField::rangeText() const {
+  if (text) return "text";
+  switch (spec.kind) {
+    case Kind::Choice: {
+      std::string r;
+      for (const std::string& c : spec.choices) r += (r.empty() ? "" : ", ") + c;
+      return r;
+    }
+    case Kind::Number: {
+      std::string r = spec.minExclusive ? "(" : "[";
+      r += shortest(spec.min);
+      r += ", ";
+      r += shortest(spec.max);
+      return r + "]";
+    }
+    case Kind::Integer:
+    case Kind::Bool:
+      break;
+  }
+  return wholeText(spec.min) + ".." + wholeText(spec.max);
+}
+
+const std::vector<SceneField>& sceneFields() {
+  static const std::vector<SceneField> table = buildTable();
+  return table;
+}
+
+const SceneField& sceneField(std::string_view key) {
+  for (const SceneField& f : sceneFields())
+    if (f.key() == key) return f;
+  throw std::out_of_range("no scene field \"" + std::string(key) + "\"");
+}
+
+std::vector<std::string> sceneFieldKeys(std::string_view section) {
+  std::vector<std::string> out;
+  for (const SceneField& f : sceneFields())
+    if (f.section == section) out.push_back(f.jsonKey);
+  return out;
+}
+
+std::string sceneFieldHelp(const SceneField& f) {
+  std::string h = f.spec.help;
+  if (f.text) return h;
+  if (f.spec.kind == Kind::Choice) {
+    h += ": " + f.rangeText() + " (default " +
+         f.spec.choices.at(static_cast<std::size_t>(f.spec.defaultValue)) + ")";
+    return h;
+  }
+  h += std::string(", ") + (f.even ? "even, " : "") + f.rangeText();
+  if (!f.list)
+    h += " (default " +
+         (f.spec.kind == Kind::Number ? shortest(f.spec.defaultValue)
+                                      : wholeText(f.spec.defaultValue)) +
+         ")";
+  return h;
+}
+
+}  // namespace ropescope

@@ -1,0 +1,263 @@
+// The field table (issue 15 item 2): every Scene field declared once. The validators and the
+// session file follow its ranges and keys, its keys are the field ids of the errors, and the
+// rules written several times before (switching design, finding by name, a parameter's value by
+// name) are core's, once.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "ropescope/errors.h"
+#include "ropescope/frequency_plan.h"
+#include "ropescope/named.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_fields.h"
+
+using namespace ropescope;
+
+namespace {
+
+// How a test puts a whole number into the Scene field `key`, with what else it needs (the
+// multihead plan for the KV heads).
+const std::map<std::string, std::function<void(Scene&, long long)>>& setters() {
+  static const std::map<std::string, std::function<void(Scene&, long long)>> s = {
+      {"min_pixels", [](Scene& c, long long v) { c.imageGrid.minPixels = v; }},
+      {"max_pixels", [](Scene& c, long long v) { c.imageGrid.maxPixels = v; }},
+      {"patch", [](Scene& c, long long v) { c.imageGrid.patch = static_cast<int>(v); }},
+      {"merge", [](Scene& c, long long v) { c.imageGrid.merge = static_cast<int>(v); }},
+      {"head_dim", [](Scene& c, long long v) { c.frequency.rotary.headDim = static_cast<int>(v); }},
+      {"kv_heads",
+       [](Scene& c, long long v) {
+         c.frequency.plan = "multihead";
+         c.frequency.sections = {0, 0, 1};  // one KV head's worth: fits every count
+         c.frequency.kvHeads = static_cast<int>(v);
+       }},
+      {"age_layers", [](Scene& c, long long v) { c.age.layers = static_cast<int>(v); }},
+      {"age_layer", [](Scene& c, long long v) { c.ageLayer = static_cast<int>(v); }},
+      {"selected_text", [](Scene& c, long long v) { c.selectedText = static_cast<int>(v); }},
+  };
+  return s;
+}
+
+std::string refusedField(const Scene& s) {
+  try {
+    validateScene(s);
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST(SceneFields, KeysAreUniqueAndEveryFieldIsComplete) {
+  std::set<std::string> keys, flags;
+  for (const SceneField& f : sceneFields()) {
+    EXPECT_TRUE(keys.insert(f.key()).second) << f.key() << " twice";
+    if (!f.cliFlag.empty()) EXPECT_TRUE(flags.insert(f.cliFlag).second) << f.cliFlag << " twice";
+    EXPECT_FALSE(f.jsonKey.empty()) << f.key();
+    EXPECT_FALSE(f.spec.label.empty()) << f.key();
+    EXPECT_FALSE(f.spec.help.empty()) << f.key();
+    if (f.text) continue;
+    EXPECT_LE(f.spec.min, f.spec.max) << f.key();
+    if (f.spec.kind == ParameterSpec::Kind::Choice) {
+      ASSERT_FALSE(f.spec.choices.empty()) << f.key();
+      EXPECT_LT(f.spec.defaultValue, static_cast<double>(f.spec.choices.size())) << f.key();
+    } else if (!f.list) {
+      EXPECT_TRUE(f.spec.check(f.spec.defaultValue).empty()) << f.key();
+    }
+  }
+  EXPECT_THROW(sceneField("no_such_field"), std::out_of_range);
+}
+
+// The table's defaults are the Scene's: a default scene holds them.
+TEST(SceneFields, DefaultsAreTheDefaultScene) {
+  const Scene s = defaultScene();
+  const auto def = [](const char* key) { return sceneField(key).spec.defaultValue; };
+  const auto choice = [](const char* key) {
+    const SceneField& f = sceneField(key);
+    return f.spec.choices.at(static_cast<std::size_t>(f.spec.defaultValue));
+  };
+  EXPECT_EQ(def("head_dim"), s.frequency.rotary.headDim);
+  EXPECT_EQ(def("rotary_dim"), s.frequency.rotary.rotaryDim);
+  EXPECT_EQ(def("base"), s.frequency.rotary.base);
+  EXPECT_EQ(def("kv_heads"), s.frequency.kvHeads);
+  EXPECT_EQ(def("kv_head"), s.frequency.kvHead);
+  EXPECT_EQ(def("age_layers"), s.age.layers);
+  EXPECT_EQ(def("age_layer"), s.ageLayer);
+  EXPECT_EQ(def("patch"), s.imageGrid.patch);
+  EXPECT_EQ(def("merge"), s.imageGrid.merge);
+  EXPECT_EQ(def("min_pixels"), static_cast<double>(s.imageGrid.minPixels));
+  EXPECT_EQ(def("max_pixels"), static_cast<double>(s.imageGrid.maxPixels));
+  EXPECT_EQ(choice("plan"), s.frequency.plan);
+  EXPECT_EQ(choice("design"), s.design);
+  EXPECT_EQ(choice("pairs"), pairLayoutName(s.frequency.rotary.pairs));
+  EXPECT_EQ(choice("age_strategy"), ageStrategyName(s.age.strategy));
+}
+
+// The validators accept each whole-number field's bounds and refuse one past them, naming the
+// field by its key and the range as the table writes it.
+TEST(SceneFields, ValidatorsFollowTheTableRangesAndKeys) {
+  for (const auto& [key, set] : setters()) {
+    const SceneField& f = sceneField(key);
+    const long long lo = static_cast<long long>(f.spec.min);
+    Scene s = defaultScene();
+    if (key == "max_pixels") s.imageGrid.minPixels = lo;  // min_pixels must not be above it
+    set(s, lo);
+    EXPECT_EQ(refusedField(s), "(accepted)") << key << " = " << lo;
+    s = defaultScene();
+    set(s, lo - 1);
+    EXPECT_EQ(refusedField(s), key) << key << " = " << lo - 1;
+    // The upper bound: AGE layer and selection are below the scene's own count.
+    if (key == "age_layer" || key == "selected_text") continue;
+    const long long hi = static_cast<long long>(f.spec.max);
+    s = defaultScene();
+    if (key == "min_pixels") s.imageGrid.maxPixels = hi;
+    set(s, hi);
+    EXPECT_EQ(refusedField(s), "(accepted)") << key << " = " << hi;
+    s = defaultScene();
+    set(s, hi + 1);
+    EXPECT_EQ(refusedField(s), key) << key << " = " << hi + 1;
+  }
+  Scene s = defaultScene();
+  s.frequency.rotary.base = sceneField("base").spec.min;  // (1, 1e12]: 1 itself is refused
+  EXPECT_EQ(refusedField(s), "base");
+  s.frequency.rotary.base = sceneField("base").spec.max;
+  EXPECT_EQ(refusedField(s), "(accepted)");
+  try {
+    s = defaultScene();
+    s.age.layers = 0;
+    validateScene(s);
+    FAIL() << "AGE layers 0 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(sceneField("age_layers").rangeText()), std::string::npos)
+        << e.what();
+  }
+}
+
+// The writer puts each field where the table says, and the reader accepts exactly those keys.
+TEST(SceneFields, SessionFileKeysAreTheTables) {
+  Scene s = defaultScene();
+  s.imageGrid.rule = ResizeRule::Glm;  // written only when not the default
+  const auto j = nlohmann::ordered_json::parse(sceneToJson(s));
+  for (const char* section : {"frequency", "age", "image_grid"}) {
+    std::vector<std::string> written;
+    for (auto it = j.at(section).begin(); it != j.at(section).end(); ++it)
+      written.push_back(it.key());
+    EXPECT_EQ(written, sceneFieldKeys(section)) << section;
+  }
+  for (const SceneField& f : sceneFields())
+    if (f.section.empty() && !f.text) EXPECT_TRUE(j.contains(f.jsonKey)) << f.jsonKey;
+}
+
+// Errors of the session file carry the table's keys: the GUI shows them beside the field
+// (before, a bad AGE layer count came as "layers", landing at the top of the panel).
+TEST(SceneFields, SessionFileErrorsCarryTheFieldKeys) {
+  const std::string head = R"({"format":"ropescope-scene","version":1,"layout":"t1",)";
+  const std::pair<const char*, const char*> cases[] = {
+      {R"("age":{"layers":"many"}})", "age_layers"},
+      {R"("age":{"layers":0}})", "age_layers"},
+      {R"("age":{"strategy":"odd"}})", "age_strategy"},
+      {R"("age":{"layer":"x"}})", "age_layer"},
+      {R"("frequency":{"head_dim":1.5}})", "head_dim"},
+      {R"("frequency":{"sections":[1,2,-3]}})", "sections"},
+      {R"("image_grid":{"patch":"x"}})", "patch"},
+      {R"("selected_text":"x"})", "selected_text"},
+  };
+  for (const auto& [tail, field] : cases) {
+    try {
+      sceneFromJson(head + tail);
+      ADD_FAILURE() << tail << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), field) << tail << ": " << e.what();
+    }
+  }
+}
+
+TEST(SceneRules, SwitchingDesignResetsItsParametersOnlyWhenItChanges) {
+  Scene s = defaultScene();
+  s.designParams.set("alpha", 0.25);
+  setDesign(s, "circle");  // the same design keeps its parameters
+  EXPECT_EQ(s.designParams.find("alpha"), 0.25);
+  setDesign(s, "hope");
+  EXPECT_EQ(s.design, "hope");
+  EXPECT_TRUE(s.designParams.values().empty());
+  EXPECT_THROW(setDesign(s, "spiral"), InputError);
+  EXPECT_EQ(s.design, "hope");  // unchanged on a bad name
+}
+
+TEST(SceneRules, PickingADesignTakesItsPublishedPlanUnlessThePlanIsKept) {
+  Scene s = defaultScene();
+  s.frequency.sections = {16, 24, 24};
+  pickDesign(s, "ilrope");
+  EXPECT_EQ(s.frequency.plan, findDesign("ilrope").suggestedPlan());
+  EXPECT_TRUE(s.frequency.sections.empty());
+  Scene kept = defaultScene();
+  kept.frequency.sections = {16, 24, 24};
+  pickDesign(kept, "ilrope", /*keepPlan=*/true);
+  EXPECT_EQ(kept.frequency.plan, "mrope");
+  EXPECT_EQ(kept.frequency.sections, (std::vector<int>{16, 24, 24}));
+  Scene plain = defaultScene();
+  pickDesign(plain, "hope");  // no suggested plan: the plan stays
+  EXPECT_EQ(plain.frequency.plan, "mrope");
+}
+
+TEST(SceneRules, UnderAnotherDesignTheAgeLayerIsOff) {
+  Scene s = defaultScene();
+  s.ageLayer = 3;
+  s.designParams.set("alpha", 0.25);
+  EXPECT_EQ(sceneUnderDesign(s, "circle"), s);
+  const Scene other = sceneUnderDesign(s, "mrope");
+  EXPECT_EQ(other.design, "mrope");
+  EXPECT_EQ(other.ageLayer, -1);
+  EXPECT_TRUE(other.designParams.values().empty());
+}
+
+TEST(SceneRules, UnknownNamesListTheAcceptedOnes) {
+  const std::vector<std::string> names = {"a", "b"};
+  EXPECT_EQ(joinNames(names), "a, b");
+  EXPECT_EQ(joinNames({}), "none");
+  EXPECT_EQ(findByName(
+                names, "b", [](const std::string& n) { return n; }, "letter", "f"),
+            "b");
+  try {
+    findByName(
+        names, "c", [](const std::string& n) { return n; }, "letter", "f");
+    FAIL() << "c found";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown letter \"c\" (accepted: a, b)");
+    EXPECT_EQ(e.field(), "f");
+  }
+  // The registries say it the same way.
+  try {
+    findPlan("spiral");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("unknown frequency plan \"spiral\" (accepted: ", 0), 0u);
+  }
+  try {
+    findDesign("spiral");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown design \"spiral\" (accepted: " +
+                                         joinNames(sceneField("design").spec.choices) + ")");
+  }
+}
+
+TEST(SceneRules, ParameterValuesByName) {
+  ParameterSpec choice;
+  choice.key = "mode";
+  choice.kind = ParameterSpec::Kind::Choice;
+  choice.choices = {"fixed", "auto"};
+  EXPECT_EQ(namedParameterValue(choice, "auto"), 1.0);
+  EXPECT_EQ(namedParameterValue(choice, "true"), std::nullopt);
+  EXPECT_EQ(namedParameterValue(choice, "1"), std::nullopt);  // a number: the caller's
+  ParameterSpec flag;
+  flag.key = "centre";
+  flag.kind = ParameterSpec::Kind::Bool;
+  EXPECT_EQ(namedParameterValue(flag, "true"), 1.0);
+  EXPECT_EQ(namedParameterValue(flag, "false"), 0.0);
+  EXPECT_EQ(namedParameterValue(flag, "auto"), std::nullopt);
+}

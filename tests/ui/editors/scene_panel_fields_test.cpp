@@ -1,0 +1,171 @@
+// The scene panel and the command line take their ranges and field ids from one table
+// (ropescope/scene_fields.h, issue 15 item 2): the spin boxes hold exactly the table's range, the
+// CLI accepts exactly it, and an error lands beside the field whose key it carries.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTest>
+
+#include "cli_options.h"
+#include "editors/field_widgets.h"
+#include "editors/scene_panel.h"
+#include "model/scene_model.h"
+#include "ropescope/errors.h"
+#include "ropescope/scene_fields.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+
+namespace {
+
+// The visible red message of the panel whose text is `message`, or nullptr.
+QLabel* messageLabel(const ScenePanel& panel, const QString& message) {
+  for (QLabel* l : panel.findChildren<QLabel*>())
+    if (l->isVisibleTo(const_cast<ScenePanel*>(&panel)) && l->text() == message) return l;
+  return nullptr;
+}
+
+// The CLI's refusal of `--FLAG value` (ids over a small layout takes every scene option).
+std::pair<std::string, std::string> cliRefusal(const SceneField& f, long long value) {
+  try {
+    cli::parseArguments(cli::kIds,
+                        {"--layout", "t2,i2x2", "--" + f.cliFlag, std::to_string(value)});
+  } catch (const InputError& e) {
+    return {e.what(), e.field()};
+  }
+  return {"(accepted)", ""};
+}
+
+}  // namespace
+
+// Every whole-number field the panel edits with a spin box: its range is the table's.
+TEST(ScenePanelFields, SpinBoxesHoldTheTableRanges) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  int checked = 0;
+  for (const SceneField& f : sceneFields()) {
+    if (f.spec.kind != ParameterSpec::Kind::Integer || f.list || f.text) continue;
+    auto* spin = panel.findChild<QSpinBox*>(QString::fromStdString(f.key()));
+    if (!spin) continue;  // edited otherwise (the AGE layer's slider, the selection's count)
+    ++checked;
+    EXPECT_EQ(spin->minimum(), fieldSpinMinimum(f)) << f.key();
+    EXPECT_EQ(spin->maximum(), fieldSpinMaximum(f)) << f.key();
+    EXPECT_EQ(spin->minimum(), static_cast<int>(f.spec.min)) << f.key();
+    if (f.spec.max <= std::numeric_limits<int>::max())
+      EXPECT_EQ(spin->maximum(), static_cast<int>(f.spec.max)) << f.key();
+  }
+  // head dim, rotary dim, KV heads, KV head, AGE layers, patch, merge, min and max pixels.
+  EXPECT_EQ(checked, 9);
+  auto* base = panel.findChild<QDoubleSpinBox*>(QStringLiteral("base"));
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->minimum(), sceneField("base").spec.min);
+  EXPECT_EQ(base->maximum(), sceneField("base").spec.max);
+}
+
+// Every whole-number field with a flag: the CLI accepts the table's bounds and refuses one past
+// them in one line naming the flag and the table's range; the error carries the field's key.
+TEST(ScenePanelFields, CliAcceptsTheTableRanges) {
+  int checked = 0;
+  for (const SceneField& f : sceneFields()) {
+    if (f.spec.kind != ParameterSpec::Kind::Integer || f.list || f.text || f.cliFlag.empty())
+      continue;
+    ++checked;
+    const long long lo = static_cast<long long>(f.spec.min);
+    const long long hi = static_cast<long long>(f.spec.max);
+    const std::string expects =
+        "--" + f.cliFlag + " expects a whole number in " + f.rangeText() + " (got \"";
+    for (long long bad : {lo - 1, hi + 1}) {
+      const auto [message, field] = cliRefusal(f, bad);
+      EXPECT_EQ(message, expects + std::to_string(bad) + "\")") << f.key();
+      EXPECT_EQ(field, f.key()) << message;
+    }
+    // The bounds themselves pass the option (core may still refuse them with other fields:
+    // then not in the flag's words).
+    for (long long good : {lo, hi})
+      EXPECT_EQ(cliRefusal(f, good).first.find(expects), std::string::npos)
+          << f.key() << " = " << good;
+  }
+  // min/max pixels, patch, merge, head dim, rotary dim, KV heads, KV head, AGE layers, layer.
+  EXPECT_EQ(checked, 10);
+}
+
+// A bad AGE value reaches the message beside the AGE box: typed out of range, the box refuses it
+// (the GUI accepts what core and the CLI accept); one core refuses (1 layer and layer 0 shown
+// is fine, 0 layers is not) is reported by the AGE box, not at the top of the panel.
+TEST(ScenePanelFields, AgeErrorShowsBesideTheAgeBox) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  auto* layers = panel.findChild<QSpinBox*>(QStringLiteral("age_layers"));
+  auto* ageBox = panel.findChild<QGroupBox*>(QStringLiteral("age"));
+  ASSERT_NE(layers, nullptr);
+  ASSERT_NE(ageBox, nullptr);
+  ASSERT_EQ(model.scene().age.layers, 36);
+
+  // Typed: "0" then Enter; the box keeps a value in range and the scene follows it.
+  layers->setFocus();
+  layers->selectAll();
+  QTest::keyClicks(layers, QStringLiteral("0"));
+  QTest::keyClick(layers, Qt::Key_Enter);
+  EXPECT_GE(layers->value(), 1);
+  EXPECT_EQ(model.scene().age.layers, layers->value());
+
+  // A value core refuses, with the AGE layers' key: beside the AGE box.
+  model.edit([](Scene& s) { s.age.layers = 0; });
+  ASSERT_TRUE(model.problem());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("age_layers"));
+  const QString message = panel.errorFor(QStringLiteral("age_layers"));
+  EXPECT_NE(message.toStdString().find(sceneField("age_layers").rangeText()), std::string::npos)
+      << message.toStdString();
+  EXPECT_TRUE(panel.errorFor(QString()).isEmpty());
+  QLabel* shown = messageLabel(panel, message);
+  ASSERT_NE(shown, nullptr);
+  EXPECT_TRUE(ageBox->isAncestorOf(shown));
+
+  // The AGE layer shown, past the layer count: the same place.
+  model.edit([](Scene& s) {
+    s.age.layers = 12;
+    s.ageLayer = 20;
+  });
+  ASSERT_TRUE(model.problem());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("age_layer"));
+  shown = messageLabel(panel, panel.errorFor(QStringLiteral("age_layer")));
+  ASSERT_NE(shown, nullptr);
+  EXPECT_TRUE(ageBox->isAncestorOf(shown));
+
+  model.edit([](Scene& s) { s.ageLayer = 3; });
+  EXPECT_FALSE(model.problem());
+  EXPECT_TRUE(panel.errorFor(QStringLiteral("age_layers")).isEmpty());
+}
+
+// The CLI's AGE errors carry the same keys (before: "layers").
+TEST(ScenePanelFields, CliAgeErrorsCarryTheFieldKeys) {
+  EXPECT_EQ(cliRefusal(sceneField("age_layers"), 0).second, "age_layers");
+  try {
+    cli::parseArguments(cli::kIds, {"--layout", "t2", "--age-strategy", "odd"});
+    FAIL() << "--age-strategy odd accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "age_strategy");
+  }
+}
+
+// A value the box lets through but core refuses (an odd head dim) is shown beside that box.
+TEST(ScenePanelFields, TypedOddHeadDimShowsBesideIt) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  auto* head = panel.findChild<QSpinBox*>(QStringLiteral("head_dim"));
+  ASSERT_NE(head, nullptr);
+  head->setFocus();
+  head->selectAll();
+  QTest::keyClicks(head, QStringLiteral("127"));
+  QTest::keyClick(head, Qt::Key_Enter);
+  ASSERT_TRUE(model.problem());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("head_dim"));
+  EXPECT_NE(panel.errorFor(QStringLiteral("head_dim")).toStdString().find("even"),
+            std::string::npos);
+  EXPECT_TRUE(panel.errorFor(QString()).isEmpty());
+}
