@@ -172,13 +172,7 @@ TEST(Figure, CompareShowsEachSchemeInItsQuadrant) {
   single.legend = false;
   std::vector<QImage> alone;
   for (const char* d : designs) {
-    Scene s = preset;
-    if (s.design != d) {
-      s.design = d;
-      s.designParams = {};
-      s.ageLayer = -1;
-    }
-    alone.push_back(figureImage(s, findFigureView("space"), single));
+    alone.push_back(figureImage(sceneUnderDesign(preset, d), findFigureView("space"), single));
     ASSERT_FALSE(test::looksBlank(alone.back())) << d;
   }
   for (int i = 0; i < 4; ++i) {
@@ -265,7 +259,8 @@ TEST(Figure, FourSchemesCarryThePapersPtd) {
   EXPECT_NEAR(ptd["hard"], 20.0 / 9.0, 1e-12);  // closed form: 9 consecutive ids
   EXPECT_NEAR(ptd["unordered"], 0.0, 1e-12);
   EXPECT_NEAR(ptd["circle"], 0.0, 1e-12);
-  EXPECT_NEAR(ptd["spatial"], 0.6613, 5e-5);  // docs/reference-data.md#circle_vectorstxt, Fig. 1(c) labels
+  EXPECT_NEAR(ptd["spatial"], 0.6613,
+              5e-5);  // docs/reference-data.md#circle_vectorstxt, Fig. 1(c) labels
   // 9 image + 5 text tokens per design.
   EXPECT_EQ(cols.at("token").size(), 4u * 14u);
 }

@@ -7,6 +7,7 @@
 
 #include "model/sample_scene.h"
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
 
 static void initPresetResources() {
   Q_INIT_RESOURCE(presets);
@@ -66,12 +67,8 @@ const std::vector<FigurePreset>& figurePresets() {
 }
 
 const FigurePreset& findFigurePreset(const std::string& name) {
-  std::string known;
-  for (const FigurePreset& p : figurePresets()) {
-    if (p.name == name) return p;
-    known += (known.empty() ? "" : ", ") + p.name;
-  }
-  throw InputError("unknown preset \"" + name + "\" (accepted: " + known + ")", "preset");
+  return findByName(
+      figurePresets(), name, [](const FigurePreset& p) { return p.name; }, "preset", "preset");
 }
 
 }  // namespace ropescope::ui

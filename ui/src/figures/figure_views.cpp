@@ -26,8 +26,10 @@
 #include "platform/file_output.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
 #include "ropescope/sound_display.h"
 #include "ropescope/table_report.h"
@@ -76,17 +78,6 @@ std::array<std::vector<double>, 3> decayCurves(const Scene& scene, const SceneMe
     curves[a] = subset ? decayCurve(m.pairs, dir, maxD, DecayForm::Subset) : m.decayAxis[a];
   }
   return curves;
-}
-
-// The scene under another design, with that design's defaults (the compareDesigns rule).
-Scene underDesign(const Scene& base, const std::string& design) {
-  Scene s = base;
-  if (s.design != design) {
-    s.design = design;
-    s.designParams = {};
-    s.ageLayer = -1;
-  }
-  return s;
 }
 
 // 10000 for RoFormer's base, 1e6 / 5e6 for the Qwen bases.
@@ -182,7 +173,7 @@ QImage compareImage(const Scene& scene, const FigureOptions& o) {
   const int cw[2] = {w / 2, w - w / 2}, ch[2] = {h / 2, h - h / 2};
   for (std::size_t i = 0; i < kCompareDesigns.size(); ++i) {
     const int col = static_cast<int>(i % 2), row = static_cast<int>(i / 2);
-    const Scene s = underDesign(scene, kCompareDesigns[i]);
+    const Scene s = sceneUnderDesign(scene, kCompareDesigns[i]);
     const SceneMetrics m = metricsOf(s, o);
     const QImage panel =
         renderSpace(s, m.ids, m.selectedToken, compareTitle(kCompareDesigns[i], m.ptd),
@@ -434,12 +425,8 @@ const std::vector<FigureView>& figureViews() {
 }
 
 const FigureView& findFigureView(const std::string& name) {
-  std::string known;
-  for (const FigureView& v : figureViews()) {
-    if (v.name == name) return v;
-    known += (known.empty() ? "" : ", ") + v.name;
-  }
-  throw InputError("unknown view \"" + name + "\" (accepted: " + known + ")", "view");
+  return findByName(
+      figureViews(), name, [](const FigureView& v) { return v.name; }, "view", "view");
 }
 
 std::string figureFormat(const FigureView& view, const std::string& path) {
@@ -466,7 +453,7 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
   } else if (view.name == "compare") {
     t.columns = {"design", "ptd", "token", "modality", "t", "h", "w"};
     for (const std::string& d : kCompareDesigns) {
-      const SceneMetrics m = metricsOf(underDesign(scene, d), o);
+      const SceneMetrics m = metricsOf(sceneUnderDesign(scene, d), o);
       for (std::size_t i = 0; i < m.ids.size(); ++i)
         t.rows.push_back({d, m.ptd.ptd, static_cast<long long>(i),
                           std::string(modalityName(m.ids.tokens[i].modality)), m.ids.ids[i][0],

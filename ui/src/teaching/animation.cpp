@@ -55,10 +55,7 @@ const ParameterSpec& circleSpec(const std::string& key) {
 // The scene of one circle-parameter frame.
 Scene circleFrameScene(const Scene& scene, const AnimationSpec& spec, double value) {
   Scene s = scene;
-  if (s.design != "circle") {
-    s.design = "circle";
-    s.designParams = {};
-  }
+  setDesign(s, "circle");
   s.ageLayer = -1;
   s.designParams.set(spec.parameter, value);
   if (spec.parameter == "radius") s.designParams.set("radius_mode", 0);  // a fixed R to sweep
