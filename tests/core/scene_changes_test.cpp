@@ -166,3 +166,20 @@ TEST(SceneMetricsUpdate, SelectedTextTokenCountsTheTextTokens) {
                                           .ids;
   EXPECT_EQ(ropescope::selectedTextToken(none, 0), -1);
 }
+
+// The profiles are split among threads by visual token: the same numbers for every count.
+TEST(SceneMetricsUpdate, SelectionProfilesAreTheSameOnEveryThreadCount) {
+  Scene s = baseScene();
+  s.layout = ropescope::parseLayoutSpec("t3,i17x23,t4");
+  s.selectedText = 4;
+  const ropescope::SceneMetrics one = ropescope::computeSceneMetrics(s, 16, 1);
+  ASSERT_GE(one.selectedToken, 0);
+  const auto token = static_cast<std::size_t>(one.selectedToken);
+  EXPECT_EQ(one.selectedBias, ropescope::biasToVisual(one.ids, one.pairs, token));
+  EXPECT_EQ(one.selectedDistance, ropescope::distancesToVisual(one.ids, token));
+  for (int threads : {2, 3, 7}) {
+    ropescope::SceneMetrics m = ropescope::computeSceneMetrics(s, 16, threads);
+    EXPECT_EQ(m.selectedBias, one.selectedBias) << threads;
+    EXPECT_EQ(m.selectedDistance, one.selectedDistance) << threads;
+  }
+}
