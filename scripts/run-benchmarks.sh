@@ -5,6 +5,9 @@
 # Usage: scripts/run-benchmarks.sh [--reps N] [--no-build] [--no-variants] [--native]
 #   --no-variants  skip core rebuilt with -fno-math-errno; --native: also with -march=native
 #   --report-only  print the table again from the last run's results
+#   --click  only the GUI benchmark bench_click (a token click on t1000,i500x500 in the main
+#            window, target 50 ms): built with the GUI in ROPESCOPE_CLICK_BUILD (default: build),
+#            run under xvfb-run with software OpenGL
 #   ROPESCOPE_BENCH_BUILD  build folder (default: build-bench in the repository)
 # Results (JSON) stay in <build>/bench-results. Never run as a test: timings depend on the machine.
 set -euo pipefail
@@ -16,6 +19,7 @@ do_build=1
 variants=ON
 native=0
 report_only=0
+click=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --reps) reps=$2; shift 2 ;;
@@ -23,10 +27,20 @@ while [[ $# -gt 0 ]]; do
     --no-variants) variants=OFF; shift ;;
     --native) native=1; shift ;;
     --report-only) report_only=1; shift ;;
+    --click) click=1; shift ;;
     -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "run-benchmarks.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+
+if [[ $click == 1 ]]; then
+  click_build=${ROPESCOPE_CLICK_BUILD:-$root/build}
+  [[ $do_build == 1 ]] && ninja -C "$click_build" -j2 bench_click
+  QT_QPA_PLATFORM=xcb LIBGL_ALWAYS_SOFTWARE=1 QT_SCALE_FACTOR=1 \
+    xvfb-run -a -s "-screen 0 1600x1200x24" "$click_build/tests/bench/bench_click" \
+    --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=false
+  exit 0
+fi
 
 py=/usr/bin/python3  # Debian's python3 with python3-numpy (OpenBLAS via update-alternatives)
 peers=$root/tests/bench/peers

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "parallel.h"
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/position_design.h"
@@ -23,28 +24,32 @@ PositionIds effectiveIds(const Scene& scene) {
                                 design == scene.design ? scene.designParams : ParameterSet{});
 }
 
+long selectedTextToken(const PositionIds& ids, int selectedText) {
+  // The text tokens in order, counted without building their list (a 250k-token picture).
+  long last = -1;
+  int seen = 0;
+  for (std::size_t i = 0; i < ids.tokens.size(); ++i) {
+    if (ids.tokens[i].modality != Modality::Text) continue;
+    last = static_cast<long>(i);
+    if (seen++ == selectedText) break;
+  }
+  return last;
+}
+
 DesignIds computeDesignIds(const Scene& scene, int threads) {
   validateScene(scene);
   DesignIds d;
   d.designUsed = effectiveDesign(scene);
   d.ids = effectiveIds(scene);
   d.ptd = perTokenDistance(d.ids, threads);
-  const auto text = d.ids.textIndices();
-  if (!text.empty()) {
-    const std::size_t sel =
-        std::min<std::size_t>(static_cast<std::size_t>(scene.selectedText), text.size() - 1);
-    d.selectedToken = static_cast<long>(text[sel]);
-  }
+  d.selectedToken = selectedTextToken(d.ids, scene.selectedText);
   return d;
 }
 
-SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads) {
-  DesignIds d = computeDesignIds(scene, threads);
-  SceneMetrics m;
-  m.designUsed = std::move(d.designUsed);
-  m.ids = std::move(d.ids);
-  m.ptd = std::move(d.ptd);
-  m.selectedToken = d.selectedToken;
+namespace {
+
+// The results that read the frequency plan (and the bias spread, which reads the ids too).
+void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, int threads) {
   m.pairs = resolvePairs(scene.frequency);
   m.bias = biasSpread(m.ids, m.pairs, threads);
   m.decayDistance.resize(static_cast<std::size_t>(maxDistance) + 1);
@@ -54,15 +59,58 @@ SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int thread
     dir[a] = 1.0;
     m.decayAxis[a] = decayCurve(m.pairs, dir, maxDistance, DecayForm::Full, threads);
   }
+  m.decayStream.clear();
   if (scene.layout.audioCount() > 0)
     m.decayStream = decayCurve(m.pairs, {1.0, 1.0, 1.0}, maxDistance, DecayForm::Full, threads);
   m.wavelengths = wavelengths(m.pairs, 32768.0);
-  if (m.selectedToken >= 0) {
-    const auto token = static_cast<std::size_t>(m.selectedToken);
-    m.selectedDistance = distancesToVisual(m.ids, token);
-    m.selectedBias = biasToVisual(m.ids, m.pairs, token);
-  }
+}
+
+// The selected text token's profiles (ids and pairs already computed). Each visual token's value
+// is computed on its own, so the visual tokens are split among the threads: the same numbers
+// for every thread count (a click on t1000,i500x500 under circle ids: 250k x 64 cosines).
+void computeSelectionResults(SceneMetrics& m, const Scene& scene, int threads) {
+  m.selectedToken = selectedTextToken(m.ids, scene.selectedText);
+  m.selectedDistance.clear();
+  m.selectedBias.clear();
+  if (m.selectedToken < 0) return;
+  const auto token = static_cast<std::size_t>(m.selectedToken);
+  const std::vector<std::size_t> visual = m.ids.visualIndices();
+  m.selectedDistance = distancesTo(m.ids, token, visual);
+  m.selectedBias.resize(visual.size());
+  const SceneMetrics& in = m;
+  double* out = m.selectedBias.data();
+  detail::parallelFor(
+      visual.size(), threads, [&in, &visual, token, out](std::size_t b, std::size_t e) {
+        const std::vector<std::size_t> part(visual.begin() + static_cast<std::ptrdiff_t>(b),
+                                            visual.begin() + static_cast<std::ptrdiff_t>(e));
+        const std::vector<double> bias = biasTo(in.ids, in.pairs, token, part);
+        std::copy(bias.begin(), bias.end(), out + b);
+      });
+}
+
+}  // namespace
+
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads) {
+  DesignIds d = computeDesignIds(scene, threads);
+  SceneMetrics m;
+  m.designUsed = std::move(d.designUsed);
+  m.ids = std::move(d.ids);
+  m.ptd = std::move(d.ptd);
+  computePairResults(m, scene, maxDistance, threads);
+  computeSelectionResults(m, scene, threads);
   return m;
+}
+
+void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges changes, int maxDistance,
+                        int threads) {
+  if (changes.touches(kIdsParts) ||
+      m.decayDistance.size() != static_cast<std::size_t>(maxDistance) + 1) {
+    m = computeSceneMetrics(scene, maxDistance, threads);
+    return;
+  }
+  validateScene(scene);
+  if (changes.touches(kFrequencyParts)) computePairResults(m, scene, maxDistance, threads);
+  if (changes.touches(kSelectionParts)) computeSelectionResults(m, scene, threads);
 }
 
 std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,

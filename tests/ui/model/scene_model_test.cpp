@@ -266,8 +266,13 @@ TEST(SceneModel, AnEditReplacesAWaitingComparison) {
 // arriving later changes nothing; the model can be destroyed while a comparison runs.
 TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
   QSignalSpy* spy = nullptr;
+  // Kept outside the model: what its summary worker's jobs did, seen after the model is gone.
+  auto ended = std::make_shared<std::atomic<int>>(0);
+  int started = 0;
+  int resultsAfterStart = 0;
   {
     SceneModel model;
+    model.summaryWorker()->setJobEndHook([ended](bool) { ++*ended; });
     model.setSynchronousSummaryLimit(0);
     const Scene a = biggerScene("t20,i12x14,t9");
     model.setScene(a);
@@ -280,9 +285,17 @@ TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
     // A slow comparison running when the model goes.
     model.setScene(biggerScene("t400,i60x60"));
     ASSERT_TRUE(waitUntil([&] { return model.summaryWorker()->started() > 0; }));
+    started = model.summaryWorker()->started();
+    // From here on no event loop runs until the model is destroyed.
+    QObject::connect(&model, &SceneModel::summariesChanged, [&] { ++resultsAfterStart; });
     delete spy;
   }
-  SUCCEED();
+  // The destructor stopped and joined the worker: every job it started has ended, none runs on.
+  EXPECT_GE(started, 1);
+  EXPECT_EQ(ended->load(), started);
+  // The slow comparison's result, if it had one, is dropped with the model: no one hears of it.
+  QCoreApplication::processEvents();
+  EXPECT_EQ(resultsAfterStart, 0);
 }
 
 // The metrics of a scene with many text x visual pairs are computed in the background: the model
@@ -346,4 +359,70 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   QTest::qWait(300);
   EXPECT_TRUE(model.isStale());
   EXPECT_TRUE(model.validScene() == c);
+}
+
+// Issue 15 item 3: the model says what changed. A selection click is a change of the selection
+// only: the profiles are updated in place, neither the full metrics nor the design comparison
+// run, and the views are told which part changed.
+TEST(SceneModel, SelectionClickRecomputesOnlyTheSelection) {
+  SceneModel model;
+  const Scene a = biggerScene("t20,i12x14,t9");
+  model.setScene(a);
+  model.flushSummaries();
+  const int full = model.fullComputations(), comparisons = model.comparisons();
+  const int started = model.summaryWorker()->started();
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.setSelectedText(21);
+  ASSERT_EQ(changed.count(), 1);
+  EXPECT_EQ(changed.at(0).at(0).value<ropescope::SceneChanges>(),
+            ropescope::SceneChanges(ropescope::ScenePart::Selection));
+  EXPECT_EQ(model.fullComputations(), full);
+  EXPECT_EQ(model.comparisons(), comparisons);
+  EXPECT_EQ(model.summaryWorker()->started(), started);
+  EXPECT_FALSE(model.summariesPending());
+  Scene b = a;
+  b.selectedText = 21;
+  EXPECT_TRUE(model.validScene() == b);
+  const ropescope::SceneMetrics fresh = ropescope::computeSceneMetrics(b, 256, 1);
+  EXPECT_EQ(model.metrics().selectedToken, fresh.selectedToken);
+  EXPECT_EQ(model.metrics().selectedDistance, fresh.selectedDistance);
+  EXPECT_EQ(model.metrics().selectedBias, fresh.selectedBias);
+  expectSummariesOf(model, b);
+  // An edit of the ids is computed whole and compares the designs again.
+  changed.clear();
+  model.edit([](Scene& s) { s.design = "hard"; });
+  ASSERT_EQ(changed.count(), 1);
+  EXPECT_TRUE(
+      changed.at(0).at(0).value<ropescope::SceneChanges>().touches(ropescope::ScenePart::Design));
+  EXPECT_EQ(model.fullComputations(), full + 1);
+  EXPECT_TRUE(model.comparisons() > comparisons || model.summariesPending());
+}
+
+// A scene large enough for the background: a selection click is still answered at once, on
+// this thread, without a background job.
+TEST(SceneModel, SelectionClickOnALargeSceneNeedsNoBackgroundJob) {
+  SceneModel model;
+  model.setBackgroundPairs(100);
+  const Scene a = biggerScene("t20,i12x14,t9");
+  model.setScene(a);
+  ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
+  const int jobs = model.metricsWorker()->started();
+  model.setSelectedText(5);
+  EXPECT_FALSE(model.computing());
+  EXPECT_EQ(model.metricsWorker()->started(), jobs);
+  EXPECT_EQ(model.validScene().selectedText, 5);
+  Scene b = a;
+  b.selectedText = 5;
+  EXPECT_EQ(model.metrics().selectedBias, ropescope::computeSceneMetrics(b, 256, 1).selectedBias);
+}
+
+// A refused edit changes no part of the shown scene: the views are told so (an empty set).
+TEST(SceneModel, ARefusedEditChangesNoShownPart) {
+  SceneModel model;
+  model.setScene(circleScene());
+  QSignalSpy changed(&model, &SceneModel::changed);
+  model.edit([](Scene& s) { s.frequency.rotary.base = 0.5; });
+  ASSERT_EQ(changed.count(), 1);
+  EXPECT_TRUE(changed.at(0).at(0).value<ropescope::SceneChanges>().empty());
+  EXPECT_TRUE(model.isStale());
 }

@@ -318,3 +318,63 @@ TEST(MainWindow, AgeErrorShowsBesideTheAgeBox) {
   layers->setValue(12);
   EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("age_layers")).isEmpty());
 }
+
+// Issue 15 item 3: a click on a text token recomputes only what reads the selection. Counted,
+// not timed: no full metrics, no design comparison, no new 3-D geometry, the four compare views'
+// ids kept; and the cone, the profile and the compare views follow the new token.
+TEST(MainWindow, TextTokenClickRecomputesOnlyTheSelection) {
+  Window win;
+  SceneModel* model = win.w.model();
+  model->flushSummaries();
+  win.w.setCompareMode(true);
+  CompareView* compare = win.w.compareView();
+  showAndSettle(compare);
+  ASSERT_TRUE(waitUntil([&] { return compare->computations() > 0; }));
+  win.w.setCompareMode(false);
+  showAndSettle(win.w.spaceView());
+  const int full = model->fullComputations();
+  const int comparisons = model->comparisons();
+  const int builds = win.w.spaceView()->geometryBuilds();
+  const int compareRuns = compare->computations();
+  std::vector<int> compareBuilds;
+  for (int i = 0; i < compare->viewCount(); ++i)
+    compareBuilds.push_back(compare->view(i)->geometryBuilds());
+  const int text = model->scene().selectedText == 1 ? 2 : 1;
+  model->setSelectedText(text);
+  EXPECT_EQ(model->fullComputations(), full);
+  EXPECT_EQ(model->comparisons(), comparisons);
+  EXPECT_FALSE(model->summariesPending());
+  EXPECT_EQ(win.w.spaceView()->geometryBuilds(), builds);
+  const long token = ropescope::selectedTextToken(model->metrics().ids, text);
+  EXPECT_EQ(model->metrics().selectedToken, token);
+  EXPECT_EQ(win.w.charts()->profilePointCount(),
+            static_cast<int>(model->metrics().selectedDistance.size()));
+  // The hidden compare views stay as they were until shown; then they move the cone without
+  // computing their designs' ids again.
+  win.w.setCompareMode(true);
+  showAndSettle(compare);
+  EXPECT_EQ(compare->computations(), compareRuns);
+  for (int i = 0; i < compare->viewCount(); ++i)
+    EXPECT_EQ(compare->view(i)->geometryBuilds(), compareBuilds[static_cast<std::size_t>(i)]) << i;
+  // An edit of the ids still rebuilds the geometry and compares the designs again.
+  model->edit([](ropescope::Scene& s) { s.designParams.set("alpha", 0.2); });
+  EXPECT_EQ(model->fullComputations(), full + 1);
+  EXPECT_TRUE(model->comparisons() > comparisons || model->summariesPending());
+  EXPECT_GT(win.w.spaceView()->geometryBuilds(), builds);
+}
+
+// A view hidden while the scene changed keeps its old picture and recomputes once shown.
+TEST(MainWindow, HiddenCompareViewRecomputesWhenShown) {
+  Window win;
+  CompareView* compare = win.w.compareView();
+  ASSERT_FALSE(compare->isVisible());
+  const int before = compare->computations();
+  win.w.model()->edit(
+      [](ropescope::Scene& sc) { sc.layout = ropescope::parseLayoutSpec("t2,i3x3,t2"); });
+  QCoreApplication::processEvents();
+  EXPECT_EQ(compare->computations(), before);  // hidden: nothing computed for it
+  win.w.setCompareMode(true);
+  showAndSettle(compare);
+  EXPECT_EQ(compare->computations(), before + 1);
+  for (int i = 0; i < compare->viewCount(); ++i) EXPECT_EQ(compare->view(i)->ids().size(), 13u);
+}

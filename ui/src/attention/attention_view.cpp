@@ -266,8 +266,8 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
   });
   connect(cancelButton_, &QPushButton::clicked, this, &AttentionView::cancel);
   connect(resetButton, &QPushButton::clicked, this, &AttentionView::resetZoom);
-  connect(model_, &SceneModel::changed, this, [this] {
-    refreshSegments();
+  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
+    if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) refreshSegments();
     requestSoon();
   });
   refreshSourceControls();

@@ -328,7 +328,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   contentColumn->addWidget(formulas_);
 
   applyColors();
-  connect(model_, &SceneModel::changed, this, &ChartsPanel::refresh);
+  connect(model_, &SceneModel::changed, this, &ChartsPanel::onSceneChanged);
   connect(model_, &SceneModel::selectionChanged, this, &ChartsPanel::refreshSelection);
   connect(model_, &SceneModel::summariesChanged, this, &ChartsPanel::refreshDesigns);
   refresh();
@@ -483,6 +483,16 @@ void ChartsPanel::applyColors() {
   marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
 }
 
+void ChartsPanel::onSceneChanged(SceneChanges parts) {
+  if (!parts.empty() && parts.within(ScenePart::Selection)) {
+    // The decay curves, the comparison, the wavelengths and the formulas read none of it.
+    staleBanner_->setVisible(model_->isStale());
+    refreshProfile();
+    return;
+  }
+  refresh();
+}
+
 void ChartsPanel::refresh() {
   const SceneMetrics& m = model_->metrics();
   const bool stale = model_->isStale();
@@ -549,8 +559,11 @@ void ChartsPanel::refresh() {
                              tr("Wavelength (%1 NoPE)").arg(nope)}
                : QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"),
                              tr("Wavelength per pair"), tr("Wavelength")});
+  refreshProfile();
+}
 
-  // Profile
+void ChartsPanel::refreshProfile() {
+  const SceneMetrics& m = model_->metrics();
   const figure::ProfilePoints pp = figure::profilePoints(m);
   distance_->replace(pp.distance);
   bias_->replace(pp.bias);

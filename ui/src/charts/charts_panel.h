@@ -8,6 +8,8 @@
 
 #include <vector>
 
+#include "ropescope/scene_changes.h"
+
 class QAbstractAxis;
 class QBarSet;
 class QAbstractBarSeries;
@@ -41,7 +43,12 @@ class ChartsPanel : public QWidget {
   FormulaPanel* formulas() const { return formulas_; }
 
  private:
+  // What a change of the shown scene needs: everything, or only the profile of the selected
+  // text token when only the selection moved.
+  void onSceneChanged(ropescope::SceneChanges parts);
   void refresh();
+  // The selected text token's profile chart (and the visual token marked on it).
+  void refreshProfile();
   void refreshSelection();
   void refreshDesigns();
   void applyColors();

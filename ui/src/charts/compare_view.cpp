@@ -12,6 +12,7 @@
 
 #include "model/scene_model.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene_changes.h"
 #include "ropescope/scene_metrics.h"
 #include "style/metric_text.h"
 
@@ -46,6 +47,8 @@ CompareView::CompareView(SceneModel* model, QWidget* parent)
     dirty_ = true;
     if (isVisible()) refreshTimer_->start();
   };
+  // Every change redraws (the stale marks, the selection); refresh() recomputes the four
+  // designs' ids only when a part they read changed.
   connect(model_, &SceneModel::changed, this, later);
   connect(model_, &SceneModel::selectionChanged, this, later);
 }
@@ -61,7 +64,8 @@ void CompareView::refresh() {
   dirty_ = false;
   refreshTimer_->stop();
   const Scene& base = model_->validScene();
-  if (!computed_ || !(base == computedFor_)) {
+  if (!computed_ || sceneChanges(computedFor_, base).touches(kIdsParts)) {
+    ++computations_;
     // Fresh vectors, not reuse: a huge scene's capacity must not outlive it.
     shown_ = std::vector<DesignIds>(designs_.size());
     errors_ = std::vector<QString>(designs_.size());
@@ -84,6 +88,10 @@ void CompareView::refresh() {
     }
     computedFor_ = base;
     computed_ = true;
+  } else if (base.selectedText != computedFor_.selectedText) {
+    // Only the selection moved: the same layout, so the same text token in every design.
+    for (DesignIds& d : shown_) d.selectedToken = selectedTextToken(d.ids, base.selectedText);
+    computedFor_.selectedText = base.selectedText;
   }
   for (std::size_t i = 0; i < designs_.size(); ++i) {
     PositionSpaceView* view = views_[i];

@@ -32,8 +32,11 @@ class CompareView : public QWidget {
   void setColorMode(ColorMode mode);
   void setDark(bool dark);
   void applyPreset(CameraPreset preset);
-  // Recomputes from the model; done lazily while the view is hidden.
+  // Recomputes from the model; done lazily while the view is hidden. The four designs' ids are
+  // recomputed only when a part they read changed (not for a selection click).
   void refresh();
+  // How often the four designs' ids were computed (tests).
+  int computations() const { return computations_; }
 
  protected:
   void showEvent(QShowEvent* e) override;
@@ -50,6 +53,7 @@ class CompareView : public QWidget {
   // Each design's ids for `computedFor_`: a selection change redraws without recomputing.
   Scene computedFor_;
   bool computed_ = false;
+  int computations_ = 0;
   std::vector<DesignIds> shown_;
   std::vector<QString> errors_;  // per design; empty where it computed
   bool dirty_ = true;

@@ -62,7 +62,9 @@ ModalityView::ModalityView(SceneModel* model, QWidget* parent) : QWidget(parent)
     dirty_ = true;
     if (isVisible()) refresh();
   });
-  connect(model_, &SceneModel::changed, this, [this] {
+  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
+    // The modality table reads what the comparison reads: not the selection.
+    if (!parts.empty() && !parts.touches(kComparisonParts)) return;
     dirty_ = true;
     if (isVisible()) refresh();
   });

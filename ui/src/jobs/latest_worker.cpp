@@ -40,6 +40,11 @@ void LatestWorker::setHeld(bool held) {
   wake_.notify_all();
 }
 
+void LatestWorker::setJobEndHook(std::function<void(bool stopped)> hook) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobEndHook_ = std::move(hook);
+}
+
 void LatestWorker::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
@@ -50,9 +55,11 @@ void LatestWorker::run() {
     running_ = true;
     stop_ = false;
     ++started_;
+    const std::function<void(bool)> hook = jobEndHook_;
     lock.unlock();
     job(stop_);
     job = nullptr;  // its captures (a scene copy) go on this thread, not under the lock
+    if (hook) hook(stop_.load());
     lock.lock();
     running_ = false;
   }

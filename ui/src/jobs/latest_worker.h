@@ -31,6 +31,10 @@ class LatestWorker {
   int started() const { return started_.load(); }
   // Tests: while held, jobs wait instead of starting.
   void setHeld(bool held);
+  // Tests: called on the worker thread after each job, with whether it had been asked to stop.
+  // Set it before the first request; it may outlive the worker (the destructor joins the thread,
+  // so every started job has called it by then).
+  void setJobEndHook(std::function<void(bool stopped)> hook);
 
  private:
   void run();
@@ -38,6 +42,7 @@ class LatestWorker {
   std::mutex mutex_;
   std::condition_variable wake_;
   Job waiting_;
+  std::function<void(bool stopped)> jobEndHook_;
   bool running_ = false;
   bool held_ = false;
   bool quit_ = false;

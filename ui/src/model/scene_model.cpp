@@ -33,6 +33,7 @@ SceneModel::SceneModel(QObject* parent)
     : QObject(parent),
       summaryWorker_(std::make_unique<LatestWorker>()),
       metricsWorker_(std::make_unique<LatestWorker>()) {
+  qRegisterMetaType<ropescope::SceneChanges>();
   summaryTimer_ = new QTimer(this);
   summaryTimer_->setSingleShot(true);
   summaryTimer_->setInterval(kSummaryDelayMs);
@@ -57,8 +58,9 @@ void SceneModel::setScene(const Scene& scene) {
   setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
   if (next == scene_ && !problem_) return;
   scene_ = std::move(next);
+  const Scene shown = valid_;
   compute();
-  emit changed();
+  emit changed(sceneChanges(shown, valid_));
 }
 
 void SceneModel::compute() {
@@ -70,6 +72,8 @@ void SceneModel::compute() {
   timer.start();
   try {
     checkInteractiveSize(scene_);  // a legal but huge layout must not hold the window
+    if (computeSmallChange(threads)) return;
+    ++fullComputations_;
     const double pairs = double(scene_.layout.textCount()) * double(scene_.layout.visualCount());
     if (pairs > backgroundPairs_) {
       // Seconds of work: the checks first (their message belongs beside the field at once),
@@ -96,13 +100,14 @@ void SceneModel::compute() {
                  scene]() mutable {
                   if (generation != computeGeneration_ || !computing_) return;
                   computing_ = false;
+                  const Scene shown = valid_;
                   if (problem) {
                     refuse(*problem);
                   } else {
                     valid_ = scene;
                     accept(std::move(*metrics), ms);
                   }
-                  emit changed();
+                  emit changed(sceneChanges(shown, valid_));
                 },
                 Qt::QueuedConnection);
           });
@@ -116,9 +121,25 @@ void SceneModel::compute() {
   }
 }
 
+bool SceneModel::computeSmallChange(int threads) {
+  if (!hasMetrics_) return false;  // at construction: nothing computed to update yet
+  const SceneChanges changes = sceneChanges(valid_, scene_);
+  // The comparison and the modality table read neither part: one still pending for valid_
+  // stays valid, so it is left to finish.
+  if (changes.touches(kBiasParts)) return false;
+  QElapsedTimer timer;
+  timer.start();
+  updateSceneMetrics(metrics_, scene_, changes, 256, threads);  // throws before changing it
+  valid_ = scene_;
+  problem_.reset();
+  computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  return true;
+}
+
 void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
   computeMs_ = milliseconds;
   metrics_ = std::move(metrics);
+  hasMetrics_ = true;
   problem_.reset();
   ++summaryGeneration_;
   summaryWorker_->cancel();  // a comparison still running is of an older scene
@@ -147,6 +168,7 @@ bool SceneModel::waitForMetrics(int ms) {
 void SceneModel::computeSummaries() {
   summaryTimer_->stop();
   summariesPending_ = false;
+  ++comparisons_;
   try {
     const int threads = std::max(1, QThread::idealThreadCount());
     summaries_ = compareDesigns(valid_, threads);
@@ -159,6 +181,7 @@ void SceneModel::computeSummaries() {
 
 void SceneModel::startBackgroundSummaries() {
   if (!summariesPending_) return;
+  ++comparisons_;
   summaryWorker_->request(
       [this, generation = summaryGeneration_, scene = valid_,
        threads = std::max(1, QThread::idealThreadCount())](const std::atomic<bool>& stop) {
@@ -197,7 +220,7 @@ void SceneModel::reportProblem(const InputProblem& problem) {
   ++computeGeneration_;
   metricsWorker_->cancel();
   refuse(problem);
-  emit changed();
+  emit changed({});  // the shown scene stays: only its state changed
 }
 
 void SceneModel::setSelectedText(int textIndex) {

@@ -1,5 +1,6 @@
 // The one Qt model of the GUI: holds the Scene being edited, the last valid Scene with its
-// metrics, the input problem (if any) and the linked token selection; emits changed().
+// metrics, the input problem (if any) and the linked token selection; emits changed(parts) with
+// the parts of the shown scene an edit changed, so that each view recomputes only what reads them.
 #pragma once
 
 #include <QObject>
@@ -13,6 +14,7 @@
 
 #include "ropescope/modality_metrics.h"
 #include "ropescope/scene.h"
+#include "ropescope/scene_changes.h"
 #include "ropescope/scene_metrics.h"
 
 namespace ropescope::ui {
@@ -63,6 +65,10 @@ class SceneModel : public QObject {
   bool isStale() const { return problem_.has_value(); }
   const std::optional<InputProblem>& problem() const { return problem_; }
   double computeMilliseconds() const { return computeMs_; }
+  // How often the full metrics and the all-designs comparison were computed (started, on this
+  // thread or a worker's), for tests: a selection click starts neither.
+  int fullComputations() const { return fullComputations_; }
+  int comparisons() const { return comparisons_; }
 
   // Visual token the user picked (index among visual tokens), -1 for none. Not part of the
   // Scene file: it only links the views.
@@ -83,12 +89,19 @@ class SceneModel : public QObject {
   void setSelectedVisual(long visualIndex);
 
  signals:
-  void changed();
+  // After every edit, refusal or background result. `parts`: what differs between the scene the
+  // views showed (validScene()) and the one they show now; empty when only the state changed
+  // (stale, computing, the edited scene). Views update their stale marks on every signal and
+  // recompute the results that read a part in `parts` (scene_changes.h).
+  void changed(ropescope::SceneChanges parts);
   void selectionChanged();
   void summariesChanged();
 
  private:
   void compute();
+  // Recomputes the metrics of valid_ for scene_ in place when they differ only in parts that
+  // need no new ids or bias spread (the selection, the label); false when they need more.
+  bool computeSmallChange(int threads);
   void accept(SceneMetrics metrics, double milliseconds);
   void refuse(const InputProblem& problem);
   void computeSummaries();
@@ -108,6 +121,9 @@ class SceneModel : public QObject {
   std::uint64_t computeGeneration_ = 0;  // of the newest edit; older metrics are dropped
   bool computing_ = false;
   double backgroundPairs_ = 4194304.0;
+  bool hasMetrics_ = false;  // metrics_ belong to valid_ (accept() has run)
+  int fullComputations_ = 0;
+  int comparisons_ = 0;
   // Last members: destroyed (their threads joined) first.
   std::unique_ptr<LatestWorker> summaryWorker_;
   std::unique_ptr<LatestWorker> metricsWorker_;
@@ -115,3 +131,5 @@ class SceneModel : public QObject {
 };
 
 }  // namespace ropescope::ui
+
+Q_DECLARE_METATYPE(ropescope::SceneChanges)

@@ -105,8 +105,9 @@ PictureView::PictureView(SceneModel* model, QWidget* parent) : QWidget(parent), 
   });
   connect(overlayBox_, &QComboBox::currentIndexChanged, this,
           [this](int i) { setOverlay(static_cast<PictureOverlay>(i)); });
-  connect(model_, &SceneModel::changed, this, [this] {
-    refreshSegments();
+  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
+    // The segment list reads the layout only; the overlay the ids and the selection.
+    if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) refreshSegments();
     refresh();
   });
   connect(model_, &SceneModel::selectionChanged, this, &PictureView::refresh);

@@ -54,6 +54,7 @@
 #include "sound/sound_spectrogram.h"
 #include "sound/sound_view.h"
 #include "sound/sound_waveform.h"
+#include "space/scene_space_view.h"
 #include "style/metric_text.h"
 #include "teaching/animation_dialog.h"
 #include "teaching/formula_panel.h"
@@ -116,7 +117,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   dock->setFeatures(QDockWidget::DockWidgetMovable);
   addDockWidget(Qt::LeftDockWidgetArea, dock);
 
-  view_ = new PositionSpaceView;
+  view_ = new SceneSpaceView(model_);
   view_->setObjectName(QStringLiteral("positionSpace"));
   compare_ = new CompareView(model_);
   stack_ = new QStackedWidget;
@@ -157,9 +158,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(view_, &PositionSpaceView::audioTokenClicked, view_,
           &PositionSpaceView::setSelectedAudio);
   connect(sound_, &SoundView::audioTokenClicked, view_, &PositionSpaceView::setSelectedAudio);
+  // The views observe the model themselves; the window keeps its status bar, formulas and title.
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
   memoryRelease_ = new MemoryRelease(this);
-  connect(model_, &SceneModel::selectionChanged, this, &MainWindow::refreshSelection);
 
   // Pictures from menus and drops; a refused file is named beside the segment list and in the
   // status bar, without a modal dialog, and the scene keeps everything else.
@@ -426,24 +427,10 @@ void MainWindow::buildMenus() {
 void MainWindow::refreshViews() {
   const SceneMetrics& m = model_->metrics();
   const Scene& valid = model_->validScene();
-  view_->setLayout(valid.layout);
   // Marks of a check belong to the scene it checked.
   if (model_->scene() != checkedScene_ && !view_->markedTokens().empty())
     view_->setMarkedTokens({});
-  view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
-  view_->setStale(model_->isStale());
   if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
-  QString designTitle = QString::fromStdString(valid.design);
-  try {
-    designTitle = QString::fromStdString(
-        findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
-  } catch (const std::exception&) {
-  }
-  QString title = QStringLiteral("%1    PTD %2")
-                      .arg(designTitle, metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
-  if (valid.design == "circle" && valid.ageLayer >= 0)
-    title += tr("    (AGE layer %1)").arg(valid.ageLayer);
-  view_->setTitle(title);
   positionFormulas_->setFormulas(ropescope::ui::positionFormulas(valid, m));
 
   // An undefined PTD and bias spread share their reason (no text or no visual token): said once.
@@ -468,11 +455,6 @@ void MainWindow::refreshViews() {
                 .arg(model_->scene().layout.visualCount())
           : QString());
   refreshTitle();
-}
-
-void MainWindow::refreshSelection() {
-  const SceneMetrics& m = model_->metrics();
-  view_->showIds(m.ids, m.selectedToken, model_->selectedVisual());
 }
 
 QString MainWindow::statusText() const {

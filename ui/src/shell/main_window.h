@@ -132,7 +132,6 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void refreshViews();
-  void refreshSelection();
   void refreshTitle();
   bool save();
   bool saveAs();

@@ -70,8 +70,9 @@ SoundView::SoundView(SceneModel* model, QWidget* parent) : QWidget(parent), mode
           [this](int i) { setOverlay(static_cast<SoundOverlay>(i)); });
   connect(waveform_, &SoundWaveform::clickedAt, this, &SoundView::clickedAt);
   connect(spectrogram_, &SoundSpectrogram::clickedAt, this, &SoundView::clickedAt);
-  connect(model_, &SceneModel::changed, this, [this] {
-    refreshSegments();
+  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
+    // The segment list reads the layout only; the overlay the ids and the selection.
+    if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) refreshSegments();
     refresh();
   });
   connect(model_, &SceneModel::selectionChanged, this, &SoundView::refresh);

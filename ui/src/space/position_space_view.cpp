@@ -235,7 +235,29 @@ void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
   axes_->update();
 }
 
+bool PositionSpaceView::showsSameTokens(const PositionIds& ids) const {
+  if (!hasContent_ || tilesDirty_ || ids.design != ids_.design || ids.ids != ids_.ids ||
+      ids.tokens.size() != ids_.tokens.size())
+    return false;
+  for (std::size_t i = 0; i < ids.tokens.size(); ++i) {
+    const TokenInfo &a = ids.tokens[i], &b = ids_.tokens[i];
+    if (a.modality != b.modality || a.segment != b.segment || a.row != b.row || a.col != b.col ||
+        a.frame != b.frame)
+      return false;
+  }
+  return true;
+}
+
 void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
+  if (showsSameTokens(ids)) {
+    if (selectedToken == selectedToken_ && selectedVisual == selectedVisual_) return;
+    selectedToken_ = selectedToken;
+    selectedVisual_ = selectedVisual;
+    rebuildSelection();
+    renderer()->ResetCameraClippingRange();
+    update();
+    return;
+  }
   if (ids.ids != ids_.ids || ids.design != ids_.design) tilesDirty_ = true;
   // A fresh copy, not copy-assignment: that would keep a huge scene's capacity after it.
   ids_ = PositionIds(ids);
@@ -350,6 +372,7 @@ void PositionSpaceView::applyTheme() {
 }
 
 void PositionSpaceView::rebuild() {
+  ++geometryBuilds_;
   const std::size_t n = ids_.size();
   const bool moved = tilesDirty_;  // the ids changed (not only the selection)
   textIndexOf_.assign(n, -1);
@@ -431,6 +454,31 @@ void PositionSpaceView::rebuild() {
   visualPoints_->SetPoints(visPts);
   visualPoints_->SetVerts(visVerts);
 
+  rebuildSelection();
+  applyColors();
+
+  double b[6];
+  contentBounds(b);
+  axes_->setBounds(b);
+  axes_->setVisible(n > 0);
+
+  const QString key = QString::fromStdString(ids_.design) + QLatin1Char('/') + QString::number(n);
+  if (!hasContent_ || key != shapeKey_) {
+    shapeKey_ = key;
+    hasContent_ = true;
+    applyPreset(CameraPreset::Default);
+  } else if (moved) {
+    // An edit moved the ids: keep the user's direction, fit the new extent.
+    fitCamera(nullptr);
+    renderer()->ResetCameraClippingRange();
+  } else {
+    renderer()->ResetCameraClippingRange();
+  }
+  update();
+}
+
+void PositionSpaceView::rebuildSelection() {
+  const std::size_t n = ids_.size();
   // The cone: the selected text token joined to every visual token.
   cone_->Initialize();
   highlight_->Initialize();
@@ -470,26 +518,8 @@ void PositionSpaceView::rebuild() {
   cone_->SetLines(coneLines);
   highlight_->SetPoints(hiPts);
   highlight_->SetVerts(hiVerts);
-  applyColors();
-
-  double b[6];
-  contentBounds(b);
-  axes_->setBounds(b);
-  axes_->setVisible(n > 0);
-
-  const QString key = QString::fromStdString(ids_.design) + QLatin1Char('/') + QString::number(n);
-  if (!hasContent_ || key != shapeKey_) {
-    shapeKey_ = key;
-    hasContent_ = true;
-    applyPreset(CameraPreset::Default);
-  } else if (moved) {
-    // An edit moved the ids: keep the user's direction, fit the new extent.
-    fitCamera(nullptr);
-    renderer()->ResetCameraClippingRange();
-  } else {
-    renderer()->ResetCameraClippingRange();
-  }
-  update();
+  highlight_->Modified();
+  cone_->Modified();
 }
 
 void PositionSpaceView::applyColors() {

@@ -35,8 +35,11 @@ class PositionSpaceView : public VtkView {
   ~PositionSpaceView() override;
 
   // selectedToken: token index of the selected text token, -1 for none;
-  // selectedVisual: index among visual tokens, -1 for none.
+  // selectedVisual: index among visual tokens, -1 for none. Ids equal to the shown ones (only
+  // the selection changed) redraw the selection's cone and marks, not the tokens' geometry.
   void showIds(const PositionIds& ids, long selectedToken, long selectedVisual);
+  // How often the tokens' geometry was built (tests: a selection click builds none).
+  int geometryBuilds() const { return geometryBuilds_; }
   // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
   // before showIds(); an empty layout (the default) draws every visual token as a point.
   void setLayout(const Layout& layout);
@@ -109,6 +112,9 @@ class PositionSpaceView : public VtkView {
   void fitCamera(const double* bounds);
   void placeAxes(vtkRenderer* renderer);
   void rebuild();
+  // The selected text token's cone to every visual token and the highlighted tokens.
+  void rebuildSelection();
+  bool showsSameTokens(const PositionIds& ids) const;
   void onHover(QPoint pos);
   void onClick(QPoint pos);
   void applyColors();
@@ -135,6 +141,7 @@ class PositionSpaceView : public VtkView {
   QString shapeKey_;  // camera is refitted only when the kind of content changes
   CameraPreset preset_ = CameraPreset::Default;  // the last preset applied
   bool cameraMoved_ = false;                     // by the user since the last preset
+  int geometryBuilds_ = 0;
 
   vtkSmartPointer<vtkPolyData> textPoints_, textLine_, visualPoints_, cone_, highlight_;
   vtkSmartPointer<vtkPolyData> audioPoints_, audioLine_;

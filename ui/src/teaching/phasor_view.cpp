@@ -313,7 +313,13 @@ PhasorView::PhasorView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
     recompute();
   });
   connect(direction_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
-  connect(model_, &SceneModel::changed, this, &PhasorView::recompute);
+  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
+    // The phasors read the pairs, and the ids only between the selected tokens.
+    if (!parts.empty() && parts.within(ScenePart::Selection | ScenePart::Label) &&
+        direction() != Direction::SelectedTokens)
+      return;
+    recompute();
+  });
   connect(model_, &SceneModel::selectionChanged, this, [this] {
     if (direction() == Direction::SelectedTokens) recompute();
   });

@@ -1,0 +1,43 @@
+#include "space/scene_space_view.h"
+
+#include "model/scene_model.h"
+#include "ropescope/position_design.h"
+#include "ropescope/scene_metrics.h"
+#include "style/metric_text.h"
+
+namespace ropescope::ui {
+
+SceneSpaceView::SceneSpaceView(SceneModel* model, QWidget* parent)
+    : PositionSpaceView(parent), model_(model) {
+  connect(model_, &SceneModel::changed, this, &SceneSpaceView::onSceneChanged);
+  connect(model_, &SceneModel::selectionChanged, this, &SceneSpaceView::showSelection);
+  onSceneChanged(SceneChanges::all());
+}
+
+void SceneSpaceView::onSceneChanged(SceneChanges parts) {
+  const SceneMetrics& m = model_->metrics();
+  const Scene& valid = model_->validScene();
+  if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) setLayout(valid.layout);
+  // Ids equal to the shown ones redraw only the selection (PositionSpaceView::showIds).
+  showSelection();
+  setStale(model_->isStale());
+  if (!parts.touches(kIdsParts)) return;  // the title reads the ids and PTD only
+  QString designTitle = QString::fromStdString(valid.design);
+  try {
+    designTitle = QString::fromStdString(
+        findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
+  } catch (const std::exception&) {
+  }
+  QString title = QStringLiteral("%1    PTD %2")
+                      .arg(designTitle, metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
+  if (valid.design == "circle" && valid.ageLayer >= 0)
+    title += tr("    (AGE layer %1)").arg(valid.ageLayer);
+  setTitle(title);
+}
+
+void SceneSpaceView::showSelection() {
+  const SceneMetrics& m = model_->metrics();
+  showIds(m.ids, m.selectedToken, model_->selectedVisual());
+}
+
+}  // namespace ropescope::ui
