@@ -217,10 +217,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
       // Charts deletes a bar item whose set changes size while that item's event still runs.
       afterEvent(this, [this, name] {
         if (name == model_->scene().design) return;
-        model_->edit([&](Scene& s) {
-          s.design = name;
-          s.designParams = {};
-        });
+        model_->edit([&](Scene& s) { setDesign(s, name); });
       });
     });
     auto* view = viewFor(chart, bars);

@@ -71,14 +71,8 @@ void CompareView::refresh() {
     errors_ = std::vector<QString>(designs_.size());
     const int threads = std::max(1, QThread::idealThreadCount());
     for (std::size_t i = 0; i < designs_.size(); ++i) {
-      Scene scene = base;
-      // Each design with its defaults, except the scene's own design, which keeps its
-      // parameters (the same rule as compareDesigns).
-      if (scene.design != designs_[i]) {
-        scene.design = designs_[i];
-        scene.designParams = {};
-        scene.ageLayer = -1;
-      }
+      // Each design with its defaults, except the scene's own design (the rule of compareDesigns).
+      const Scene scene = sceneUnderDesign(base, designs_[i]);
       try {
         shown_[i] = computeDesignIds(scene, threads);
       } catch (const std::exception& e) {

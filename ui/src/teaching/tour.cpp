@@ -14,8 +14,7 @@ namespace ropescope::ui {
 Scene tourBaseScene() {
   Scene s = defaultScene();
   s.layout = parseLayoutSpec("t3,i4x4,t5");
-  s.design = "hard";
-  s.designParams = {};
+  setDesign(s, "hard");
   s.frequency = FrequencySpec{};
   s.frequency.plan = "mrope";
   s.frequency.rotary = {128, 0, 1e6};
