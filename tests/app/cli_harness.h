@@ -40,6 +40,22 @@ inline fs::path makeWorkDir(const std::string& prefix) {
   return d;
 }
 
+// In a forked child: replaces it by ROPESCOPE_BIN with `args` (no shell); with hideDisplay
+// DISPLAY and WAYLAND_DISPLAY are unset first, so GPU probes fail the same on every machine.
+[[noreturn]] inline void execRopescope(const std::vector<std::string>& args, bool hideDisplay) {
+  if (hideDisplay) {
+    ::unsetenv("DISPLAY");
+    ::unsetenv("WAYLAND_DISPLAY");
+  }
+  std::string bin = ROPESCOPE_BIN;
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv{bin.data()};
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv(bin.c_str(), argv.data());
+  _exit(127);
+}
+
 // fork + exec (no shell) of ROPESCOPE_BIN in `cwd`; stdout/stderr go through files in `work`.
 // hideDisplay unsets DISPLAY and WAYLAND_DISPLAY so GPU probes fail the same on every machine.
 inline ProcessResult runProcess(const fs::path& work, const fs::path& cwd,
@@ -48,20 +64,10 @@ inline ProcessResult runProcess(const fs::path& work, const fs::path& cwd,
   const pid_t pid = fork();
   if (pid == 0) {
     if (::chdir(cwd.c_str()) != 0) _exit(127);
-    if (hideDisplay) {
-      ::unsetenv("DISPLAY");
-      ::unsetenv("WAYLAND_DISPLAY");
-    }
     if (!std::freopen(outFile.c_str(), "wb", stdout) ||
         !std::freopen(errFile.c_str(), "wb", stderr) || !std::freopen("/dev/null", "rb", stdin))
       _exit(127);
-    std::string bin = ROPESCOPE_BIN;
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv{bin.data()};
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
+    execRopescope(args, hideDisplay);
   }
   ProcessResult r;
   int st = 0;

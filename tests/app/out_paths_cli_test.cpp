@@ -259,20 +259,10 @@ ProcessResult runWithFileSizeLimit(const fs::path& cwd, const std::vector<std::s
     ::signal(SIGXFSZ, SIG_IGN);
     const rlimit l{limit, limit};
     if (::setrlimit(RLIMIT_FSIZE, &l) != 0 || ::chdir(cwd.c_str()) != 0) _exit(127);
-    if (hideDisplay) {
-      ::unsetenv("DISPLAY");
-      ::unsetenv("WAYLAND_DISPLAY");
-    }
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
     for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
-    std::string bin = ROPESCOPE_BIN;
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv{bin.data()};
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
+    execRopescope(args, hideDisplay);
   }
   ::close(out[1]);
   ::close(err[1]);
