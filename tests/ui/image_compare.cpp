@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QTest>
 #include <QWidget>
@@ -91,8 +92,10 @@ bool matchesBaseline(const QImage& actual, const QString& name, double allowedFr
   const QString baselinePath = QStringLiteral(ROPESCOPE_UI_BASELINES) + QLatin1Char('/') + name;
   const QString outDir = QStringLiteral(ROPESCOPE_UI_OUTPUT);
   QDir().mkpath(outDir);
+  // A name may hold a folder ("figures/x.png"): both sides get it.
+  QDir().mkpath(QFileInfo(outDir + QLatin1Char('/') + name).path());
   if (qEnvironmentVariableIntValue("ROPESCOPE_UPDATE_BASELINES") == 1) {
-    QDir().mkpath(QStringLiteral(ROPESCOPE_UI_BASELINES));
+    QDir().mkpath(QFileInfo(baselinePath).path());
     EXPECT_TRUE(actual.convertToFormat(QImage::Format_RGB32).save(baselinePath));
     std::fprintf(stderr, "baseline written: %s\n", qPrintable(baselinePath));
     return true;

@@ -96,8 +96,13 @@ FigureOptions small() {
 
 }  // namespace
 
+// Every preset under every view: drawn at the requested size, and written as `ropescope render
+// --preset P --view V --size 420x300 --out P_V.png` writes it (exportFigure), equal to its
+// baseline image in tests/ui/baselines/figures (ROPESCOPE_UPDATE_BASELINES=1 rewrites them).
+// A view the preset cannot show is refused in one line naming what it lacks.
 TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
   ASSERT_EQ(figurePresets().size(), 7u);
+  QTemporaryDir dir;
   int rendered = 0;
   for (const FigurePreset& p : figurePresets()) {
     FigureOptions o = small();
@@ -129,6 +134,11 @@ TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
       EXPECT_GT(test::foregroundFraction(image), 0.003) << what;
       EXPECT_GT(test::distinctColors(image), 8) << what;
       EXPECT_GT(pixelVariance(image), 1e-3) << what;
+      const QString name = QString::fromStdString(p.name + "_" + v.name) + QStringLiteral(".png");
+      exportFigure(p.scene, v.name, dir.filePath(name).toStdString(), o);
+      const QImage written(dir.filePath(name));
+      ASSERT_EQ(written.size(), o.size) << what;
+      test::matchesBaseline(written, QStringLiteral("figures/") + name);
       ++rendered;
     }
   }

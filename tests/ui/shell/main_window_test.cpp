@@ -312,7 +312,7 @@ TEST(MainWindow, AgeErrorShowsBesideTheAgeBox) {
   auto* layers = win.w.panel()->findChild<QSpinBox*>(QStringLiteral("age_layers"));
   ASSERT_NE(layers, nullptr);
   // The box itself refuses 0 (its range is the field table's): the edit comes from a file.
-  win.w.model()->edit([](Scene& s) { s.age.layers = 0; });  // AGE layers must be 1..1024
+  win.w.model()->edit([](ropescope::Scene& s) { s.age.layers = 0; });  // AGE layers must be 1..1024
   EXPECT_NE(win.w.panel()->errorFor(QStringLiteral("age_layers")).toStdString().find("1..1024"),
             std::string::npos);
   EXPECT_TRUE(win.w.panel()->errorFor(QString()).isEmpty());

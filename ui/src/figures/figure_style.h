@@ -41,9 +41,9 @@ inline constexpr int kMinSide = 16, kMaxSide = 8192;
 // Below half a device pixel per layout pixel the label text (13 layout px) falls under 6.5
 // device px: unreadable, so smaller figures are refused rather than drawn illegibly.
 inline constexpr double kMinScale = 0.5, kMaxScale = 16.0;
-// The smallest category name a bar chart with many rows may shrink to (logical px; 4.5 pt at a
+// The smallest category name a bar chart with many rows may shrink to (logical px; 3.5 pt at a
 // column): every design's name still shows on the default 1050x750 figure.
-inline constexpr int kMinLabelPixels = 9;
+inline constexpr int kMinLabelPixels = 7;
 // The smallest canvas every view's text and furniture fits on, in layout pixels.
 inline constexpr double kMinCanvasWidth = 240, kMinCanvasHeight = 180;
 // The distances the Phasors tab and the phasor figure accept: 0..kPhasorMaxDistance.

@@ -7,9 +7,11 @@
 #include <QFile>
 #include <QFontMetricsF>
 #include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QResizeEvent>
+#include <QSet>
 #include <QSvgGenerator>
 
 #include <algorithm>
@@ -521,28 +523,38 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
   return tableReport(t, format, title);
 }
 
+namespace {
+
+// True when Qt Charts drew every name of `axis` (it hides a name that would overlap its
+// neighbour, by its own rule for the label's box).
+bool everyNameShows(QGraphicsScene* scene, QBarCategoryAxis* axis) {
+  QSet<QString> shown;
+  for (QGraphicsItem* item : scene->items())
+    if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+      shown.insert(text->toPlainText());
+  for (const QString& name : axis->categories())
+    if (!shown.contains(name)) return false;
+  return true;
+}
+
+}  // namespace
+
 void layOutFigureChart(QChart* chart, QGraphicsScene* scene, const QSizeF& logical) {
   scene->addItem(chart);
   chart->setGeometry(QRectF(QPointF(0, 0), logical));
   QApplication::processEvents();  // lets the chart lay out its axes and legend
-  // Qt Charts hides a category name that would overlap its neighbour: with many rows (every
-  // design) the names get a smaller font, down to figure::kMinLabelPixels, so that each shows.
-  bool refit = false;
+  // With many rows (every design) the category names get a smaller font, a pixel at a time down
+  // to figure::kMinLabelPixels, until each one shows.
   for (QAbstractAxis* axis : chart->axes(Qt::Vertical)) {
     auto* categories = qobject_cast<QBarCategoryAxis*>(axis);
     if (!categories || categories->count() == 0) continue;
-    const double row = chart->plotArea().height() / categories->count();
     QFont f = categories->labelsFont();
-    const double line = QFontMetricsF(f).height();
-    if (line <= row) continue;
-    const double px =
-        std::max<double>(figure::kMinLabelPixels, std::floor(f.pixelSize() * row / line));
-    if (px >= f.pixelSize()) continue;
-    f.setPixelSize(static_cast<int>(px));
-    categories->setLabelsFont(f);
-    refit = true;
+    while (!everyNameShows(scene, categories) && f.pixelSize() > figure::kMinLabelPixels) {
+      f.setPixelSize(f.pixelSize() - 1);
+      categories->setLabelsFont(f);
+      QApplication::processEvents();
+    }
   }
-  if (refit) QApplication::processEvents();
   scene->setSceneRect(QRectF(QPointF(0, 0), logical));
 }
 
