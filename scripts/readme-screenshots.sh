@@ -1,6 +1,6 @@
 #!/bin/sh
 # Rewrites the README's screenshots of the main window (resources/screenshots/main_window.png,
-# compare_mode.png, picture_on_cone.png, picture_bias.png, picture_hard.png, attention.png) from
+# compare_mode.png, picture_on_cone.png, picture_hard.png, attention.png) from
 # a build with tests: scripts/readme-screenshots.sh [BUILD_DIR] [--light]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
