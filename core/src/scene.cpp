@@ -139,6 +139,13 @@ T getField(const json& obj, const char* key) {
   return getAs<T>(obj, f.jsonKey.c_str(), f.section.empty() ? "scene" : f.section, f.key());
 }
 
+// Writes `value` at the field table's JSON place of `key` (its section's object, or the top).
+template <typename T>
+void putField(json& scene, const char* key, const T& value) {
+  const SceneField& f = sceneField(key);
+  (f.section.empty() ? scene : scene[f.section])[f.jsonKey] = value;
+}
+
 // The accepted keys of a section object, from the field table.
 void rejectUnknownFields(const json& obj, const char* section) {
   const std::vector<std::string> keys = sceneFieldKeys(section);
@@ -228,7 +235,7 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   json j;
   j["format"] = kFormat;
   j["version"] = kVersion;
-  j["layout"] = formatLayoutSpec(scene.layout, baseDir);
+  putField(j, "layout", formatLayoutSpec(scene.layout, baseDir));
   // The spec writes a plain video's seconds per grid and video item (v4x8x8#0@0.5s); a video
   // made from files (vid:...) keeps them here, in the order of the layout's videos.
   json fileVideos = json::array();
@@ -243,13 +250,13 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
     fileVideos.push_back({{"seconds_per_grid", seg.secondsPerGrid}, {"video_item", seg.videoItem}});
   }
   if (anyTiming) j["video_timing"] = fileVideos;
-  j["image_grid"] = {{"min_pixels", scene.imageGrid.minPixels},
-                     {"max_pixels", scene.imageGrid.maxPixels},
-                     {"patch", scene.imageGrid.patch},
-                     {"merge", scene.imageGrid.merge}};
+  putField(j, "min_pixels", scene.imageGrid.minPixels);
+  putField(j, "max_pixels", scene.imageGrid.maxPixels);
+  putField(j, "patch", scene.imageGrid.patch);
+  putField(j, "merge", scene.imageGrid.merge);
   if (scene.imageGrid.rule != ResizeRule::Qwen)
-    j["image_grid"]["resize_rule"] = resizeRuleName(scene.imageGrid.rule);
-  j["design"] = scene.design;
+    putField(j, "resize_rule", resizeRuleName(scene.imageGrid.rule));
+  putField(j, "design", scene.design);
   json params = json::object();
   const auto specs = findDesign(scene.design).parameters();
   for (const auto& [key, value] : scene.designParams.values()) {
@@ -263,28 +270,33 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   }
   j["design_params"] = params;
   const FrequencySpec& f = scene.frequency;
-  j["frequency"] = {
-      {"plan", f.plan},        {"head_dim", f.rotary.headDim}, {"rotary_dim", f.rotary.rotaryDim},
-      {"base", f.rotary.base}, {"sections", f.sections},       {"kv_heads", f.kvHeads},
-      {"kv_head", f.kvHead}};
-  j["frequency"]["pairs"] = pairLayoutName(f.rotary.pairs);
-  j["age"] = {{"layers", scene.age.layers},
-              {"strategy", ageStrategyName(scene.age.strategy)},
-              {"layer", scene.ageLayer}};
+  putField(j, "plan", f.plan);
+  putField(j, "head_dim", f.rotary.headDim);
+  putField(j, "rotary_dim", f.rotary.rotaryDim);
+  putField(j, "base", f.rotary.base);
+  putField(j, "sections", f.sections);
+  putField(j, "kv_heads", f.kvHeads);
+  putField(j, "kv_head", f.kvHead);
+  putField(j, "pairs", pairLayoutName(f.rotary.pairs));
+  putField(j, "age_layers", scene.age.layers);
+  putField(j, "age_strategy", ageStrategyName(scene.age.strategy));
+  putField(j, "age_layer", scene.ageLayer);
   // The token the views show: after a layout edit the selection may point past the last text
   // token, and the views take the last one (computeDesignIds); a file holds what was shown, so
   // that it loads back (the loader refuses a selection outside the layout).
   const std::size_t texts = scene.layout.textCount();
-  j["selected_text"] =
-      std::min<long long>(scene.selectedText, static_cast<long long>(texts > 0 ? texts - 1 : 0));
+  putField(
+      j, "selected_text",
+      std::min<long long>(scene.selectedText, static_cast<long long>(texts > 0 ? texts - 1 : 0)));
   if (!scene.idsFile.empty()) {
     std::error_code ec;
     const auto base = std::filesystem::absolute(std::filesystem::path(baseDir), ec);
-    j["ids_file"] = baseDir.empty() || ec
-                        ? scene.idsFile
-                        : std::filesystem::path(scene.idsFile).lexically_proximate(base).string();
+    putField(j, "ids_file",
+             baseDir.empty() || ec
+                 ? scene.idsFile
+                 : std::filesystem::path(scene.idsFile).lexically_proximate(base).string());
   }
-  if (!scene.model.empty()) j["model"] = scene.model;
+  if (!scene.model.empty()) putField(j, "model", scene.model);
   return j.dump(2) + "\n";
 }
 
