@@ -27,6 +27,16 @@ bool isFlag(const CLI::Option* opt) {
 class TableFormatter : public CLI::Formatter {
  public:
   TableFormatter() { column_width(kNameColumn); }
+  // Each group ("options", "attention options") after one blank line.
+  std::string groups(const CLI::App* app) const {
+    std::string out;
+    for (const std::string& group : app->get_groups()) {
+      const auto opts =
+          app->get_options([&group](const CLI::Option* o) { return o->get_group() == group; });
+      if (!group.empty() && !opts.empty()) out += make_group(group, false, opts);
+    }
+    return out;
+  }
   std::string make_option_name(const CLI::Option* opt, bool) const override {
     return "--" + opt->get_lnames().front();
   }
@@ -138,7 +148,7 @@ CommandLine splitCommandLine(Command command, const std::vector<std::string>& ar
 
 std::string optionsHelp(Command command) {
   const std::unique_ptr<CLI::App> app = declare(command);
-  return TableFormatter().make_groups(app.get(), CLI::AppFormatMode::Normal);
+  return TableFormatter().groups(app.get());
 }
 
 std::string commandsHelp() {
