@@ -1,5 +1,7 @@
-// The option table and the parser. Every option is declared once, with its help text and the
-// subcommands it applies to; values are checked by core, which names the accepted range.
+// The option table and its walk. Every option is declared once, with its help text and the
+// subcommands it applies to; the parser (cli_parser.h, CLI11) splits the command line by these
+// rows, and the walk applies each option's value; values are checked by core, which names the
+// accepted range.
 #include "cli_options.h"
 
 #include <algorithm>

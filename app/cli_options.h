@@ -1,5 +1,6 @@
-// Command-line options of the ropescope subcommands: declared once in a table that both the
-// parser and --help read, and parsed into a Scene plus output settings.
+// Command-line options of the ropescope subcommands: declared once in a table that the parser
+// (cli_parser.h), --help, the man page and the completion read, and applied to a Scene plus
+// output settings.
 #pragma once
 
 #include <functional>
