@@ -1,11 +1,10 @@
 #include "cli_docs.h"
 
-#include <set>
 #include <sstream>
 #include <vector>
 
 #include "cli_options.h"
-#include "own_options.h"
+#include "cli_parser.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/model_config.h"
@@ -31,19 +30,6 @@ std::string roff(const std::string& text) {
       out += c;
   }
   if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
-  return out;
-}
-
-// A command's options: its own (own_options.h) first, as its --help lists them, then the
-// shared table's.
-std::vector<OptionInfo> optionsOf(Command c) {
-  std::vector<OptionInfo> out;
-  std::set<std::string> seen;  // an option listed twice (--format, --out) is one entry
-  for (const OwnOption& o : ownOptions())
-    if (o.command == c && seen.insert(o.name).second)
-      out.push_back({o.name, o.arg, static_cast<unsigned>(c), o.help});
-  for (const OptionInfo& o : optionTable())
-    if ((o.commands & c) && o.help && seen.insert(o.name).second) out.push_back(o);
   return out;
 }
 

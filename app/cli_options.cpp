@@ -1,5 +1,7 @@
-// The option table and the parser. Every option is declared once, with its help text and the
-// subcommands it applies to; values are checked by core, which names the accepted range.
+// The option table and its walk. Every option is declared once, with its help text and the
+// subcommands it applies to; the parser (cli_parser.h, CLI11) splits the command line by these
+// rows, and the walk applies each option's value; values are checked by core, which names the
+// accepted range.
 #include "cli_options.h"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <functional>
 #include <sstream>
 
+#include "cli_parser.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
@@ -568,82 +571,46 @@ bool parseCommand(const std::string& name, Command* out) {
 Request parseArguments(Command command, const std::vector<std::string>& args,
                        const ExtraOptions& extra, const Scene* base,
                        std::vector<std::string>* positional) {
+  CommandLine line = splitCommandLine(command, args, positional != nullptr);
+  if (positional) *positional = std::move(line.positional);
+  return parseArguments(command, line, extra, base);
+}
+
+Request parseArguments(Command command, const CommandLine& line, const ExtraOptions& extra,
+                       const Scene* base) {
   State s;
   s.req.command = command;
   s.req.scene = base ? *base : defaultScene();
   s.haveScene = base != nullptr;
-  const std::string help = std::string("see ropescope ") + commandName(command) + " --help";
   // --model first, wherever it stands: the plan and design options override what it sets.
-  if (command & kModel)
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i] == "--") break;
-      std::string v;
-      if (args[i] == "--model" && i + 1 < args.size()) {
-        v = args[i + 1];
-      } else if (args[i].rfind("--model=", 0) == 0) {
-        v = args[i].substr(8);
-      } else {
-        continue;
-      }
-      if (s.haveModel) throw InputError("--model given twice", "model");
-      s.model = readModelConfig(v);
-      s.req.scene = applyModel(s.req.scene, s.model);
-      s.req.model = v;
-      s.haveModel = true;
-    }
+  for (const GivenOption& g : line.options) {
+    if (g.name != "model") continue;
+    if (s.haveModel) throw InputError("--model given twice", "model");
+    s.model = readModelConfig(g.value);
+    s.req.scene = applyModel(s.req.scene, s.model);
+    s.req.model = g.value;
+    s.haveModel = true;
+  }
   std::vector<std::string> given;  // options seen so far: each may be given once
-  bool optionsDone = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (positional && (optionsDone || a.rfind("--", 0) != 0 || a.size() == 2)) {
-      if (!optionsDone && a == "--")
-        optionsDone = true;
-      else
-        positional->push_back(a);
-      continue;
-    }
-    if (a.rfind("--", 0) != 0)
-      throw InputError("unexpected argument \"" + a + "\" (options start with --; " + help + ")");
-    std::string name = a.substr(2), value;
-    bool inlineValue = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inlineValue = true;
-    }
+  for (const GivenOption& g : line.options) {
     // --param names its key; a key given twice is caught with the parameters.
-    if (name != "param") {
-      if (std::find(given.begin(), given.end(), name) != given.end())
-        throw InputError("--" + name + " given twice", name);
-      given.push_back(name);
+    if (g.name != "param") {
+      if (std::find(given.begin(), given.end(), g.name) != given.end())
+        throw InputError("--" + g.name + " given twice", g.name);
+      given.push_back(g.name);
     }
     const Option* opt = nullptr;
     for (const Option& o : options())
-      if (name == o.name && (o.commands & command)) opt = &o;
-    if (!opt && extra) {
-      bool used = false;
-      auto fetch = [&]() -> std::string {
-        used = true;
-        if (inlineValue) return value;
-        if (i + 1 >= args.size()) throw InputError("--" + name + " needs a value", name);
-        return args[++i];
-      };
-      if (extra(name, fetch)) {
-        if (inlineValue && !used) throw InputError("--" + name + " takes no value", name);
-        continue;
-      }
+      if (g.name == o.name && (o.commands & command)) opt = &o;
+    if (opt) {
+      opt->apply(s, g.value);
+      if (s.req.help) return s.req;
+      continue;
     }
-    if (!opt)
-      throw InputError("unknown option --" + name + " for " + commandName(command) + " (" + help +
-                       ")");
-    if (opt->arg && !inlineValue) {
-      if (i + 1 >= args.size())
-        throw InputError("--" + name + " needs a value (" + opt->arg + ")", name);
-      value = args[++i];
-    }
-    if (!opt->arg && inlineValue) throw InputError("--" + name + " takes no value", name);
-    opt->apply(s, value);
-    if (s.req.help) return s.req;
+    // The command's own option (own_options.h): the subcommand applies it.
+    if (!extra || !extra(g.name, [&g] { return g.value; }))
+      throw InputError("unknown option --" + g.name + " for " + commandName(command) +
+                       " (see ropescope " + commandName(command) + " --help)");
   }
   if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");
@@ -706,18 +673,13 @@ std::vector<OptionInfo> optionTable() {
 std::string commandHelp(Command command) {
   std::ostringstream o;
   o << "usage: ropescope " << commandName(command) << " [options]\n"
-    << commandSummary(command) << "\n\noptions:\n"
-    << sharedOptionsHelp(command);
+    << commandSummary(command) << "\n"
+    << optionsHelp(command) << designsHelp(command);
   return o.str();
 }
 
-std::string sharedOptionsHelp(Command command) {
+std::string designsHelp(Command command) {
   std::ostringstream o;
-  for (const Option& opt : options()) {
-    if (!(opt.commands & command) || !opt.help) continue;
-    std::string left = std::string("  --") + opt.name + (opt.arg ? std::string(" ") + opt.arg : "");
-    o << left << std::string(left.size() < 30 ? 30 - left.size() : 1, ' ') << opt.help << "\n";
-  }
   if (command & kScene) {
     o << "\ndesigns and their parameters (--param KEY=VALUE):\n";
     for (const PositionDesign* d : allDesigns()) {

@@ -1,5 +1,6 @@
-// Command-line options of the ropescope subcommands: declared once in a table that both the
-// parser and --help read, and parsed into a Scene plus output settings.
+// Command-line options of the ropescope subcommands: declared once in a table that the parser
+// (cli_parser.h), --help, the man page and the completion read, and applied to a Scene plus
+// output settings.
 #pragma once
 
 #include <functional>
@@ -69,12 +70,16 @@ bool parseCommand(const std::string& name, Command* out);
 // One-line summary per subcommand, for the top-level help.
 const char* commandSummary(Command c);
 
-// A subcommand's own options: called for an option the shared table does not know. `value`
-// fetches the option's value (from "--name=value" or the next argument). Return false if the
-// option is unknown to the subcommand too.
+// A subcommand's own options (own_options.h): called, in command-line order, for each one given,
+// with a function that returns its value ("" for a flag). Return false if the subcommand does
+// not take it after all (the option is then refused as unknown).
 using ExtraOptions =
     std::function<bool(const std::string& name, const std::function<std::string()>& value)>;
 
+struct CommandLine;  // cli_parser.h
+
+// Splits `args` with the one parser (cli_parser.h) and applies the options, in command-line order
+// (--model first), to a Request; `extra` gets the command's own options.
 // Throws InputError with a one-line message for any bad option or value. `base`: the scene the
 // options start from (a preset), instead of defaultScene(); it counts as a given scene.
 // `positional`, when given, receives the arguments that are not options (and everything after
@@ -84,10 +89,14 @@ using ExtraOptions =
 Request parseArguments(Command command, const std::vector<std::string>& args,
                        const ExtraOptions& extra = {}, const Scene* base = nullptr,
                        std::vector<std::string>* positional = nullptr);
+// The same over a command line already split (render picks its preset out of it first).
+Request parseArguments(Command command, const CommandLine& line, const ExtraOptions& extra,
+                       const Scene* base);
 
-// Help for the shared options that apply to `command` (subcommands append their own).
-std::string sharedOptionsHelp(Command command);
+// The list of designs and their parameters that the scene commands' --help ends with.
+std::string designsHelp(Command command);
 
+// A command's --help: usage, summary, its options (cli_parser.h optionsHelp), the designs.
 std::string commandHelp(Command command);
 
 // One row of the option table, for what reads it besides the parser: the man page and the
@@ -97,6 +106,7 @@ struct OptionInfo {
   const char* arg;    // "D"; nullptr for a flag
   unsigned commands;  // Command bits it applies to
   const char* help;   // nullptr: the subcommand's own help describes it
+  bool own = false;   // a subcommand's own option (own_options.h), not the shared table's
 };
 std::vector<OptionInfo> optionTable();
 

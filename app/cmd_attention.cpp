@@ -48,7 +48,7 @@ struct AttentionOptions {
   BackendChoice backend = BackendChoice::Auto;
 };
 
-// After the option lines (own_options.cpp): what --out and the summary hold.
+// After the options (cli_parser.h optionsHelp): what --out and the summary hold.
 const char* kHelpNotes =
     "\n--out FILE.npy receives float32 [heads, rows, N] (C order); the JSON summary goes to\n"
     "standard output: tokens, heads, backend used, and per-row max logit, peak probability\n"
@@ -152,8 +152,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   };
   const Request req = parseArguments(kAttention, args, extra);
   if (req.help) {
-    std::cout << commandHelp(kAttention) << "\nattention options:\n"
-              << ownOptionsHelp(kAttention) << kHelpNotes;
+    std::cout << commandHelp(kAttention) << kHelpNotes;
     return 0;
   }
   const bool files = !o.source.qPath.empty() || !o.source.kPath.empty();

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "cli_options.h"
-#include "own_options.h"
+#include "cli_parser.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
@@ -25,8 +25,7 @@ const char* kHelp =
     "Exit 0: \"identical (N tokens, RULES)\". Exit 1: the first differing token (index,\n"
     "modality, grid cell, both ids), how many differ, and the rule set the dump matches, if\n"
     "any. Exit 2: bad input. --rules NAME checks that rule set (default hf-4.57), --rules all\n"
-    "each of hf-4.57, hf-5.3 and hf-main.\n\n"
-    "options:\n";
+    "each of hf-4.57, hf-5.3 and hf-main.\n";
 
 }  // namespace
 
@@ -47,7 +46,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
   };
   const Request req = parseArguments(kCheckIds, args, extra);
   if (req.help) {
-    std::cout << kHelp << ownOptionsHelp(kCheckIds) << sharedOptionsHelp(kCheckIds);
+    std::cout << kHelp << optionsHelp(kCheckIds);
     return 0;
   }
   if (req.model.empty() || req.tokenIds.empty())

@@ -5,6 +5,7 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_parser.h"
 #include "ropescope/errors.h"
 #include "ropescope/grid_report.h"
 #include "ropescope/image_grid.h"
@@ -26,23 +27,15 @@ const char* kGridHelp =
     "line on stderr and exit status 2, before anything is printed. Presets: qwen2.5-vl (patch\n"
     "14, merge 2, min 3136, max 12845056 pixels) and qwen3-vl (16, 2, 65536, 16777216). The\n"
     "image-grid options are the ones every layout command (ids, ptd, bias, attention, render)\n"
-    "takes.\n\n"
-    "options:\n";
+    "takes.\n";
 
 }  // namespace
 
 int runGridCommand(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "-h") {
-      std::cout << kGridHelp << sharedOptionsHelp(kGrid);
-      return 0;
-    } else if (a == "--") {
-      break;
-    }
   std::vector<std::string> files;
   const Request req = parseArguments(kGrid, args, {}, nullptr, &files);
   if (req.help) {
-    std::cout << kGridHelp << sharedOptionsHelp(kGrid);
+    std::cout << kGridHelp << optionsHelp(kGrid);
     return 0;
   }
   if (files.empty())

@@ -7,6 +7,7 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_parser.h"
 #include "own_options.h"
 #include "ropescope/errors.h"
 #include "subcommands.h"
@@ -20,7 +21,7 @@ namespace ropescope::cli {
 
 namespace {
 
-// After the option lines (own_options.cpp).
+// After the options (cli_parser.h optionsHelp).
 const char* kRenderNotes =
     "3-D views (space, compare) need an X display: run them under xvfb-run -a. Charts and\n"
     "heat maps need none.\n";
@@ -60,25 +61,12 @@ void parseSize(const std::string& text, int* w, int* h) {
   }
 }
 
-// Pulls --preset out first: the scene options that follow change the preset's scene.
-std::vector<std::string> takePreset(const std::vector<std::string>& args, std::string* preset) {
-  std::vector<std::string> rest;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--preset") {
-      if (i + 1 >= args.size()) throw InputError("--preset needs a value (NAME)", "preset");
-      *preset = args[++i];
-    } else if (args[i].rfind("--preset=", 0) == 0) {
-      *preset = args[i].substr(9);
-    } else {
-      rest.push_back(args[i]);
-    }
-  }
-  return rest;
-}
-
 RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
   RenderSettings s;
-  const std::vector<std::string> rest = takePreset(args, &s.preset);
+  // --preset first, wherever it stands: the scene options that follow change the preset's scene.
+  const CommandLine line = splitCommandLine(kRender, args, false);
+  for (const GivenOption& g : line.options)
+    if (g.name == "preset") s.preset = g.value;  // a second --preset: "given twice" below
   Scene base;
   const Scene* basePtr = nullptr;
 #ifdef ROPESCOPE_WITH_GUI
@@ -93,7 +81,9 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
   bool maxGiven = false;
   const ExtraOptions extra = [&](const std::string& name,
                                  const std::function<std::string()>& value) {
-    if (name == "view") {
+    if (name == "preset") {
+      // applied above
+    } else if (name == "view") {
       s.view = value();
     } else if (name == "size") {
       parseSize(value(), &s.width, &s.height);
@@ -126,7 +116,7 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     }
     return true;
   };
-  s.request = parseArguments(kRender, rest, extra, basePtr);
+  s.request = parseArguments(kRender, line, extra, basePtr);
   if (s.view.empty()) s.view = "space";
   if (!maxGiven && s.maxDistance < 0) s.maxDistance = 256;
   return s;
@@ -158,8 +148,7 @@ std::string listPresets() {
 int runRenderCommand(const std::vector<std::string>& args) {
   const RenderSettings s = parseRenderArguments(args);
   if (s.request.help) {
-    std::cout << commandHelp(kRender) << "\nrender options:\n"
-              << ownOptionsHelp(kRender) << kRenderNotes;
+    std::cout << commandHelp(kRender) << kRenderNotes;
     return 0;
   }
 #ifdef ROPESCOPE_WITH_GUI

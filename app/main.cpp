@@ -3,8 +3,6 @@
 // Built twice (app/CMakeLists.txt): `ropescope`, the front without Qt or VTK, which runs the
 // core subcommands itself and starts ropescope-gui (gui_exec.h) for the GUI, render and
 // attention on the GPU; and ropescope-gui (ROPESCOPE_WITH_GUI), which runs everything.
-#include <algorithm>
-#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -14,6 +12,7 @@
 #include "cli_commands.h"
 #include "cli_docs.h"
 #include "cli_options.h"
+#include "cli_parser.h"
 #include "ropescope/errors.h"
 #include "ropescope/shipped_models.h"
 #include "ropescope/shipped_samples.h"
@@ -34,11 +33,8 @@ void printUsage(std::ostream& o) {
     << " - geometry of rotary position embeddings in vision-language models\n\n"
        "usage: ropescope [FILE.json]             open the desktop app (on a scene file)\n"
        "       ropescope COMMAND [options]       compute and print JSON or CSV\n"
-       "       ropescope --version | --help\n\ncommands:\n";
-  for (Command c : kAllCommands)
-    o << "  " << commandName(c)
-      << std::string(std::max<std::size_t>(11 - std::strlen(commandName(c)), 1), ' ')
-      << commandSummary(c) << "\n";
+       "       ropescope --version | --help\n";
+  o << commandsHelp();
   o << "\n'ropescope COMMAND --help' lists a command's options.\n";
 }
 
@@ -89,11 +85,10 @@ int main(int argc, char** argv) {
     const bool sceneArg = args.size() == 1 && args[0].size() > 5 &&
                           args[0].compare(args[0].size() - 5, 5, ".json") == 0;
     if (!args.empty() && !sceneArg) {
-      std::cerr
-          << "ropescope: unknown command \"" << args[0]
-          << "\" (accepted: ids, ptd, bias, decay, freqs, attention, grid, render, check-ids, or a "
-             "scene "
-             "FILE.json)\n";
+      std::string accepted;
+      for (cli::Command c : cli::kAllCommands) accepted += std::string(cli::commandName(c)) + ", ";
+      std::cerr << "ropescope: unknown command \"" << args[0] << "\" (accepted: " << accepted
+                << "or a scene FILE.json)\n";
       return 2;
     }
 #ifdef ROPESCOPE_WITH_GUI

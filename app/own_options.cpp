@@ -1,7 +1,6 @@
 #include "own_options.h"
 
 #include <deque>
-#include <sstream>
 #include <stdexcept>
 
 #include "ropescope/decay.h"
@@ -108,31 +107,6 @@ double ownNumber(Command command, const std::string& name, const std::string& te
   const OwnOption& opt = ownOption(command, name);
   if (opt.value != Value::Number) throw std::logic_error("--" + name + " is not a number");
   return parseNumberOption(name, text, opt.lo, opt.hi);
-}
-
-std::string ownOptionsHelp(Command command) {
-  constexpr std::size_t kIndent = 30, kWidth = 96;
-  std::ostringstream o;
-  for (const OwnOption& opt : ownOptions()) {
-    if (opt.command != command) continue;
-    std::string left = std::string("  --") + opt.name + (opt.arg ? std::string(" ") + opt.arg : "");
-    left.append(left.size() < kIndent ? kIndent - left.size() : 1, ' ');
-    std::string line = left;
-    std::istringstream words(opt.help);
-    std::string w;
-    bool first = true;
-    while (words >> w) {
-      if (!first && line.size() + 1 + w.size() > kWidth) {
-        o << line << "\n";
-        line = std::string(kIndent, ' ');
-        first = true;
-      }
-      line += (first ? "" : " ") + w;
-      first = false;
-    }
-    o << line << "\n";
-  }
-  return o.str();
 }
 
 }  // namespace ropescope::cli

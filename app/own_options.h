@@ -1,8 +1,8 @@
-// The options a subcommand parses itself, on top of the shared table of cli_options.cpp:
-// declared here once, so the subcommand's --help, the man page and the bash completion
-// (cli_docs.cpp) list the same options, and a number's accepted range is written here once: the
-// help shows it and the subcommand parses the value through the table (ownWhole, ownNumber).
-// What an option does stays with the subcommand (cmd_*.cpp).
+// The options of one subcommand only, on top of the shared table of cli_options.cpp: declared
+// here once, so the parser (cli_parser.h), the subcommand's --help, the man page and the bash
+// completion (cli_docs.cpp) know the same options, and a number's accepted range is written here
+// once: the help shows it and the subcommand parses the value through the table (ownWhole,
+// ownNumber). What an option does stays with the subcommand (cmd_*.cpp).
 #pragma once
 
 #include <string>
@@ -32,8 +32,5 @@ const OwnOption& ownOption(Command command, const std::string& name);
 // 1..256 (got "0")").
 long long ownWhole(Command command, const std::string& name, const std::string& text);
 double ownNumber(Command command, const std::string& name, const std::string& text);
-
-// The "  --name ARG   help" lines of a command's own options, wrapped as --help prints them.
-std::string ownOptionsHelp(Command command);
 
 }  // namespace ropescope::cli

@@ -6,7 +6,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev nlohmann-json3-dev libsndfile1-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-image-formats-plugins
   libvtk9-dev libgif-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core

@@ -133,6 +133,18 @@ const std::vector<Case>& cases() {
        "before it took them: transformers 5.3-5.5.3 raised StopIteration, issue #45325)"},
       // issue 15: one number parser; --max-distance has one range (core's decay.h) in decay and
       // render; the subcommands' own numbers are parsed in their table's range (own_options.cpp)
+      // issue 15 item 6: one parser (CLI11, cli_parser.h) under the tables; its refusals in the
+      // table's words: the argument a missing value stands for, own options of one command
+      // unknown to another, a value given to a flag
+      {{"ptd", "--layout"}, "--layout needs a value (SPEC)"},
+      {{"attention", "--layout", "t2,i2x2", "--heads"}, "--heads needs a value (H)"},
+      {{"attention", "--layout", "t2,i2x2", "--softmax=no"}, "--softmax takes no value"},
+      {{"ptd", "--layout", "t2,i2x2", "--causal"},
+       "unknown option --causal for ptd (see ropescope ptd --help)"},
+      {{"grid", "--zoom=2", "x.png"}, "unknown option --zoom for grid (see ropescope grid --help)"},
+      {{"ptd", "--layout", "t2,i2x2", "-x"},
+       "unexpected argument \"-x\" (options start with --; see ropescope ptd --help)"},
+      {{"attention", "--layout", "t2,i2x2", "--pool", "2", "--pool", "4"}, "--pool given twice"},
       {{"decay", "--max-distance", "0"},
        "--max-distance expects a whole number in 1..1000000 (got \"0\")"},
       {{"decay", "--max-distance", "1e3"},
@@ -236,6 +248,42 @@ TEST(CliMessages, HelpListsEveryOptionOnceAndTrue) {
   const ProcessResult a = runProcess(workDir(), workDir(), {"attention", "--help"}, true);
   EXPECT_EQ(a.out.find("json|csv"), std::string::npos);
   EXPECT_NE(a.out.find("--out FILE.npy"), std::string::npos);
+}
+
+// The help is laid out by the parser from the tables (issue 15 item 6): -h is --help for every
+// command, and each option's text wraps beside its name at 96 columns, continuation lines under
+// the text column (30).
+TEST(CliMessages, HelpIsLaidOutFromTheTable) {
+  for (const char* cmd :
+       {"ids", "ptd", "bias", "decay", "freqs", "attention", "grid", "render", "check-ids"}) {
+    SCOPED_TRACE(cmd);
+    const ProcessResult h = runProcess(workDir(), workDir(), {cmd, "--help"}, true);
+    ASSERT_EQ(h.status, 0) << h.err;
+    const ProcessResult dashH = runProcess(workDir(), workDir(), {cmd, "-h"}, true);
+    EXPECT_EQ(dashH.status, 0) << dashH.err;
+    EXPECT_EQ(dashH.out, h.out);
+    std::istringstream lines(h.out);
+    bool inOptions = false;
+    int optionLines = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (line == "options:" || line == std::string(cmd) + " options:") {
+        inOptions = true;
+        continue;
+      }
+      if (line.empty()) inOptions = false;
+      if (!inOptions) continue;
+      ++optionLines;
+      EXPECT_LE(line.size(), 96u) << line;
+      const bool named = line.rfind("  --", 0) == 0;
+      EXPECT_TRUE(named || line.find_first_not_of(' ') == 30) << line;
+      // Beside a name shorter than the column, the text starts at column 30 too.
+      if (named && line.size() > 30) {
+        EXPECT_EQ(line[29], ' ') << line;
+        EXPECT_NE(line[30], ' ') << line;
+      }
+    }
+    EXPECT_GT(optionLines, 3);
+  }
 }
 
 // Nothing of Qt's reaches the CLI's stderr, even where Qt has to find a runtime folder itself

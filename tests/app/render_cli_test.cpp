@@ -206,3 +206,26 @@ TEST(RenderCli, SceneFileAndJsonData) {
   ASSERT_EQ(pdf.status, 0) << pdf.err;
   EXPECT_EQ(slurp(work() / "decay.pdf").rfind("%PDF-", 0), 0u);
 }
+
+// --preset is the scene the other options change wherever it stands on the command line (the
+// parser hands it to render first, cli_parser.h), and a second one is refused.
+TEST(RenderCli, PresetIsTheBaseWhereverItStands) {
+  const auto data = [](const std::vector<std::string>& args, const std::string& out) {
+    std::vector<std::string> all = {"render"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.insert(all.end(), {"--out", out});
+    const ProcessResult r = run(all);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return slurp(work() / out);
+  };
+  const std::string preset = data({"--preset", "roformer-decay"}, "preset.csv");
+  const std::string before = data({"--preset", "roformer-decay", "--base", "500"}, "before.csv");
+  const std::string after = data({"--base", "500", "--preset", "roformer-decay"}, "after.csv");
+  EXPECT_FALSE(preset.empty());
+  EXPECT_NE(before, preset);  // --base changed the preset's scene
+  EXPECT_EQ(after, before);
+  const ProcessResult twice =
+      run({"render", "--preset", "roformer-decay", "--preset", "roformer-decay", "--out", "x.csv"});
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_EQ(twice.err, "ropescope: --preset given twice\n");
+}
