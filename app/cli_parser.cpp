@@ -101,6 +101,16 @@ std::vector<OptionInfo> optionsOf(Command command) {
 CommandLine splitCommandLine(Command command, const std::vector<std::string>& args,
                              bool acceptPositional) {
   const std::unique_ptr<CLI::App> app = declare(command);
+  // "--out=" names no value (CLI11 would take the next word as it).
+  for (const std::string& w : args) {
+    if (w == "--") break;
+    if (w.size() > 3 && w.rfind("--", 0) == 0 && w.back() == '=' && w.find('=') == w.size() - 1) {
+      const std::string name = w.substr(0, w.size() - 1);
+      for (const OptionInfo& o : optionsOf(command))
+        if (o.arg && name == std::string("--") + o.name)
+          throw InputError(name + " needs a value (" + o.arg + ")", o.name);
+    }
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
   try {
     app->parse(reversed);

@@ -138,6 +138,8 @@ const std::vector<Case>& cases() {
       // unknown to another, a value given to a flag
       {{"ptd", "--layout"}, "--layout needs a value (SPEC)"},
       {{"attention", "--layout", "t2,i2x2", "--heads"}, "--heads needs a value (H)"},
+      // "--out=" with nothing after '=' names no file: the next word is not taken as one
+      {{"ptd", "--layout", "t2,i2x2", "--out=", "x.json"}, "--out needs a value (FILE)"},
       {{"attention", "--layout", "t2,i2x2", "--softmax=no"}, "--softmax takes no value"},
       {{"ptd", "--layout", "t2,i2x2", "--causal"},
        "unknown option --causal for ptd (see ropescope ptd --help)"},
