@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 
 #include "kernels/bias_gemm.h"
 #include "kernels/metric_kernels.h"
@@ -389,12 +390,11 @@ std::size_t chunkFor(std::size_t nonIntegralValues) {
   return std::clamp(kChunkTableBudget / nonIntegralValues, kMinChunk, kChunk);
 }
 
-// Text tokens per fused GEMM: the chunk's output (visual x chunk) stays within the L2 cache of one
-// core for a few thousand visual tokens, and within the same per-thread budget as chunkFor.
-constexpr std::size_t kFusedChunk = 64;
-
+// Text tokens per fused GEMM: detail::kBiasGemmChunk, narrowed to the same per-thread budget as
+// chunkFor when there are very many visual tokens.
 std::size_t fusedChunkFor(std::size_t visual) {
-  return std::clamp(kChunkTableBudget / std::max<std::size_t>(visual, 1), kMinChunk, kFusedChunk);
+  return std::clamp(kChunkTableBudget / std::max<std::size_t>(visual, 1), kMinChunk,
+                    static_cast<std::size_t>(detail::kBiasGemmChunk));
 }
 
 double axisSum(const std::vector<double>& theta, double x) {
@@ -431,28 +431,30 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   for (const AxisTable& ax : axes) theta.insert(theta.end(), ax.theta.begin(), ax.theta.end());
   const std::size_t m = theta.size(), inner = 2 * m;
   // Visual side, column-major visual x 2m: each axis's distinct-value table spread per token.
+  // Pair k of the concatenation: its axis and its row in that axis's table.
+  std::vector<std::pair<const AxisTable*, std::size_t>> pairOf;
+  for (const AxisTable& ax : axes)
+    for (std::size_t j = 0; j < ax.theta.size(); ++j) pairOf.emplace_back(&ax, j);
   std::vector<double> a(visual * inner);
-  std::size_t k0 = 0;
-  for (const AxisTable& ax : axes) {
-    const std::size_t ma = ax.theta.size(), rows = ax.values.size();
-    for (std::size_t j = 0; j < ma; ++j) {
-      double* cosCol = a.data() + (k0 + j) * visual;
-      double* sinCol = a.data() + (m + k0 + j) * visual;
+  // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
+  // product of length 2m instead of a pass over its column.
+  std::vector<double> colSum(inner);
+  detail::parallelFor(m, threads, [&](std::size_t kb, std::size_t ke) {
+    for (std::size_t k = kb; k < ke; ++k) {
+      const AxisTable& ax = *pairOf[k].first;
+      const std::size_t j = pairOf[k].second, ma = ax.theta.size(), rows = ax.values.size();
+      double* cosCol = a.data() + k * visual;
+      double* sinCol = a.data() + (m + k) * visual;
       const double* cosVal = ax.trig.data() + j * rows;
       const double* sinVal = ax.trig.data() + (ma + j) * rows;
       for (std::size_t i = 0; i < visual; ++i) {
         cosCol[i] = cosVal[ax.index[i]];
         sinCol[i] = sinVal[ax.index[i]];
       }
+      colSum[k] = std::accumulate(cosCol, cosCol + visual, 0.0);
+      colSum[m + k] = std::accumulate(sinCol, sinCol + visual, 0.0);
     }
-    k0 += ma;
-  }
-  // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
-  // product of length 2m instead of a pass over its column.
-  std::vector<double> colSum(inner);
-  for (std::size_t k = 0; k < inner; ++k)
-    colSum[k] = std::accumulate(a.begin() + static_cast<std::ptrdiff_t>(k * visual),
-                                a.begin() + static_cast<std::ptrdiff_t>((k + 1) * visual), 0.0);
+  });
   const detail::MetricKernels& kern = detail::metricKernels();
   const detail::BiasGemmFn gemm = detail::biasGemm();
   const double nVis = static_cast<double>(visual);
@@ -535,11 +537,14 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     if (!ax.integral) {
       const std::size_t m = ax.theta.size(), rows = ax.values.size();
       ax.trig.resize(rows * 2 * m);
-      for (std::size_t j = 0; j < m; ++j)
-        for (std::size_t k = 0; k < rows; ++k) {
-          ax.trig[j * rows + k] = std::cos(ax.theta[j] * ax.values[k]) / n;
-          ax.trig[(m + j) * rows + k] = std::sin(ax.theta[j] * ax.values[k]) / n;
-        }
+      // One entry per (pair, value), each written by one thread: the same bits for any count.
+      detail::parallelFor(m, threads, [&ax, rows, m, n](std::size_t jb, std::size_t je) {
+        for (std::size_t j = jb; j < je; ++j)
+          for (std::size_t k = 0; k < rows; ++k) {
+            ax.trig[j * rows + k] = std::cos(ax.theta[j] * ax.values[k]) / n;
+            ax.trig[(m + j) * rows + k] = std::sin(ax.theta[j] * ax.values[k]) / n;
+          }
+      });
     }
     axes.push_back(std::move(ax));
   }

@@ -2,8 +2,11 @@
 // 64 pairs) under mrope and circle with the M-RoPE [16,24,24] plan, base 1e6; --check checksums.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
+#include "../../core/src/kernels/bias_gemm.h"
 #include "bench_common.h"
 #include "bias_prototype.h"
 #include "ropescope/frequency_plan.h"
@@ -37,6 +40,28 @@ void prototype(benchmark::State& state, std::string design, int threads) {
     if (!r.handled) state.SkipWithError("prototype handles integer ids only");
     benchmark::DoNotOptimize(r.spread);
   }
+}
+
+// The product alone, at the live layout's shape: visual 2048 x 2n 128 times 2n x 2048 text tokens,
+// kBiasGemmChunk text tokens per call, as the fused bias spread calls it; GFLOP/s to set against
+// OpenBLAS's dgemm at the same shape (peers/dgemm_peer.py), this CPU's DGEMM roofline.
+void gemmKernel(benchmark::State& state) {
+  const std::ptrdiff_t visual = 2048, inner = 128, text = 2048;
+  const std::ptrdiff_t chunk = ropescope::detail::kBiasGemmChunk;
+  std::vector<double> a(visual * inner), x(inner * chunk), out(visual * chunk);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::cos(0.001 * static_cast<double>(i));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.003 * static_cast<double>(i));
+  const char* isa = nullptr;
+  const ropescope::detail::BiasGemmFn gemm = ropescope::detail::biasGemm(&isa);
+  for (auto _ : state) {
+    for (std::ptrdiff_t t = 0; t < text; t += chunk) {
+      gemm(a.data(), x.data(), visual, inner, chunk, out.data());
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * double(visual * inner * text) * 1e-9,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(isa);
 }
 
 int check(const std::string& outDir) {
@@ -82,6 +107,8 @@ int main(int argc, char** argv) {
           std::string(design), threads)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
+  benchmark::RegisterBenchmark("bias/kernel/gemm-2048x128x2048", gemmKernel)
+      ->Unit(benchmark::kMillisecond);
   for (int threads : {1, 2})
     benchmark::RegisterBenchmark(
         ("bias/mrope/prototype/threads:" + std::to_string(threads)).c_str(), prototype,
