@@ -10,6 +10,7 @@
 #include <numeric>
 #include <utility>
 
+#include "kernels/bias_absdev.h"
 #include "kernels/bias_gemm.h"
 #include "kernels/metric_kernels.h"
 #include "kernels/step_trig.h"
@@ -457,28 +458,45 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   });
   const detail::MetricKernels& kern = detail::metricKernels();
   const detail::BiasGemmFn gemm = detail::biasGemm();
+  // With AVX-512 the product and the deviation sum are one kernel that never stores the product.
+  const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
+  const std::vector<double> panels =
+      absDev ? detail::packBiasPanels(a.data(), static_cast<std::ptrdiff_t>(visual),
+                                      static_cast<std::ptrdiff_t>(inner))
+             : std::vector<double>();
   const double nVis = static_cast<double>(visual);
   r.perText.resize(text.size());
   r.meanBias.resize(text.size());
   // Whole chunks per thread: a chunk's GEMM (and its rounding) never depends on the thread count.
   const std::size_t chunk = fusedChunkFor(visual);
   const std::size_t chunks = (text.size() + chunk - 1) / chunk;
+  const std::size_t paddedChunk =
+      (chunk + detail::kBiasPanelCols - 1) / detail::kBiasPanelCols * detail::kBiasPanelCols;
   detail::parallelFor(chunks, threads, [&](std::size_t chunkFirst, std::size_t chunkLast) {
-    std::vector<double> x(inner * chunk), out(visual * chunk), positions(chunk);
+    std::vector<double> x(inner * paddedChunk, 0.0), positions(chunk), shift(chunk), dev(chunk);
+    std::vector<double> out(absDev ? 0 : visual * chunk);
     for (std::size_t c = chunkFirst; c < chunkLast; ++c) {
       const std::size_t t0 = c * chunk, cols = std::min(chunk, text.size() - t0);
       for (std::size_t j = 0; j < cols; ++j) positions[j] = ids.ids[text[t0 + j]][0];
       detail::stepTrigTable(positions.data(), cols, theta.data(), m, inner, x.data());
-      gemm(a.data(), x.data(), static_cast<std::ptrdiff_t>(visual),
-           static_cast<std::ptrdiff_t>(inner), static_cast<std::ptrdiff_t>(cols), out.data());
       for (std::size_t j = 0; j < cols; ++j) {
         const double* xj = x.data() + j * inner;
         double sum = 0.0;
         for (std::size_t k = 0; k < inner; ++k) sum += colSum[k] * xj[k];
-        const double shifted = sum / nVis;  // mean of b minus base
-        r.meanBias[t0 + j] = base + shifted;
-        r.perText[t0 + j] = kern.absDeviation(out.data() + j * visual, visual, shifted) / nVis;
+        shift[j] = sum / nVis;  // mean of b minus base
+        r.meanBias[t0 + j] = base + shift[j];
       }
+      if (absDev) {
+        absDev(panels.data(), static_cast<std::ptrdiff_t>(visual),
+               static_cast<std::ptrdiff_t>(inner), x.data(), static_cast<std::ptrdiff_t>(cols),
+               shift.data(), dev.data());
+      } else {
+        gemm(a.data(), x.data(), static_cast<std::ptrdiff_t>(visual),
+             static_cast<std::ptrdiff_t>(inner), static_cast<std::ptrdiff_t>(cols), out.data());
+        for (std::size_t j = 0; j < cols; ++j)
+          dev[j] = kern.absDeviation(out.data() + j * visual, visual, shift[j]);
+      }
+      for (std::size_t j = 0; j < cols; ++j) r.perText[t0 + j] = dev[j] / nVis;
     }
   });
   r.spread =

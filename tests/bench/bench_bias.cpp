@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../../core/src/kernels/bias_absdev.h"
 #include "../../core/src/kernels/bias_gemm.h"
 #include "bench_common.h"
 #include "bias_prototype.h"
@@ -43,25 +44,31 @@ void prototype(benchmark::State& state, std::string design, int threads) {
 }
 
 // The product alone, at the live layout's shape: visual 2048 x 2n 128 times 2n x 2048 text tokens,
-// kBiasGemmChunk text tokens per call, as the fused bias spread calls it; GFLOP/s to set against
-// OpenBLAS's dgemm at the same shape (peers/dgemm_peer.py), this CPU's DGEMM roofline.
+// kBiasGemmChunk text tokens per call, as the fused bias spread calls it: with AVX-512 the kernel
+// that also sums the absolute deviations (bias_absdev.h), else Eigen's product (bias_gemm.h).
+// GFLOP/s (CPU time) to set against OpenBLAS's dgemm (peers/dgemm_peer.py), this CPU's roofline.
 void gemmKernel(benchmark::State& state) {
-  const std::ptrdiff_t visual = 2048, inner = 128, text = 2048;
-  const std::ptrdiff_t chunk = ropescope::detail::kBiasGemmChunk;
-  std::vector<double> a(visual * inner), x(inner * chunk), out(visual * chunk);
+  namespace rd = ropescope::detail;
+  const std::ptrdiff_t visual = 2048, inner = 128, text = 2048, chunk = rd::kBiasGemmChunk;
+  std::vector<double> a(visual * inner), x(inner * chunk), out(visual * chunk), shift(chunk, 0.01);
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::cos(0.001 * static_cast<double>(i));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.003 * static_cast<double>(i));
   const char* isa = nullptr;
-  const ropescope::detail::BiasGemmFn gemm = ropescope::detail::biasGemm(&isa);
+  const rd::BiasGemmFn gemm = rd::biasGemm(&isa);
+  const rd::BiasAbsDevFn absDev = rd::biasAbsDev();
+  const std::vector<double> panels = rd::packBiasPanels(a.data(), visual, inner);
   for (auto _ : state) {
     for (std::ptrdiff_t t = 0; t < text; t += chunk) {
-      gemm(a.data(), x.data(), visual, inner, chunk, out.data());
+      if (absDev)
+        absDev(panels.data(), visual, inner, x.data(), chunk, shift.data(), out.data());
+      else
+        gemm(a.data(), x.data(), visual, inner, chunk, out.data());
       benchmark::DoNotOptimize(out.data());
     }
   }
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * double(visual * inner * text) * 1e-9,
                                                  benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(isa);
+  state.SetLabel(absDev ? "avx512 fused abs-deviation" : std::string(isa) + " eigen");
 }
 
 int check(const std::string& outDir) {
