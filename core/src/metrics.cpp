@@ -436,7 +436,12 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   std::vector<std::pair<const AxisTable*, std::size_t>> pairOf;
   for (const AxisTable& ax : axes)
     for (std::size_t j = 0; j < ax.theta.size(); ++j) pairOf.emplace_back(&ax, j);
-  std::vector<double> a(visual * inner);
+  const detail::MetricKernels& kern = detail::metricKernels();
+  const detail::BiasGemmFn gemm = detail::biasGemm();
+  // With AVX-512 the product and the deviation sum are one kernel that never stores the product;
+  // it reads the visual side packed in panels, Eigen reads it column-major.
+  const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
+  std::vector<double> a(absDev ? detail::biasPanelSize(visual, inner) : visual * inner, 0.0);
   // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
   // product of length 2m instead of a pass over its column.
   std::vector<double> colSum(inner);
@@ -444,26 +449,25 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
     for (std::size_t k = kb; k < ke; ++k) {
       const AxisTable& ax = *pairOf[k].first;
       const std::size_t j = pairOf[k].second, ma = ax.theta.size(), rows = ax.values.size();
-      double* cosCol = a.data() + k * visual;
-      double* sinCol = a.data() + (m + k) * visual;
       const double* cosVal = ax.trig.data() + j * rows;
       const double* sinVal = ax.trig.data() + (ma + j) * rows;
+      double cosSum = 0.0, sinSum = 0.0;
       for (std::size_t i = 0; i < visual; ++i) {
-        cosCol[i] = cosVal[ax.index[i]];
-        sinCol[i] = sinVal[ax.index[i]];
+        const double c = cosVal[ax.index[i]], s = sinVal[ax.index[i]];
+        cosSum += c;
+        sinSum += s;
+        if (absDev) {
+          a[detail::biasPanelIndex(i, k, inner)] = c;
+          a[detail::biasPanelIndex(i, m + k, inner)] = s;
+        } else {
+          a[k * visual + i] = c;
+          a[(m + k) * visual + i] = s;
+        }
       }
-      colSum[k] = std::accumulate(cosCol, cosCol + visual, 0.0);
-      colSum[m + k] = std::accumulate(sinCol, sinCol + visual, 0.0);
+      colSum[k] = cosSum;
+      colSum[m + k] = sinSum;
     }
   });
-  const detail::MetricKernels& kern = detail::metricKernels();
-  const detail::BiasGemmFn gemm = detail::biasGemm();
-  // With AVX-512 the product and the deviation sum are one kernel that never stores the product.
-  const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
-  const std::vector<double> panels =
-      absDev ? detail::packBiasPanels(a.data(), static_cast<std::ptrdiff_t>(visual),
-                                      static_cast<std::ptrdiff_t>(inner))
-             : std::vector<double>();
   const double nVis = static_cast<double>(visual);
   r.perText.resize(text.size());
   r.meanBias.resize(text.size());
@@ -487,9 +491,8 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
         r.meanBias[t0 + j] = base + shift[j];
       }
       if (absDev) {
-        absDev(panels.data(), static_cast<std::ptrdiff_t>(visual),
-               static_cast<std::ptrdiff_t>(inner), x.data(), static_cast<std::ptrdiff_t>(cols),
-               shift.data(), dev.data());
+        absDev(a.data(), static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
+               x.data(), static_cast<std::ptrdiff_t>(cols), shift.data(), dev.data());
       } else {
         gemm(a.data(), x.data(), static_cast<std::ptrdiff_t>(visual),
              static_cast<std::ptrdiff_t>(inner), static_cast<std::ptrdiff_t>(cols), out.data());

@@ -12,14 +12,10 @@
 namespace ropescope::detail {
 
 std::vector<double> packBiasPanels(const double* a, std::ptrdiff_t visual, std::ptrdiff_t inner) {
-  const std::ptrdiff_t panels = (visual + kBiasPanelRows - 1) / kBiasPanelRows;
-  std::vector<double> out(static_cast<std::size_t>(panels * inner * kBiasPanelRows), 0.0);
-  for (std::ptrdiff_t p = 0; p < panels; ++p)
-    for (std::ptrdiff_t k = 0; k < inner; ++k)
-      for (std::ptrdiff_t r = 0; r < kBiasPanelRows; ++r) {
-        const std::ptrdiff_t i = p * kBiasPanelRows + r;
-        if (i < visual) out[(p * inner + k) * kBiasPanelRows + r] = a[k * visual + i];
-      }
+  const auto v = static_cast<std::size_t>(visual), n = static_cast<std::size_t>(inner);
+  std::vector<double> out(biasPanelSize(v, n), 0.0);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t i = 0; i < v; ++i) out[biasPanelIndex(i, k, n)] = a[k * v + i];
   return out;
 }
 

@@ -13,6 +13,16 @@ namespace ropescope::detail {
 constexpr std::ptrdiff_t kBiasPanelRows = 24;  // visual rows per panel (3 AVX-512 vectors)
 constexpr std::ptrdiff_t kBiasPanelCols = 8;   // text columns per register block
 
+// Where A(i, k) lies in the packed panels (see packBiasPanels).
+inline std::size_t biasPanelIndex(std::size_t i, std::size_t k, std::size_t inner) {
+  constexpr auto rows = static_cast<std::size_t>(kBiasPanelRows);
+  return ((i / rows) * inner + k) * rows + i % rows;
+}
+inline std::size_t biasPanelSize(std::size_t visual, std::size_t inner) {
+  constexpr auto rows = static_cast<std::size_t>(kBiasPanelRows);
+  return (visual + rows - 1) / rows * rows * inner;
+}
+
 // a: visual x inner, column-major. Returns panels of kBiasPanelRows rows, each inner x 24
 // row-major (row k holds A(i0..i0+23, k)), the rows past `visual` zero.
 std::vector<double> packBiasPanels(const double* a, std::ptrdiff_t visual, std::ptrdiff_t inner);
