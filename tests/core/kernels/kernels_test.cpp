@@ -297,9 +297,12 @@ TEST(MetricKernels, BiasSpreadMatchesTheReferenceUnderEveryInstructionSet) {
   }
 }
 
-// Over 65536 distinct fractional values (summed over axes) the GEMM chunk narrows below 128
-// text tokens to bound each thread's tables (the cone of a 500x500 picture took 768 MB per
-// thread). The narrowed chunks still give the reference's numbers, for any thread count.
+// Over 65536 distinct fractional values (summed over axes) the per-axis GEMM chunk narrows below
+// 128 text tokens to bound each thread's tables (the cone of a 500x500 picture took 768 MB per
+// thread). Circle ids give every visual token its own values, so this case now takes the fused
+// product over all pairs (64 text tokens a call, narrowed only past 131072 visual tokens); the
+// per-axis narrowing remains for scenes whose fused table would exceed the same budget. Either
+// way the numbers are the reference's, for any thread count.
 TEST(MetricKernels, BiasSpreadWithNarrowedChunksMatchesTheReference) {
   const PairTable pairs = resolvePairs(FrequencySpec{"mrope", {32, 0, 1e4}});
   const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t150,i160x160"), {});
