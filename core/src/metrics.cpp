@@ -8,9 +8,12 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 
+#include "kernels/bias_absdev.h"
 #include "kernels/bias_gemm.h"
 #include "kernels/metric_kernels.h"
+#include "kernels/step_trig.h"
 #include "parallel.h"
 
 namespace ropescope {
@@ -388,6 +391,13 @@ std::size_t chunkFor(std::size_t nonIntegralValues) {
   return std::clamp(kChunkTableBudget / nonIntegralValues, kMinChunk, kChunk);
 }
 
+// Text tokens per fused GEMM: detail::kBiasGemmChunk, narrowed to the same per-thread budget as
+// chunkFor when there are very many visual tokens.
+std::size_t fusedChunkFor(std::size_t visual) {
+  return std::clamp(kChunkTableBudget / std::max<std::size_t>(visual, 1), kMinChunk,
+                    static_cast<std::size_t>(detail::kBiasGemmChunk));
+}
+
 double axisSum(const std::vector<double>& theta, double x) {
   double s = 0.0;
   for (double th : theta) s += std::cos(th * x);
@@ -398,6 +408,103 @@ bool isInteger(double v) {
   return std::abs(v) < 4.0e15 && v == std::floor(v);
 }
 
+// When every axis needs the product (no integer tables) and the visual tokens share few values,
+// the per-axis products are as large as one product over all pairs per visual token: then
+// b(p, i) = base + sum_k [cos(th_k p) cos(th_k v_ik) + sin(th_k p) sin(th_k v_ik)] / n is one
+// GEMM of (visual x 2n) by (2n x text chunk), inner dimension 2n instead of 2 m_a, and a column
+// of it is b minus base, with no lookups. (Circle-RoPE: every visual token has its own values.)
+bool fusedPays(const std::vector<AxisTable>& axes, std::size_t visual) {
+  if (axes.empty()) return false;
+  std::size_t perAxis = 0, fused = 0;
+  for (const AxisTable& ax : axes) {
+    if (ax.integral) return false;
+    perAxis += ax.values.size() * ax.theta.size();
+    fused += visual * ax.theta.size();
+  }
+  // The visual side is visual x 2m doubles on top of the per-axis tables: bounded like them.
+  return 4 * fused <= 5 * perAxis && fused <= kChunkTableBudget;
+}
+
+void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& text,
+                     const std::vector<AxisTable>& axes, std::size_t visual, double base,
+                     int threads, BiasResult& r) {
+  std::vector<double> theta;
+  for (const AxisTable& ax : axes) theta.insert(theta.end(), ax.theta.begin(), ax.theta.end());
+  const std::size_t m = theta.size(), inner = 2 * m;
+  // Visual side, column-major visual x 2m: each axis's distinct-value table spread per token.
+  // Pair k of the concatenation: its axis and its row in that axis's table.
+  std::vector<std::pair<const AxisTable*, std::size_t>> pairOf;
+  for (const AxisTable& ax : axes)
+    for (std::size_t j = 0; j < ax.theta.size(); ++j) pairOf.emplace_back(&ax, j);
+  const detail::MetricKernels& kern = detail::metricKernels();
+  const detail::BiasGemmFn gemm = detail::biasGemm();
+  // With AVX-512 the product and the deviation sum are one kernel that never stores the product;
+  // it reads the visual side packed in panels, Eigen reads it column-major.
+  const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
+  std::vector<double> a(absDev ? detail::biasPanelSize(visual, inner) : visual * inner, 0.0);
+  // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
+  // product of length 2m instead of a pass over its column.
+  std::vector<double> colSum(inner);
+  detail::parallelFor(m, threads, [&](std::size_t kb, std::size_t ke) {
+    for (std::size_t k = kb; k < ke; ++k) {
+      const AxisTable& ax = *pairOf[k].first;
+      const std::size_t j = pairOf[k].second, ma = ax.theta.size(), rows = ax.values.size();
+      const double* cosVal = ax.trig.data() + j * rows;
+      const double* sinVal = ax.trig.data() + (ma + j) * rows;
+      double cosSum = 0.0, sinSum = 0.0;
+      for (std::size_t i = 0; i < visual; ++i) {
+        const double c = cosVal[ax.index[i]], s = sinVal[ax.index[i]];
+        cosSum += c;
+        sinSum += s;
+        if (absDev) {
+          a[detail::biasPanelIndex(i, k, inner)] = c;
+          a[detail::biasPanelIndex(i, m + k, inner)] = s;
+        } else {
+          a[k * visual + i] = c;
+          a[(m + k) * visual + i] = s;
+        }
+      }
+      colSum[k] = cosSum;
+      colSum[m + k] = sinSum;
+    }
+  });
+  const double nVis = static_cast<double>(visual);
+  r.perText.resize(text.size());
+  r.meanBias.resize(text.size());
+  // Whole chunks per thread: a chunk's GEMM (and its rounding) never depends on the thread count.
+  const std::size_t chunk = fusedChunkFor(visual);
+  const std::size_t chunks = (text.size() + chunk - 1) / chunk;
+  const std::size_t paddedChunk =
+      (chunk + detail::kBiasPanelCols - 1) / detail::kBiasPanelCols * detail::kBiasPanelCols;
+  detail::parallelFor(chunks, threads, [&](std::size_t chunkFirst, std::size_t chunkLast) {
+    std::vector<double> x(inner * paddedChunk, 0.0), positions(chunk), shift(chunk), dev(chunk);
+    std::vector<double> out(absDev ? 0 : visual * chunk);
+    for (std::size_t c = chunkFirst; c < chunkLast; ++c) {
+      const std::size_t t0 = c * chunk, cols = std::min(chunk, text.size() - t0);
+      for (std::size_t j = 0; j < cols; ++j) positions[j] = ids.ids[text[t0 + j]][0];
+      detail::stepTrigTable(positions.data(), cols, theta.data(), m, inner, x.data());
+      for (std::size_t j = 0; j < cols; ++j) {
+        const double* xj = x.data() + j * inner;
+        double sum = 0.0;
+        for (std::size_t k = 0; k < inner; ++k) sum += colSum[k] * xj[k];
+        shift[j] = sum / nVis;  // mean of b minus base
+        r.meanBias[t0 + j] = base + shift[j];
+      }
+      if (absDev) {
+        absDev(a.data(), static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
+               x.data(), static_cast<std::ptrdiff_t>(cols), shift.data(), dev.data());
+      } else {
+        gemm(a.data(), x.data(), static_cast<std::ptrdiff_t>(visual),
+             static_cast<std::ptrdiff_t>(inner), static_cast<std::ptrdiff_t>(cols), out.data());
+        for (std::size_t j = 0; j < cols; ++j)
+          dev[j] = kern.absDeviation(out.data() + j * visual, visual, shift[j]);
+      }
+      for (std::size_t j = 0; j < cols; ++j) r.perText[t0 + j] = dev[j] / nVis;
+    }
+  });
+  r.spread =
+      std::accumulate(r.perText.begin(), r.perText.end(), 0.0) / static_cast<double>(text.size());
+}
 }  // namespace
 
 BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g) {
@@ -451,17 +558,24 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     if (!ax.integral) {
       const std::size_t m = ax.theta.size(), rows = ax.values.size();
       ax.trig.resize(rows * 2 * m);
-      for (std::size_t j = 0; j < m; ++j)
-        for (std::size_t k = 0; k < rows; ++k) {
-          ax.trig[j * rows + k] = std::cos(ax.theta[j] * ax.values[k]) / n;
-          ax.trig[(m + j) * rows + k] = std::sin(ax.theta[j] * ax.values[k]) / n;
-        }
+      // One entry per (pair, value), each written by one thread: the same bits for any count.
+      detail::parallelFor(m, threads, [&ax, rows, m, n](std::size_t jb, std::size_t je) {
+        for (std::size_t j = jb; j < je; ++j)
+          for (std::size_t k = 0; k < rows; ++k) {
+            ax.trig[j * rows + k] = std::cos(ax.theta[j] * ax.values[k]) / n;
+            ax.trig[(m + j) * rows + k] = std::sin(ax.theta[j] * ax.values[k]) / n;
+          }
+      });
     }
     axes.push_back(std::move(ax));
   }
   for (int p = 0; p < pairs.size(); ++p)
     if (pairs.axis[p] == Axis::None) constant += 1.0;
   const double base = constant / n;
+  if (fusedPays(axes, vis.size())) {
+    fusedBiasSpread(ids, text, axes, vis.size(), base, threads, r);
+    return r;
+  }
   // Runs of visual tokens along which only the last axis's index moves, by one per token (the
   // rows of an image or frame): the lookups become contiguous loads. Kept when runs are long
   // enough to beat gathers.
@@ -495,7 +609,7 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     std::vector<double> b(vis.size());
     std::vector<std::vector<double>> local(axes.size());
     std::vector<std::vector<double>> chunkLut(axes.size());
-    std::vector<double> x;
+    std::vector<double> x, positions;
     const double* lut[4] = {};
     const std::uint32_t* idx[4] = {};
     for (std::size_t ai = 0; ai < axes.size(); ++ai) idx[ai] = axes[ai].index.data();
@@ -522,13 +636,9 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
             const std::size_t cols = std::min<std::size_t>(chunk, end - t);
             const std::size_t m = ax.theta.size();
             x.resize(2 * m * cols);
-            for (std::size_t j = 0; j < cols; ++j) {
-              const double pj = ids.ids[text[t + j]][0];
-              for (std::size_t k = 0; k < m; ++k) {
-                x[j * 2 * m + k] = std::cos(ax.theta[k] * pj);
-                x[j * 2 * m + m + k] = std::sin(ax.theta[k] * pj);
-              }
-            }
+            positions.resize(cols);
+            for (std::size_t j = 0; j < cols; ++j) positions[j] = ids.ids[text[t + j]][0];
+            detail::stepTrigTable(positions.data(), cols, ax.theta.data(), m, 2 * m, x.data());
             chunkLut[ai].resize(rows * cols);
             gemm(ax.trig.data(), x.data(), static_cast<std::ptrdiff_t>(rows),
                  static_cast<std::ptrdiff_t>(2 * m), static_cast<std::ptrdiff_t>(cols),

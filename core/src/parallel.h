@@ -1,11 +1,13 @@
-// A minimal static parallel-for over index ranges with std::thread; results stay deterministic
-// because callers write per-index outputs and reduce them in index order afterwards.
+// A static parallel-for over index ranges on core's persistent thread pool (thread_pool.h);
+// results stay deterministic because callers write per-index outputs and reduce them in index
+// order afterwards, and the split into ranges depends on n and the thread count only.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <thread>
-#include <vector>
+
+#include "thread_pool.h"
 
 namespace ropescope::detail {
 
@@ -14,7 +16,8 @@ inline int resolveThreads(int threads) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// fn(begin, end) over [0, n) split into contiguous chunks, one per thread.
+// fn(begin, end) over [0, n) split into contiguous chunks, one per thread: the caller runs
+// chunks too, and at most threads - 1 pool workers help.
 template <typename Fn>
 void parallelFor(std::size_t n, int threads, Fn&& fn) {
   const std::size_t t = std::min<std::size_t>(resolveThreads(threads), std::max<std::size_t>(n, 1));
@@ -22,15 +25,10 @@ void parallelFor(std::size_t n, int threads, Fn&& fn) {
     fn(std::size_t{0}, n);
     return;
   }
-  std::vector<std::thread> pool;
-  pool.reserve(t - 1);
   const std::size_t chunk = (n + t - 1) / t;
-  for (std::size_t i = 1; i < t; ++i) {
-    const std::size_t b = std::min(n, i * chunk), e = std::min(n, (i + 1) * chunk);
-    pool.emplace_back([&fn, b, e] { fn(b, e); });
-  }
-  fn(std::size_t{0}, std::min(n, chunk));
-  for (std::thread& th : pool) th.join();
+  ThreadPool::shared().run(t, t - 1, [&fn, n, chunk](std::size_t i) {
+    fn(std::min(n, i * chunk), std::min(n, (i + 1) * chunk));
+  });
 }
 
 }  // namespace ropescope::detail

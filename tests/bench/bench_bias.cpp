@@ -2,8 +2,12 @@
 // 64 pairs) under mrope and circle with the M-RoPE [16,24,24] plan, base 1e6; --check checksums.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
+#include "../../core/src/kernels/bias_absdev.h"
+#include "../../core/src/kernels/bias_gemm.h"
 #include "bench_common.h"
 #include "bias_prototype.h"
 #include "ropescope/frequency_plan.h"
@@ -37,6 +41,34 @@ void prototype(benchmark::State& state, std::string design, int threads) {
     if (!r.handled) state.SkipWithError("prototype handles integer ids only");
     benchmark::DoNotOptimize(r.spread);
   }
+}
+
+// The product alone, at the live layout's shape: visual 2048 x 2n 128 times 2n x 2048 text tokens,
+// kBiasGemmChunk text tokens per call, as the fused bias spread calls it: with AVX-512 the kernel
+// that also sums the absolute deviations (bias_absdev.h), else Eigen's product (bias_gemm.h).
+// GFLOP/s (CPU time) to set against OpenBLAS's dgemm (peers/dgemm_peer.py), this CPU's roofline.
+void gemmKernel(benchmark::State& state) {
+  namespace rd = ropescope::detail;
+  const std::ptrdiff_t visual = 2048, inner = 128, text = 2048, chunk = rd::kBiasGemmChunk;
+  std::vector<double> a(visual * inner), x(inner * chunk), out(visual * chunk), shift(chunk, 0.01);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::cos(0.001 * static_cast<double>(i));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.003 * static_cast<double>(i));
+  const char* isa = nullptr;
+  const rd::BiasGemmFn gemm = rd::biasGemm(&isa);
+  const rd::BiasAbsDevFn absDev = rd::biasAbsDev();
+  const std::vector<double> panels = rd::packBiasPanels(a.data(), visual, inner);
+  for (auto _ : state) {
+    for (std::ptrdiff_t t = 0; t < text; t += chunk) {
+      if (absDev)
+        absDev(panels.data(), visual, inner, x.data(), chunk, shift.data(), out.data());
+      else
+        gemm(a.data(), x.data(), visual, inner, chunk, out.data());
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * double(visual * inner * text) * 1e-9,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(absDev ? "avx512 fused abs-deviation" : std::string(isa) + " eigen");
 }
 
 int check(const std::string& outDir) {
@@ -82,6 +114,8 @@ int main(int argc, char** argv) {
           std::string(design), threads)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
+  benchmark::RegisterBenchmark("bias/kernel/gemm-2048x128x2048", gemmKernel)
+      ->Unit(benchmark::kMillisecond);
   for (int threads : {1, 2})
     benchmark::RegisterBenchmark(
         ("bias/mrope/prototype/threads:" + std::to_string(threads)).c_str(), prototype,

@@ -11,6 +11,11 @@ namespace ropescope::detail {
 using BiasGemmFn = void (*)(const double* a, const double* x, std::ptrdiff_t rows,
                             std::ptrdiff_t inner, std::ptrdiff_t cols, double* out);
 
+// Text tokens per product when all pairs go into one GEMM (metrics.cpp, fused form): the output
+// block (visual x chunk) stays within one core's L2 cache for a few thousand visual tokens.
+// bench_bias times the kernel at this width against OpenBLAS's dgemm.
+constexpr std::ptrdiff_t kBiasGemmChunk = 64;
+
 BiasGemmFn biasGemmAvx512();  // nullptr unless this file was built for AVX-512
 BiasGemmFn biasGemmAvx2();    // nullptr unless built for AVX2 + FMA
 BiasGemmFn biasGemmBaseline();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../../core/src/kernels/bias_absdev.h"
 #include "../../../core/src/kernels/bias_gemm.h"
 #include "../../../core/src/kernels/metric_kernels.h"
 #include "ropescope/decay.h"
@@ -296,9 +297,12 @@ TEST(MetricKernels, BiasSpreadMatchesTheReferenceUnderEveryInstructionSet) {
   }
 }
 
-// Over 65536 distinct fractional values (summed over axes) the GEMM chunk narrows below 128
-// text tokens to bound each thread's tables (the cone of a 500x500 picture took 768 MB per
-// thread). The narrowed chunks still give the reference's numbers, for any thread count.
+// Over 65536 distinct fractional values (summed over axes) the per-axis GEMM chunk narrows below
+// 128 text tokens to bound each thread's tables (the cone of a 500x500 picture took 768 MB per
+// thread). Circle ids give every visual token its own values, so this case now takes the fused
+// product over all pairs (64 text tokens a call, narrowed only past 131072 visual tokens); the
+// per-axis narrowing remains for scenes whose fused table would exceed the same budget. Either
+// way the numbers are the reference's, for any thread count.
 TEST(MetricKernels, BiasSpreadWithNarrowedChunksMatchesTheReference) {
   const PairTable pairs = resolvePairs(FrequencySpec{"mrope", {32, 0, 1e4}});
   const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t150,i160x160"), {});
@@ -412,4 +416,39 @@ TEST(MetricKernels, BiasProfileEqualsPositionalBiasBitForBit) {
       }
     }
   }
+}
+
+// The fused AVX-512 product + deviation sum against the plain product, on a shape that is no
+// multiple of the 24 x 8 register block (the masked last panel, the unused columns).
+TEST(MetricKernels, FusedBiasDeviationKernelMatchesThePlainProduct) {
+  const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
+  if (!absDev) {
+    __builtin_cpu_init();
+    ASSERT_FALSE(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+        << "the kernel must be offered on an AVX-512 CPU";
+    std::printf("FusedBiasDeviationKernelMatchesThePlainProduct: no AVX-512 here\n");
+    return;
+  }
+  const std::ptrdiff_t visual = 61, inner = 22, cols = 13;
+  const std::ptrdiff_t padded =
+      (cols + detail::kBiasPanelCols - 1) / detail::kBiasPanelCols * detail::kBiasPanelCols;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> a(visual * inner), x(inner * padded), shift(cols);
+  for (double& v : a) v = u(rng);
+  for (double& v : x) v = u(rng);
+  for (double& v : shift) v = 0.3 * u(rng);
+  std::vector<double> expect(cols, 0.0);
+  for (std::ptrdiff_t j = 0; j < cols; ++j)
+    for (std::ptrdiff_t i = 0; i < visual; ++i) {
+      double b = 0.0;
+      for (std::ptrdiff_t k = 0; k < inner; ++k) b += a[k * visual + i] * x[j * inner + k];
+      expect[j] += std::abs(b - shift[j]);
+    }
+  const std::vector<double> panels = detail::packBiasPanels(a.data(), visual, inner);
+  std::vector<double> out(cols, -1.0);
+  absDev(panels.data(), visual, inner, x.data(), cols, shift.data(), out.data());
+  for (std::ptrdiff_t j = 0; j < cols; ++j) EXPECT_NEAR(out[j], expect[j], 1e-12) << j;
+  IsaCap cap("avx2");
+  EXPECT_EQ(detail::biasAbsDev(), nullptr) << "ROPESCOPE_CPU_ISA=avx2 must turn the kernel off";
 }
