@@ -1,5 +1,6 @@
 // The CPU attention backend: rotation once per load, then tiled Eigen products over row tiles
-// handed to worker threads one tile at a time (causal rows cost more the later they come).
+// handed to core's worker threads (thread_pool.h) one tile at a time (causal rows cost more the
+// later they come).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -7,12 +8,12 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
-#include <thread>
 
 #include "attention_kernels.h"
 #include "parallel.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
+#include "thread_pool.h"
 
 namespace ropescope {
 
@@ -61,10 +62,8 @@ void runTasks(const AttentionBackend& backend, std::size_t count, int threads, F
       fn(t, scratch);
     }
   };
-  std::vector<std::thread> pool;
-  for (std::size_t i = 1; i < workers; ++i) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+  // `workers` loops that each take the next tile, on core's one pool (the caller is one).
+  detail::ThreadPool::shared().run(workers, workers - 1, [&work](std::size_t) { work(); });
   if (cancelled) throw AttentionCancelled();
 }
 
