@@ -21,10 +21,6 @@ PositionIds idsOf(const char* layout) {
   return findDesign(s.design).ids(s.layout, s.designParams);
 }
 
-bool has(const std::vector<long>& v, long t) {
-  return std::find(v.begin(), v.end(), t) != v.end();
-}
-
 }  // namespace
 
 TEST(SpaceCone, SmallSceneDrawsALineToEveryVisualToken) {
@@ -47,7 +43,7 @@ TEST(SpaceCone, LargeSceneSamplesKeepingTheBoundsAndSaysSo) {
   const PositionIds ids = idsOf("t40,i100x100,t20");  // 10 000 visual tokens
   const std::vector<std::size_t> visual = ids.visualIndices();
   ASSERT_GT(visual.size(), PositionSpaceView::kMaxConeLines);
-  for (long selected : {0L, 45L, 10059L}) {
+  for (long selected : {0L, 39L, 10059L}) {
     ASSERT_EQ(ids.tokens[static_cast<std::size_t>(selected)].modality, Modality::Text);
     const int builds = view.geometryBuilds();
     view.showIds(ids, selected, -1);
@@ -59,17 +55,21 @@ TEST(SpaceCone, LargeSceneSamplesKeepingTheBoundsAndSaysSo) {
     for (long t : ends) EXPECT_NE(ids.tokens[static_cast<std::size_t>(t)].modality, Modality::Text);
     // The nearest and the farthest visual token from the selected one, and each axis's extremes.
     const Id3& s = ids.ids[static_cast<std::size_t>(selected)];
+    auto d2 = [&](long t) {
+      const Id3& p = ids.ids[static_cast<std::size_t>(t)];
+      return (p[0] - s[0]) * (p[0] - s[0]) + (p[1] - s[1]) * (p[1] - s[1]) +
+             (p[2] - s[2]) * (p[2] - s[2]);
+    };
     double dMin = std::numeric_limits<double>::max(), dMax = -1;
-    long nearest = -1, farthest = -1;
     for (std::size_t v : visual) {
-      const Id3& p = ids.ids[v];
-      const double d = (p[0] - s[0]) * (p[0] - s[0]) + (p[1] - s[1]) * (p[1] - s[1]) +
-                       (p[2] - s[2]) * (p[2] - s[2]);
-      if (d < dMin) dMin = d, nearest = static_cast<long>(v);
-      if (d > dMax) dMax = d, farthest = static_cast<long>(v);
+      dMin = std::min(dMin, d2(static_cast<long>(v)));
+      dMax = std::max(dMax, d2(static_cast<long>(v)));
     }
-    EXPECT_TRUE(has(ends, nearest)) << selected;
-    EXPECT_TRUE(has(ends, farthest)) << selected;
+    // Several tokens may share the least or greatest distance: one of them is enough.
+    EXPECT_TRUE(std::any_of(ends.begin(), ends.end(), [&](long t) { return d2(t) == dMin; }))
+        << selected;
+    EXPECT_TRUE(std::any_of(ends.begin(), ends.end(), [&](long t) { return d2(t) == dMax; }))
+        << selected;
     for (int a = 0; a < 3; ++a) {
       double lo = std::numeric_limits<double>::max(), hi = -lo;
       for (std::size_t v : visual)
