@@ -5,9 +5,10 @@
 # Usage: scripts/run-benchmarks.sh [--reps N] [--no-build] [--no-variants] [--native]
 #   --no-variants  skip core rebuilt with -fno-math-errno; --native: also with -march=native
 #   --report-only  print the table again from the last run's results
-#   --click  only the GUI benchmark bench_click (a token click on t1000,i500x500 in the main
-#            window, target 50 ms): built with the GUI in ROPESCOPE_CLICK_BUILD (default: build),
-#            run under xvfb-run with software OpenGL
+#   --click  only the GUI benchmarks: bench_click (a token click on t1000,i500x500 in the main
+#            window, target 50 ms) and bench_alpha_drag (Circle-RoPE's alpha dragged on a
+#            4096-token scene, target 30 fps): built with the GUI in ROPESCOPE_CLICK_BUILD
+#            (default: build), run under xvfb-run with software OpenGL
 #   ROPESCOPE_BENCH_BUILD  build folder (default: build-bench in the repository)
 # Results (JSON) stay in <build>/bench-results. Never run as a test: timings depend on the machine.
 set -euo pipefail
@@ -28,17 +29,19 @@ while [[ $# -gt 0 ]]; do
     --native) native=1; shift ;;
     --report-only) report_only=1; shift ;;
     --click) click=1; shift ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "run-benchmarks.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 
 if [[ $click == 1 ]]; then
   click_build=${ROPESCOPE_CLICK_BUILD:-$root/build}
-  [[ $do_build == 1 ]] && ninja -C "$click_build" -j2 bench_click
-  QT_QPA_PLATFORM=xcb LIBGL_ALWAYS_SOFTWARE=1 QT_SCALE_FACTOR=1 \
-    xvfb-run -a -s "-screen 0 1600x1200x24" "$click_build/tests/bench/bench_click" \
-    --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=false
+  [[ $do_build == 1 ]] && ninja -C "$click_build" -j2 bench_click bench_alpha_drag
+  for bench in bench_click bench_alpha_drag; do
+    QT_QPA_PLATFORM=xcb LIBGL_ALWAYS_SOFTWARE=1 QT_SCALE_FACTOR=1 \
+      xvfb-run -a -s "-screen 0 1600x1200x24" "$click_build/tests/bench/$bench" \
+      --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=false
+  done
   exit 0
 fi
 

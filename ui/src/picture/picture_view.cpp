@@ -20,6 +20,7 @@
 
 #include "model/scene_model.h"
 #include "model/segment_names.h"
+#include "model/when_shown.h"
 #include "picture/picture_source.h"
 #include "style/viridis.h"
 
@@ -105,12 +106,13 @@ PictureView::PictureView(SceneModel* model, QWidget* parent) : QWidget(parent), 
   });
   connect(overlayBox_, &QComboBox::currentIndexChanged, this,
           [this](int i) { setOverlay(static_cast<PictureOverlay>(i)); });
+  shown_ = new WhenShown(this, [this] { refresh(); });
   connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
     // The segment list reads the layout only; the overlay the ids and the selection.
     if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) refreshSegments();
-    refresh();
+    shown_->request();  // hidden (another tab): dirty until shown
   });
-  connect(model_, &SceneModel::selectionChanged, this, &PictureView::refresh);
+  connect(model_, &SceneModel::selectionChanged, shown_, &WhenShown::request);
   refreshSegments();
   refresh();
 }

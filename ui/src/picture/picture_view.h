@@ -13,6 +13,7 @@ class QLabel;
 namespace ropescope::ui {
 
 class SceneModel;
+class WhenShown;
 
 enum class PictureOverlay { None, Distance, Bias };
 
@@ -60,6 +61,7 @@ class PictureView : public QWidget {
   bool cellAt(QPointF pos, int* row, int* col) const;
 
   SceneModel* model_;
+  WhenShown* shown_ = nullptr;  // model changes wait for a hidden view's next show
   QComboBox* segments_ = nullptr;
   QComboBox* overlayBox_ = nullptr;
   QLabel* captionLabel_ = nullptr;

@@ -13,6 +13,7 @@
 
 #include "model/scene_model.h"
 #include "model/segment_names.h"
+#include "model/when_shown.h"
 #include "ropescope/metrics.h"
 #include "sound/sound_spectrogram.h"
 #include "sound/sound_waveform.h"
@@ -70,12 +71,13 @@ SoundView::SoundView(SceneModel* model, QWidget* parent) : QWidget(parent), mode
           [this](int i) { setOverlay(static_cast<SoundOverlay>(i)); });
   connect(waveform_, &SoundWaveform::clickedAt, this, &SoundView::clickedAt);
   connect(spectrogram_, &SoundSpectrogram::clickedAt, this, &SoundView::clickedAt);
+  shown_ = new WhenShown(this, [this] { refresh(); });
   connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
     // The segment list reads the layout only; the overlay the ids and the selection.
     if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) refreshSegments();
-    refresh();
+    shown_->request();  // hidden (another tab): dirty until shown
   });
-  connect(model_, &SceneModel::selectionChanged, this, &SoundView::refresh);
+  connect(model_, &SceneModel::selectionChanged, shown_, &WhenShown::request);
   refreshSegments();
   refresh();
 }

@@ -19,6 +19,7 @@ class QLabel;
 namespace ropescope::ui {
 
 class SceneModel;
+class WhenShown;
 class SoundSpectrogram;
 class SoundWaveform;
 
@@ -67,6 +68,7 @@ class SoundView : public QWidget {
   void clickedAt(double seconds);
 
   SceneModel* model_;
+  WhenShown* shown_ = nullptr;  // model changes wait for a hidden view's next show
   QComboBox* segments_ = nullptr;
   QComboBox* overlayBox_ = nullptr;
   QLabel* captionLabel_ = nullptr;

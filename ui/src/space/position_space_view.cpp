@@ -123,6 +123,13 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   staleText_->SetPosition(0.5, 0.97);
   staleText_->SetVisibility(false);
 
+  coneNote_ = vtkSmartPointer<vtkTextActor>::New();
+  coneNote_->GetTextProperty()->SetFontSize(13);
+  coneNote_->GetTextProperty()->SetVerticalJustificationToBottom();
+  coneNote_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  coneNote_->SetPosition(0.015, 0.015);
+  coneNote_->SetVisibility(false);
+
   titleText_ = vtkSmartPointer<vtkTextActor>::New();
   titleText_->GetTextProperty()->SetFontSize(15);
   titleText_->GetTextProperty()->SetBold(true);
@@ -167,6 +174,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   ren->AddActor(highlightActor_);
   ren->AddActor2D(staleText_);
   ren->AddActor2D(titleText_);
+  ren->AddActor2D(coneNote_);
   applyPixelSizes();
   applyTheme();
 
@@ -230,6 +238,7 @@ void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
   };
   avoid(titleText_);
   avoid(staleText_);
+  avoid(coneNote_);
   for (auto& key : axisKey_) avoid(key);
   axes_->setObstacles(obstacles);
   axes_->update();
@@ -324,8 +333,10 @@ void PositionSpaceView::setAxisLabelsVisible(bool visible) {
 
 void PositionSpaceView::setTextFontFile(const QString& path) {
   const QByteArray file = path.toLocal8Bit();
-  titleText_->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
-  titleText_->GetTextProperty()->SetFontFile(file.constData());
+  for (vtkTextActor* t : {titleText_.Get(), coneNote_.Get()}) {
+    t->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
+    t->GetTextProperty()->SetFontFile(file.constData());
+  }
   for (auto& key : axisKey_) {
     key->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
     key->GetTextProperty()->SetFontFile(file.constData());
@@ -361,6 +372,7 @@ void PositionSpaceView::applyTheme() {
   highlightActor_->GetProperty()->SetColor(dark_ ? 1.0 : 0.85, dark_ ? 0.95 : 0.1,
                                            dark_ ? 0.3 : 0.55);
   titleText_->GetTextProperty()->SetColor(fg, fg, fg);
+  coneNote_->GetTextProperty()->SetColor(fg, fg, fg);
   std::array<std::array<double, 3>, 3> axisRgb{};
   for (int a = 0; a < 3; ++a) {
     const QColor c = axisColor(a);
@@ -430,6 +442,7 @@ void PositionSpaceView::rebuild() {
     }
   }
   closeRun();
+  sampleCone();
   textPoints_->Initialize();
   textPoints_->SetPoints(textPts);
   textPoints_->SetVerts(textVerts);
@@ -477,19 +490,62 @@ void PositionSpaceView::rebuild() {
   update();
 }
 
+void PositionSpaceView::sampleCone() {
+  coneSample_.clear();
+  if (visualTokens_.size() <= kMaxConeLines) return;  // every visual token gets its line
+  // Room for the extremes: two per axis here, the nearest and farthest per selection.
+  const std::size_t even = kMaxConeLines - 8;
+  const std::size_t stride = (visualTokens_.size() + even - 1) / even;
+  for (std::size_t k = 0; k < visualTokens_.size(); k += stride)
+    coneSample_.push_back(visualTokens_[k]);
+  for (int a = 0; a < 3; ++a) {
+    const auto [lo, hi] =
+        std::minmax_element(visualTokens_.begin(), visualTokens_.end(),
+                            [&](long x, long y) { return ids_.ids[x][a] < ids_.ids[y][a]; });
+    coneSample_.push_back(*lo);
+    coneSample_.push_back(*hi);
+  }
+  std::sort(coneSample_.begin(), coneSample_.end());
+  coneSample_.erase(std::unique(coneSample_.begin(), coneSample_.end()), coneSample_.end());
+}
+
+QString PositionSpaceView::coneNote() const {
+  if (!coneNote_->GetVisibility() || !coneNote_->GetInput()) return {};
+  return QString::fromUtf8(coneNote_->GetInput());
+}
+
 void PositionSpaceView::rebuildSelection() {
   const std::size_t n = ids_.size();
-  // The cone: the selected text token joined to every visual token.
+  // The cone: the selected text token joined to every visual token, or to the sample (with the
+  // nearest and farthest visual token from this one) in a large scene.
   cone_->Initialize();
   highlight_->Initialize();
   auto conePts = vtkSmartPointer<vtkPoints>::New();
   auto coneLines = vtkSmartPointer<vtkCellArray>::New();
   auto hiPts = vtkSmartPointer<vtkPoints>::New();
   auto hiVerts = vtkSmartPointer<vtkCellArray>::New();
+  coneEnds_.clear();
+  bool sampled = false;
   if (selectedToken_ >= 0 && selectedToken_ < static_cast<long>(n)) {
     const Id3& s = ids_.ids[selectedToken_];
+    coneEnds_ = coneSample_.empty() ? visualTokens_ : coneSample_;
+    if (!coneSample_.empty()) {
+      sampled = true;
+      auto d2 = [&](long t) {
+        const Id3& p = ids_.ids[t];
+        return (p[0] - s[0]) * (p[0] - s[0]) + (p[1] - s[1]) * (p[1] - s[1]) +
+               (p[2] - s[2]) * (p[2] - s[2]);
+      };
+      const auto [nearest, farthest] =
+          std::minmax_element(visualTokens_.begin(), visualTokens_.end(),
+                              [&](long x, long y) { return d2(x) < d2(y); });
+      for (long t : {*nearest, *farthest})
+        if (!std::binary_search(coneSample_.begin(), coneSample_.end(), t)) coneEnds_.push_back(t);
+    }
+    conePts->Allocate(static_cast<vtkIdType>(coneEnds_.size() + 1));
+    coneLines->AllocateEstimate(static_cast<vtkIdType>(coneEnds_.size()), 2);
     const vtkIdType origin = conePts->InsertNextPoint(s[0], s[1], s[2]);
-    for (long t : visualTokens_) {
+    for (long t : coneEnds_) {
       const Id3& p = ids_.ids[t];
       const vtkIdType end = conePts->InsertNextPoint(p[0], p[1], p[2]);
       const vtkIdType seg[2] = {origin, end};
@@ -498,6 +554,15 @@ void PositionSpaceView::rebuildSelection() {
     const vtkIdType h = hiPts->InsertNextPoint(s[0], s[1], s[2]);
     hiVerts->InsertNextCell(1, &h);
   }
+  coneNote_->SetVisibility(sampled);
+  if (sampled)
+    coneNote_->SetInput(
+        QStringLiteral("cone: lines to %1 of %2 visual tokens (an even sample, with the nearest, "
+                       "the farthest and each axis's extremes)")
+            .arg(coneEnds_.size())
+            .arg(visualTokens_.size())
+            .toUtf8()
+            .constData());
   if (selectedVisual_ >= 0 && selectedVisual_ < static_cast<long>(visualTokens_.size())) {
     const Id3& p = ids_.ids[visualTokens_[selectedVisual_]];
     const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);

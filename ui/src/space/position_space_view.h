@@ -38,8 +38,21 @@ class PositionSpaceView : public VtkView {
   // selectedVisual: index among visual tokens, -1 for none. Ids equal to the shown ones (only
   // the selection changed) redraw the selection's cone and marks, not the tokens' geometry.
   void showIds(const PositionIds& ids, long selectedToken, long selectedVisual);
+  // Token index of the selected text token the view shows, -1 for none.
+  long selectedToken() const { return selectedToken_; }
   // How often the tokens' geometry was built (tests: a selection click builds none).
   int geometryBuilds() const { return geometryBuilds_; }
+  // The selected text token's cone draws at most about this many lines. Past it, lines go to an
+  // even sample of the visual tokens plus the ones that bound the cone (each axis's least and
+  // greatest id, the nearest and the farthest visual token from the selected one), and a note in
+  // the bottom-left corner says how many of how many. A line to each of 250 000 tokens cost
+  // llvmpipe seconds a click and drew no more than a solid wash.
+  static constexpr std::size_t kMaxConeLines = 4096;
+  // The visual tokens (token indices) the cone's lines go to; empty without a selection.
+  const std::vector<long>& coneEnds() const { return coneEnds_; }
+  bool coneSampled() const { return !coneSample_.empty() && !coneEnds_.empty(); }
+  // The note under the cone ("cone: lines to N of M visual tokens ..."); empty when unsampled.
+  QString coneNote() const;
   // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
   // before showIds(); an empty layout (the default) draws every visual token as a point.
   void setLayout(const Layout& layout);
@@ -114,6 +127,8 @@ class PositionSpaceView : public VtkView {
   void rebuild();
   // The selected text token's cone to every visual token and the highlighted tokens.
   void rebuildSelection();
+  // Picks the visual tokens the cone's lines go to in a large scene (coneSample_).
+  void sampleCone();
   bool showsSameTokens(const PositionIds& ids) const;
   void onHover(QPoint pos);
   void onClick(QPoint pos);
@@ -142,6 +157,8 @@ class PositionSpaceView : public VtkView {
   CameraPreset preset_ = CameraPreset::Default;  // the last preset applied
   bool cameraMoved_ = false;                     // by the user since the last preset
   int geometryBuilds_ = 0;
+  std::vector<long> coneSample_;  // token indices, sorted; empty: a line to every visual token
+  std::vector<long> coneEnds_;
 
   vtkSmartPointer<vtkPolyData> textPoints_, textLine_, visualPoints_, cone_, highlight_;
   vtkSmartPointer<vtkPolyData> audioPoints_, audioLine_;
@@ -149,7 +166,7 @@ class PositionSpaceView : public VtkView {
   vtkSmartPointer<vtkActor> textPointsActor_, textLineActor_, visualActor_, coneActor_,
       highlightActor_;
   std::unique_ptr<SpaceAxes> axes_;
-  vtkSmartPointer<vtkTextActor> staleText_, titleText_;
+  vtkSmartPointer<vtkTextActor> staleText_, titleText_, coneNote_;
   // Colour key of the axes: the cube axes' own titles get small in a busy scene.
   std::array<vtkSmartPointer<vtkTextActor>, 3> axisKey_;
 };

@@ -1,6 +1,7 @@
 #include "space/scene_space_view.h"
 
 #include "model/scene_model.h"
+#include "model/when_shown.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
 #include "style/metric_text.h"
@@ -8,13 +9,24 @@
 namespace ropescope::ui {
 
 SceneSpaceView::SceneSpaceView(SceneModel* model, QWidget* parent)
-    : PositionSpaceView(parent), model_(model) {
+    : PositionSpaceView(parent), model_(model), shown_(new WhenShown(this, [this] { refresh(); })) {
   connect(model_, &SceneModel::changed, this, &SceneSpaceView::onSceneChanged);
-  connect(model_, &SceneModel::selectionChanged, this, &SceneSpaceView::showSelection);
-  onSceneChanged(SceneChanges::all());
+  connect(model_, &SceneModel::selectionChanged, this, [this] { shown_->request(); });
+  refresh();
+}
+
+bool SceneSpaceView::dirty() const {
+  return shown_->dirty();
 }
 
 void SceneSpaceView::onSceneChanged(SceneChanges parts) {
+  pending_ |= parts;
+  shown_->request();
+}
+
+void SceneSpaceView::refresh() {
+  const SceneChanges parts = pending_;
+  pending_ = SceneChanges();
   const SceneMetrics& m = model_->metrics();
   const Scene& valid = model_->validScene();
   if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) setLayout(valid.layout);

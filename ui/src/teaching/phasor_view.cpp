@@ -14,6 +14,7 @@
 
 #include "figures/figure_style.h"
 #include "model/scene_model.h"
+#include "model/when_shown.h"
 #include "ropescope/metrics.h"
 #include "style/axis_colors.h"
 #include "teaching/formula_panel.h"
@@ -313,21 +314,32 @@ PhasorView::PhasorView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
     recompute();
   });
   connect(direction_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  // Model changes wait while the view is hidden; its own controls recompute at once.
+  shown_ = new WhenShown(this, [this] { recompute(); });
   connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
     // The phasors read the pairs, and the ids only between the selected tokens.
     if (!parts.empty() && parts.within(ScenePart::Selection | ScenePart::Label) &&
         direction() != Direction::SelectedTokens)
       return;
-    recompute();
+    shown_->request();
   });
   connect(model_, &SceneModel::selectionChanged, this, [this] {
-    if (direction() == Direction::SelectedTokens) recompute();
+    if (direction() == Direction::SelectedTokens) shown_->request();
   });
   recompute();
 }
 
 void PhasorView::setDistance(int distance) {
   spin_->setValue(std::clamp(distance, 0, kMaxDistance));
+}
+
+Id3 PhasorView::delta() const {
+  shown_->flush();
+  return phasor_.delta;
+}
+
+bool PhasorView::dirty() const {
+  return shown_->dirty();
 }
 
 int PhasorView::distance() const {

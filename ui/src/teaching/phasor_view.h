@@ -18,6 +18,7 @@ class QSpinBox;
 namespace ropescope::ui {
 
 class FormulaPanel;
+class WhenShown;
 class SceneModel;
 
 // Paints a phasor picture into `rect` (no widget needed: the animation export uses it too).
@@ -57,8 +58,11 @@ class PhasorView : public QWidget {
   int distance() const;
   void setDirection(Direction direction);
   Direction direction() const;
-  // The displacement the view shows now (what an export of the phasor figure draws).
-  Id3 delta() const { return phasor_.delta; }
+  // The displacement of the view's current phasor (what an export of the phasor figure draws),
+  // taking in model changes that wait for the hidden view's next show.
+  Id3 delta() const;
+  // Whether model changes wait for the view's next show (model/when_shown.h).
+  bool dirty() const;
   void setDark(bool dark);
 
   // What the view shows now (for tests and the formula panel).
@@ -77,6 +81,7 @@ class PhasorView : public QWidget {
   QString caption() const;
 
   SceneModel* model_;
+  WhenShown* shown_ = nullptr;
   QComboBox* direction_ = nullptr;
   QSlider* slider_ = nullptr;
   QSpinBox* spin_ = nullptr;

@@ -1,0 +1,89 @@
+// The selected text token's cone in the 3-D view: a line to every visual token in a small scene;
+// in a large one a bounded sample that keeps the lines that bound the cone, said in the view.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "gui_test_util.h"
+#include "ropescope/position_design.h"
+#include "space/position_space_view.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+PositionIds idsOf(const char* layout) {
+  Scene s = fixedScene();
+  s.layout = parseLayoutSpec(layout);
+  return findDesign(s.design).ids(s.layout, s.designParams);
+}
+
+}  // namespace
+
+TEST(SpaceCone, SmallSceneDrawsALineToEveryVisualToken) {
+  PositionSpaceView view;
+  view.resize(600, 400);
+  const PositionIds ids = idsOf("t4,i8x8,t8");
+  view.showIds(ids, 2, -1);
+  std::vector<long> visual;
+  for (std::size_t i : ids.visualIndices()) visual.push_back(static_cast<long>(i));
+  EXPECT_EQ(view.coneEnds(), visual);
+  EXPECT_FALSE(view.coneSampled());
+  EXPECT_TRUE(view.coneNote().isEmpty());
+  view.showIds(ids, -1, -1);
+  EXPECT_TRUE(view.coneEnds().empty());
+}
+
+TEST(SpaceCone, LargeSceneSamplesKeepingTheBoundsAndSaysSo) {
+  PositionSpaceView view;
+  view.resize(600, 400);
+  const PositionIds ids = idsOf("t40,i100x100,t20");  // 10 000 visual tokens
+  const std::vector<std::size_t> visual = ids.visualIndices();
+  ASSERT_GT(visual.size(), PositionSpaceView::kMaxConeLines);
+  for (long selected : {0L, 39L, 10059L}) {
+    ASSERT_EQ(ids.tokens[static_cast<std::size_t>(selected)].modality, Modality::Text);
+    const int builds = view.geometryBuilds();
+    view.showIds(ids, selected, -1);
+    if (selected != 0) EXPECT_EQ(view.geometryBuilds(), builds);  // a click moves only the cone
+    const std::vector<long>& ends = view.coneEnds();
+    EXPECT_TRUE(view.coneSampled());
+    EXPECT_LE(ends.size(), PositionSpaceView::kMaxConeLines);
+    EXPECT_GT(ends.size(), PositionSpaceView::kMaxConeLines / 2);
+    for (long t : ends) EXPECT_NE(ids.tokens[static_cast<std::size_t>(t)].modality, Modality::Text);
+    // The nearest and the farthest visual token from the selected one, and each axis's extremes.
+    const Id3& s = ids.ids[static_cast<std::size_t>(selected)];
+    auto d2 = [&](long t) {
+      const Id3& p = ids.ids[static_cast<std::size_t>(t)];
+      return (p[0] - s[0]) * (p[0] - s[0]) + (p[1] - s[1]) * (p[1] - s[1]) +
+             (p[2] - s[2]) * (p[2] - s[2]);
+    };
+    double dMin = std::numeric_limits<double>::max(), dMax = -1;
+    for (std::size_t v : visual) {
+      dMin = std::min(dMin, d2(static_cast<long>(v)));
+      dMax = std::max(dMax, d2(static_cast<long>(v)));
+    }
+    // Several tokens may share the least or greatest distance: one of them is enough.
+    EXPECT_TRUE(std::any_of(ends.begin(), ends.end(), [&](long t) { return d2(t) == dMin; }))
+        << selected;
+    EXPECT_TRUE(std::any_of(ends.begin(), ends.end(), [&](long t) { return d2(t) == dMax; }))
+        << selected;
+    for (int a = 0; a < 3; ++a) {
+      double lo = std::numeric_limits<double>::max(), hi = -lo;
+      for (std::size_t v : visual)
+        lo = std::min(lo, ids.ids[v][a]), hi = std::max(hi, ids.ids[v][a]);
+      auto reaches = [&](double value) {
+        return std::any_of(ends.begin(), ends.end(), [&](long t) {
+          return ids.ids[static_cast<std::size_t>(t)][a] == value;
+        });
+      };
+      EXPECT_TRUE(reaches(lo)) << "axis " << a;
+      EXPECT_TRUE(reaches(hi)) << "axis " << a;
+    }
+    EXPECT_TRUE(view.coneNote().contains(QStringLiteral("of %1 visual tokens").arg(visual.size())))
+        << view.coneNote().toStdString();
+    EXPECT_TRUE(view.coneNote().contains(QString::number(ends.size())));
+  }
+}

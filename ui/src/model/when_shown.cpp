@@ -1,0 +1,34 @@
+#include "model/when_shown.h"
+
+#include <QEvent>
+#include <QWidget>
+
+namespace ropescope::ui {
+
+WhenShown::WhenShown(QWidget* view, std::function<void()> refresh)
+    : QObject(view), view_(view), refresh_(std::move(refresh)) {
+  view_->installEventFilter(this);
+}
+
+void WhenShown::request() {
+  if (!view_->isVisible() && view_->window()->isVisible()) {
+    dirty_ = true;
+    return;
+  }
+  dirty_ = false;
+  refresh_();
+}
+
+void WhenShown::flush() {
+  if (!dirty_) return;
+  dirty_ = false;
+  refresh_();
+}
+
+bool WhenShown::eventFilter(QObject* watched, QEvent* event) {
+  // Show arrives before the first paint of the shown view.
+  if (watched == view_ && event->type() == QEvent::Show) flush();
+  return QObject::eventFilter(watched, event);
+}
+
+}  // namespace ropescope::ui
