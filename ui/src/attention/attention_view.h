@@ -1,5 +1,7 @@
-// The attention preview: a zoomable heatmap of RoPE logits or softmax for the current scene,
-// and the selected text token's row over a visual block, computed off the GUI thread.
+// The attention preview: the controls (AttentionControls), a zoomable heat map of RoPE logits or
+// softmax for the current scene (AttentionHeatmap) and the selected text token's row over a
+// visual block (AttentionTokenMap), computed off the GUI thread (jobs/attention_worker.h). This
+// class runs the job and hands each finished result to the widgets that show it.
 #pragma once
 
 #include <QColor>
@@ -10,24 +12,23 @@
 
 #include <atomic>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "jobs/attention_worker.h"
 #include "ropescope/attention.h"
 #include "ropescope/position_ids.h"
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QThread;
 class QTimer;
 
 namespace ropescope::ui {
 
+class AttentionControls;
+class AttentionHeatmap;
+class AttentionTokenMap;
 class SceneModel;
 
 class AttentionView : public QWidget {
@@ -42,7 +43,7 @@ class AttentionView : public QWidget {
   void setCausal(bool on);
   // Softmax colours by log probability (on by default); logits are always linear.
   void setLogScale(bool on);
-  bool logScaleActive() const { return logActive_; }
+  bool logScaleActive() const;
   void setHead(int head);  // 0-based
   void setIdenticalQk(int heads);
   void setRandomQk(int heads, quint64 seed);
@@ -59,38 +60,33 @@ class AttentionView : public QWidget {
   bool busy() const { return busy_; }
   int progressPercent() const;
   quint64 requestedGeneration() const { return generation_; }
-  const AttentionResult* shownResult() const { return shown_ ? &*shown_ : nullptr; }
+  const AttentionResult* shownResult() const { return shown_.get(); }
   QString backendLabel() const { return backendLabel_; }
   QString message() const;  // the one-line message under the heatmap (errors, notes)
-  double colorMin() const { return min_; }
-  double colorMax() const { return max_; }
+  double colorMin() const;
+  double colorMax() const;
   QColor colorFor(double value) const;  // the heatmap's colour of a value
   QColor maskedColor() const;
   // The heatmap as drawn, one pixel per shown block (or token when zoomed in to single tokens).
-  const QImage& heatmapImage() const { return image_; }
-  std::size_t zoomBegin() const { return zoomBegin_; }
-  std::size_t zoomSpan() const { return zoomSpan_; }
-  QWidget* heatmapCanvas() const { return heatCanvas_; }
+  const QImage& heatmapImage() const;
+  std::size_t zoomBegin() const;
+  std::size_t zoomSpan() const;
+  QWidget* heatmapCanvas() const;
   QRectF heatmapRect() const;  // where the shown range lies on the canvas
   // Value shown at a canvas position (NaN outside), and its tooltip text.
   double valueAt(QPointF canvasPos) const;
   QString describeAt(QPointF canvasPos) const;
+  // A click on the heat map at a canvas position (a text query's row picks that text token).
+  void clickHeatmap(QPointF canvasPos);
 
   // The text token's map over the visual block: rows x cols values (row-major); empty if none.
-  int mapRows() const { return mapRows_; }
-  int mapCols() const { return mapCols_; }
-  long mapTextToken() const { return mapToken_; }
-  const std::vector<double>& mapValues() const { return mapValues_; }
+  int mapRows() const;
+  int mapCols() const;
+  long mapTextToken() const;
+  const std::vector<double>& mapValues() const;
   QColor mapColor(int row, int col) const;
-  QWidget* mapCanvas() const { return mapCanvas_; }
+  QWidget* mapCanvas() const;
   QRectF mapCellRect(int row, int col) const;
-
-  // Painting and input of the two canvases (private widgets of this view).
-  void paintHeatmap(QPainter& p);
-  void paintMap(QPainter& p);
-  void wheelHeatmap(QPointF pos, int delta);
-  void dragHeatmap(QPointF from, QPointF to);
-  void clickHeatmap(QPointF pos);
 
  signals:
   void backendChanged(const QString& label);
@@ -109,19 +105,9 @@ class AttentionView : public QWidget {
   void onProgress(quint64 generation, int percent, const QString& stage);
   void onFinished(const AttentionResult& result);
   void onCancelled(quint64 generation);
-  void rebuildImage();
-  void rebuildMap();
-  void refreshSegments();
-  void refreshSourceControls();
+  void showColors();
   void setMessage(const QString& text, bool error);
   void setBusy(bool busy);
-  bool tokenAt(QPointF pos, std::size_t* row, std::size_t* col) const;
-  QString tokenName(std::size_t token) const;
-  int canvasSide() const;
-  QRectF colorBarRect() const;
-  // Where a value lies on the colour map (0..1) between lo and hi, and back.
-  double colorPosition(double value, double lo, double hi) const;
-  double colorValue(double t, double lo, double hi) const;
 
   SceneModel* model_;
   QThread* thread_ = nullptr;
@@ -129,49 +115,22 @@ class AttentionView : public QWidget {
   std::shared_ptr<std::atomic<quint64>> latest_;
   QTimer* debounce_ = nullptr;
 
-  QComboBox* valueBox_ = nullptr;
-  QCheckBox* causalBox_ = nullptr;
-  QCheckBox* logBox_ = nullptr;
-  QSpinBox* headSpin_ = nullptr;
-  QComboBox* sourceBox_ = nullptr;
-  QSpinBox* headsSpin_ = nullptr;
-  QSpinBox* seedSpin_ = nullptr;
-  QPushButton* loadButton_ = nullptr;
-  QComboBox* backendBox_ = nullptr;
-  QComboBox* segmentBox_ = nullptr;
-  QSpinBox* temporalSpin_ = nullptr;
-  QWidget* heatCanvas_ = nullptr;
-  QWidget* mapCanvas_ = nullptr;
-  QLabel* mapCaption_ = nullptr;
+  AttentionControls* controls_ = nullptr;
+  AttentionHeatmap* heatmap_ = nullptr;
+  AttentionTokenMap* tokenMap_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QLabel* messageLabel_ = nullptr;
 
-  QString qPath_, kPath_;
   quint64 generation_ = 0;
   bool busy_ = false;
   bool dirty_ = true;
-  std::vector<TokenInfo> requestTokens_, tokens_;  // identities for the request / the shown result
-  std::optional<AttentionResult> shown_;
+  std::vector<TokenInfo> requestTokens_;  // identities for the request
+  std::shared_ptr<const AttentionResult> shown_;
+  std::shared_ptr<const std::vector<TokenInfo>> tokens_;  // identities for the shown result
   QString backendLabel_;
   QString messageText_;
   QString note_;  // why the GPU is not used, said once and kept in the message line
-  std::size_t zoomBegin_ = 0, zoomSpan_ = 0;  // 0 span: everything
-
-  QImage image_;
-  double imageFirstToken_ = 0.0;  // token at the image's left / top edge
-  double imageTokensPerPixel_ = 1.0;
-  double min_ = 0.0, max_ = 1.0;  // with log colours: the smallest positive value shown
-  bool logActive_ = false;
-
-  int mapSegment_ = -1;
-  int mapRows_ = 0, mapCols_ = 0;
-  long mapToken_ = -1;
-  std::vector<double> mapValues_;
-  double mapMin_ = 0.0, mapMax_ = 1.0;
-  bool mapLog_ = false;
-  bool mapAllMasked_ = false;  // causal, and the text token comes before the block
-  QImage mapPicture_;
 };
 
 }  // namespace ropescope::ui

@@ -2,12 +2,12 @@
 
 #include <QFontMetricsF>
 #include <QImage>
-#include <QLinearGradient>
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 
+#include "attention/attention_picture.h"
 #include "ropescope/attention.h"
 #include "ropescope/scene_metrics.h"
 #include "style/viridis.h"
@@ -132,71 +132,29 @@ Table attentionTable(const AttentionFigure& a) {
 
 void paintAttentionFigure(QPainter& p, QSizeF logical, const AttentionFigure& a,
                           const FigureOptions& o) {
-  p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
-  const double band = o.title ? 26.0 : 6.0;
-  if (o.title) {
-    p.setFont(figure::font(figure::Text::Title));
-    p.setPen(figure::foreground());
-    p.drawText(QRectF(4, 0, logical.width() - 8, band), Qt::AlignCenter,
-               QStringLiteral("Positional attention logits (%1, identical q, k)")
-                   .arg(QString::fromStdString(a.design)));
-  }
-  const double left = 46, bottom = 40, barMargin = 92;
-  const double avail =
-      std::min(logical.width() - left - barMargin, logical.height() - band - bottom);
-  const double side = std::max(10.0, avail);
-  const QRectF r(left + (logical.width() - left - barMargin - side) / 2, band + 4, side, side);
+  const HeatmapLook look = HeatmapLook::publication();
+  AttentionPicture pic;
+  if (o.title)
+    pic.title = QStringLiteral("Positional attention logits (%1, identical q, k)")
+                    .arg(QString::fromStdString(a.design));
   const std::vector<double> positions = attentionColorPositions(a);
-  QImage cells(a.side, a.side, QImage::Format_RGB32);
+  pic.cells = QImage(a.side, a.side, QImage::Format_RGB32);
   for (int y = 0; y < a.side; ++y)
     for (int x = 0; x < a.side; ++x)
-      cells.setPixelColor(x, y, viridis(positions[static_cast<std::size_t>(y) * a.side + x]));
-  p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-  p.drawImage(r, cells);
-  QPen frame(figure::foreground());
-  frame.setWidthF(0.75);
-  p.setPen(frame);
-  p.drawRect(r);
-  // Segment boundaries as ticks outside the map.
+      pic.cells.setPixelColor(x, y, viridis(positions[static_cast<std::size_t>(y) * a.side + x]));
   const double n = static_cast<double>(std::max<std::size_t>(1, a.tokens));
-  for (std::size_t edge : a.boundaries) {
-    const double f = static_cast<double>(edge) / n;
-    p.drawLine(QPointF(r.left() + f * r.width(), r.bottom() + 1),
-               QPointF(r.left() + f * r.width(), r.bottom() + 6));
-    p.drawLine(QPointF(r.left() - 6, r.top() + f * r.height()),
-               QPointF(r.left() - 1, r.top() + f * r.height()));
-  }
-  p.setFont(figure::font(figure::Text::AxisTitle));
-  p.drawText(QRectF(r.left(), r.bottom() + 8, r.width(), 20), Qt::AlignCenter,
-             QString::fromUtf8("key token (0\xe2\x80\x93%1)").arg(a.tokens - 1));
-  p.save();
-  p.translate(r.left() - 10, r.center().y());
-  p.rotate(-90);
-  p.drawText(QRectF(-r.height() / 2, -22, r.height(), 20), Qt::AlignCenter,
-             QStringLiteral("query token"));
-  p.restore();
-
-  // Colour bar on the quantile scale: round logits where they fall, one label height apart.
-  const QRectF bar(r.right() + 12, r.top(), 14, r.height());
-  QLinearGradient g(bar.bottomLeft(), bar.topLeft());
-  for (int k = 0; k <= 16; ++k) g.setColorAt(k / 16.0, viridis(k / 16.0));
-  p.fillRect(bar, g);
-  p.drawRect(bar);
-  p.setFont(figure::font(figure::Text::Label));
-  const double labelHeight = QFontMetricsF(p.font()).height() + 2;
-  for (const ColorTick& t : attentionColorTicks(a, labelHeight / std::max(1.0, bar.height()))) {
-    const double y = bar.bottom() - t.position * bar.height();
-    p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-    p.drawText(QRectF(bar.right() + 6, y - 9, barMargin - 32, 18), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::number(t.value, 'g', 6));
-  }
-  p.save();
-  p.translate(bar.right() + barMargin - 22, bar.center().y());
-  p.rotate(-90);
-  p.setFont(figure::font(figure::Text::Label));
-  p.drawText(QRectF(-bar.height() / 2, -9, bar.height(), 18), Qt::AlignCenter,
-             QStringLiteral("logit (colour: quantile)"));
-  p.restore();
+  for (std::size_t edge : a.boundaries) pic.edges.push_back(static_cast<double>(edge) / n);
+  pic.keyTitle = QString::fromUtf8("key token (0\xe2\x80\x93%1)").arg(a.tokens - 1);
+  pic.queryTitle = QStringLiteral("query token");
+  pic.barTitle = QStringLiteral("logit (colour: quantile)");
+  // The range's scale says only whether it is flat: the colours are the logits' quantiles, and
+  // the bar shows round logits where they fall, one label height apart.
+  pic.scale = ColorScale::linear(a.lo, a.hi);
+  pic.digits = 6;
+  const QRectF bar = attentionLayout(logical, look, o.title).bar;
+  const double labelHeight = QFontMetricsF(figure::font(figure::Text::Label)).height() + 2;
+  pic.ticks = attentionColorTicks(a, labelHeight / std::max(1.0, bar.height()));
+  paintAttentionPicture(p, logical, pic, look);
 }
 
 }  // namespace ropescope::ui

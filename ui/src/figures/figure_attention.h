@@ -12,6 +12,7 @@
 #include "figures/figure_style.h"
 #include "ropescope/scene.h"
 #include "ropescope/table_report.h"
+#include "style/color_scale.h"
 
 class QPainter;
 
@@ -35,10 +36,6 @@ AttentionFigure attentionFigure(const Scene& scene);
 // (0 the smallest, 1 the largest), so a block of near-equal logits (the picture under M-RoPE)
 // still shows its structure instead of saturating. Per cell, row-major.
 std::vector<double> attentionColorPositions(const AttentionFigure& a);
-struct ColorTick {
-  double value = 0.0;     // a round logit
-  double position = 0.0;  // where it sits on the colour bar, 0..1
-};
 // Round logits (1, 2 or 5 times a power of ten) for the colour bar, at least `minGap` (0..1)
 // apart on it.
 std::vector<ColorTick> attentionColorTicks(const AttentionFigure& a, double minGap);

@@ -22,7 +22,7 @@
 #include "model/segment_names.h"
 #include "model/when_shown.h"
 #include "picture/picture_source.h"
-#include "style/viridis.h"
+#include "style/color_scale.h"
 
 namespace ropescope::ui {
 
@@ -30,7 +30,6 @@ namespace {
 
 constexpr double kOverlayAlpha = 0.55;  // the picture stays readable under the heat
 constexpr int kBarWidth = 16;
-constexpr double kFlatRelative = 1e-9;
 constexpr int kBarMargin = 74;  // room for the bar and its value labels
 
 // The canvas only forwards painting and input to the view that owns the state.
@@ -67,10 +66,6 @@ class PictureCanvas : public QWidget {
  private:
   PictureView* view_;
 };
-
-QString number(double v) {
-  return QString::number(v, 'g', 4);
-}
 
 }  // namespace
 
@@ -212,7 +207,7 @@ void PictureView::refresh() {
     }
     if (!(max_ >= min_)) values_.clear();
     // Equal up to rounding (Circle-RoPE's distances, PTD 0): one colour, not amplified noise.
-    flat_ = max_ - min_ <= kFlatRelative * std::max(1.0, std::abs(max_));
+    flat_ = ColorScale::linear(min_, max_).isFlat();
   }
 
   const int frame = seg.kind == SegmentKind::Video ? firstFrameOfPair(temporal_) : 0;
@@ -256,9 +251,8 @@ double PictureView::overlayValue(int row, int col) const {
 }
 
 QColor PictureView::overlayColor(int row, int col) const {
-  const double v = overlayValue(row, col);
-  if (std::isnan(v)) return {};
-  return viridis(flat_ ? 0.5 : (v - min_) / (max_ - min_));
+  if (values_.empty()) return {};
+  return ColorScale::linear(min_, max_).color(overlayValue(row, col));
 }
 
 QRectF PictureView::colorBarRect() const {
@@ -311,7 +305,6 @@ void PictureView::paintCanvas(QPainter& p) {
     for (int row = 0; row < rows_; ++row)
       for (int col = 0; col < cols_; ++col) {
         QColor c = overlayColor(row, col);
-        if (!c.isValid()) continue;
         c.setAlphaF(kOverlayAlpha);
         p.fillRect(cellRect(row, col), c);
       }
@@ -345,31 +338,11 @@ void PictureView::paintCanvas(QPainter& p) {
 
   // Colour bar with its value labels.
   if (!values_.empty()) {
-    const QRectF bar = colorBarRect();
-    QLinearGradient g(bar.bottomLeft(), bar.topLeft());
-    for (int k = 0; k <= 16; ++k) g.setColorAt(k / 16.0, viridis(k / 16.0));
-    p.fillRect(bar, g);
+    const ColorScale scale = ColorScale::linear(min_, max_);
+    ColorBarStyle style;
+    style.labelWidth = kBarMargin - kBarWidth - 10;
     p.setPen(palette().color(QPalette::Text));
-    p.drawRect(bar);
-    if (flat_) {
-      // One value for every patch: mark it mid-bar and say so.
-      const double y = bar.center().y();
-      p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-      p.drawText(QRectF(bar.right() + 6, y - 9, kBarMargin - kBarWidth - 10, 18),
-                 Qt::AlignLeft | Qt::AlignVCenter, number(max_));
-      p.drawText(QRectF(bar.right() + 6, y + 9, kBarMargin - kBarWidth - 10, 36),
-                 Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, tr("all equal"));
-      return;
-    }
-    const int ticks = 5;
-    for (int k = 0; k < ticks; ++k) {
-      const double t = static_cast<double>(k) / (ticks - 1);
-      const double y = bar.bottom() - t * bar.height();
-      p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-      const double value = min_ + t * (max_ - min_);
-      p.drawText(QRectF(bar.right() + 6, y - 9, kBarMargin - kBarWidth - 10, 18),
-                 Qt::AlignLeft | Qt::AlignVCenter, number(value));
-    }
+    paintColorBar(p, colorBarRect(), scale, scale.ticks(5), style);
   }
 }
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "style/viridis.h"
+#include "style/color_scale.h"
 
 namespace ropescope::ui {
 
@@ -18,7 +18,8 @@ void paintSpectrogram(QPainter& p, const QRectF& canvas, const SoundPicture& pic
     p.setRenderHint(QPainter::SmoothPixmapTransform, true);
     p.drawImage(QRectF(plot.left(), plot.top(), w, plot.height()), pic.spectrogram);
   } else {
-    p.fillRect(plot, viridis(0.0));
+    // No sound is no value, not the quietest level.
+    p.fillRect(plot, ColorScale::noValueColor());
     p.setPen(QColor(230, 230, 230));
     p.drawText(plot.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop,
                QObject::tr("no spectrogram: the segment has no sound"));

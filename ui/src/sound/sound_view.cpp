@@ -17,7 +17,7 @@
 #include "ropescope/metrics.h"
 #include "sound/sound_spectrogram.h"
 #include "sound/sound_waveform.h"
-#include "style/viridis.h"
+#include "style/color_scale.h"
 
 namespace ropescope::ui {
 
@@ -225,11 +225,12 @@ void SoundView::refreshPicture() {
         picture_.clip.mono, picture_.clip.sampleRate, kSpectrogramWindow,
         spectrogramHop(picture_.clip.mono.size(), kSpectrogramWindow, kSpectrogramFrames));
     const std::vector<float> levels = spectrogramLevels(s, kSpectrogramRangeDb);
+    const ColorScale scale;  // levels are 0 (the range's floor) .. 1 (the loudest)
     QImage image(s.frames, s.bins, QImage::Format_RGB32);
     for (int f = 0; f < s.frames; ++f)
       for (int b = 0; b < s.bins; ++b)
         image.setPixel(f, s.bins - 1 - b,
-                       viridis(levels[static_cast<std::size_t>(f) * s.bins + b]).rgb());
+                       scale.color(levels[static_cast<std::size_t>(f) * s.bins + b]).rgb());
     picture_.spectrogram = image;
     picture_.maxHertz = picture_.clip.sampleRate / 2.0;
   }

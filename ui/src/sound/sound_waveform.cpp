@@ -1,6 +1,5 @@
 #include "sound/sound_waveform.h"
 
-#include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -8,8 +7,8 @@
 #include <cmath>
 
 #include "ropescope/sound_display.h"
+#include "style/color_scale.h"
 #include "style/modality_colors.h"
-#include "style/viridis.h"
 
 namespace ropescope::ui {
 
@@ -21,13 +20,13 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
 
   // Token spans: bands coloured by the overlay, or alternating shades without one.
   const bool overlay = !pic.overlay.empty() && pic.overlay.size() == pic.spans.size();
-  const double range = pic.overlayMax - pic.overlayMin;
+  const ColorScale scale = ColorScale::linear(pic.overlayMin, pic.overlayMax);
   for (std::size_t k = 0; k < pic.spans.size(); ++k) {
     const double x0 = xOfSeconds(plot, d, pic.spans[k].first);
     const double x1 = xOfSeconds(plot, d, pic.spans[k].second);
     QColor c;
     if (overlay) {
-      c = viridis(range > 0 ? (pic.overlay[k] - pic.overlayMin) / range : 0.5);
+      c = scale.color(pic.overlay[k]);
       c.setAlphaF(0.55);
     } else {
       c = modalityColor(Modality::Audio);
@@ -63,15 +62,12 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
   // The overlay's colour bar with its range.
   if (overlay) {
     const QRectF bar(plot.right() + 10, plot.top(), 12, plot.height());
-    QLinearGradient ramp(bar.bottomLeft(), bar.topLeft());
-    for (int k = 0; k <= 10; ++k) ramp.setColorAt(k / 10.0, viridis(k / 10.0));
-    p.fillRect(bar, ramp);
     p.setPen(fg);
-    p.drawRect(bar);
-    const QFontMetricsF fm(p.font());
-    p.drawText(QPointF(bar.right() + 3, bar.top() + fm.ascent()),
-               QString::number(pic.overlayMax, 'g', 3));
-    p.drawText(QPointF(bar.right() + 3, bar.bottom()), QString::number(pic.overlayMin, 'g', 3));
+    ColorBarStyle style;
+    style.tickMarks = false;
+    style.digits = 3;
+    style.gap = 3;
+    paintColorBar(p, bar, scale, scale.ticks(2), style);
   }
 }
 

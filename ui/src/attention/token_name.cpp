@@ -1,0 +1,23 @@
+#include "attention/token_name.h"
+
+#include <QCoreApplication>
+
+namespace ropescope::ui {
+
+QString attentionTokenName(const std::vector<TokenInfo>& tokens, std::size_t token) {
+  const auto tr = [](const char* text) {
+    return QCoreApplication::translate("ropescope::ui::AttentionView", text);
+  };
+  if (token >= tokens.size()) return tr("token %1").arg(token);
+  const TokenInfo& t = tokens[token];
+  if (t.modality == Modality::Text) return tr("token %1 (text)").arg(token);
+  QString cell = tr("row %1, col %2").arg(t.row).arg(t.col);
+  if (t.modality == Modality::Video) cell = tr("t %1, ").arg(t.frame) + cell;
+  return tr("token %1 (%2, segment %3, %4)")
+      .arg(token)
+      .arg(QString::fromUtf8(modalityName(t.modality)))
+      .arg(t.segment + 1)
+      .arg(cell);
+}
+
+}  // namespace ropescope::ui
