@@ -597,6 +597,36 @@ TEST(FigureReadability, AttentionColoursFollowTheDataAndItsTicksAreRound) {
   }
 }
 
+// Logits equal in exact arithmetic differ by float noise, in an order that depends on the CPU
+// (Eigen's product blocks follow the cache sizes): their colours must not. Two figures whose
+// values differ only by such noise, in opposite directions, get the same colour positions, and
+// a real difference (1e-3 of the magnitude) still orders the colours.
+TEST(FigureReadability, AttentionColoursIgnoreRoundingNoiseBetweenTies) {
+  AttentionFigure a;
+  a.side = 4;
+  const float base[16] = {3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 3.003f, 3.003f, 7, 7};
+  a.values.assign(base, base + 16);
+  AttentionFigure b = a;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const float ulps = static_cast<float>(i % 3) - 1.0f;  // -1, 0, +1 ulp-scale nudges
+    a.values[i] = a.values[i] * (1.0f + ulps * 2e-7f);
+    b.values[i] = b.values[i] * (1.0f - ulps * 2e-7f);
+  }
+  for (AttentionFigure* f : {&a, &b}) {
+    const auto [mn, mx] = std::minmax_element(f->values.begin(), f->values.end());
+    f->lo = *mn;
+    f->hi = *mx;
+  }
+  const std::vector<double> pa = attentionColorPositions(a), pb = attentionColorPositions(b);
+  ASSERT_EQ(pa.size(), 16u);
+  EXPECT_EQ(pa, pb);
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(pa[i], pa[0]) << "the tied 3s share one colour";
+  for (int i = 5; i < 12; ++i) EXPECT_EQ(pa[i], pa[4]) << "the tied 5s share one colour";
+  EXPECT_LT(pa[0], pa[12]) << "3 and 3.003 are told apart";
+  EXPECT_LT(pa[12], pa[4]);
+  EXPECT_LT(pa[4], pa[14]);
+}
+
 // Item 19: the picture was "2: castle.png" in the picture tab and "image 1 (castle.png)" in the
 // attention tab, "308×252" (W×H) beside "grid 9×11" (rows×cols). One name, one order, stated.
 TEST(FigureReadability, PicturesAreNamedAndSizedOneWayEverywhere) {

@@ -43,11 +43,28 @@ AttentionFigure attentionFigure(const Scene& scene) {
 
 namespace {
 
+// Logits that are equal in exact arithmetic come out of the float products a few ulps apart, in
+// an order that depends on the CPU (Eigen sizes its product blocks by the cache sizes it reads):
+// ranked raw, such ties would take their colours from rounding noise, different from one machine
+// to the next (33 % of one figure's pixels). They are ranked on a grid of 1e-5 of the logits'
+// magnitude instead: far above float noise (about 1e-7 of it), far below a visible difference.
+class RankGrid {
+ public:
+  explicit RankGrid(const AttentionFigure& a)
+      : origin_(a.lo), step_(1e-5 * std::max(std::abs(a.lo), std::abs(a.hi))) {}
+  double snap(double v) const {
+    return step_ > 0 ? origin_ + std::round((v - origin_) / step_) * step_ : v;
+  }
+
+ private:
+  double origin_, step_;
+};
+
 // Quantile of v among sorted values: the mean rank of the values equal to it, over n - 1.
-double quantileOf(const std::vector<float>& sorted, double v) {
+double quantileOf(const std::vector<double>& sorted, double v) {
   if (sorted.size() < 2) return 0.5;
-  const auto lo = std::lower_bound(sorted.begin(), sorted.end(), static_cast<float>(v));
-  const auto hi = std::upper_bound(sorted.begin(), sorted.end(), static_cast<float>(v));
+  const auto lo = std::lower_bound(sorted.begin(), sorted.end(), v);
+  const auto hi = std::upper_bound(sorted.begin(), sorted.end(), v);
   const double below = static_cast<double>(lo - sorted.begin());
   const double equal = static_cast<double>(hi - lo);
   const double n = static_cast<double>(sorted.size());
@@ -59,8 +76,11 @@ double quantileOf(const std::vector<float>& sorted, double v) {
   return (below - 1 + (v - a) / (b - a)) / (n - 1);
 }
 
-std::vector<float> sortedValues(const AttentionFigure& a) {
-  std::vector<float> v = a.values;
+// The figure's values on the rank grid, sorted.
+std::vector<double> sortedValues(const AttentionFigure& a, const RankGrid& grid) {
+  std::vector<double> v;
+  v.reserve(a.values.size());
+  for (float x : a.values) v.push_back(grid.snap(x));
   std::sort(v.begin(), v.end());
   return v;
 }
@@ -68,10 +88,11 @@ std::vector<float> sortedValues(const AttentionFigure& a) {
 }  // namespace
 
 std::vector<double> attentionColorPositions(const AttentionFigure& a) {
-  const std::vector<float> sorted = sortedValues(a);
+  const RankGrid grid(a);
+  const std::vector<double> sorted = sortedValues(a, grid);
   std::vector<double> out;
   out.reserve(a.values.size());
-  for (float v : a.values) out.push_back(quantileOf(sorted, v));
+  for (float v : a.values) out.push_back(quantileOf(sorted, grid.snap(v)));
   return out;
 }
 
@@ -83,7 +104,8 @@ std::vector<ColorTick> attentionColorTicks(const AttentionFigure& a, double minG
     out.push_back({a.lo, 0.5});
     return out;
   }
-  const std::vector<float> sorted = sortedValues(a);
+  const RankGrid grid(a);
+  const std::vector<double> sorted = sortedValues(a, grid);
   // Candidates at 1-2-5 steps from about a fifth of the range down to a thousandth of that,
   // coarser steps first: where the logits crowd into a narrow band (most of the colour bar),
   // finer round values label it.
@@ -109,7 +131,7 @@ std::vector<ColorTick> attentionColorTicks(const AttentionFigure& a, double minG
     }
   }
   for (const auto& [level, v] : candidates) {
-    const double q = quantileOf(sorted, v);
+    const double q = quantileOf(sorted, grid.snap(v));
     bool free = true;
     for (const ColorTick& t : out) free = free && std::abs(t.position - q) >= minGap;
     if (free) out.push_back({v, q});
