@@ -90,6 +90,9 @@ TEST(PolylineDecimation, KeepsEveryColumnsExtremesFirstAndLastOfAProfile) {
   }
   // A few thousand points for a screen-wide chart, not 250 000.
   EXPECT_LE(decimateForColumns(x, y, 0, static_cast<double>(n - 1), 1333).size(), 4u * 1333);
+  // Without an x array (x = index over [0, n - 1]): the same points.
+  EXPECT_EQ(decimateForColumns(y, 1333),
+            decimateForColumns(x, y, 0, static_cast<double>(n - 1), 1333));
 }
 
 TEST(PolylineDecimation, UnevenXAndPointsOutsideTheRange) {

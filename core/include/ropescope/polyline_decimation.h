@@ -17,5 +17,8 @@ namespace ropescope {
 // different lengths.
 std::vector<std::size_t> decimateForColumns(std::span<const double> x, std::span<const double> y,
                                             double x0, double x1, int columns);
+// The same for y[i] drawn at x = i over [0, n - 1] (a profile over token indices), without an x
+// array.
+std::vector<std::size_t> decimateForColumns(std::span<const double> y, int columns);
 
 }  // namespace ropescope
