@@ -8,12 +8,14 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QGridLayout>
+#include <QGuiApplication>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStyle>
 #include <QToolTip>
@@ -283,7 +285,18 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   connect(bias_, &QLineSeries::hovered, this, profileTip);
   connect(distance_, &QLineSeries::clicked, this, profileClick);
   connect(bias_, &QLineSeries::clicked, this, profileClick);
-  cells_.push_back(viewFor(profileChart_, this));
+  profileView_ = viewFor(profileChart_, this);
+  cells_.push_back(profileView_);
+  // A wider or narrower plot has other pixel columns: the curves are decimated for them again
+  // (after the layout that changed them, not inside it).
+  connect(profileChart_, &QChart::plotAreaChanged, this, [this] {
+    if (redrawQueued_ || profileColumns() == drawnColumns_) return;
+    redrawQueued_ = true;
+    afterEvent(this, [this] {
+      redrawQueued_ = false;
+      if (profileColumns() != drawnColumns_ && !postpone(DirtyProfile)) drawProfile();
+    });
+  });
 
   // Wavelength per pair
   waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
@@ -326,8 +339,12 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::onSceneChanged);
-  connect(model_, &SceneModel::selectionChanged, this, &ChartsPanel::refreshSelection);
-  connect(model_, &SceneModel::summariesChanged, this, &ChartsPanel::refreshDesigns);
+  connect(model_, &SceneModel::selectionChanged, this, [this] {
+    if (!postpone(DirtySelection)) refreshSelection();
+  });
+  connect(model_, &SceneModel::summariesChanged, this, [this] {
+    if (!postpone(DirtyDesigns)) refreshDesigns();
+  });
   refresh();
 }
 
@@ -480,8 +497,36 @@ void ChartsPanel::applyColors() {
   marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
 }
 
+bool ChartsPanel::postpone(unsigned what) {
+  if (isVisible()) return false;
+  dirty_ |= what;
+  return true;
+}
+
+void ChartsPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  catchUp();
+}
+
+void ChartsPanel::catchUp() {
+  const unsigned dirty = std::exchange(dirty_, 0u);
+  if (dirty & DirtyAll) {
+    refresh();  // the profile, the designs and the selection with the rest
+    return;
+  }
+  if (dirty & DirtyDesigns) refreshDesigns();
+  if (dirty & DirtyProfile) {
+    staleBanner_->setVisible(model_->isStale());
+    refreshProfile();
+  } else if (dirty & DirtySelection) {
+    refreshSelection();
+  }
+}
+
 void ChartsPanel::onSceneChanged(SceneChanges parts) {
-  if (!parts.empty() && parts.within(ScenePart::Selection)) {
+  const bool selectionOnly = !parts.empty() && parts.within(ScenePart::Selection);
+  if (postpone(selectionOnly ? DirtyProfile : DirtyAll)) return;
+  if (selectionOnly) {
     // The decay curves, the comparison, the wavelengths and the formulas read none of it.
     staleBanner_->setVisible(model_->isStale());
     refreshProfile();
@@ -491,6 +536,7 @@ void ChartsPanel::onSceneChanged(SceneChanges parts) {
 }
 
 void ChartsPanel::refresh() {
+  ++refreshes_;
   const SceneMetrics& m = model_->metrics();
   const bool stale = model_->isStale();
   staleBanner_->setVisible(stale);
@@ -561,12 +607,7 @@ void ChartsPanel::refresh() {
 
 void ChartsPanel::refreshProfile() {
   const SceneMetrics& m = model_->metrics();
-  const figure::ProfilePoints pp = figure::profilePoints(m);
-  distance_->replace(pp.distance);
-  bias_->replace(pp.bias);
-  profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
-  figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
-  figure::fitAxis(biasY2_, pp.blo, pp.bhi);
+  drawProfile();
   const int text = model_->validScene().selectedText;
   setTitleForms(profileChart_,
                 m.selectedToken >= 0
@@ -649,17 +690,53 @@ void ChartsPanel::refreshSelection() {
   }
 }
 
-int ChartsPanel::profilePointCount() const {
-  return static_cast<int>(distance_->count());
+void ChartsPanel::drawProfile() {
+  ++profileDraws_;
+  drawnColumns_ = profileColumns();
+  const figure::ProfilePoints pp = figure::profilePoints(model_->metrics(), drawnColumns_);
+  distance_->replace(pp.distance);
+  bias_->replace(pp.bias);
+  profileCount_ = static_cast<int>(pp.count);
+  profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.count) - 1));
+  figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
+  figure::fitAxis(biasY2_, pp.blo, pp.bhi);
 }
-long ChartsPanel::markedVisual() const {
+
+int ChartsPanel::profileColumns() const {
+  // The plot's width in device pixels; before the chart is laid out, the widest screen's (a
+  // plot is never wider), so that the first draw is already the same to the pixel.
+  const double dpr = profileView_ ? profileView_->devicePixelRatioF() : 1.0;
+  const double plot = profileChart_->plotArea().width();
+  if (plot >= 1) return static_cast<int>(std::ceil(plot * dpr));
+  int widest = 1;
+  for (const QScreen* screen : QGuiApplication::screens())
+    widest = std::max(widest, static_cast<int>(std::ceil(screen->geometry().width() *
+                                                         screen->devicePixelRatio())));
+  return widest;
+}
+
+int ChartsPanel::profilePointCount() {
+  catchUp();
+  return profileCount_;
+}
+int ChartsPanel::drawnProfilePoints() const {
+  return static_cast<int>(distance_->count() + bias_->count());
+}
+long ChartsPanel::markedVisual() {
+  catchUp();
   return marked_;
 }
-int ChartsPanel::highlightedDesign() const {
+int ChartsPanel::highlightedDesign() {
+  catchUp();
   return highlighted_;
 }
-bool ChartsPanel::showsStaleBanner() const {
+bool ChartsPanel::showsStaleBanner() {
+  catchUp();
   return !staleBanner_->isHidden();
+}
+FormulaPanel* ChartsPanel::formulas() {
+  catchUp();
+  return formulas_;
 }
 
 }  // namespace ropescope::ui

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ropescope/polyline_decimation.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
 #include "style/metric_text.h"
@@ -307,7 +308,7 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   dist->attachAxis(yd);
   bias->attachAxis(x);
   bias->attachAxis(yb);
-  roundTicks(x, 0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
+  roundTicks(x, 0, std::max<double>(1, static_cast<double>(pp.count) - 1));
   fitAxis(yd, pp.dlo, pp.dhi);
   fitAxis(yb, pp.blo, pp.bhi);
   yd->setLabelFormat(QStringLiteral("%g"));
@@ -320,18 +321,35 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   return chart;
 }
 
-ProfilePoints profilePoints(const SceneMetrics& m) {
+ProfilePoints profilePoints(const SceneMetrics& m, int columns) {
   ProfilePoints p;
-  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
-    const double d = m.selectedDistance[i];
-    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
-    p.distance.append(QPointF(static_cast<double>(i), d));
-    p.bias.append(QPointF(static_cast<double>(i), b));
+  const std::size_t n = m.selectedDistance.size();
+  p.count = static_cast<qsizetype>(n);
+  std::vector<double> bias(
+      m.selectedBias.begin(),
+      m.selectedBias.begin() + static_cast<std::ptrdiff_t>(std::min(n, m.selectedBias.size())));
+  bias.resize(n, 0.0);  // a profile without bias values plots b = 0
+  for (std::size_t i = 0; i < n; ++i) {
+    const double d = m.selectedDistance[i], b = bias[i];
     p.dlo = i ? std::min(p.dlo, d) : d;
     p.dhi = i ? std::max(p.dhi, d) : d;
     p.blo = i ? std::min(p.blo, b) : b;
     p.bhi = i ? std::max(p.bhi, b) : b;
   }
+  const auto points = [columns](const std::vector<double>& y) {
+    QList<QPointF> out;
+    if (columns > 0) {
+      const std::vector<std::size_t> keep = decimateForColumns(y, columns);
+      out.reserve(static_cast<qsizetype>(keep.size()));
+      for (std::size_t i : keep) out.append(QPointF(static_cast<double>(i), y[i]));
+    } else {
+      out.reserve(static_cast<qsizetype>(y.size()));
+      for (std::size_t i = 0; i < y.size(); ++i) out.append(QPointF(static_cast<double>(i), y[i]));
+    }
+    return out;
+  };
+  p.distance = points(m.selectedDistance);
+  p.bias = points(bias);
   return p;
 }
 

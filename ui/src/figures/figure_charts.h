@@ -63,11 +63,15 @@ struct WavelengthPoints {
 WavelengthPoints wavelengthPoints(const SceneMetrics& m);
 // The selected text token's distance and bias to every visual token as points (x = visual
 // index), with their ranges. The live profile chart and the exported one both plot these.
+// `columns` > 0: only the points that `columns` pixel columns across the chart show
+// (ropescope/polyline_decimation.h; the screen draws a few thousand of 250 000, the same to the
+// pixel); 0: every point (exported figures). `count` and the ranges are those of every point.
 struct ProfilePoints {
   QList<QPointF> distance, bias;
   double dlo = 0, dhi = 0, blo = 0, bhi = 0;  // 0 when there are no points
+  qsizetype count = 0;                        // the visual tokens profiled
 };
-ProfilePoints profilePoints(const SceneMetrics& m);
+ProfilePoints profilePoints(const SceneMetrics& m, int columns = 0);
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
