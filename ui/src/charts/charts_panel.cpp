@@ -239,34 +239,19 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   cells_.push_back(bars);
 
   // Profile of the selected text token
+  // The same builder as the exported figure's; the live chart adds the picked-token marker,
+  // hover, click and text forms that fit its size.
   profileChart_ = makeChart(tr("Selected text token over the visual tokens"));
-  profileX_ = new QValueAxis;
-  setAxisTitleForms(profileX_, {tr("visual token index"), tr("visual token")});
-  profileX_->setLabelFormat(QStringLiteral("%d"));
-  distanceY_ = new QValueAxis;
-  setAxisTitleForms(distanceY_, {tr("distance d (positions)"), tr("distance d"), tr("d")});
-  biasY2_ = new QValueAxis;
-  biasY2_->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
-  setAxisTitleForms(biasY2_, {tr("bias b (logit)"), tr("bias b"), tr("b")});
-  profileChart_->addAxis(profileX_, Qt::AlignBottom);
-  profileChart_->addAxis(distanceY_, Qt::AlignLeft);
-  profileChart_->addAxis(biasY2_, Qt::AlignRight);
-  distance_ = new QLineSeries;
-  distance_->setName(tr("distance"));
-  bias_ = new QLineSeries;
-  bias_->setName(tr("bias"));
+  profile_ = figure::addProfileParts(profileChart_, look());
+  setAxisTitleForms(profile_.x, {tr("visual token index"), tr("visual token")});
+  setAxisTitleForms(profile_.distanceY, {tr("distance d (positions)"), tr("distance d"), tr("d")});
+  setAxisTitleForms(profile_.biasY, {tr("bias b (logit)"), tr("bias b"), tr("b")});
   marker_ = new QScatterSeries;
   marker_->setName(tr("picked"));
   marker_->setMarkerSize(11);
-  profileChart_->addSeries(distance_);
-  profileChart_->addSeries(bias_);
   profileChart_->addSeries(marker_);
-  distance_->attachAxis(profileX_);
-  distance_->attachAxis(distanceY_);
-  bias_->attachAxis(profileX_);
-  bias_->attachAxis(biasY2_);
-  marker_->attachAxis(profileX_);
-  marker_->attachAxis(distanceY_);
+  marker_->attachAxis(profile_.x);
+  marker_->attachAxis(profile_.distanceY);
   auto profileTip = [this](const QPointF& p, bool on) {
     if (!on) return;
     const auto& m = model_->metrics();
@@ -281,10 +266,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     const long visual = std::lround(p.x());
     afterEvent(this, [this, visual] { model_->setSelectedVisual(visual); });
   };
-  connect(distance_, &QLineSeries::hovered, this, profileTip);
-  connect(bias_, &QLineSeries::hovered, this, profileTip);
-  connect(distance_, &QLineSeries::clicked, this, profileClick);
-  connect(bias_, &QLineSeries::clicked, this, profileClick);
+  for (QLineSeries* curve : {profile_.distance, profile_.bias}) {
+    connect(curve, &QLineSeries::hovered, this, profileTip);
+    connect(curve, &QLineSeries::clicked, this, profileClick);
+  }
   profileView_ = viewFor(profileChart_, this);
   cells_.push_back(profileView_);
   // A wider or narrower plot has other pixel columns: the curves are decimated for them again
@@ -456,6 +441,10 @@ void ChartsPanel::fitBarLabels(QChart* chart, QBarCategoryAxis* axis, QBarSet* s
   if (view->minimumHeight() < need) view->setMinimumHeight(need);
 }
 
+figure::ChartLook ChartsPanel::look() const {
+  return dark_ ? figure::ChartLook::ScreenDark : figure::ChartLook::ScreenLight;
+}
+
 void ChartsPanel::setDark(bool dark) {
   dark_ = dark;
   applyColors();
@@ -487,12 +476,7 @@ void ChartsPanel::applyColors() {
   for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) fitText(c);
   fitBarLabels(ptdChart_, ptdX_, ptdSet_, ptdView_);
   fitBarLabels(biasChart_, biasX_, biasSet_, biasView_);
-  QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
-  dpen.setWidthF(1.6);
-  distance_->setPen(dpen);
-  QPen bpen(dark_ ? QColor(255, 150, 90) : QColor(210, 100, 20));
-  bpen.setWidthF(1.6);
-  bias_->setPen(bpen);
+  figure::colorProfile(profile_, look());
   marker_->setColor(current);
   marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
 }
@@ -694,12 +678,8 @@ void ChartsPanel::drawProfile() {
   ++profileDraws_;
   drawnColumns_ = profileColumns();
   const figure::ProfilePoints pp = figure::profilePoints(model_->metrics(), drawnColumns_);
-  distance_->replace(pp.distance);
-  bias_->replace(pp.bias);
+  figure::plotProfile(profile_, pp, look());
   profileCount_ = static_cast<int>(pp.count);
-  profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.count) - 1));
-  figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
-  figure::fitAxis(biasY2_, pp.blo, pp.bhi);
 }
 
 int ChartsPanel::profileColumns() const {
@@ -720,7 +700,7 @@ int ChartsPanel::profilePointCount() {
   return profileCount_;
 }
 int ChartsPanel::drawnProfilePoints() const {
-  return static_cast<int>(distance_->count() + bias_->count());
+  return static_cast<int>(profile_.distance->count() + profile_.bias->count());
 }
 long ChartsPanel::markedVisual() {
   catchUp();

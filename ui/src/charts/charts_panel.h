@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "figures/figure_charts.h"
 #include "ropescope/scene_changes.h"
 
 class QAbstractAxis;
@@ -75,6 +76,7 @@ class ChartsPanel : public QWidget {
   void refreshSelection();
   void refreshDesigns();
   void applyColors();
+  figure::ChartLook look() const;
   QChart* makeChart(const QString& title);
   // Text that must read in full at every size: the forms from the longest to the shortest; the
   // longest that fits the chart at a readable size is shown (issue 17: never elided).
@@ -126,12 +128,8 @@ class ChartsPanel : public QWidget {
   QChartView* profileView_ = nullptr;
   int drawnColumns_ = 0;       // the columns the profile was decimated for
   bool redrawQueued_ = false;  // a plot-area change asked for a redraw
-  QLineSeries* distance_ = nullptr;
-  QLineSeries* bias_ = nullptr;
+  figure::ProfileParts profile_;
   QScatterSeries* marker_ = nullptr;
-  QValueAxis* profileX_ = nullptr;
-  QValueAxis* distanceY_ = nullptr;
-  QValueAxis* biasY2_ = nullptr;
   long marked_ = -1;
   int profileCount_ = 0;  // the visual tokens profiled (the curves draw fewer points)
 

@@ -285,40 +285,73 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   auto chart = newChart(
       m.selectedToken >= 0 ? QStringLiteral("Text token %1 to every visual token").arg(selectedText)
                            : QStringLiteral("No text token to profile"));
-  auto* x = new QValueAxis;
-  x->setTitleText(QStringLiteral("visual token index"));
-  x->setLabelFormat(QStringLiteral("%d"));
-  auto* yd = new QValueAxis;
-  yd->setTitleText(QStringLiteral("distance d"));
-  auto* yb = new QValueAxis;
-  yb->setTitleText(QStringLiteral("bias b"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(yd, Qt::AlignLeft);
-  chart->addAxis(yb, Qt::AlignRight);
-  auto* dist = new QLineSeries;
-  dist->setName(QStringLiteral("distance"));
-  auto* bias = new QLineSeries;
-  bias->setName(QStringLiteral("bias"));
-  const ProfilePoints pp = profilePoints(m);
-  dist->replace(pp.distance);
-  bias->replace(pp.bias);
-  chart->addSeries(dist);
-  chart->addSeries(bias);
-  dist->attachAxis(x);
-  dist->attachAxis(yd);
-  bias->attachAxis(x);
-  bias->attachAxis(yb);
-  roundTicks(x, 0, std::max<double>(1, static_cast<double>(pp.count) - 1));
-  fitAxis(yd, pp.dlo, pp.dhi);
-  fitAxis(yb, pp.blo, pp.bhi);
-  yd->setLabelFormat(QStringLiteral("%g"));
-  yb->setLabelFormat(QStringLiteral("%g"));
+  const ProfileParts parts = addProfileParts(chart.get(), ChartLook::Publication);
+  plotProfile(parts, profilePoints(m), ChartLook::Publication);
   styleChart(chart.get(), o);
-  dist->setPen(linePen(distanceColor()));
-  bias->setPen(linePen(biasColor()));
-  yd->setLabelsColor(distanceColor().darker(120));
-  yb->setLabelsColor(biasColor().darker(120));
+  colorProfile(parts, ChartLook::Publication);
   return chart;
+}
+
+ProfileParts addProfileParts(QChart* chart, ChartLook look) {
+  ProfileParts parts;
+  parts.chart = chart;
+  parts.x = new QValueAxis;
+  parts.x->setTitleText(QStringLiteral("visual token index"));
+  parts.x->setLabelFormat(QStringLiteral("%d"));
+  parts.distanceY = new QValueAxis;
+  parts.distanceY->setTitleText(QStringLiteral("distance d"));
+  parts.biasY = new QValueAxis;
+  parts.biasY->setTitleText(QStringLiteral("bias b"));
+  if (look == ChartLook::Publication) {
+    parts.distanceY->setLabelFormat(QStringLiteral("%g"));
+    parts.biasY->setLabelFormat(QStringLiteral("%g"));
+  } else {
+    parts.biasY->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
+  }
+  chart->addAxis(parts.x, Qt::AlignBottom);
+  chart->addAxis(parts.distanceY, Qt::AlignLeft);
+  chart->addAxis(parts.biasY, Qt::AlignRight);
+  parts.distance = new QLineSeries;
+  parts.distance->setName(QStringLiteral("distance"));
+  parts.bias = new QLineSeries;
+  parts.bias->setName(QStringLiteral("bias"));
+  chart->addSeries(parts.distance);
+  chart->addSeries(parts.bias);
+  parts.distance->attachAxis(parts.x);
+  parts.distance->attachAxis(parts.distanceY);
+  parts.bias->attachAxis(parts.x);
+  parts.bias->attachAxis(parts.biasY);
+  return parts;
+}
+
+void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook look) {
+  parts.distance->replace(pp.distance);
+  parts.bias->replace(pp.bias);
+  const double last = std::max<double>(1, static_cast<double>(pp.count) - 1);
+  // Paper: round ticks; the screen: Qt's, which follow the chart's size.
+  if (look == ChartLook::Publication)
+    roundTicks(parts.x, 0, last);
+  else
+    parts.x->setRange(0, last);
+  fitAxis(parts.distanceY, pp.dlo, pp.dhi);
+  fitAxis(parts.biasY, pp.blo, pp.bhi);
+}
+
+void colorProfile(const ProfileParts& parts, ChartLook look) {
+  if (look == ChartLook::Publication) {
+    parts.distance->setPen(linePen(distanceColor()));
+    parts.bias->setPen(linePen(biasColor()));
+    parts.distanceY->setLabelsColor(distanceColor().darker(120));
+    parts.biasY->setLabelsColor(biasColor().darker(120));
+    return;
+  }
+  const bool dark = look == ChartLook::ScreenDark;
+  QPen distance(dark ? QColor(120, 190, 255) : QColor(40, 90, 200));
+  distance.setWidthF(1.6);
+  parts.distance->setPen(distance);
+  QPen bias(dark ? QColor(255, 150, 90) : QColor(210, 100, 20));
+  bias.setWidthF(1.6);
+  parts.bias->setPen(bias);
 }
 
 ProfilePoints profilePoints(const SceneMetrics& m, int columns) {

@@ -16,6 +16,7 @@
 #include "ropescope/scene_metrics.h"
 
 class QChart;
+class QLineSeries;
 class QValueAxis;
 
 namespace ropescope::ui::figure {
@@ -72,6 +73,28 @@ struct ProfilePoints {
   qsizetype count = 0;                        // the visual tokens profiled
 };
 ProfilePoints profilePoints(const SceneMetrics& m, int columns = 0);
+
+// How a chart is drawn: on the screen in the window's dark or light theme, or in the publication
+// look of exported figures (figure_style.h). One builder per chart serves both: the live Charts
+// tab adds only hover, click, the picked-token marker and the fitting of its texts to its size.
+enum class ChartLook { ScreenDark, ScreenLight, Publication };
+
+// The profile chart's axes and curves (owned by its chart).
+struct ProfileParts {
+  QChart* chart = nullptr;
+  QValueAxis* x = nullptr;          // visual token index
+  QValueAxis* distanceY = nullptr;  // left
+  QValueAxis* biasY = nullptr;      // right
+  QLineSeries* distance = nullptr;
+  QLineSeries* bias = nullptr;
+};
+// Adds the profile's axes and two curves to `chart` (which has none).
+ProfileParts addProfileParts(QChart* chart, ChartLook look);
+// Plots `pp` and fits the axes to its ranges (every point's, however few are drawn).
+void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook look);
+// The curves' pens and the value axes' label colours in `look`; after the chart's theme or
+// styleChart, which reset them.
+void colorProfile(const ProfileParts& parts, ChartLook look);
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
