@@ -131,22 +131,13 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
 
   // Decay bound per axis
   decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
-  decayX_ = new QValueAxis;
-  setAxisTitleForms(decayX_, {tr("\xce\xb4 (positions)"), tr("\xce\xb4")});
-  decayX_->setLabelFormat(QStringLiteral("%d"));
-  decayY_ = new QValueAxis;
+  // The exported figure's builder; the live chart adds hover and text forms that fit its size.
+  decay_ = figure::addDecayParts(decayChart_, {true, true, true}, true, look());
+  setAxisTitleForms(decay_.x, {tr("\xce\xb4 (positions)"), tr("\xce\xb4")});
   setAxisTitleForms(
-      decayY_, {tr("U(\xce\xb4) (logit units)"), tr("U(\xce\xb4) (logit)"), tr("U(\xce\xb4)")});
-  decayChart_->addAxis(decayX_, Qt::AlignBottom);
-  decayChart_->addAxis(decayY_, Qt::AlignLeft);
-
+      decay_.y, {tr("U(\xce\xb4) (logit units)"), tr("U(\xce\xb4) (logit)"), tr("U(\xce\xb4)")});
   for (int a = 0; a < 3; ++a) {
-    decay_[a] = new QLineSeries;
-    decay_[a]->setName(tr("along %1").arg(QLatin1String(axisNames[a])));
-    decayChart_->addSeries(decay_[a]);
-    decay_[a]->attachAxis(decayX_);
-    decay_[a]->attachAxis(decayY_);
-    connect(decay_[a], &QLineSeries::hovered, this, [this, a](const QPointF& p, bool on) {
+    connect(decay_.axis[a], &QLineSeries::hovered, this, [this, a](const QPointF& p, bool on) {
       if (!on) return;
       const auto& curve = model_->metrics().decayAxis[a];
       const long d = std::lround(p.x());
@@ -157,12 +148,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                                              .arg(exact(curve[d])));
     });
   }
-  decayStream_ = new QLineSeries;
-  decayStream_->setName(figure::streamCurveName());
-  decayChart_->addSeries(decayStream_);
-  decayStream_->attachAxis(decayX_);
-  decayStream_->attachAxis(decayY_);
-  connect(decayStream_, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
+  connect(decay_.stream, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
     if (!on) return;
     const auto& curve = model_->metrics().decayStream;
     const long d = std::lround(p.x());
@@ -457,13 +443,11 @@ void ChartsPanel::applyColors() {
     c->setBackgroundRoundness(0);
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
-  for (int a = 0; a < 3; ++a) decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
-  decayStream_->setPen(figure::streamCurvePen(2.0));
+  figure::colorDecay(decay_);
   for (int a = 0; a < 4; ++a) {
     wave_[a]->setColor(slotColor(a));
     wave_[a]->setBorderColor(slotColor(a));
   }
-  figure::showLineStylesInLegend(decayChart_);
   const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
   const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
   for (QBarSet* set : {ptdSet_, biasSet_}) {
@@ -526,43 +510,16 @@ void ChartsPanel::refresh() {
   staleBanner_->setVisible(stale);
 
   // Decay
-  double lo = 0, hi = 0;
-  bool first = true;
-  int maxD = 1;
-  for (int a = 0; a < 3; ++a) {
-    const auto& curve = m.decayAxis[a];
-    QList<QPointF> pts;
-    pts.reserve(static_cast<qsizetype>(curve.size()));
-    for (std::size_t d = 0; d < curve.size(); ++d) {
-      pts.append(QPointF(static_cast<double>(d), curve[d]));
-      lo = first ? curve[d] : std::min(lo, curve[d]);
-      hi = first ? curve[d] : std::max(hi, curve[d]);
-      first = false;
-    }
-    maxD = std::max(maxD, static_cast<int>(curve.size()) - 1);
-    decay_[a]->replace(pts);
-  }
-  {
-    QList<QPointF> pts;
-    for (std::size_t d = 0; d < m.decayStream.size(); ++d) {
-      pts.append(QPointF(static_cast<double>(d), m.decayStream[d]));
-      hi = std::max(hi, m.decayStream[d]);
-    }
-    decayStream_->replace(pts);
-    // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
-    const bool audio = !pts.isEmpty();
-    decayStream_->setVisible(audio);
-    for (QLegendMarker* mk : decayChart_->legend()->markers(decayStream_)) mk->setVisible(audio);
-    // Four names fit a laptop's chart only in their short form: "t", ..., "t = h = w".
-    for (int a = 0; a < 3; ++a)
-      decay_[a]->setName(audio ? QLatin1String(axisNames[a])
-                               : tr("along %1").arg(QLatin1String(axisNames[a])));
-    decayStream_->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
-  }
-  decayX_->setRange(0, maxD);
-  // U is a mean of moduli, never negative: start the axis at 0 instead of padding below it.
-  decayY_->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);
-  decayY_->applyNiceNumbers();
+  figure::plotDecay(decay_, m.decayDistance, m.decayAxis, m.decayStream, look());
+  // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
+  const bool audio = !m.decayStream.empty();
+  decay_.stream->setVisible(audio);
+  for (QLegendMarker* mk : decayChart_->legend()->markers(decay_.stream)) mk->setVisible(audio);
+  // Four names fit a laptop's chart only in their short form: "t", ..., "t = h = w".
+  for (int a = 0; a < 3; ++a)
+    decay_.axis[a]->setName(audio ? QLatin1String(axisNames[a])
+                                  : tr("along %1").arg(QLatin1String(axisNames[a])));
+  decay_.stream->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
 
   refreshDesigns();
   formulas_->setFormulas(chartsFormulas(model_->validScene(), m));

@@ -98,10 +98,7 @@ class ChartsPanel : public QWidget {
   FormulaPanel* formulas_ = nullptr;
 
   QChart* decayChart_ = nullptr;
-  QLineSeries* decay_[3] = {nullptr, nullptr, nullptr};
-  QLineSeries* decayStream_ = nullptr;  // along t = h = w, shown when the layout has audio
-  QValueAxis* decayX_ = nullptr;
-  QValueAxis* decayY_ = nullptr;
+  figure::DecayParts decay_;  // its stream curve shown when the layout has audio
 
   QHash<QChart*, QStringList> titleForms_;
   QHash<QAbstractAxis*, QStringList> axisTitleForms_;

@@ -118,53 +118,73 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const QString& title, const FigureOptions& o,
                                    const std::vector<double>& stream) {
   auto chart = newChart(title);
-  auto* x = new QValueAxis;
-  x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
-  x->setLabelFormat(QStringLiteral("%d"));
-  auto* y = new QValueAxis;
-  y->setTitleText(QString::fromUtf8("decay bound U(\xce\xb4)"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  double hi = 0;
-  QLineSeries* series[3] = {nullptr, nullptr, nullptr};
-  for (int a = 0; a < 3; ++a) {
-    if (curves[a].empty()) continue;
-    series[a] = new QLineSeries;
-    series[a]->setName(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
-    QList<QPointF> pts;
-    for (std::size_t i = 0; i < curves[a].size() && i < distance.size(); ++i) {
-      pts.append(QPointF(distance[i], curves[a][i]));
-      hi = std::max(hi, curves[a][i]);
-    }
-    series[a]->replace(pts);
-    chart->addSeries(series[a]);
-    series[a]->attachAxis(x);
-    series[a]->attachAxis(y);
-  }
-  QLineSeries* along = nullptr;
-  if (!stream.empty()) {
-    along = new QLineSeries;
-    along->setName(streamCurveName());
-    QList<QPointF> pts;
-    for (std::size_t i = 0; i < stream.size() && i < distance.size(); ++i) {
-      pts.append(QPointF(distance[i], stream[i]));
-      hi = std::max(hi, stream[i]);
-    }
-    along->replace(pts);
-    chart->addSeries(along);
-    along->attachAxis(x);
-    along->attachAxis(y);
-  }
-  roundTicks(x, 0, distance.empty() ? 1.0 : std::max(1.0, distance.back()));
-  y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
-  y->applyNiceNumbers();
-  y->setLabelFormat(QStringLiteral("%g"));
+  const DecayParts parts =
+      addDecayParts(chart.get(), {!curves[0].empty(), !curves[1].empty(), !curves[2].empty()},
+                    !stream.empty(), ChartLook::Publication);
+  plotDecay(parts, distance, curves, stream, ChartLook::Publication);
   styleChart(chart.get(), o);
-  for (int a = 0; a < 3; ++a)
-    if (series[a]) series[a]->setPen(axisCurvePen(a));
-  if (along) along->setPen(streamCurvePen());
-  showLineStylesInLegend(chart.get());
+  colorDecay(parts);
   return chart;
+}
+
+DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool stream,
+                         ChartLook look) {
+  DecayParts parts;
+  parts.chart = chart;
+  parts.x = new QValueAxis;
+  parts.x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
+  parts.x->setLabelFormat(QStringLiteral("%d"));
+  parts.y = new QValueAxis;
+  parts.y->setTitleText(QString::fromUtf8("decay bound U(\xce\xb4)"));
+  if (look == ChartLook::Publication) parts.y->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(parts.x, Qt::AlignBottom);
+  chart->addAxis(parts.y, Qt::AlignLeft);
+  const auto add = [&](const QString& name) {
+    auto* series = new QLineSeries;
+    series->setName(name);
+    chart->addSeries(series);
+    series->attachAxis(parts.x);
+    series->attachAxis(parts.y);
+    return series;
+  };
+  for (int a = 0; a < 3; ++a)
+    if (axes[static_cast<std::size_t>(a)])
+      parts.axis[a] = add(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
+  if (stream) parts.stream = add(streamCurveName());
+  return parts;
+}
+
+void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
+               const std::array<std::vector<double>, 3>& curves, const std::vector<double>& stream,
+               ChartLook look) {
+  double hi = 0;
+  const auto plot = [&](QLineSeries* series, const std::vector<double>& curve) {
+    if (!series) return;
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(std::min(curve.size(), distance.size())));
+    for (std::size_t i = 0; i < curve.size() && i < distance.size(); ++i) {
+      pts.append(QPointF(distance[i], curve[i]));
+      hi = std::max(hi, curve[i]);
+    }
+    series->replace(pts);
+  };
+  for (int a = 0; a < 3; ++a) plot(parts.axis[a], curves[static_cast<std::size_t>(a)]);
+  plot(parts.stream, stream);
+  const double last = distance.empty() ? 1.0 : std::max(1.0, distance.back());
+  // Paper: round ticks; the screen: Qt's, which follow the chart's size.
+  if (look == ChartLook::Publication)
+    roundTicks(parts.x, 0, last);
+  else
+    parts.x->setRange(0, last);
+  parts.y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
+  parts.y->applyNiceNumbers();
+}
+
+void colorDecay(const DecayParts& parts) {
+  for (int a = 0; a < 3; ++a)
+    if (parts.axis[a]) parts.axis[a]->setPen(axisCurvePen(a));
+  if (parts.stream) parts.stream->setPen(streamCurvePen());
+  showLineStylesInLegend(parts.chart);
 }
 
 namespace {

@@ -27,16 +27,40 @@ QPen axisCurvePen(int axis, double width = kLineWidth);
 // Legend markers drawn as a stretch of each series' line (its dash pattern), not as a square.
 void showLineStylesInLegend(QChart* chart);
 
+// How a chart is drawn: on the screen in the window's dark or light theme, or in the publication
+// look of exported figures (figure_style.h). One builder per chart serves both: the live Charts
+// tab adds only hover, click, the picked-token marker and the fitting of its texts to its size.
+enum class ChartLook { ScreenDark, ScreenLight, Publication };
+
 // Fits a value axis to [lo, hi] with 5 % padding and nice numbers; a flat range (e.g. PTD = 0 up
 // to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.
 void fitAxis(QValueAxis* axis, double lo, double hi);
 
 // Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),
-// and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn).
+// and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn). Built by
+// addDecayParts / plotDecay / colorDecay below, as the live chart is.
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,
                                    const QString& title, const FigureOptions& o,
                                    const std::vector<double>& stream = {});
+// The decay chart's axes and curves (owned by its chart); a curve not asked for is null.
+struct DecayParts {
+  QChart* chart = nullptr;
+  QValueAxis* x = nullptr;  // distance δ
+  QValueAxis* y = nullptr;  // U(δ)
+  QLineSeries* axis[3] = {nullptr, nullptr, nullptr};
+  QLineSeries* stream = nullptr;  // along t = h = w
+};
+// Adds the decay chart's axes and the curves asked for (`axes[a]`, `stream`) to `chart`.
+DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool stream,
+                         ChartLook look);
+// Plots the curves over `distance` (a curve without a series is skipped) and fits the axes.
+void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
+               const std::array<std::vector<double>, 3>& curves, const std::vector<double>& stream,
+               ChartLook look);
+// The curves' pens (the axis colours and dash patterns in every look) and the legend's line
+// markers; after the chart's theme or styleChart, which reset them.
+void colorDecay(const DecayParts& parts);
 // The stream curve's name and pen, live and exported (grey, dash-dot: not one of the axes).
 QString streamCurveName();
 QPen streamCurvePen(double width = kLineWidth);
@@ -73,11 +97,6 @@ struct ProfilePoints {
   qsizetype count = 0;                        // the visual tokens profiled
 };
 ProfilePoints profilePoints(const SceneMetrics& m, int columns = 0);
-
-// How a chart is drawn: on the screen in the window's dark or light theme, or in the publication
-// look of exported figures (figure_style.h). One builder per chart serves both: the live Charts
-// tab adds only hover, click, the picked-token marker and the fitting of its texts to its size.
-enum class ChartLook { ScreenDark, ScreenLight, Publication };
 
 // The profile chart's axes and curves (owned by its chart).
 struct ProfileParts {
