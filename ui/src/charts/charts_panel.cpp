@@ -271,24 +271,13 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
 
   // Wavelength per pair
   waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
-  waveX_ = new QValueAxis;
-  setAxisTitleForms(waveX_, {tr("pair index p"), tr("pair p")});
-  waveX_->setLabelFormat(QStringLiteral("%d"));
-  waveY_ = new QLogValueAxis;
+  // The exported figure's builder; the live chart adds hover and text forms that fit its size.
+  wave_ = figure::addWavelengthParts(waveChart_, {true, true, true, true}, look());
+  setAxisTitleForms(wave_.x, {tr("pair index p"), tr("pair p")});
   setAxisTitleForms(
-      waveY_, {tr("wavelength (positions, log)"), tr("wavelength (log)"), tr("\xce\xbb (log)")});
-  waveY_->setBase(10);
-  waveY_->setLabelFormat(QStringLiteral("%.0e"));
-  waveChart_->addAxis(waveX_, Qt::AlignBottom);
-  waveChart_->addAxis(waveY_, Qt::AlignLeft);
+      wave_.y, {tr("wavelength (positions, log)"), tr("wavelength (log)"), tr("\xce\xbb (log)")});
   for (int a = 0; a < 4; ++a) {
-    wave_[a] = new QScatterSeries;
-    wave_[a]->setName(QLatin1String(axisName(kCoordinateAxes[a])));  // the title says "per pair"
-    wave_[a]->setMarkerSize(6);
-    waveChart_->addSeries(wave_[a]);
-    wave_[a]->attachAxis(waveX_);
-    wave_[a]->attachAxis(waveY_);
-    connect(wave_[a], &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
+    connect(wave_.slot[a], &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
       if (!on) return;
       const auto& w = model_->metrics().wavelengths;
       const long i = std::lround(p.x());
@@ -444,10 +433,7 @@ void ChartsPanel::applyColors() {
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
   figure::colorDecay(decay_);
-  for (int a = 0; a < 4; ++a) {
-    wave_[a]->setColor(slotColor(a));
-    wave_[a]->setBorderColor(slotColor(a));
-  }
+  figure::colorWavelengths(wave_, look());
   const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
   const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
   for (QBarSet* set : {ptdSet_, biasSet_}) {
@@ -527,15 +513,11 @@ void ChartsPanel::refresh() {
   // Wavelengths
   const figure::WavelengthPoints wp = figure::wavelengthPoints(m);
   const int nope = wp.nope;
-  for (int a = 0; a < 4; ++a) wave_[a]->replace(wp.perAxis[a]);
+  figure::plotWavelengths(wave_, wp, m.wavelengths.size(), look());
   // Only VRoPE's plan has pairs on the fourth map: elsewhere its series stays out of the legend.
   const bool mixed = !wp.perAxis[3].isEmpty();
-  wave_[3]->setVisible(mixed);
-  for (QLegendMarker* mk : waveChart_->legend()->markers(wave_[3])) mk->setVisible(mixed);
-  waveX_->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
-  if (wp.any)
-    waveY_->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
-                     std::pow(10, std::ceil(std::log10(wp.hi))));
+  wave_.slot[3]->setVisible(mixed);
+  for (QLegendMarker* mk : waveChart_->legend()->markers(wave_.slot[3])) mk->setVisible(mixed);
   setTitleForms(
       waveChart_,
       nope > 0 ? QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope),

@@ -131,9 +131,7 @@ class ChartsPanel : public QWidget {
   int profileCount_ = 0;  // the visual tokens profiled (the curves draw fewer points)
 
   QChart* waveChart_ = nullptr;
-  QScatterSeries* wave_[4] = {nullptr, nullptr, nullptr, nullptr};  // by coordinate slot
-  QValueAxis* waveX_ = nullptr;
-  QLogValueAxis* waveY_ = nullptr;
+  figure::WavelengthParts wave_;  // its fourth slot shown when the plan has pairs on it
 };
 
 }  // namespace ropescope::ui

@@ -424,44 +424,66 @@ WavelengthPoints wavelengthPoints(const SceneMetrics& m) {
 
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o) {
   const WavelengthPoints wp = wavelengthPoints(m);
-  const auto& pts = wp.perAxis;
   const int nope = wp.nope;
-  const double lo = wp.lo, hi = wp.hi;
-  const bool first = !wp.any;
   auto chart = newChart(
       nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
            : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
-  auto* x = new QValueAxis;
-  x->setTitleText(QStringLiteral("pair index p"));
-  x->setLabelFormat(QStringLiteral("%d"));
-  auto* y = new QLogValueAxis;
-  y->setTitleText(QStringLiteral("wavelength (positions)"));
-  y->setBase(10);
-  y->setLabelFormat(QStringLiteral("%.0e"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  QScatterSeries* series[4] = {nullptr, nullptr, nullptr, nullptr};
-  for (int a = 0; a < 4; ++a) {
-    if (pts[a].isEmpty()) continue;
-    series[a] = new QScatterSeries;
-    series[a]->setName(QStringLiteral("axis %1").arg(QLatin1String(axisName(kCoordinateAxes[a]))));
-    series[a]->replace(pts[a]);
-    chart->addSeries(series[a]);
-    series[a]->attachAxis(x);
-    series[a]->attachAxis(y);
-  }
-  roundTicks(x, 0, std::max<double>(1, static_cast<double>(m.wavelengths.size()) - 1));
-  x->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
-  if (!first)
-    y->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
+  std::array<bool, 4> shown{};
+  for (int a = 0; a < 4; ++a) shown[static_cast<std::size_t>(a)] = !wp.perAxis[a].isEmpty();
+  const WavelengthParts parts = addWavelengthParts(chart.get(), shown, ChartLook::Publication);
+  plotWavelengths(parts, wp, m.wavelengths.size(), ChartLook::Publication);
   styleChart(chart.get(), o);
-  for (int a = 0; a < 4; ++a) {
-    if (!series[a]) continue;
-    series[a]->setMarkerSize(7);
-    series[a]->setColor(slotColor(a));
-    series[a]->setBorderColor(slotColor(a));
-  }
+  colorWavelengths(parts, ChartLook::Publication);
   return chart;
+}
+
+WavelengthParts addWavelengthParts(QChart* chart, const std::array<bool, 4>& shown,
+                                   ChartLook look) {
+  WavelengthParts parts;
+  parts.chart = chart;
+  parts.x = new QValueAxis;
+  parts.x->setTitleText(QStringLiteral("pair index p"));
+  parts.x->setLabelFormat(QStringLiteral("%d"));
+  parts.y = new QLogValueAxis;
+  parts.y->setTitleText(QStringLiteral("wavelength (positions)"));
+  parts.y->setBase(10);
+  parts.y->setLabelFormat(QStringLiteral("%.0e"));
+  chart->addAxis(parts.x, Qt::AlignBottom);
+  chart->addAxis(parts.y, Qt::AlignLeft);
+  for (int a = 0; a < 4; ++a) {
+    if (!shown[static_cast<std::size_t>(a)]) continue;
+    auto* series = new QScatterSeries;
+    const QLatin1String axis(axisName(kCoordinateAxes[a]));
+    // The screen's legend is short (the title says "per pair"); paper has the room.
+    series->setName(look == ChartLook::Publication ? QStringLiteral("axis %1").arg(axis)
+                                                   : QString(axis));
+    chart->addSeries(series);
+    series->attachAxis(parts.x);
+    series->attachAxis(parts.y);
+    parts.slot[a] = series;
+  }
+  return parts;
+}
+
+void plotWavelengths(const WavelengthParts& parts, const WavelengthPoints& wp, std::size_t pairs,
+                     ChartLook look) {
+  for (int a = 0; a < 4; ++a)
+    if (parts.slot[a]) parts.slot[a]->replace(wp.perAxis[a]);
+  const double n = static_cast<double>(pairs);
+  if (look == ChartLook::Publication) roundTicks(parts.x, 0, std::max<double>(1, n - 1));
+  parts.x->setRange(-0.5, std::max<double>(1, n) - 0.5);
+  if (wp.any)
+    parts.y->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
+                      std::pow(10, std::ceil(std::log10(wp.hi))));
+}
+
+void colorWavelengths(const WavelengthParts& parts, ChartLook look) {
+  for (int a = 0; a < 4; ++a) {
+    if (!parts.slot[a]) continue;
+    parts.slot[a]->setMarkerSize(look == ChartLook::Publication ? 7 : 6);
+    parts.slot[a]->setColor(slotColor(a));
+    parts.slot[a]->setBorderColor(slotColor(a));
+  }
 }
 
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o) {

@@ -17,6 +17,8 @@
 
 class QChart;
 class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
 class QValueAxis;
 
 namespace ropescope::ui::figure {
@@ -115,6 +117,21 @@ void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook l
 // styleChart, which reset them.
 void colorProfile(const ProfileParts& parts, ChartLook look);
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
+// The wavelength chart's axes and point series by coordinate slot (owned by its chart); a slot
+// not asked for is null.
+struct WavelengthParts {
+  QChart* chart = nullptr;
+  QValueAxis* x = nullptr;     // pair index
+  QLogValueAxis* y = nullptr;  // wavelength, log
+  QScatterSeries* slot[4] = {nullptr, nullptr, nullptr, nullptr};
+};
+// Adds the axes and a series for each slot `shown` asks for to `chart`.
+WavelengthParts addWavelengthParts(QChart* chart, const std::array<bool, 4>& shown, ChartLook look);
+// Plots `wp` over `pairs` rotary pairs and fits the axes (the log axis to whole decades).
+void plotWavelengths(const WavelengthParts& parts, const WavelengthPoints& wp, std::size_t pairs,
+                     ChartLook look);
+// The points' colours (the axis colours) and size; after the chart's theme or styleChart.
+void colorWavelengths(const WavelengthParts& parts, ChartLook look);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
 
