@@ -1,5 +1,6 @@
-// The charts of exported figures, built from core results with the publication look
-// (figure_style.h). The GUI's File -> Export and `ropescope render` both draw through these.
+// The charts of exported figures and the one builder of each chart the Charts tab shows too
+// (decay, profile, wavelengths: by ChartLook). The GUI's File -> Export and `ropescope render`
+// both draw through these.
 #pragma once
 
 #include <QList>
