@@ -8,12 +8,14 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QGridLayout>
+#include <QGuiApplication>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStyle>
 #include <QToolTip>
@@ -129,22 +131,13 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
 
   // Decay bound per axis
   decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
-  decayX_ = new QValueAxis;
-  setAxisTitleForms(decayX_, {tr("\xce\xb4 (positions)"), tr("\xce\xb4")});
-  decayX_->setLabelFormat(QStringLiteral("%d"));
-  decayY_ = new QValueAxis;
+  // The exported figure's builder; the live chart adds hover and text forms that fit its size.
+  decay_ = figure::addDecayParts(decayChart_, {true, true, true}, true, look());
+  setAxisTitleForms(decay_.x, {tr("\xce\xb4 (positions)"), tr("\xce\xb4")});
   setAxisTitleForms(
-      decayY_, {tr("U(\xce\xb4) (logit units)"), tr("U(\xce\xb4) (logit)"), tr("U(\xce\xb4)")});
-  decayChart_->addAxis(decayX_, Qt::AlignBottom);
-  decayChart_->addAxis(decayY_, Qt::AlignLeft);
-
+      decay_.y, {tr("U(\xce\xb4) (logit units)"), tr("U(\xce\xb4) (logit)"), tr("U(\xce\xb4)")});
   for (int a = 0; a < 3; ++a) {
-    decay_[a] = new QLineSeries;
-    decay_[a]->setName(tr("along %1").arg(QLatin1String(axisNames[a])));
-    decayChart_->addSeries(decay_[a]);
-    decay_[a]->attachAxis(decayX_);
-    decay_[a]->attachAxis(decayY_);
-    connect(decay_[a], &QLineSeries::hovered, this, [this, a](const QPointF& p, bool on) {
+    connect(decay_.axis[a], &QLineSeries::hovered, this, [this, a](const QPointF& p, bool on) {
       if (!on) return;
       const auto& curve = model_->metrics().decayAxis[a];
       const long d = std::lround(p.x());
@@ -155,12 +148,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
                                              .arg(exact(curve[d])));
     });
   }
-  decayStream_ = new QLineSeries;
-  decayStream_->setName(figure::streamCurveName());
-  decayChart_->addSeries(decayStream_);
-  decayStream_->attachAxis(decayX_);
-  decayStream_->attachAxis(decayY_);
-  connect(decayStream_, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
+  connect(decay_.stream, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
     if (!on) return;
     const auto& curve = model_->metrics().decayStream;
     const long d = std::lround(p.x());
@@ -237,34 +225,19 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
   cells_.push_back(bars);
 
   // Profile of the selected text token
+  // The same builder as the exported figure's; the live chart adds the picked-token marker,
+  // hover, click and text forms that fit its size.
   profileChart_ = makeChart(tr("Selected text token over the visual tokens"));
-  profileX_ = new QValueAxis;
-  setAxisTitleForms(profileX_, {tr("visual token index"), tr("visual token")});
-  profileX_->setLabelFormat(QStringLiteral("%d"));
-  distanceY_ = new QValueAxis;
-  setAxisTitleForms(distanceY_, {tr("distance d (positions)"), tr("distance d"), tr("d")});
-  biasY2_ = new QValueAxis;
-  biasY2_->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
-  setAxisTitleForms(biasY2_, {tr("bias b (logit)"), tr("bias b"), tr("b")});
-  profileChart_->addAxis(profileX_, Qt::AlignBottom);
-  profileChart_->addAxis(distanceY_, Qt::AlignLeft);
-  profileChart_->addAxis(biasY2_, Qt::AlignRight);
-  distance_ = new QLineSeries;
-  distance_->setName(tr("distance"));
-  bias_ = new QLineSeries;
-  bias_->setName(tr("bias"));
+  profile_ = figure::addProfileParts(profileChart_, look());
+  setAxisTitleForms(profile_.x, {tr("visual token index"), tr("visual token")});
+  setAxisTitleForms(profile_.distanceY, {tr("distance d (positions)"), tr("distance d"), tr("d")});
+  setAxisTitleForms(profile_.biasY, {tr("bias b (logit)"), tr("bias b"), tr("b")});
   marker_ = new QScatterSeries;
   marker_->setName(tr("picked"));
   marker_->setMarkerSize(11);
-  profileChart_->addSeries(distance_);
-  profileChart_->addSeries(bias_);
   profileChart_->addSeries(marker_);
-  distance_->attachAxis(profileX_);
-  distance_->attachAxis(distanceY_);
-  bias_->attachAxis(profileX_);
-  bias_->attachAxis(biasY2_);
-  marker_->attachAxis(profileX_);
-  marker_->attachAxis(distanceY_);
+  marker_->attachAxis(profile_.x);
+  marker_->attachAxis(profile_.distanceY);
   auto profileTip = [this](const QPointF& p, bool on) {
     if (!on) return;
     const auto& m = model_->metrics();
@@ -279,32 +252,32 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     const long visual = std::lround(p.x());
     afterEvent(this, [this, visual] { model_->setSelectedVisual(visual); });
   };
-  connect(distance_, &QLineSeries::hovered, this, profileTip);
-  connect(bias_, &QLineSeries::hovered, this, profileTip);
-  connect(distance_, &QLineSeries::clicked, this, profileClick);
-  connect(bias_, &QLineSeries::clicked, this, profileClick);
-  cells_.push_back(viewFor(profileChart_, this));
+  for (QLineSeries* curve : {profile_.distance, profile_.bias}) {
+    connect(curve, &QLineSeries::hovered, this, profileTip);
+    connect(curve, &QLineSeries::clicked, this, profileClick);
+  }
+  profileView_ = viewFor(profileChart_, this);
+  cells_.push_back(profileView_);
+  // A wider or narrower plot has other pixel columns: the curves are decimated for them again
+  // (after the layout that changed them, not inside it).
+  connect(profileChart_, &QChart::plotAreaChanged, this, [this] {
+    if (redrawQueued_ || profileColumns() == drawnColumns_) return;
+    redrawQueued_ = true;
+    afterEvent(this, [this] {
+      redrawQueued_ = false;
+      if (profileColumns() != drawnColumns_ && !postpone(DirtyProfile)) drawProfile();
+    });
+  });
 
   // Wavelength per pair
   waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
-  waveX_ = new QValueAxis;
-  setAxisTitleForms(waveX_, {tr("pair index p"), tr("pair p")});
-  waveX_->setLabelFormat(QStringLiteral("%d"));
-  waveY_ = new QLogValueAxis;
+  // The exported figure's builder; the live chart adds hover and text forms that fit its size.
+  wave_ = figure::addWavelengthParts(waveChart_, {true, true, true, true}, look());
+  setAxisTitleForms(wave_.x, {tr("pair index p"), tr("pair p")});
   setAxisTitleForms(
-      waveY_, {tr("wavelength (positions, log)"), tr("wavelength (log)"), tr("\xce\xbb (log)")});
-  waveY_->setBase(10);
-  waveY_->setLabelFormat(QStringLiteral("%.0e"));
-  waveChart_->addAxis(waveX_, Qt::AlignBottom);
-  waveChart_->addAxis(waveY_, Qt::AlignLeft);
+      wave_.y, {tr("wavelength (positions, log)"), tr("wavelength (log)"), tr("\xce\xbb (log)")});
   for (int a = 0; a < 4; ++a) {
-    wave_[a] = new QScatterSeries;
-    wave_[a]->setName(QLatin1String(axisName(kCoordinateAxes[a])));  // the title says "per pair"
-    wave_[a]->setMarkerSize(6);
-    waveChart_->addSeries(wave_[a]);
-    wave_[a]->attachAxis(waveX_);
-    wave_[a]->attachAxis(waveY_);
-    connect(wave_[a], &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
+    connect(wave_.slot[a], &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
       if (!on) return;
       const auto& w = model_->metrics().wavelengths;
       const long i = std::lround(p.x());
@@ -326,8 +299,12 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::onSceneChanged);
-  connect(model_, &SceneModel::selectionChanged, this, &ChartsPanel::refreshSelection);
-  connect(model_, &SceneModel::summariesChanged, this, &ChartsPanel::refreshDesigns);
+  connect(model_, &SceneModel::selectionChanged, this, [this] {
+    if (!postpone(DirtySelection)) refreshSelection();
+  });
+  connect(model_, &SceneModel::summariesChanged, this, [this] {
+    if (!postpone(DirtyDesigns)) refreshDesigns();
+  });
   refresh();
 }
 
@@ -439,6 +416,10 @@ void ChartsPanel::fitBarLabels(QChart* chart, QBarCategoryAxis* axis, QBarSet* s
   if (view->minimumHeight() < need) view->setMinimumHeight(need);
 }
 
+figure::ChartLook ChartsPanel::look() const {
+  return dark_ ? figure::ChartLook::ScreenDark : figure::ChartLook::ScreenLight;
+}
+
 void ChartsPanel::setDark(bool dark) {
   dark_ = dark;
   applyColors();
@@ -451,13 +432,8 @@ void ChartsPanel::applyColors() {
     c->setBackgroundRoundness(0);
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
-  for (int a = 0; a < 3; ++a) decay_[a]->setPen(figure::axisCurvePen(a, 2.0));
-  decayStream_->setPen(figure::streamCurvePen(2.0));
-  for (int a = 0; a < 4; ++a) {
-    wave_[a]->setColor(slotColor(a));
-    wave_[a]->setBorderColor(slotColor(a));
-  }
-  figure::showLineStylesInLegend(decayChart_);
+  figure::colorDecay(decay_);
+  figure::colorWavelengths(wave_, look());
   const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
   const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
   for (QBarSet* set : {ptdSet_, biasSet_}) {
@@ -470,18 +446,41 @@ void ChartsPanel::applyColors() {
   for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) fitText(c);
   fitBarLabels(ptdChart_, ptdX_, ptdSet_, ptdView_);
   fitBarLabels(biasChart_, biasX_, biasSet_, biasView_);
-  QPen dpen(dark_ ? QColor(120, 190, 255) : QColor(40, 90, 200));
-  dpen.setWidthF(1.6);
-  distance_->setPen(dpen);
-  QPen bpen(dark_ ? QColor(255, 150, 90) : QColor(210, 100, 20));
-  bpen.setWidthF(1.6);
-  bias_->setPen(bpen);
+  figure::colorProfile(profile_, look());
   marker_->setColor(current);
   marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
 }
 
+bool ChartsPanel::postpone(unsigned what) {
+  if (isVisible()) return false;
+  dirty_ |= what;
+  return true;
+}
+
+void ChartsPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  catchUp();
+}
+
+void ChartsPanel::catchUp() {
+  const unsigned dirty = std::exchange(dirty_, 0u);
+  if (dirty & DirtyAll) {
+    refresh();  // the profile, the designs and the selection with the rest
+    return;
+  }
+  if (dirty & DirtyDesigns) refreshDesigns();
+  if (dirty & DirtyProfile) {
+    staleBanner_->setVisible(model_->isStale());
+    refreshProfile();
+  } else if (dirty & DirtySelection) {
+    refreshSelection();
+  }
+}
+
 void ChartsPanel::onSceneChanged(SceneChanges parts) {
-  if (!parts.empty() && parts.within(ScenePart::Selection)) {
+  const bool selectionOnly = !parts.empty() && parts.within(ScenePart::Selection);
+  if (postpone(selectionOnly ? DirtyProfile : DirtyAll)) return;
+  if (selectionOnly) {
     // The decay curves, the comparison, the wavelengths and the formulas read none of it.
     staleBanner_->setVisible(model_->isStale());
     refreshProfile();
@@ -491,48 +490,22 @@ void ChartsPanel::onSceneChanged(SceneChanges parts) {
 }
 
 void ChartsPanel::refresh() {
+  ++refreshes_;
   const SceneMetrics& m = model_->metrics();
   const bool stale = model_->isStale();
   staleBanner_->setVisible(stale);
 
   // Decay
-  double lo = 0, hi = 0;
-  bool first = true;
-  int maxD = 1;
-  for (int a = 0; a < 3; ++a) {
-    const auto& curve = m.decayAxis[a];
-    QList<QPointF> pts;
-    pts.reserve(static_cast<qsizetype>(curve.size()));
-    for (std::size_t d = 0; d < curve.size(); ++d) {
-      pts.append(QPointF(static_cast<double>(d), curve[d]));
-      lo = first ? curve[d] : std::min(lo, curve[d]);
-      hi = first ? curve[d] : std::max(hi, curve[d]);
-      first = false;
-    }
-    maxD = std::max(maxD, static_cast<int>(curve.size()) - 1);
-    decay_[a]->replace(pts);
-  }
-  {
-    QList<QPointF> pts;
-    for (std::size_t d = 0; d < m.decayStream.size(); ++d) {
-      pts.append(QPointF(static_cast<double>(d), m.decayStream[d]));
-      hi = std::max(hi, m.decayStream[d]);
-    }
-    decayStream_->replace(pts);
-    // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
-    const bool audio = !pts.isEmpty();
-    decayStream_->setVisible(audio);
-    for (QLegendMarker* mk : decayChart_->legend()->markers(decayStream_)) mk->setVisible(audio);
-    // Four names fit a laptop's chart only in their short form: "t", ..., "t = h = w".
-    for (int a = 0; a < 3; ++a)
-      decay_[a]->setName(audio ? QLatin1String(axisNames[a])
-                               : tr("along %1").arg(QLatin1String(axisNames[a])));
-    decayStream_->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
-  }
-  decayX_->setRange(0, maxD);
-  // U is a mean of moduli, never negative: start the axis at 0 instead of padding below it.
-  decayY_->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);
-  decayY_->applyNiceNumbers();
+  figure::plotDecay(decay_, m.decayDistance, m.decayAxis, m.decayStream, look());
+  // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
+  const bool audio = !m.decayStream.empty();
+  decay_.stream->setVisible(audio);
+  for (QLegendMarker* mk : decayChart_->legend()->markers(decay_.stream)) mk->setVisible(audio);
+  // Four names fit a laptop's chart only in their short form: "t", ..., "t = h = w".
+  for (int a = 0; a < 3; ++a)
+    decay_.axis[a]->setName(audio ? QLatin1String(axisNames[a])
+                                  : tr("along %1").arg(QLatin1String(axisNames[a])));
+  decay_.stream->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
 
   refreshDesigns();
   formulas_->setFormulas(chartsFormulas(model_->validScene(), m));
@@ -540,15 +513,11 @@ void ChartsPanel::refresh() {
   // Wavelengths
   const figure::WavelengthPoints wp = figure::wavelengthPoints(m);
   const int nope = wp.nope;
-  for (int a = 0; a < 4; ++a) wave_[a]->replace(wp.perAxis[a]);
+  figure::plotWavelengths(wave_, wp, m.wavelengths.size(), look());
   // Only VRoPE's plan has pairs on the fourth map: elsewhere its series stays out of the legend.
   const bool mixed = !wp.perAxis[3].isEmpty();
-  wave_[3]->setVisible(mixed);
-  for (QLegendMarker* mk : waveChart_->legend()->markers(wave_[3])) mk->setVisible(mixed);
-  waveX_->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
-  if (wp.any)
-    waveY_->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
-                     std::pow(10, std::ceil(std::log10(wp.hi))));
+  wave_.slot[3]->setVisible(mixed);
+  for (QLegendMarker* mk : waveChart_->legend()->markers(wave_.slot[3])) mk->setVisible(mixed);
   setTitleForms(
       waveChart_,
       nope > 0 ? QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE pairs)").arg(nope),
@@ -561,12 +530,7 @@ void ChartsPanel::refresh() {
 
 void ChartsPanel::refreshProfile() {
   const SceneMetrics& m = model_->metrics();
-  const figure::ProfilePoints pp = figure::profilePoints(m);
-  distance_->replace(pp.distance);
-  bias_->replace(pp.bias);
-  profileX_->setRange(0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
-  figure::fitAxis(distanceY_, pp.dlo, pp.dhi);
-  figure::fitAxis(biasY2_, pp.blo, pp.bhi);
+  drawProfile();
   const int text = model_->validScene().selectedText;
   setTitleForms(profileChart_,
                 m.selectedToken >= 0
@@ -649,17 +613,49 @@ void ChartsPanel::refreshSelection() {
   }
 }
 
-int ChartsPanel::profilePointCount() const {
-  return static_cast<int>(distance_->count());
+void ChartsPanel::drawProfile() {
+  ++profileDraws_;
+  drawnColumns_ = profileColumns();
+  const figure::ProfilePoints pp = figure::profilePoints(model_->metrics(), drawnColumns_);
+  figure::plotProfile(profile_, pp, look());
+  profileCount_ = static_cast<int>(pp.count);
 }
-long ChartsPanel::markedVisual() const {
+
+int ChartsPanel::profileColumns() const {
+  // The plot's width in device pixels; before the chart is laid out, the widest screen's (a
+  // plot is never wider), so that the first draw is already the same to the pixel.
+  const double dpr = profileView_ ? profileView_->devicePixelRatioF() : 1.0;
+  const double plot = profileChart_->plotArea().width();
+  if (plot >= 1) return static_cast<int>(std::ceil(plot * dpr));
+  int widest = 1;
+  for (const QScreen* screen : QGuiApplication::screens())
+    widest = std::max(widest, static_cast<int>(std::ceil(screen->geometry().width() *
+                                                         screen->devicePixelRatio())));
+  return widest;
+}
+
+int ChartsPanel::profilePointCount() {
+  catchUp();
+  return profileCount_;
+}
+int ChartsPanel::drawnProfilePoints() const {
+  return static_cast<int>(profile_.distance->count() + profile_.bias->count());
+}
+long ChartsPanel::markedVisual() {
+  catchUp();
   return marked_;
 }
-int ChartsPanel::highlightedDesign() const {
+int ChartsPanel::highlightedDesign() {
+  catchUp();
   return highlighted_;
 }
-bool ChartsPanel::showsStaleBanner() const {
+bool ChartsPanel::showsStaleBanner() {
+  catchUp();
   return !staleBanner_->isHidden();
+}
+FormulaPanel* ChartsPanel::formulas() {
+  catchUp();
+  return formulas_;
 }
 
 }  // namespace ropescope::ui

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "figures/figure_charts.h"
 #include "ropescope/scene_changes.h"
 
 class QAbstractAxis;
@@ -35,14 +36,37 @@ class ChartsPanel : public QWidget {
   explicit ChartsPanel(SceneModel* model, QWidget* parent = nullptr);
 
   void setDark(bool dark);
-  // For tests: what the charts currently plot.
-  int profilePointCount() const;
-  long markedVisual() const;      // the visual token the profile chart marks, -1 for none
-  int highlightedDesign() const;  // index of the highlighted bar, -1 for none
-  bool showsStaleBanner() const;
-  FormulaPanel* formulas() const { return formulas_; }
+  // For tests: what the charts plot. A hidden panel (another tab in front) is brought up to
+  // date first: these say what it shows once shown.
+  int profilePointCount();  // the visual tokens the profile plots (every one)
+  long markedVisual();      // the visual token the profile chart marks, -1 for none
+  int highlightedDesign();  // index of the highlighted bar, -1 for none
+  bool showsStaleBanner();
+  FormulaPanel* formulas();
+  // For tests, as they are: the points the profile's two curves draw (decimated for the
+  // screen), the full refreshes and the profile redraws run so far.
+  int drawnProfilePoints() const;
+  int refreshes() const { return refreshes_; }
+  int profileDraws() const { return profileDraws_; }
+
+ protected:
+  void showEvent(QShowEvent* e) override;
 
  private:
+  // What a hidden panel owes (issue 15 item 3): the model's changes wait until it is shown.
+  enum Dirty : unsigned {
+    DirtyAll = 1,        // anything but the selection: refresh()
+    DirtyProfile = 2,    // the selected text token: refreshProfile()
+    DirtyDesigns = 4,    // the design comparison: refreshDesigns()
+    DirtySelection = 8,  // the picked visual token: refreshSelection()
+  };
+  // True when the panel is hidden: `what` is noted and done when it is shown.
+  bool postpone(unsigned what);
+  void catchUp();
+  // The profile's curves, decimated to the pixel columns of its plot.
+  void drawProfile();
+  int profileColumns() const;
+
   // What a change of the shown scene needs: everything, or only the profile of the selected
   // text token when only the selection moved.
   void onSceneChanged(ropescope::SceneChanges parts);
@@ -52,6 +76,7 @@ class ChartsPanel : public QWidget {
   void refreshSelection();
   void refreshDesigns();
   void applyColors();
+  figure::ChartLook look() const;
   QChart* makeChart(const QString& title);
   // Text that must read in full at every size: the forms from the longest to the shortest; the
   // longest that fits the chart at a readable size is shown (issue 17: never elided).
@@ -73,10 +98,7 @@ class ChartsPanel : public QWidget {
   FormulaPanel* formulas_ = nullptr;
 
   QChart* decayChart_ = nullptr;
-  QLineSeries* decay_[3] = {nullptr, nullptr, nullptr};
-  QLineSeries* decayStream_ = nullptr;  // along t = h = w, shown when the layout has audio
-  QValueAxis* decayX_ = nullptr;
-  QValueAxis* decayY_ = nullptr;
+  figure::DecayParts decay_;  // its stream curve shown when the layout has audio
 
   QHash<QChart*, QStringList> titleForms_;
   QHash<QAbstractAxis*, QStringList> axisTitleForms_;
@@ -95,19 +117,21 @@ class ChartsPanel : public QWidget {
   QValueAxis* biasY_ = nullptr;
   int highlighted_ = -1;
 
+  unsigned dirty_ = 0;
+  int refreshes_ = 0;
+  int profileDraws_ = 0;
+
   QChart* profileChart_ = nullptr;
-  QLineSeries* distance_ = nullptr;
-  QLineSeries* bias_ = nullptr;
+  QChartView* profileView_ = nullptr;
+  int drawnColumns_ = 0;       // the columns the profile was decimated for
+  bool redrawQueued_ = false;  // a plot-area change asked for a redraw
+  figure::ProfileParts profile_;
   QScatterSeries* marker_ = nullptr;
-  QValueAxis* profileX_ = nullptr;
-  QValueAxis* distanceY_ = nullptr;
-  QValueAxis* biasY2_ = nullptr;
   long marked_ = -1;
+  int profileCount_ = 0;  // the visual tokens profiled (the curves draw fewer points)
 
   QChart* waveChart_ = nullptr;
-  QScatterSeries* wave_[4] = {nullptr, nullptr, nullptr, nullptr};  // by coordinate slot
-  QValueAxis* waveX_ = nullptr;
-  QLogValueAxis* waveY_ = nullptr;
+  figure::WavelengthParts wave_;  // its fourth slot shown when the plan has pairs on it
 };
 
 }  // namespace ropescope::ui

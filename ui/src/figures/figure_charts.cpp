@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ropescope/polyline_decimation.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
 #include "style/metric_text.h"
@@ -117,53 +118,73 @@ std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const QString& title, const FigureOptions& o,
                                    const std::vector<double>& stream) {
   auto chart = newChart(title);
-  auto* x = new QValueAxis;
-  x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
-  x->setLabelFormat(QStringLiteral("%d"));
-  auto* y = new QValueAxis;
-  y->setTitleText(QString::fromUtf8("decay bound U(\xce\xb4)"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  double hi = 0;
-  QLineSeries* series[3] = {nullptr, nullptr, nullptr};
-  for (int a = 0; a < 3; ++a) {
-    if (curves[a].empty()) continue;
-    series[a] = new QLineSeries;
-    series[a]->setName(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
-    QList<QPointF> pts;
-    for (std::size_t i = 0; i < curves[a].size() && i < distance.size(); ++i) {
-      pts.append(QPointF(distance[i], curves[a][i]));
-      hi = std::max(hi, curves[a][i]);
-    }
-    series[a]->replace(pts);
-    chart->addSeries(series[a]);
-    series[a]->attachAxis(x);
-    series[a]->attachAxis(y);
-  }
-  QLineSeries* along = nullptr;
-  if (!stream.empty()) {
-    along = new QLineSeries;
-    along->setName(streamCurveName());
-    QList<QPointF> pts;
-    for (std::size_t i = 0; i < stream.size() && i < distance.size(); ++i) {
-      pts.append(QPointF(distance[i], stream[i]));
-      hi = std::max(hi, stream[i]);
-    }
-    along->replace(pts);
-    chart->addSeries(along);
-    along->attachAxis(x);
-    along->attachAxis(y);
-  }
-  roundTicks(x, 0, distance.empty() ? 1.0 : std::max(1.0, distance.back()));
-  y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
-  y->applyNiceNumbers();
-  y->setLabelFormat(QStringLiteral("%g"));
+  const DecayParts parts =
+      addDecayParts(chart.get(), {!curves[0].empty(), !curves[1].empty(), !curves[2].empty()},
+                    !stream.empty(), ChartLook::Publication);
+  plotDecay(parts, distance, curves, stream, ChartLook::Publication);
   styleChart(chart.get(), o);
-  for (int a = 0; a < 3; ++a)
-    if (series[a]) series[a]->setPen(axisCurvePen(a));
-  if (along) along->setPen(streamCurvePen());
-  showLineStylesInLegend(chart.get());
+  colorDecay(parts);
   return chart;
+}
+
+DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool stream,
+                         ChartLook look) {
+  DecayParts parts;
+  parts.chart = chart;
+  parts.x = new QValueAxis;
+  parts.x->setTitleText(QString::fromUtf8("relative distance \xce\xb4 (positions)"));
+  parts.x->setLabelFormat(QStringLiteral("%d"));
+  parts.y = new QValueAxis;
+  parts.y->setTitleText(QString::fromUtf8("decay bound U(\xce\xb4)"));
+  if (look == ChartLook::Publication) parts.y->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(parts.x, Qt::AlignBottom);
+  chart->addAxis(parts.y, Qt::AlignLeft);
+  const auto add = [&](const QString& name) {
+    auto* series = new QLineSeries;
+    series->setName(name);
+    chart->addSeries(series);
+    series->attachAxis(parts.x);
+    series->attachAxis(parts.y);
+    return series;
+  };
+  for (int a = 0; a < 3; ++a)
+    if (axes[static_cast<std::size_t>(a)])
+      parts.axis[a] = add(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
+  if (stream) parts.stream = add(streamCurveName());
+  return parts;
+}
+
+void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
+               const std::array<std::vector<double>, 3>& curves, const std::vector<double>& stream,
+               ChartLook look) {
+  double hi = 0;
+  const auto plot = [&](QLineSeries* series, const std::vector<double>& curve) {
+    if (!series) return;
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(std::min(curve.size(), distance.size())));
+    for (std::size_t i = 0; i < curve.size() && i < distance.size(); ++i) {
+      pts.append(QPointF(distance[i], curve[i]));
+      hi = std::max(hi, curve[i]);
+    }
+    series->replace(pts);
+  };
+  for (int a = 0; a < 3; ++a) plot(parts.axis[a], curves[static_cast<std::size_t>(a)]);
+  plot(parts.stream, stream);
+  const double last = distance.empty() ? 1.0 : std::max(1.0, distance.back());
+  // Paper: round ticks; the screen: Qt's, which follow the chart's size.
+  if (look == ChartLook::Publication)
+    roundTicks(parts.x, 0, last);
+  else
+    parts.x->setRange(0, last);
+  parts.y->setRange(0.0, hi > 0 ? hi * 1.05 : 1.0);  // U is a mean of moduli: never below 0
+  parts.y->applyNiceNumbers();
+}
+
+void colorDecay(const DecayParts& parts) {
+  for (int a = 0; a < 3; ++a)
+    if (parts.axis[a]) parts.axis[a]->setPen(axisCurvePen(a));
+  if (parts.stream) parts.stream->setPen(streamCurvePen());
+  showLineStylesInLegend(parts.chart);
 }
 
 namespace {
@@ -284,54 +305,104 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
   auto chart = newChart(
       m.selectedToken >= 0 ? QStringLiteral("Text token %1 to every visual token").arg(selectedText)
                            : QStringLiteral("No text token to profile"));
-  auto* x = new QValueAxis;
-  x->setTitleText(QStringLiteral("visual token index"));
-  x->setLabelFormat(QStringLiteral("%d"));
-  auto* yd = new QValueAxis;
-  yd->setTitleText(QStringLiteral("distance d"));
-  auto* yb = new QValueAxis;
-  yb->setTitleText(QStringLiteral("bias b"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(yd, Qt::AlignLeft);
-  chart->addAxis(yb, Qt::AlignRight);
-  auto* dist = new QLineSeries;
-  dist->setName(QStringLiteral("distance"));
-  auto* bias = new QLineSeries;
-  bias->setName(QStringLiteral("bias"));
-  const ProfilePoints pp = profilePoints(m);
-  dist->replace(pp.distance);
-  bias->replace(pp.bias);
-  chart->addSeries(dist);
-  chart->addSeries(bias);
-  dist->attachAxis(x);
-  dist->attachAxis(yd);
-  bias->attachAxis(x);
-  bias->attachAxis(yb);
-  roundTicks(x, 0, std::max<double>(1, static_cast<double>(pp.distance.size()) - 1));
-  fitAxis(yd, pp.dlo, pp.dhi);
-  fitAxis(yb, pp.blo, pp.bhi);
-  yd->setLabelFormat(QStringLiteral("%g"));
-  yb->setLabelFormat(QStringLiteral("%g"));
+  const ProfileParts parts = addProfileParts(chart.get(), ChartLook::Publication);
+  plotProfile(parts, profilePoints(m), ChartLook::Publication);
   styleChart(chart.get(), o);
-  dist->setPen(linePen(distanceColor()));
-  bias->setPen(linePen(biasColor()));
-  yd->setLabelsColor(distanceColor().darker(120));
-  yb->setLabelsColor(biasColor().darker(120));
+  colorProfile(parts, ChartLook::Publication);
   return chart;
 }
 
-ProfilePoints profilePoints(const SceneMetrics& m) {
+ProfileParts addProfileParts(QChart* chart, ChartLook look) {
+  ProfileParts parts;
+  parts.chart = chart;
+  parts.x = new QValueAxis;
+  parts.x->setTitleText(QStringLiteral("visual token index"));
+  parts.x->setLabelFormat(QStringLiteral("%d"));
+  parts.distanceY = new QValueAxis;
+  parts.distanceY->setTitleText(QStringLiteral("distance d"));
+  parts.biasY = new QValueAxis;
+  parts.biasY->setTitleText(QStringLiteral("bias b"));
+  if (look == ChartLook::Publication) {
+    parts.distanceY->setLabelFormat(QStringLiteral("%g"));
+    parts.biasY->setLabelFormat(QStringLiteral("%g"));
+  } else {
+    parts.biasY->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
+  }
+  chart->addAxis(parts.x, Qt::AlignBottom);
+  chart->addAxis(parts.distanceY, Qt::AlignLeft);
+  chart->addAxis(parts.biasY, Qt::AlignRight);
+  parts.distance = new QLineSeries;
+  parts.distance->setName(QStringLiteral("distance"));
+  parts.bias = new QLineSeries;
+  parts.bias->setName(QStringLiteral("bias"));
+  chart->addSeries(parts.distance);
+  chart->addSeries(parts.bias);
+  parts.distance->attachAxis(parts.x);
+  parts.distance->attachAxis(parts.distanceY);
+  parts.bias->attachAxis(parts.x);
+  parts.bias->attachAxis(parts.biasY);
+  return parts;
+}
+
+void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook look) {
+  parts.distance->replace(pp.distance);
+  parts.bias->replace(pp.bias);
+  const double last = std::max<double>(1, static_cast<double>(pp.count) - 1);
+  // Paper: round ticks; the screen: Qt's, which follow the chart's size.
+  if (look == ChartLook::Publication)
+    roundTicks(parts.x, 0, last);
+  else
+    parts.x->setRange(0, last);
+  fitAxis(parts.distanceY, pp.dlo, pp.dhi);
+  fitAxis(parts.biasY, pp.blo, pp.bhi);
+}
+
+void colorProfile(const ProfileParts& parts, ChartLook look) {
+  if (look == ChartLook::Publication) {
+    parts.distance->setPen(linePen(distanceColor()));
+    parts.bias->setPen(linePen(biasColor()));
+    parts.distanceY->setLabelsColor(distanceColor().darker(120));
+    parts.biasY->setLabelsColor(biasColor().darker(120));
+    return;
+  }
+  const bool dark = look == ChartLook::ScreenDark;
+  QPen distance(dark ? QColor(120, 190, 255) : QColor(40, 90, 200));
+  distance.setWidthF(1.6);
+  parts.distance->setPen(distance);
+  QPen bias(dark ? QColor(255, 150, 90) : QColor(210, 100, 20));
+  bias.setWidthF(1.6);
+  parts.bias->setPen(bias);
+}
+
+ProfilePoints profilePoints(const SceneMetrics& m, int columns) {
   ProfilePoints p;
-  for (std::size_t i = 0; i < m.selectedDistance.size(); ++i) {
-    const double d = m.selectedDistance[i];
-    const double b = i < m.selectedBias.size() ? m.selectedBias[i] : 0.0;
-    p.distance.append(QPointF(static_cast<double>(i), d));
-    p.bias.append(QPointF(static_cast<double>(i), b));
+  const std::size_t n = m.selectedDistance.size();
+  p.count = static_cast<qsizetype>(n);
+  std::vector<double> bias(
+      m.selectedBias.begin(),
+      m.selectedBias.begin() + static_cast<std::ptrdiff_t>(std::min(n, m.selectedBias.size())));
+  bias.resize(n, 0.0);  // a profile without bias values plots b = 0
+  for (std::size_t i = 0; i < n; ++i) {
+    const double d = m.selectedDistance[i], b = bias[i];
     p.dlo = i ? std::min(p.dlo, d) : d;
     p.dhi = i ? std::max(p.dhi, d) : d;
     p.blo = i ? std::min(p.blo, b) : b;
     p.bhi = i ? std::max(p.bhi, b) : b;
   }
+  const auto points = [columns](const std::vector<double>& y) {
+    QList<QPointF> out;
+    if (columns > 0) {
+      const std::vector<std::size_t> keep = decimateForColumns(y, columns);
+      out.reserve(static_cast<qsizetype>(keep.size()));
+      for (std::size_t i : keep) out.append(QPointF(static_cast<double>(i), y[i]));
+    } else {
+      out.reserve(static_cast<qsizetype>(y.size()));
+      for (std::size_t i = 0; i < y.size(); ++i) out.append(QPointF(static_cast<double>(i), y[i]));
+    }
+    return out;
+  };
+  p.distance = points(m.selectedDistance);
+  p.bias = points(bias);
   return p;
 }
 
@@ -353,44 +424,66 @@ WavelengthPoints wavelengthPoints(const SceneMetrics& m) {
 
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o) {
   const WavelengthPoints wp = wavelengthPoints(m);
-  const auto& pts = wp.perAxis;
   const int nope = wp.nope;
-  const double lo = wp.lo, hi = wp.hi;
-  const bool first = !wp.any;
   auto chart = newChart(
       nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
            : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
-  auto* x = new QValueAxis;
-  x->setTitleText(QStringLiteral("pair index p"));
-  x->setLabelFormat(QStringLiteral("%d"));
-  auto* y = new QLogValueAxis;
-  y->setTitleText(QStringLiteral("wavelength (positions)"));
-  y->setBase(10);
-  y->setLabelFormat(QStringLiteral("%.0e"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  QScatterSeries* series[4] = {nullptr, nullptr, nullptr, nullptr};
-  for (int a = 0; a < 4; ++a) {
-    if (pts[a].isEmpty()) continue;
-    series[a] = new QScatterSeries;
-    series[a]->setName(QStringLiteral("axis %1").arg(QLatin1String(axisName(kCoordinateAxes[a]))));
-    series[a]->replace(pts[a]);
-    chart->addSeries(series[a]);
-    series[a]->attachAxis(x);
-    series[a]->attachAxis(y);
-  }
-  roundTicks(x, 0, std::max<double>(1, static_cast<double>(m.wavelengths.size()) - 1));
-  x->setRange(-0.5, std::max<double>(1, static_cast<double>(m.wavelengths.size())) - 0.5);
-  if (!first)
-    y->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
+  std::array<bool, 4> shown{};
+  for (int a = 0; a < 4; ++a) shown[static_cast<std::size_t>(a)] = !wp.perAxis[a].isEmpty();
+  const WavelengthParts parts = addWavelengthParts(chart.get(), shown, ChartLook::Publication);
+  plotWavelengths(parts, wp, m.wavelengths.size(), ChartLook::Publication);
   styleChart(chart.get(), o);
-  for (int a = 0; a < 4; ++a) {
-    if (!series[a]) continue;
-    series[a]->setMarkerSize(7);
-    series[a]->setColor(slotColor(a));
-    series[a]->setBorderColor(slotColor(a));
-  }
+  colorWavelengths(parts, ChartLook::Publication);
   return chart;
+}
+
+WavelengthParts addWavelengthParts(QChart* chart, const std::array<bool, 4>& shown,
+                                   ChartLook look) {
+  WavelengthParts parts;
+  parts.chart = chart;
+  parts.x = new QValueAxis;
+  parts.x->setTitleText(QStringLiteral("pair index p"));
+  parts.x->setLabelFormat(QStringLiteral("%d"));
+  parts.y = new QLogValueAxis;
+  parts.y->setTitleText(QStringLiteral("wavelength (positions)"));
+  parts.y->setBase(10);
+  parts.y->setLabelFormat(QStringLiteral("%.0e"));
+  chart->addAxis(parts.x, Qt::AlignBottom);
+  chart->addAxis(parts.y, Qt::AlignLeft);
+  for (int a = 0; a < 4; ++a) {
+    if (!shown[static_cast<std::size_t>(a)]) continue;
+    auto* series = new QScatterSeries;
+    const QLatin1String axis(axisName(kCoordinateAxes[a]));
+    // The screen's legend is short (the title says "per pair"); paper has the room.
+    series->setName(look == ChartLook::Publication ? QStringLiteral("axis %1").arg(axis)
+                                                   : QString(axis));
+    chart->addSeries(series);
+    series->attachAxis(parts.x);
+    series->attachAxis(parts.y);
+    parts.slot[a] = series;
+  }
+  return parts;
+}
+
+void plotWavelengths(const WavelengthParts& parts, const WavelengthPoints& wp, std::size_t pairs,
+                     ChartLook look) {
+  for (int a = 0; a < 4; ++a)
+    if (parts.slot[a]) parts.slot[a]->replace(wp.perAxis[a]);
+  const double n = static_cast<double>(pairs);
+  if (look == ChartLook::Publication) roundTicks(parts.x, 0, std::max<double>(1, n - 1));
+  parts.x->setRange(-0.5, std::max<double>(1, n) - 0.5);
+  if (wp.any)
+    parts.y->setRange(std::pow(10, std::floor(std::log10(wp.lo))),
+                      std::pow(10, std::ceil(std::log10(wp.hi))));
+}
+
+void colorWavelengths(const WavelengthParts& parts, ChartLook look) {
+  for (int a = 0; a < 4; ++a) {
+    if (!parts.slot[a]) continue;
+    parts.slot[a]->setMarkerSize(look == ChartLook::Publication ? 7 : 6);
+    parts.slot[a]->setColor(slotColor(a));
+    parts.slot[a]->setBorderColor(slotColor(a));
+  }
 }
 
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o) {

@@ -1,5 +1,6 @@
-// The charts of exported figures, built from core results with the publication look
-// (figure_style.h). The GUI's File -> Export and `ropescope render` both draw through these.
+// The charts of exported figures and the one builder of each chart the Charts tab shows too
+// (decay, profile, wavelengths: by ChartLook). The GUI's File -> Export and `ropescope render`
+// both draw through these.
 #pragma once
 
 #include <QList>
@@ -16,6 +17,9 @@
 #include "ropescope/scene_metrics.h"
 
 class QChart;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
 class QValueAxis;
 
 namespace ropescope::ui::figure {
@@ -26,16 +30,40 @@ QPen axisCurvePen(int axis, double width = kLineWidth);
 // Legend markers drawn as a stretch of each series' line (its dash pattern), not as a square.
 void showLineStylesInLegend(QChart* chart);
 
+// How a chart is drawn: on the screen in the window's dark or light theme, or in the publication
+// look of exported figures (figure_style.h). One builder per chart serves both: the live Charts
+// tab adds only hover, click, the picked-token marker and the fitting of its texts to its size.
+enum class ChartLook { ScreenDark, ScreenLight, Publication };
+
 // Fits a value axis to [lo, hi] with 5 % padding and nice numbers; a flat range (e.g. PTD = 0 up
 // to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.
 void fitAxis(QValueAxis* axis, double lo, double hi);
 
 // Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),
-// and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn).
+// and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn). Built by
+// addDecayParts / plotDecay / colorDecay below, as the live chart is.
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,
                                    const QString& title, const FigureOptions& o,
                                    const std::vector<double>& stream = {});
+// The decay chart's axes and curves (owned by its chart); a curve not asked for is null.
+struct DecayParts {
+  QChart* chart = nullptr;
+  QValueAxis* x = nullptr;  // distance δ
+  QValueAxis* y = nullptr;  // U(δ)
+  QLineSeries* axis[3] = {nullptr, nullptr, nullptr};
+  QLineSeries* stream = nullptr;  // along t = h = w
+};
+// Adds the decay chart's axes and the curves asked for (`axes[a]`, `stream`) to `chart`.
+DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool stream,
+                         ChartLook look);
+// Plots the curves over `distance` (a curve without a series is skipped) and fits the axes.
+void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
+               const std::array<std::vector<double>, 3>& curves, const std::vector<double>& stream,
+               ChartLook look);
+// The curves' pens (the axis colours and dash patterns in every look) and the legend's line
+// markers; after the chart's theme or styleChart, which reset them.
+void colorDecay(const DecayParts& parts);
 // The stream curve's name and pen, live and exported (grey, dash-dot: not one of the axes).
 QString streamCurveName();
 QPen streamCurvePen(double width = kLineWidth);
@@ -63,12 +91,48 @@ struct WavelengthPoints {
 WavelengthPoints wavelengthPoints(const SceneMetrics& m);
 // The selected text token's distance and bias to every visual token as points (x = visual
 // index), with their ranges. The live profile chart and the exported one both plot these.
+// `columns` > 0: only the points that `columns` pixel columns across the chart show
+// (ropescope/polyline_decimation.h; the screen draws a few thousand of 250 000, the same to the
+// pixel); 0: every point (exported figures). `count` and the ranges are those of every point.
 struct ProfilePoints {
   QList<QPointF> distance, bias;
   double dlo = 0, dhi = 0, blo = 0, bhi = 0;  // 0 when there are no points
+  qsizetype count = 0;                        // the visual tokens profiled
 };
-ProfilePoints profilePoints(const SceneMetrics& m);
+ProfilePoints profilePoints(const SceneMetrics& m, int columns = 0);
+
+// The profile chart's axes and curves (owned by its chart).
+struct ProfileParts {
+  QChart* chart = nullptr;
+  QValueAxis* x = nullptr;          // visual token index
+  QValueAxis* distanceY = nullptr;  // left
+  QValueAxis* biasY = nullptr;      // right
+  QLineSeries* distance = nullptr;
+  QLineSeries* bias = nullptr;
+};
+// Adds the profile's axes and two curves to `chart` (which has none).
+ProfileParts addProfileParts(QChart* chart, ChartLook look);
+// Plots `pp` and fits the axes to its ranges (every point's, however few are drawn).
+void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook look);
+// The curves' pens and the value axes' label colours in `look`; after the chart's theme or
+// styleChart, which reset them.
+void colorProfile(const ProfileParts& parts, ChartLook look);
 std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptions& o);
+// The wavelength chart's axes and point series by coordinate slot (owned by its chart); a slot
+// not asked for is null.
+struct WavelengthParts {
+  QChart* chart = nullptr;
+  QValueAxis* x = nullptr;     // pair index
+  QLogValueAxis* y = nullptr;  // wavelength, log
+  QScatterSeries* slot[4] = {nullptr, nullptr, nullptr, nullptr};
+};
+// Adds the axes and a series for each slot `shown` asks for to `chart`.
+WavelengthParts addWavelengthParts(QChart* chart, const std::array<bool, 4>& shown, ChartLook look);
+// Plots `wp` over `pairs` rotary pairs and fits the axes (the log axis to whole decades).
+void plotWavelengths(const WavelengthParts& parts, const WavelengthPoints& wp, std::size_t pairs,
+                     ChartLook look);
+// The points' colours (the axis colours) and size; after the chart's theme or styleChart.
+void colorWavelengths(const WavelengthParts& parts, ChartLook look);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
 

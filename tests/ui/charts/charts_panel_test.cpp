@@ -1,0 +1,115 @@
+// The Charts tab (issue 15 item 3, issue 16 item 4): a long profile is drawn decimated to the
+// plot's pixel columns while the numbers behind it stay whole, and a hidden tab does nothing
+// on a model change until it is shown.
+#include <gtest/gtest.h>
+
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QTabWidget>
+
+#include <algorithm>
+
+#include "charts/charts_panel.h"
+#include "gui_test_util.h"
+#include "model/scene_model.h"
+#include "ropescope/layout.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+Scene sceneWith(const std::string& spec) {
+  Scene s = fixedScene();
+  s.layout = parseLayoutSpec(spec);
+  return s;
+}
+
+QLineSeries* profileSeries(ChartsPanel* panel, const QString& name) {
+  for (QChartView* view : panel->findChildren<QChartView*>())
+    if (view->chart()->title().startsWith(QStringLiteral("Text token")))
+      for (QAbstractSeries* s : view->chart()->series())
+        if (s->name() == name) return qobject_cast<QLineSeries*>(s);
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(ChartsPanel, DrawsALongProfileDecimatedWithItsExtremes) {
+  SceneModel model;
+  model.setScene(sceneWith("t3,i150x150"));  // 22 500 visual tokens
+  ASSERT_TRUE(model.waitForMetrics());
+  ChartsPanel panel(&model);
+  panel.resize(900, 700);
+  panel.show();
+  QLineSeries* distance = profileSeries(&panel, QStringLiteral("distance"));
+  QLineSeries* bias = profileSeries(&panel, QStringLiteral("bias"));
+  ASSERT_TRUE(distance && bias);
+  ASSERT_TRUE(waitUntil([&] { return distance->chart()->plotArea().width() > 0; }));
+  const SceneMetrics& m = model.metrics();
+  const std::size_t n = m.selectedDistance.size();
+  ASSERT_EQ(n, 22500u);
+  EXPECT_EQ(panel.profilePointCount(), 22500);
+  // At most four points a pixel column of a plot under 900 pixels wide, for each curve.
+  ASSERT_TRUE(waitUntil([&] { return panel.drawnProfilePoints() < 2 * 4 * 900; }));
+  EXPECT_GT(distance->count(), 0);
+  for (auto [series, values] :
+       {std::pair{distance, &m.selectedDistance}, std::pair{bias, &m.selectedBias}}) {
+    const QList<QPointF> drawn = series->points();
+    // Every drawn point is a point of the profile; the first, last, lowest and highest are drawn.
+    for (const QPointF& p : drawn) {
+      const auto i = static_cast<std::size_t>(p.x());
+      ASSERT_LT(i, n);
+      ASSERT_EQ(p.y(), (*values)[i]) << series->name().toStdString() << " at " << i;
+    }
+    EXPECT_EQ(drawn.front().x(), 0.0);
+    EXPECT_EQ(drawn.back().x(), static_cast<double>(n - 1));
+    const auto [lo, hi] = std::minmax_element(values->begin(), values->end());
+    const auto [dlo, dhi] = std::minmax_element(drawn.begin(), drawn.end(),
+                                                [](QPointF a, QPointF b) { return a.y() < b.y(); });
+    EXPECT_EQ(dlo->y(), *lo);
+    EXPECT_EQ(dhi->y(), *hi);
+  }
+}
+
+TEST(ChartsPanel, HiddenTabWaitsUntilShown) {
+  SceneModel model;
+  model.setScene(sceneWith("t4,i6x6"));
+  ASSERT_TRUE(model.waitForMetrics());
+  QTabWidget tabs;
+  auto* panel = new ChartsPanel(&model);
+  tabs.addTab(panel, QStringLiteral("Charts"));
+  tabs.addTab(new QWidget, QStringLiteral("Other"));
+  tabs.resize(900, 700);
+  tabs.show();
+  ASSERT_TRUE(waitUntil([&] { return panel->isVisible(); }));
+  tabs.setCurrentIndex(1);
+  ASSERT_TRUE(waitUntil([&] { return !panel->isVisible(); }));
+  const int refreshes = panel->refreshes(), draws = panel->profileDraws();
+  // Clicks on text tokens and an edit of the layout while another tab is in front: nothing.
+  for (int text : {1, 2, 3}) {
+    model.setSelectedText(text);
+    ASSERT_TRUE(model.waitForMetrics());
+  }
+  EXPECT_EQ(panel->profileDraws(), draws);
+  model.setScene(sceneWith("t4,i8x8"));
+  ASSERT_TRUE(model.waitForMetrics());
+  model.flushSummaries();
+  EXPECT_EQ(panel->refreshes(), refreshes);
+  EXPECT_EQ(panel->profileDraws(), draws);
+  // Shown: one refresh catches up with all of it.
+  tabs.setCurrentIndex(0);
+  ASSERT_TRUE(waitUntil([&] { return panel->isVisible(); }));
+  EXPECT_EQ(panel->refreshes(), refreshes + 1);
+  EXPECT_GT(panel->profileDraws(), draws);
+  EXPECT_EQ(panel->profilePointCount(), 64);
+  EXPECT_EQ(profileSeries(panel, QStringLiteral("distance"))->count(), 64);
+  // Shown, a click redraws the profile at once.
+  const int shownDraws = panel->profileDraws();
+  model.setSelectedText(0);
+  ASSERT_TRUE(model.waitForMetrics());
+  EXPECT_GT(panel->profileDraws(), shownDraws);
+  EXPECT_EQ(panel->refreshes(), refreshes + 1);
+}
