@@ -31,6 +31,7 @@
 #include "charts/chart_view.h"
 #include "figures/figure_charts.h"
 #include "model/scene_model.h"
+#include "model/when_shown.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
 #include "style/metric_text.h"
@@ -99,7 +100,8 @@ std::pair<QString, int> fitting(const QStringList& forms, const QFont& font, int
 
 }  // namespace
 
-ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
+    : QWidget(parent), model_(model), shown_(new WhenShown(this, [this] { catchUp(); })) {
   auto* column = new QVBoxLayout(this);
   column->setContentsMargins(0, 0, 0, 0);
   column->setSpacing(2);
@@ -265,7 +267,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
     redrawQueued_ = true;
     afterEvent(this, [this] {
       redrawQueued_ = false;
-      if (profileColumns() != drawnColumns_ && !postpone(DirtyProfile)) drawProfile();
+      if (profileColumns() != drawnColumns_) owe(DirtyProfile);
     });
   });
 
@@ -299,12 +301,8 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent) : QWidget(parent), 
 
   applyColors();
   connect(model_, &SceneModel::changed, this, &ChartsPanel::onSceneChanged);
-  connect(model_, &SceneModel::selectionChanged, this, [this] {
-    if (!postpone(DirtySelection)) refreshSelection();
-  });
-  connect(model_, &SceneModel::summariesChanged, this, [this] {
-    if (!postpone(DirtyDesigns)) refreshDesigns();
-  });
+  connect(model_, &SceneModel::selectionChanged, this, [this] { owe(DirtySelection); });
+  connect(model_, &SceneModel::summariesChanged, this, [this] { owe(DirtyDesigns); });
   refresh();
 }
 
@@ -451,15 +449,9 @@ void ChartsPanel::applyColors() {
   marker_->setBorderColor(dark_ ? Qt::white : Qt::black);
 }
 
-bool ChartsPanel::postpone(unsigned what) {
-  if (isVisible()) return false;
+void ChartsPanel::owe(unsigned what) {
   dirty_ |= what;
-  return true;
-}
-
-void ChartsPanel::showEvent(QShowEvent* e) {
-  QWidget::showEvent(e);
-  catchUp();
+  shown_->request();  // catchUp() now, or when the panel is next shown
 }
 
 void ChartsPanel::catchUp() {
@@ -478,15 +470,10 @@ void ChartsPanel::catchUp() {
 }
 
 void ChartsPanel::onSceneChanged(SceneChanges parts) {
+  // A new selection: the decay curves, the comparison, the wavelengths and the formulas read
+  // none of it, only the profile changes.
   const bool selectionOnly = !parts.empty() && parts.within(ScenePart::Selection);
-  if (postpone(selectionOnly ? DirtyProfile : DirtyAll)) return;
-  if (selectionOnly) {
-    // The decay curves, the comparison, the wavelengths and the formulas read none of it.
-    staleBanner_->setVisible(model_->isStale());
-    refreshProfile();
-    return;
-  }
-  refresh();
+  owe(selectionOnly ? DirtyProfile : DirtyAll);
 }
 
 void ChartsPanel::refresh() {

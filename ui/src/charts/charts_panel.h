@@ -27,6 +27,7 @@ class QBarCategoryAxis;
 namespace ropescope::ui {
 
 class FormulaPanel;
+class WhenShown;
 class SceneModel;
 
 class ChartsPanel : public QWidget {
@@ -49,9 +50,6 @@ class ChartsPanel : public QWidget {
   int refreshes() const { return refreshes_; }
   int profileDraws() const { return profileDraws_; }
 
- protected:
-  void showEvent(QShowEvent* e) override;
-
  private:
   // What a hidden panel owes (issue 15 item 3): the model's changes wait until it is shown.
   enum Dirty : unsigned {
@@ -60,8 +58,8 @@ class ChartsPanel : public QWidget {
     DirtyDesigns = 4,    // the design comparison: refreshDesigns()
     DirtySelection = 8,  // the picked visual token: refreshSelection()
   };
-  // True when the panel is hidden: `what` is noted and done when it is shown.
-  bool postpone(unsigned what);
+  // Notes `what` and has it done now, or when the panel is next shown (model/when_shown.h).
+  void owe(unsigned what);
   void catchUp();
   // The profile's curves, decimated to the pixel columns of its plot.
   void drawProfile();
@@ -118,6 +116,7 @@ class ChartsPanel : public QWidget {
   int highlighted_ = -1;
 
   unsigned dirty_ = 0;
+  WhenShown* shown_ = nullptr;
   int refreshes_ = 0;
   int profileDraws_ = 0;
 
