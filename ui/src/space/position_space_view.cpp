@@ -557,7 +557,8 @@ void PositionSpaceView::rebuildSelection() {
   coneNote_->SetVisibility(sampled);
   if (sampled)
     coneNote_->SetInput(
-        QStringLiteral("cone: lines to %1 of %2 visual tokens (an even sample, with the nearest, "
+        // Three short lines: one line was cut off by the view's edge at 1366 x 768.
+        QStringLiteral("cone: lines to %1 of %2 visual tokens\n(an even sample with the nearest,\n"
                        "the farthest and each axis's extremes)")
             .arg(coneEnds_.size())
             .arg(visualTokens_.size())
