@@ -1,5 +1,7 @@
 #include "cli_docs.h"
 
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -73,16 +75,49 @@ bool takesFile(const OptionInfo& o) {
   return arg.find("FILE") != std::string::npos || arg.find("DIR") != std::string::npos;
 }
 
+// roff for a form's words: upper-case words (FILE.json, COMMAND) in italics, the rest as typed.
+std::string roffWords(const std::string& words) {
+  std::stringstream in(words);
+  std::string word, out;
+  while (in >> word) {
+    const bool placeholder = word.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos;
+    std::string text = roff(word);
+    if (placeholder) {
+      // "[FILE.json]": the brackets stay upright.
+      const std::size_t open = text.find_first_not_of('['), close = text.find_last_not_of(']');
+      text = text.substr(0, open) + "\\fI" + text.substr(open, close + 1 - open) + "\\fR" +
+             text.substr(close + 1);
+    }
+    out += (out.empty() ? "" : " ") + text;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string usageLines() {
+  std::size_t width = 0;
+  for (const UsageForm& f : kUsageForms) width = std::max(width, std::string(f.words).size());
+  std::string out;
+  bool first = true;
+  for (const UsageForm& f : kUsageForms) {
+    std::string line = std::string(first ? "usage: " : "       ") + "ropescope " + f.words;
+    line.append(width - std::string(f.words).size() + 3, ' ');
+    out += line + f.what + "\n";
+    first = false;
+  }
+  return out;
+}
 
 std::string manPage() {
   std::ostringstream o;
   o << ".TH ROPESCOPE 1 \"\" \"ropescope " << ROPESCOPE_VERSION << "\" \"User Commands\"\n"
     << ".SH NAME\nropescope \\- geometry of rotary position embeddings in vision\\-language "
        "models\n"
-    << ".SH SYNOPSIS\n.B ropescope\n[\\fIFILE.json\\fR]\n.br\n.B ropescope\n\\fICOMMAND\\fR "
-       "[\\fIoptions\\fR]\n.br\n.B ropescope\n\\-\\-version | \\-\\-help\n"
-    << ".SH DESCRIPTION\nWithout a command, ropescope opens the desktop app (on a scene file when "
+    << ".SH SYNOPSIS\n";
+  for (std::size_t i = 0; i < std::size(kUsageForms); ++i)
+    o << (i ? ".br\n" : "") << ".B ropescope\n" << roffWords(kUsageForms[i].words) << "\n";
+  o << ".SH DESCRIPTION\nWithout a command, ropescope opens the desktop app (on a scene file when "
        "one is given). With a command it computes position ids, metrics, decay curves, "
        "frequencies, picture grids or attention for a layout or scene and prints JSON or CSV. "
        "Bad input prints one line on standard error and exits with status 2.\n"

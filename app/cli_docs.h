@@ -8,6 +8,21 @@
 
 namespace ropescope::cli {
 
+// The forms of the command line (written once: --help's usage lines and the man page's
+// synopsis) and what each does.
+struct UsageForm {
+  const char* words;  // after "ropescope"
+  const char* what;
+};
+inline constexpr UsageForm kUsageForms[] = {
+    {"[FILE.json]", "open the desktop app (on a scene file)"},
+    {"COMMAND [options]", "compute and print JSON or CSV"},
+    {"--version | --help", "print the version, or this help"},
+};
+
+// The usage lines of `ropescope --help`, aligned from the forms above.
+std::string usageLines();
+
 // roff source of ropescope(1).
 std::string manPage();
 

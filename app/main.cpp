@@ -31,9 +31,7 @@ void printUsage(std::ostream& o) {
   using namespace ropescope::cli;
   o << "ropescope " << ROPESCOPE_VERSION
     << " - geometry of rotary position embeddings in vision-language models\n\n"
-       "usage: ropescope [FILE.json]             open the desktop app (on a scene file)\n"
-       "       ropescope COMMAND [options]       compute and print JSON or CSV\n"
-       "       ropescope --version | --help\n";
+    << usageLines();
   o << commandsHelp();
   o << "\n'ropescope COMMAND --help' lists a command's options.\n";
 }

@@ -88,3 +88,32 @@ TEST(CliDocs, CompletionValuesDependOnTheCommand) {
       std::string::npos);
   EXPECT_NE(comp.out.find("vrope"), std::string::npos);
 }
+
+// The top-level forms are written once (app/cli_docs.h): --help's usage lines, their
+// descriptions in one column, and the man page's synopsis say the same three forms.
+TEST(CliDocs, UsageLinesAndSynopsisShowTheSameForms) {
+  const ProcessResult help = runCli({"--help"});
+  const ProcessResult man = runCli({"--man-page"});
+  ASSERT_EQ(help.status, 0) << help.err;
+  ASSERT_EQ(man.status, 0) << man.err;
+  const std::regex usage(R"((usage:|      ) ropescope (.*?)   +(\S.*)\n)");
+  std::vector<std::string> forms;
+  std::set<std::size_t> columns;
+  for (auto it = std::sregex_iterator(help.out.begin(), help.out.end(), usage);
+       it != std::sregex_iterator(); ++it) {
+    forms.push_back((*it)[2].str());
+    columns.insert(static_cast<std::size_t>((*it).position(3) - (*it).position(0)));
+  }
+  ASSERT_EQ(forms.size(), 3u) << help.out;
+  EXPECT_EQ(forms[0], "[FILE.json]");
+  EXPECT_EQ(forms[1], "COMMAND [options]");
+  EXPECT_EQ(forms[2], "--version | --help");
+  EXPECT_EQ(columns.size(), 1u) << "descriptions not in one column:\n" << help.out;
+  const std::size_t synopsis = man.out.find(".SH SYNOPSIS\n");
+  const std::size_t description = man.out.find(".SH DESCRIPTION\n");
+  ASSERT_LT(synopsis, description);
+  const std::string part = man.out.substr(synopsis, description - synopsis);
+  EXPECT_NE(part.find(".B ropescope\n[\\fIFILE.json\\fR]\n"), std::string::npos) << part;
+  EXPECT_NE(part.find(".B ropescope\n\\fICOMMAND\\fR [options]\n"), std::string::npos) << part;
+  EXPECT_NE(part.find(".B ropescope\n\\-\\-version | \\-\\-help\n"), std::string::npos) << part;
+}
