@@ -6,8 +6,6 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QSurfaceFormat>
-#include <QTemporaryDir>
 #include <QWindow>
 
 #include <memory>
@@ -19,6 +17,7 @@
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 
+#include "bench_gui_main.h"
 #include "model/scene_model.h"
 #include "ropescope/layout.h"
 #include "ropescope/scene.h"
@@ -161,15 +160,5 @@ BENCHMARK(mainWindow)->Unit(benchmark::kMillisecond)->Iterations(30)->UseRealTim
 }  // namespace
 
 int main(int argc, char** argv) {
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  qputenv("XDG_DATA_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(ropescope::ui::VtkView::surfaceFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("ropescope-bench"));
-  QApplication::setApplicationName(QStringLiteral("ropescope-bench"));
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return ropescope::bench::runGuiBenchmarks(argc, argv);
 }

@@ -6,11 +6,10 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QSurfaceFormat>
-#include <QTemporaryDir>
 
 #include <memory>
 
+#include "bench_gui_main.h"
 #include "model/scene_model.h"
 #include "ropescope/layout.h"
 #include "ropescope/scene.h"
@@ -98,16 +97,5 @@ BENCHMARK(modelClick)->Unit(benchmark::kMillisecond)->Iterations(10)->UseRealTim
 }  // namespace
 
 int main(int argc, char** argv) {
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  qputenv("XDG_DATA_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(ropescope::ui::VtkView::surfaceFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("ropescope-bench"));
-  QApplication::setApplicationName(QStringLiteral("ropescope-bench"));
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  theWindow.reset();
-  return 0;
+  return ropescope::bench::runGuiBenchmarks(argc, argv, [] { theWindow.reset(); });
 }
