@@ -367,6 +367,46 @@ TEST(MainWindow, TextTokenClickRecomputesOnlyTheSelection) {
   EXPECT_GT(win.w.spaceView()->geometryBuilds(), builds);
 }
 
+// A large scene's four designs are computed on the background worker (issue 15 item 3): the
+// edit returns before they are, the views say they are stale meanwhile, a newer edit replaces
+// an older one, and the ids that arrive are those of the newest scene with its selection.
+TEST(MainWindow, CompareViewComputesLargeScenesInTheBackground) {
+  Window win;
+  CompareView* compare = win.w.compareView();
+  compare->setBackgroundTokens(0);  // every scene counts as large here
+  win.w.setCompareMode(true);
+  showAndSettle(compare);
+  ASSERT_TRUE(waitUntil([&] { return compare->settled(); }));
+  const int before = compare->computations();
+  SceneModel* model = win.w.model();
+  model->edit([](ropescope::Scene& sc) { sc.layout = ropescope::parseLayoutSpec("t3,i4x4,t3"); });
+  // Not computed on this thread: the edit has returned, the old ids are shown, marked stale.
+  EXPECT_EQ(compare->computations(), before);
+  EXPECT_FALSE(compare->settled());
+  for (int i = 0; i < compare->viewCount(); ++i) EXPECT_TRUE(compare->view(i)->isStale()) << i;
+  // A newer edit before the first result: only its ids are shown in the end.
+  model->edit([](ropescope::Scene& sc) {
+    sc.layout = ropescope::parseLayoutSpec("t2,i5x5,t2");
+    sc.selectedText = 3;
+  });
+  ASSERT_TRUE(waitUntil([&] { return compare->settled(); }));
+  EXPECT_GE(compare->computations(), before + 1);
+  EXPECT_LE(compare->computations(), before + 2);
+  for (int i = 0; i < compare->viewCount(); ++i) {
+    SCOPED_TRACE(compare->designs()[static_cast<std::size_t>(i)]);
+    PositionSpaceView* v = compare->view(i);
+    EXPECT_FALSE(v->isStale());
+    const ropescope::Scene scene =
+        ropescope::sceneUnderDesign(model->validScene(), compare->designs()[std::size_t(i)]);
+    const ropescope::DesignIds want = ropescope::computeDesignIds(scene, 1);
+    ASSERT_EQ(v->ids().size(), 29u);
+    for (std::size_t t = 0; t < want.ids.size(); ++t)
+      for (int a = 0; a < 3; ++a) ASSERT_EQ(v->ids().ids[t][a], want.ids.ids[t][a]) << t;
+    EXPECT_EQ(v->selectedToken(), ropescope::selectedTextToken(want.ids, 3));
+    EXPECT_EQ(compare->ptds()[std::size_t(i)], want.ptd.ptd);
+  }
+}
+
 // A view hidden while the scene changed keeps its old picture and recomputes once shown.
 TEST(MainWindow, HiddenCompareViewRecomputesWhenShown) {
   Window win;

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "jobs/attention_worker.h"
+#include "jobs/attention_job.h"
 
 class QCheckBox;
 class QComboBox;

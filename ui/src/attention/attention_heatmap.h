@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "jobs/attention_worker.h"
+#include "jobs/attention_job.h"
 #include "ropescope/position_ids.h"
 #include "style/color_scale.h"
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "jobs/attention_worker.h"
+#include "jobs/attention_job.h"
 #include "ropescope/position_ids.h"
 
 class QComboBox;

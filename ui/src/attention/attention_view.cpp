@@ -17,6 +17,7 @@
 #include "attention/attention_token_map.h"
 #include "attention/token_map_canvas.h"
 #include "model/scene_model.h"
+#include "model/when_shown.h"
 
 namespace ropescope::ui {
 
@@ -28,11 +29,7 @@ constexpr std::size_t kMaxPooledSide = 2048;
 
 }  // namespace
 
-AttentionView::AttentionView(SceneModel* model, QWidget* parent)
-    : QWidget(parent), model_(model), latest_(std::make_shared<std::atomic<quint64>>(0)) {
-  qRegisterMetaType<AttentionRequest>();
-  qRegisterMetaType<AttentionResult>();
-
+AttentionView::AttentionView(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   controls_ = new AttentionControls;
   heatmap_ = new AttentionHeatmap;
   tokenMap_ = new AttentionTokenMap(model_);
@@ -63,31 +60,35 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
   layout->addLayout(middle, 1);
   layout->addLayout(bottom);
 
-  // The worker and its backend live in their own thread; requests and results cross by queued
-  // signals, and `latest_` lets the worker see that its job went stale without a round trip.
-  thread_ = new QThread(this);
-  thread_->setObjectName(QStringLiteral("attention"));
-  worker_ = new AttentionWorker(latest_, std::max(1, QThread::idealThreadCount()));
-  worker_->moveToThread(thread_);
-  connect(worker_, &AttentionWorker::progress, this, &AttentionView::onProgress);
-  connect(worker_, &AttentionWorker::finished, this, &AttentionView::onFinished);
-  connect(worker_, &AttentionWorker::cancelled, this, &AttentionView::onCancelled);
-  connect(worker_, &AttentionWorker::backendChanged, this,
-          [this](const QString& label, const QString& note) {
-            backendLabel_ = label;
-            emit backendChanged(label);
-            // A new backend: the old one's note no longer holds.
-            note_ = note;
-            setMessage(note, false);
-            if (!note.isEmpty()) emit noteRaised(note);
-          });
-  thread_->start();
+  // The job and its backend live on the worker's one thread (jobs/latest_worker.h): a newer
+  // request stops the running one, and what the job tells comes back on this thread.
+  AttentionListener listener;
+  listener.progress = [this](quint64 generation, int percent, const QString& stage) {
+    onProgress(generation, percent, stage);
+  };
+  listener.finished = [this](const AttentionResult& result) { onFinished(result); };
+  listener.dropped = [this](quint64 generation) { emit jobDropped(generation); };
+  listener.backendChanged = [this](const QString& label, const QString& note) {
+    backendLabel_ = label;
+    emit backendChanged(label);
+    // A new backend: the old one's note no longer holds.
+    note_ = note;
+    setMessage(note, false);
+    if (!note.isEmpty()) emit noteRaised(note);
+  };
+  job_ =
+      std::make_unique<AttentionJob>(std::max(1, QThread::idealThreadCount()), std::move(listener));
+  worker_ = std::make_unique<LatestWorker>(this);
+  // The backend (a GPU context among them) goes on the thread that made it.
+  worker_->setAtExit([job = job_.get()] { job->release(); });
 
   debounce_ = new QTimer(this);
   debounce_->setSingleShot(true);
   debounce_->setInterval(40);
   connect(debounce_, &QTimer::timeout, this, &AttentionView::request);
 
+  whenShown_ = new WhenShown(
+      this, [this] { scheduleRequest(); }, WhenShown::UnshownWindow::Wait);
   connect(controls_, &AttentionControls::requestChanged, this, &AttentionView::requestSoon);
   connect(controls_, &AttentionControls::colorsChanged, this, &AttentionView::showColors);
   connect(heatmap_, &AttentionHeatmap::zoomChanged, this, &AttentionView::requestSoon);
@@ -95,15 +96,11 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent)
   connect(cancelButton_, &QPushButton::clicked, this, &AttentionView::cancel);
   connect(resetButton, &QPushButton::clicked, this, &AttentionView::resetZoom);
   connect(model_, &SceneModel::changed, this, &AttentionView::requestSoon);
+  requestSoon();  // the first result: when the view is first shown
 }
 
 AttentionView::~AttentionView() {
-  latest_->store(std::numeric_limits<quint64>::max());
-  // The backend (a GPU context among them) goes in the thread that made it.
-  QMetaObject::invokeMethod(worker_, &AttentionWorker::release, Qt::BlockingQueuedConnection);
-  thread_->quit();
-  thread_->wait();
-  delete worker_;
+  worker_.reset();  // stops the running job, releases the backend on its thread, joins
 }
 
 void AttentionView::setSoftmax(bool on) {
@@ -149,8 +146,8 @@ void AttentionView::resetZoom() {
 void AttentionView::cancel() {
   debounce_->stop();
   if (!busy_) return;
-  // A generation nobody asked for: the worker drops what it has at its next step.
-  latest_->store(++generation_);
+  // The worker drops what it has at its next step, and nothing of it reaches the view.
+  worker_->cancel();
   setBusy(false);
   setMessage(tr("Cancelled; showing the last finished result"), false);
 }
@@ -178,22 +175,19 @@ void AttentionView::setMessage(const QString& text, bool error) {
                                      : QString());
 }
 
-void AttentionView::showEvent(QShowEvent* e) {
-  QWidget::showEvent(e);
-  if (dirty_) requestSoon();
+void AttentionView::requestSoon() {
+  // Hidden (the dock closed): nothing to show, so nothing computed until shown.
+  whenShown_->request();
 }
 
-void AttentionView::requestSoon() {
-  dirty_ = true;
-  if (!isVisible()) return;  // hidden: nothing to show, so nothing to compute until shown
+void AttentionView::scheduleRequest() {
   // A burst of edits (typing, wheel steps) becomes one request; the running job goes stale now.
-  latest_->store(++generation_);
+  worker_->cancel();
   setBusy(true);
   debounce_->start();
 }
 
 void AttentionView::request() {
-  dirty_ = false;
   const Scene& scene = model_->validScene();
   const std::size_t n = scene.layout.tokenCount();
   heatmap_->setSequenceLength(n);
@@ -229,25 +223,18 @@ void AttentionView::request() {
       r.textToken = static_cast<long>(i);
       break;
     }
-  latest_->store(r.generation);
   setBusy(true);
-  QMetaObject::invokeMethod(worker_, "compute", Qt::QueuedConnection,
-                            Q_ARG(ropescope::ui::AttentionRequest, r));
+  worker_->request(
+      [job = job_.get(), r](const LatestWorker::Context& context) { job->compute(r, context); });
 }
 
 void AttentionView::onProgress(quint64 generation, int percent, const QString& stage) {
-  if (generation != generation_) return;
+  (void)generation;  // a stale job's steps never arrive (LatestWorker::Context::post)
   progress_->setValue(percent);
   if (!stage.isEmpty()) progress_->setToolTip(stage);
 }
 
-void AttentionView::onCancelled(quint64 generation) {
-  // The newer request (or the user's Cancel) already set the state; say it for the tests.
-  emit jobDropped(generation);
-}
-
 void AttentionView::onFinished(const AttentionResult& result) {
-  if (result.generation != generation_) return;  // stale: a newer request is on its way
   setBusy(false);
   if (!result.error.isEmpty()) {
     setMessage(result.error, true);

@@ -1,6 +1,6 @@
 // The attention preview: the controls (AttentionControls), a zoomable heat map of RoPE logits or
 // softmax for the current scene (AttentionHeatmap) and the selected text token's row over a
-// visual block (AttentionTokenMap), computed off the GUI thread (jobs/attention_worker.h). This
+// visual block (AttentionTokenMap), computed off the GUI thread (jobs/attention_job.h). This
 // class runs the job and hands each finished result to the widgets that show it.
 #pragma once
 
@@ -10,18 +10,16 @@
 #include <QRectF>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
-#include "jobs/attention_worker.h"
+#include "jobs/attention_job.h"
 #include "ropescope/attention.h"
 #include "ropescope/position_ids.h"
 
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QThread;
 class QTimer;
 
 namespace ropescope::ui {
@@ -30,6 +28,7 @@ class AttentionControls;
 class AttentionHeatmap;
 class AttentionTokenMap;
 class SceneModel;
+class WhenShown;
 
 class AttentionView : public QWidget {
   Q_OBJECT
@@ -96,23 +95,20 @@ class AttentionView : public QWidget {
   // The worker dropped the job of `generation` because a newer one was asked for (or Cancel).
   void jobDropped(quint64 generation);
 
- protected:
-  void showEvent(QShowEvent* e) override;
-
  private:
+  // A change: a request soon (one for a burst of them) while the view is shown, else on its show.
   void requestSoon();
+  void scheduleRequest();
   void request();
   void onProgress(quint64 generation, int percent, const QString& stage);
   void onFinished(const AttentionResult& result);
-  void onCancelled(quint64 generation);
   void showColors();
   void setMessage(const QString& text, bool error);
   void setBusy(bool busy);
 
   SceneModel* model_;
-  QThread* thread_ = nullptr;
-  AttentionWorker* worker_ = nullptr;
-  std::shared_ptr<std::atomic<quint64>> latest_;
+  std::unique_ptr<AttentionJob> job_;
+  std::unique_ptr<LatestWorker> worker_;  // after job_: destroyed (joined) before it
   QTimer* debounce_ = nullptr;
 
   AttentionControls* controls_ = nullptr;
@@ -124,7 +120,7 @@ class AttentionView : public QWidget {
 
   quint64 generation_ = 0;
   bool busy_ = false;
-  bool dirty_ = true;
+  WhenShown* whenShown_ = nullptr;        // hidden: requests wait for the view's next show
   std::vector<TokenInfo> requestTokens_;  // identities for the request
   std::shared_ptr<const AttentionResult> shown_;
   std::shared_ptr<const std::vector<TokenInfo>> tokens_;  // identities for the shown result

@@ -4,13 +4,16 @@
 #include <QThread>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
+#include "jobs/latest_worker.h"
 #include "model/scene_model.h"
+#include "model/when_shown.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_changes.h"
 #include "ropescope/scene_metrics.h"
@@ -37,56 +40,106 @@ CompareView::CompareView(SceneModel* model, QWidget* parent)
   }
   ptds_.assign(designs_.size(), std::numeric_limits<double>::quiet_NaN());
   distances_.assign(designs_.size(), 0.0);
-  refreshTimer_ = new QTimer(this);
-  refreshTimer_->setSingleShot(true);
-  refreshTimer_->setInterval(0);
-  connect(refreshTimer_, &QTimer::timeout, this, [this] {
-    if (dirty_ && isVisible()) refresh();
-  });
-  auto later = [this] {
-    dirty_ = true;
-    if (isVisible()) refreshTimer_->start();
-  };
+  worker_ = std::make_unique<LatestWorker>(this);
+  // Only while seen: compare mode's page, hidden behind the 3-D view, waits for its show.
+  whenShown_ = new WhenShown(
+      this, [this] { refresh(); }, WhenShown::UnshownWindow::Wait);
   // Every change redraws (the stale marks, the selection); refresh() recomputes the four
   // designs' ids only when a part they read changed.
-  connect(model_, &SceneModel::changed, this, later);
-  connect(model_, &SceneModel::selectionChanged, this, later);
+  connect(model_, &SceneModel::changed, whenShown_, &WhenShown::request);
+  connect(model_, &SceneModel::selectionChanged, whenShown_, &WhenShown::request);
+  whenShown_->request();
 }
 
 CompareView::~CompareView() = default;
 
-void CompareView::showEvent(QShowEvent* e) {
-  QWidget::showEvent(e);
-  if (dirty_) refresh();
+bool CompareView::settled() const {
+  return !pendingFor_ && !whenShown_->dirty() && computed_ &&
+         !sceneChanges(computedFor_, model_->validScene()).touches(kIdsParts);
 }
 
-void CompareView::refresh() {
-  dirty_ = false;
-  refreshTimer_->stop();
-  const Scene& base = model_->validScene();
-  if (!computed_ || sceneChanges(computedFor_, base).touches(kIdsParts)) {
-    ++computations_;
-    // Fresh vectors, not reuse: a huge scene's capacity must not outlive it.
-    shown_ = std::vector<DesignIds>(designs_.size());
-    errors_ = std::vector<QString>(designs_.size());
-    const int threads = std::max(1, QThread::idealThreadCount());
-    for (std::size_t i = 0; i < designs_.size(); ++i) {
-      // Each design with its defaults, except the scene's own design (the rule of compareDesigns).
-      const Scene scene = sceneUnderDesign(base, designs_[i]);
-      try {
-        shown_[i] = computeDesignIds(scene, threads);
-      } catch (const std::exception& e) {
-        errors_[i] = QStringLiteral("%1: %2").arg(QString::fromStdString(designs_[i]),
-                                                  QString::fromStdString(e.what()));
-      }
+namespace {
+
+// The four designs' ids for `base`, each design with its defaults except the scene's own (the
+// rule of compareDesigns); a design that fails gives its error instead. `stop` ends early.
+void computeAll(const Scene& base, const std::vector<std::string>& designs,
+                std::vector<DesignIds>& ids, std::vector<QString>& errors,
+                const std::atomic<bool>* stop) {
+  // Fresh vectors, not reuse: a huge scene's capacity must not outlive it.
+  ids = std::vector<DesignIds>(designs.size());
+  errors = std::vector<QString>(designs.size());
+  const int threads = std::max(1, QThread::idealThreadCount());
+  for (std::size_t i = 0; i < designs.size() && !(stop && *stop); ++i) {
+    try {
+      ids[i] = computeDesignIds(sceneUnderDesign(base, designs[i]), threads);
+    } catch (const std::exception& e) {
+      errors[i] = QStringLiteral("%1: %2").arg(QString::fromStdString(designs[i]),
+                                               QString::fromStdString(e.what()));
     }
-    computedFor_ = base;
-    computed_ = true;
-  } else if (base.selectedText != computedFor_.selectedText) {
-    // Only the selection moved: the same layout, so the same text token in every design.
-    for (DesignIds& d : shown_) d.selectedToken = selectedTextToken(d.ids, base.selectedText);
-    computedFor_.selectedText = base.selectedText;
   }
+}
+
+}  // namespace
+
+void CompareView::refresh() {
+  const Scene& base = model_->validScene();
+  const bool idsChanged = !computed_ || sceneChanges(computedFor_, base).touches(kIdsParts);
+  if (!idsChanged) {
+    pendingFor_.reset();
+    worker_->cancel();  // back to the shown ids (an edit undone): what was computing is stale
+    if (base.selectedText != computedFor_.selectedText) {
+      // Only the selection moved: the same layout, so the same text token in every design.
+      for (DesignIds& d : shown_) d.selectedToken = selectedTextToken(d.ids, base.selectedText);
+      computedFor_.selectedText = base.selectedText;
+    }
+    draw();
+    return;
+  }
+  if (base.layout.tokenCount() <= backgroundTokens_) {
+    pendingFor_.reset();
+    worker_->cancel();
+    std::vector<DesignIds> ids;
+    std::vector<QString> errors;
+    computeAll(base, designs_, ids, errors, nullptr);
+    accept(base, std::move(ids), std::move(errors));
+    return;
+  }
+  // Seconds for a large picture: on the worker, newest wins; the views say they are stale.
+  if (!pendingFor_ || sceneChanges(*pendingFor_, base).touches(kIdsParts)) {
+    pendingFor_ = base;
+    worker_->request([this, base, designs = designs_](const LatestWorker::Context& job) {
+      auto ids = std::make_shared<std::vector<DesignIds>>();
+      auto errors = std::make_shared<std::vector<QString>>();
+      computeAll(base, designs, *ids, *errors, &job.stop);
+      if (job.stop) return;
+      job.post([this, base, ids, errors] {
+        pendingFor_.reset();
+        accept(base, std::move(*ids), std::move(*errors));
+      });
+    });
+  }
+  for (PositionSpaceView* view : views_) view->setStale(true);
+}
+
+void CompareView::accept(const Scene& scene, std::vector<DesignIds> ids,
+                         std::vector<QString> errors) {
+  ++computations_;
+  shown_ = std::move(ids);
+  errors_ = std::move(errors);
+  computedFor_ = scene;
+  computed_ = true;
+  // The selection may have moved while the worker computed: the model's, on the same layout.
+  const int selected = model_->validScene().selectedText;
+  if (selected != computedFor_.selectedText) {
+    for (DesignIds& d : shown_) d.selectedToken = selectedTextToken(d.ids, selected);
+    computedFor_.selectedText = selected;
+  }
+  draw();
+  emit computed();
+}
+
+void CompareView::draw() {
+  const bool behind = pendingFor_.has_value();
   for (std::size_t i = 0; i < designs_.size(); ++i) {
     PositionSpaceView* view = views_[i];
     const DesignIds& d = shown_[i];
@@ -100,7 +153,7 @@ void CompareView::refresh() {
       ptds_[i] = std::numeric_limits<double>::quiet_NaN();
       view->setTitle(errors_[i]);
     }
-    view->setStale(model_->isStale());
+    view->setStale(model_->isStale() || behind);
     distances_[i] = view->camera()->GetDistance();
   }
 }

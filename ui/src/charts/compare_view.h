@@ -2,9 +2,10 @@
 // the Circle-RoPE paper), each 3-D view titled with its design and PTD, with linked cameras.
 #pragma once
 
-#include <QTimer>
 #include <QWidget>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,9 @@
 
 namespace ropescope::ui {
 
+class LatestWorker;
 class SceneModel;
+class WhenShown;
 
 class CompareView : public QWidget {
   Q_OBJECT
@@ -33,15 +36,26 @@ class CompareView : public QWidget {
   void setDark(bool dark);
   void applyPreset(CameraPreset preset);
   // Recomputes from the model; done lazily while the view is hidden. The four designs' ids are
-  // recomputed only when a part they read changed (not for a selection click).
+  // recomputed only when a part they read changed (not for a selection click): at once for a
+  // scene of up to `backgroundTokens()` tokens, on the background worker for a larger one (the
+  // views keep the last ids, marked stale, until the new ones arrive).
   void refresh();
-  // How often the four designs' ids were computed (tests).
+  // How often the four designs' ids were computed (tests), and whether the shown ids are of the
+  // model's scene (none pending).
   int computations() const { return computations_; }
+  bool settled() const;
+  // Tests: the token count above which the designs' ids are computed in the background.
+  void setBackgroundTokens(std::size_t tokens) { backgroundTokens_ = tokens; }
+  std::size_t backgroundTokens() const { return backgroundTokens_; }
 
- protected:
-  void showEvent(QShowEvent* e) override;
+ signals:
+  // New ids are shown (after a background computation too).
+  void computed();
 
  private:
+  // Draws the shown ids with the model's selection and stale mark.
+  void draw();
+  void accept(const Scene& scene, std::vector<DesignIds> ids, std::vector<QString> errors);
   // Turns every other view's camera the way `source` turned, each keeping its own framing.
   void followCamera(PositionSpaceView* source);
 
@@ -56,10 +70,11 @@ class CompareView : public QWidget {
   int computations_ = 0;
   std::vector<DesignIds> shown_;
   std::vector<QString> errors_;  // per design; empty where it computed
-  bool dirty_ = true;
-  // Coalesces a burst of edits (a slider drag on a large scene) into one recompute of the four
-  // designs once the queued events are handled.
-  QTimer* refreshTimer_ = nullptr;
+  // The scene whose ids the worker is computing; unset when none.
+  std::optional<Scene> pendingFor_;
+  std::size_t backgroundTokens_ = std::size_t(1) << 16;  // 4 x 65536 ids: about a frame
+  WhenShown* whenShown_ = nullptr;        // hidden: model changes wait for the next show
+  std::unique_ptr<LatestWorker> worker_;  // last: joined first
 };
 
 }  // namespace ropescope::ui

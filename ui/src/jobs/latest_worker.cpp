@@ -4,7 +4,10 @@
 
 namespace ropescope::ui {
 
-LatestWorker::LatestWorker() : thread_([this] { run(); }) {}
+LatestWorker::LatestWorker(QObject* receiver)
+    : receiver_(receiver),
+      issued_(std::make_shared<std::atomic<std::uint64_t>>(0)),
+      thread_([this] { run(); }) {}
 
 LatestWorker::~LatestWorker() {
   {
@@ -12,6 +15,7 @@ LatestWorker::~LatestWorker() {
     quit_ = true;
     stop_ = true;
     waiting_ = nullptr;
+    ++*issued_;
   }
   wake_.notify_all();
   thread_.join();
@@ -21,6 +25,7 @@ void LatestWorker::request(Job job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     waiting_ = std::move(job);
+    waitingTicket_ = ++*issued_;
     if (running_) stop_ = true;  // stale: the newer one starts as soon as it ends
   }
   wake_.notify_all();
@@ -29,7 +34,13 @@ void LatestWorker::request(Job job) {
 void LatestWorker::cancel() {
   std::lock_guard<std::mutex> lock(mutex_);
   waiting_ = nullptr;
+  ++*issued_;
   if (running_) stop_ = true;
+}
+
+void LatestWorker::setAtExit(std::function<void()> atExit) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  atExit_ = std::move(atExit);
 }
 
 void LatestWorker::setHeld(bool held) {
@@ -49,20 +60,24 @@ void LatestWorker::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return quit_ || (waiting_ && !held_); });
-    if (quit_) return;
+    if (quit_) break;
     Job job = std::move(waiting_);
     waiting_ = nullptr;
+    const Context context(stop_, receiver_, issued_, waitingTicket_);
     running_ = true;
     stop_ = false;
     ++started_;
     const std::function<void(bool)> hook = jobEndHook_;
     lock.unlock();
-    job(stop_);
+    job(context);
     job = nullptr;  // its captures (a scene copy) go on this thread, not under the lock
     if (hook) hook(stop_.load());
     lock.lock();
     running_ = false;
   }
+  const std::function<void()> atExit = std::move(atExit_);
+  lock.unlock();
+  if (atExit) atExit();
 }
 
 }  // namespace ropescope::ui

@@ -1,32 +1,80 @@
-// One background thread that runs the newest job only: the all-designs comparison and the
-// metrics of a large scene, which take seconds to tens of seconds (a 250k-token picture) and
-// froze the window when they ran on the GUI thread. A newer request replaces the waiting job and
-// asks the running one to stop (jobs read the flag where they can: compareDesigns between two
-// designs); the destructor waits for the running job to end.
+// The one background-job mechanism of the ui (issue 15 item 3): a thread that runs the newest job
+// only. The all-designs comparison, the metrics of a large scene, the compare views and the
+// attention preview take from milliseconds to tens of seconds (a 250k-token picture) and froze
+// the window when they ran on the GUI thread.
+//
+// - Newest wins: a request replaces the waiting job and asks the running one to stop (jobs read
+//   `stop` where they can: compareDesigns between two designs, attention between tiles).
+// - Results on the receiver's thread: a job hands what it made to `post`, which runs it on the
+//   receiver's thread only if no newer request or cancel() came meanwhile and the receiver
+//   still exists; `tell` runs there whatever came (progress a view must hear of, "dropped").
+// - One thread per worker, the same for every job: a GL context made by one job is current in
+//   the next (the attention backend's), and `setAtExit` lets its owner release it there.
+// The destructor drops the waiting job, stops the running one and waits for it to end.
 #pragma once
+
+#include <QMetaObject>
+#include <QObject>
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace ropescope::ui {
 
 class LatestWorker {
  public:
-  // A job runs on the worker thread; `stop` turns true once it is stale. Jobs hand results to the
-  // GUI thread themselves (a queued call on an object that outlives the worker).
-  using Job = std::function<void(const std::atomic<bool>& stop)>;
+  // What a running job sees: whether it went stale, and the way back to the receiver's thread.
+  class Context {
+   public:
+    const std::atomic<bool>& stop;
+    // Runs `f` on the receiver's thread, unless the job is stale by then (newest wins).
+    template <class F>
+    void post(F f) const {
+      QMetaObject::invokeMethod(
+          receiver_,
+          [issued = issued_, ticket = ticket_, f = std::move(f)]() mutable {
+            if (issued->load() == ticket) f();
+          },
+          Qt::QueuedConnection);
+    }
+    // Runs `f` on the receiver's thread even when the job went stale.
+    template <class F>
+    void tell(F f) const {
+      QMetaObject::invokeMethod(receiver_, std::move(f), Qt::QueuedConnection);
+    }
+    // Whether this job is still the newest request (its post would run).
+    bool newest() const { return issued_->load() == ticket_; }
 
-  LatestWorker();
+   private:
+    friend class LatestWorker;
+    Context(const std::atomic<bool>& s, QObject* receiver,
+            std::shared_ptr<std::atomic<std::uint64_t>> issued, std::uint64_t ticket)
+        : stop(s), receiver_(receiver), issued_(std::move(issued)), ticket_(ticket) {}
+    QObject* receiver_;
+    std::shared_ptr<std::atomic<std::uint64_t>> issued_;
+    std::uint64_t ticket_;
+  };
+  using Job = std::function<void(const Context& job)>;
+
+  // Results of the jobs go to `receiver`'s thread (it must outlive the worker, or be a QObject
+  // whose deletion drops them: queued calls to a deleted object are not delivered).
+  explicit LatestWorker(QObject* receiver);
   ~LatestWorker();
   LatestWorker(const LatestWorker&) = delete;
   LatestWorker& operator=(const LatestWorker&) = delete;
 
   void request(Job job);
-  // Drops the waiting job and asks the running one to stop.
+  // Drops the waiting job, asks the running one to stop, and drops what it still posts.
   void cancel();
+  // Runs on the worker's thread as it ends (a GL context is destroyed where it was made).
+  void setAtExit(std::function<void()> atExit);
+
   // Jobs that have started (tests).
   int started() const { return started_.load(); }
   // Tests: while held, jobs wait instead of starting.
@@ -39,10 +87,14 @@ class LatestWorker {
  private:
   void run();
 
+  QObject* receiver_;
+  std::shared_ptr<std::atomic<std::uint64_t>> issued_;  // the ticket of the newest request
   std::mutex mutex_;
   std::condition_variable wake_;
   Job waiting_;
+  std::uint64_t waitingTicket_ = 0;
   std::function<void(bool stopped)> jobEndHook_;
+  std::function<void()> atExit_;
   bool running_ = false;
   bool held_ = false;
   bool quit_ = false;

@@ -31,8 +31,8 @@ InputProblem problemFrom(const std::exception& e) {
 
 SceneModel::SceneModel(QObject* parent)
     : QObject(parent),
-      summaryWorker_(std::make_unique<LatestWorker>()),
-      metricsWorker_(std::make_unique<LatestWorker>()) {
+      summaryWorker_(std::make_unique<LatestWorker>(this)),
+      metricsWorker_(std::make_unique<LatestWorker>(this)) {
   qRegisterMetaType<ropescope::SceneChanges>();
   summaryTimer_ = new QTimer(this);
   summaryTimer_->setSingleShot(true);
@@ -44,8 +44,7 @@ SceneModel::SceneModel(QObject* parent)
     // A missing default must not stop the window from opening; the panel shows the error.
   }
   valid_ = scene_;
-  compute();
-  waitForMetrics();  // the first picture is complete; only edits are allowed to defer it
+  compute(false);  // the first picture is complete, without an event loop: only edits defer
   flushSummaries();
 }
 
@@ -63,11 +62,10 @@ void SceneModel::setScene(const Scene& scene) {
   emit changed(sceneChanges(shown, valid_));
 }
 
-void SceneModel::compute() {
+void SceneModel::compute(bool mayDefer) {
   const int threads = std::max(1, QThread::idealThreadCount());
-  const std::uint64_t generation = ++computeGeneration_;
   computing_ = false;
-  metricsWorker_->cancel();  // metrics still computing are of an older edit
+  metricsWorker_->cancel();  // metrics still computing are of an older edit: dropped
   QElapsedTimer timer;
   timer.start();
   try {
@@ -75,42 +73,37 @@ void SceneModel::compute() {
     if (computeSmallChange(threads)) return;
     ++fullComputations_;
     const double pairs = double(scene_.layout.textCount()) * double(scene_.layout.visualCount());
-    if (pairs > backgroundPairs_) {
+    if (mayDefer && pairs > backgroundPairs_) {
       // Seconds of work: the checks first (their message belongs beside the field at once),
       // the metrics on the worker; the views keep the last valid scene meanwhile.
       validateScene(scene_);
       problem_.reset();
       computing_ = true;
-      metricsWorker_->request(
-          [this, generation, threads, scene = scene_](const std::atomic<bool>& stop) {
-            QElapsedTimer clock;
-            clock.start();
-            std::optional<SceneMetrics> metrics;
-            std::optional<InputProblem> problem;
-            try {
-              metrics = computeSceneMetrics(scene, 256, threads);
-            } catch (const std::exception& e) {
-              problem = problemFrom(e);
-            }
-            if (stop) return;
-            const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, ms, metrics = std::move(metrics), problem = std::move(problem),
-                 scene]() mutable {
-                  if (generation != computeGeneration_ || !computing_) return;
-                  computing_ = false;
-                  const Scene shown = valid_;
-                  if (problem) {
-                    refuse(*problem);
-                  } else {
-                    valid_ = scene;
-                    accept(std::move(*metrics), ms);
-                  }
-                  emit changed(sceneChanges(shown, valid_));
-                },
-                Qt::QueuedConnection);
-          });
+      metricsWorker_->request([this, threads, scene = scene_](const LatestWorker::Context& job) {
+        QElapsedTimer clock;
+        clock.start();
+        std::optional<SceneMetrics> metrics;
+        std::optional<InputProblem> problem;
+        try {
+          metrics = computeSceneMetrics(scene, 256, threads);
+        } catch (const std::exception& e) {
+          problem = problemFrom(e);
+        }
+        if (job.stop) return;
+        const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        job.post([this, ms, metrics = std::move(metrics), problem = std::move(problem),
+                  scene]() mutable {
+          computing_ = false;
+          const Scene shown = valid_;
+          if (problem) {
+            refuse(*problem);
+          } else {
+            valid_ = scene;
+            accept(std::move(*metrics), ms);
+          }
+          emit changed(sceneChanges(shown, valid_));
+        });
+      });
       return;
     }
     SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
@@ -141,8 +134,7 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
   metrics_ = std::move(metrics);
   hasMetrics_ = true;
   problem_.reset();
-  ++summaryGeneration_;
-  summaryWorker_->cancel();  // a comparison still running is of an older scene
+  summaryWorker_->cancel();  // a comparison still running is of an older scene: dropped
   if (computeMs_ < synchronousSummaryMs_) {
     computeSummaries();
   } else {
@@ -183,28 +175,24 @@ void SceneModel::startBackgroundSummaries() {
   if (!summariesPending_) return;
   ++comparisons_;
   summaryWorker_->request(
-      [this, generation = summaryGeneration_, scene = valid_,
-       threads = std::max(1, QThread::idealThreadCount())](const std::atomic<bool>& stop) {
+      [this, scene = valid_,
+       threads = std::max(1, QThread::idealThreadCount())](const LatestWorker::Context& job) {
         std::vector<DesignSummary> rows;
         std::vector<ModalityPairMetrics> pairs;
         try {
-          rows = compareDesigns(scene, threads, &stop);
-          pairs = sceneModalityMetrics(scene, threads, &stop);
+          rows = compareDesigns(scene, threads, &job.stop);
+          pairs = sceneModalityMetrics(scene, threads, &job.stop);
         } catch (const std::exception&) {
           rows.clear();  // valid_ passed the core's checks, so this is not the user's input
           pairs.clear();
         }
-        if (stop) return;
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, rows = std::move(rows), pairs = std::move(pairs)]() mutable {
-              if (generation != summaryGeneration_ || !summariesPending_) return;
-              summariesPending_ = false;
-              summaries_ = std::move(rows);
-              modalities_ = std::move(pairs);
-              emit summariesChanged();
-            },
-            Qt::QueuedConnection);
+        if (job.stop) return;
+        job.post([this, rows = std::move(rows), pairs = std::move(pairs)]() mutable {
+          summariesPending_ = false;
+          summaries_ = std::move(rows);
+          modalities_ = std::move(pairs);
+          emit summariesChanged();
+        });
       });
 }
 
@@ -216,8 +204,7 @@ void SceneModel::flushSummaries() {
 }
 
 void SceneModel::reportProblem(const InputProblem& problem) {
-  // An edit the ui refused replaces any edit still computing.
-  ++computeGeneration_;
+  // An edit the ui refused replaces any edit still computing (its metrics are dropped).
   metricsWorker_->cancel();
   refuse(problem);
   emit changed({});  // the shown scene stays: only its state changed

@@ -98,7 +98,8 @@ class SceneModel : public QObject {
   void summariesChanged();
 
  private:
-  void compute();
+  // `mayDefer`: a large scene's metrics may go to the worker (edits); the first scene never does.
+  void compute(bool mayDefer = true);
   // Recomputes the metrics of valid_ for scene_ in place when they differ only in parts that
   // need no new ids or bias spread (the selection, the label); false when they need more.
   bool computeSmallChange(int threads);
@@ -117,8 +118,6 @@ class SceneModel : public QObject {
   bool summariesPending_ = false;
   QTimer* summaryTimer_ = nullptr;
   double synchronousSummaryMs_ = 8.0;
-  std::uint64_t summaryGeneration_ = 0;  // of the newest valid scene; older results are dropped
-  std::uint64_t computeGeneration_ = 0;  // of the newest edit; older metrics are dropped
   bool computing_ = false;
   double backgroundPairs_ = 4194304.0;
   bool hasMetrics_ = false;  // metrics_ belong to valid_ (accept() has run)

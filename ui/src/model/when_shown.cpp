@@ -5,13 +5,13 @@
 
 namespace ropescope::ui {
 
-WhenShown::WhenShown(QWidget* view, std::function<void()> refresh)
-    : QObject(view), view_(view), refresh_(std::move(refresh)) {
+WhenShown::WhenShown(QWidget* view, std::function<void()> refresh, UnshownWindow unshown)
+    : QObject(view), view_(view), refresh_(std::move(refresh)), unshown_(unshown) {
   view_->installEventFilter(this);
 }
 
 void WhenShown::request() {
-  if (!view_->isVisible() && view_->window()->isVisible()) {
+  if (!view_->isVisible() && (view_->window()->isVisible() || unshown_ == UnshownWindow::Wait)) {
     dirty_ = true;
     return;
   }

@@ -12,11 +12,17 @@ namespace ropescope::ui {
 
 class WhenShown : public QObject {
  public:
+  // What a view that is not visible does while its window is not shown either.
+  enum class UnshownWindow {
+    Refresh,  // refresh now: nothing decides then what is seen (tests, figure export)
+    Wait,     // wait for the view's show: work that is only for the eye (the attention preview)
+  };
   // `view` owns this object; `refresh` recomputes what the view shows from the model.
-  WhenShown(QWidget* view, std::function<void()> refresh);
+  WhenShown(QWidget* view, std::function<void()> refresh,
+            UnshownWindow unshown = UnshownWindow::Refresh);
 
-  // Runs the refresh now when the view can be seen, or when its window is not shown (nothing
-  // decides then what is seen: tests, figure export); else marks the view dirty until shown.
+  // Runs the refresh now when the view can be seen (or, by `unshown`, when its window is not
+  // shown); else marks the view dirty until shown.
   void request();
   bool dirty() const { return dirty_; }
   // Runs a pending refresh now (for a reader of the view's state while it is hidden).
@@ -28,6 +34,7 @@ class WhenShown : public QObject {
  private:
   QWidget* view_;
   std::function<void()> refresh_;
+  UnshownWindow unshown_;
   bool dirty_ = false;
 };
 
