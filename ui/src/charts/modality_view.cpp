@@ -13,7 +13,9 @@
 #include "charts/chart_view.h"
 #include "figures/figure_charts.h"
 #include "model/scene_model.h"
+#include "model/when_shown.h"
 #include "style/metric_text.h"
+#include "style/scrolling.h"
 
 namespace ropescope::ui {
 
@@ -29,7 +31,11 @@ QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
 }  // namespace
 
 ModalityView::ModalityView(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
-  auto* layout = new QVBoxLayout(this);
+  // In a scroll area: the tab asks for little height, so the attention dock under it has room.
+  auto* body = new QWidget;
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  auto* layout = new QVBoxLayout(body);
   layout->setContentsMargins(4, 4, 4, 4);
   note_ = new QLabel;
   note_->setObjectName(QStringLiteral("modalityNote"));
@@ -55,34 +61,26 @@ ModalityView::ModalityView(SceneModel* model, QWidget* parent) : QWidget(parent)
   biasView_->setObjectName(QStringLiteral("modalityBiasChart"));
   for (ChartView* v : {ptdView_, biasView_}) {
     v->setRenderHint(QPainter::Antialiasing);
-    v->setMinimumHeight(160);
+    v->setMinimumHeight(160);  // the tab scrolls when the attention dock leaves less room
     layout->addWidget(v, 1);
   }
-  connect(model_, &SceneModel::summariesChanged, this, [this] {
-    dirty_ = true;
-    if (isVisible()) refresh();
-  });
+  outer->addWidget(scrolling(body, true));  // built: it keeps the width it needs
+  shown_ = new WhenShown(this, [this] { refresh(); });
+  connect(model_, &SceneModel::summariesChanged, shown_, &WhenShown::request);
   connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
     // The modality table reads what the comparison reads: not the selection.
     if (!parts.empty() && !parts.touches(kComparisonParts)) return;
-    dirty_ = true;
-    if (isVisible()) refresh();
+    shown_->request();
   });
-}
-
-void ModalityView::showEvent(QShowEvent* e) {
-  QWidget::showEvent(e);
-  if (dirty_) refresh();
+  shown_->request();
 }
 
 void ModalityView::setDark(bool dark) {
   dark_ = dark;
-  dirty_ = true;
-  if (isVisible()) refresh();
+  shown_->request();
 }
 
 void ModalityView::refresh() {
-  dirty_ = false;
   const std::vector<ModalityPairMetrics>& rows = model_->modalityMetrics();
   const QString pending = model_->summariesPending() ? tr(" (updating\xe2\x80\xa6)") : QString();
   note_->setText(

@@ -11,6 +11,7 @@ namespace ropescope::ui {
 
 class SceneModel;
 class ChartView;
+class WhenShown;
 
 class ModalityView : public QWidget {
   Q_OBJECT
@@ -23,9 +24,6 @@ class ModalityView : public QWidget {
   ChartView* biasChart() const { return biasView_; }
   void setDark(bool dark);
 
- protected:
-  void showEvent(QShowEvent* e) override;
-
  private:
   void refresh();
 
@@ -35,7 +33,7 @@ class ModalityView : public QWidget {
   ChartView* ptdView_;
   ChartView* biasView_;
   bool dark_ = true;
-  bool dirty_ = true;
+  WhenShown* shown_ = nullptr;  // model changes wait for a hidden tab's next show
 };
 
 }  // namespace ropescope::ui

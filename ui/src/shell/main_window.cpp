@@ -56,6 +56,7 @@
 #include "sound/sound_waveform.h"
 #include "space/scene_space_view.h"
 #include "style/metric_text.h"
+#include "style/scrolling.h"
 #include "teaching/animation_dialog.h"
 #include "teaching/formula_panel.h"
 #include "teaching/phasor_view.h"
@@ -66,16 +67,6 @@ namespace ropescope::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
-
-// `w` in a frameless scroll area that resizes it: a panel that scrolls when the room is smaller
-// than what it needs, instead of making the window larger than the screen.
-QScrollArea* scrolling(QWidget* w) {
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(w);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  return scroll;
-}
 
 QPalette darkPalette() {
   QPalette p;
@@ -199,6 +190,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   attentionDock_->setWidget(scrolling(attention_));
   addDockWidget(Qt::BottomDockWidgetArea, attentionDock_);
   attentionDock_->hide();
+  // Opened, the dock takes a readable share of the window's height: left to the layout it got
+  // what the central tabs' minimum heights spared (118 px on a 1366x768 screen). Once the dock
+  // is laid out (queued), so that a dock the user made taller keeps its height.
+  connect(attentionDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (!visible || attentionDock_->isFloating()) return;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          const int want = height() * 45 / 100;
+          if (attentionDock_->isVisible() && attentionDock_->height() < want)
+            resizeDocks({attentionDock_}, {want}, Qt::Vertical);
+        },
+        Qt::QueuedConnection);
+  });
   auto* attentionStatus = new QLabel(tr("attention: not started (View \xe2\x86\x92 Attention)"));
   attentionStatus->setObjectName(QStringLiteral("statusAttention"));
   statusBar()->addPermanentWidget(attentionStatus);

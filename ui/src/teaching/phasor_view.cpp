@@ -17,6 +17,7 @@
 #include "model/when_shown.h"
 #include "ropescope/metrics.h"
 #include "style/axis_colors.h"
+#include "style/scrolling.h"
 #include "teaching/formula_panel.h"
 
 namespace ropescope::ui {
@@ -245,7 +246,8 @@ void paintPhasor(QPainter& p, const QRect& rect, const Phasor& ph, bool dark,
 }
 
 PhasorCanvas::PhasorCanvas(QWidget* parent) : QWidget(parent) {
-  setMinimumSize(320, 280);
+  // Low enough that the tab, opened over the attention dock on a laptop screen, scrolls little.
+  setMinimumSize(320, 120);
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
@@ -267,7 +269,11 @@ void PhasorCanvas::paintEvent(QPaintEvent*) {
 
 PhasorView::PhasorView(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   setObjectName(QStringLiteral("phasorView"));
-  auto* column = new QVBoxLayout(this);
+  // In a scroll area: the tab asks for little height, so the attention dock under it has room.
+  auto* body = new QWidget;
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  auto* column = new QVBoxLayout(body);
   column->setContentsMargins(4, 4, 4, 4);
   column->setSpacing(4);
   auto* controls = new QHBoxLayout;
@@ -304,6 +310,7 @@ PhasorView::PhasorView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   column->addWidget(canvas_, 1);
   formulas_ = new FormulaPanel;
   column->addWidget(formulas_);
+  outer->addWidget(scrolling(body, true));  // built: it keeps the width it needs
 
   connect(slider_, &QSlider::valueChanged, this, [this](int v) {
     if (spin_->value() != v) spin_->setValue(v);
