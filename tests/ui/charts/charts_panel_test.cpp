@@ -9,8 +9,11 @@
 #include <QTabWidget>
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "charts/charts_panel.h"
+#include "figures/zero_bar_labels.h"
 #include "gui_test_util.h"
 #include "model/scene_model.h"
 #include "ropescope/layout.h"
@@ -112,4 +115,40 @@ TEST(ChartsPanel, HiddenTabWaitsUntilShown) {
   ASSERT_TRUE(model.waitForMetrics());
   EXPECT_GT(panel->profileDraws(), shownDraws);
   EXPECT_EQ(panel->refreshes(), refreshes + 1);
+}
+
+// The live "PTD of every design" bars label a PTD of 0 (circle, unordered: Qt draws no label on
+// a bar of length 0), once the comparison is in, and stop when the value leaves 0.
+TEST(ChartsPanel, ZeroBarsReadZero) {
+  SceneModel model;
+  Scene s = sceneWith("i3x3,t5");
+  model.setScene(s);
+  model.flushSummaries();
+  ChartsPanel panel(&model);
+  panel.resize(900, 1400);
+  panel.show();
+  auto* view = panel.findChild<QChartView*>(QStringLiteral("ptdBarsChart"));
+  ASSERT_NE(view, nullptr);
+  auto* labels = view->chart()->findChild<figure::ZeroBarLabels*>();
+  ASSERT_NE(labels, nullptr);
+  const auto& designs = model.designSummaries();
+  std::vector<int> zero;
+  for (std::size_t i = 0; i < designs.size(); ++i)
+    if (std::abs(designs[i].ptd) < 1e-12) zero.push_back(static_cast<int>(i));
+  ASSERT_GE(zero.size(), 2u);  // unordered and circle at least
+  const auto shownIndices = [&] {
+    std::vector<int> out;
+    for (const auto& l : labels->shown()) out.push_back(l.index);
+    return out;
+  };
+  ASSERT_TRUE(waitUntil([&] { return shownIndices() == zero; }));
+  // Circle with Dual-Frame Fusion beta > 0 leaves the ring: its PTD is no longer 0.
+  model.edit([](Scene& sc) { sc.designParams.set("dff", 0.5); });
+  model.flushSummaries();
+  const auto& after = model.designSummaries();
+  std::vector<int> zeroAfter;
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (std::abs(after[i].ptd) < 1e-12) zeroAfter.push_back(static_cast<int>(i));
+  ASSERT_NE(zeroAfter, zero);
+  EXPECT_TRUE(waitUntil([&] { return shownIndices() == zeroAfter; }));
 }

@@ -3,25 +3,32 @@
 // numbers and independent formulations; the GUI's export is the same figure as exportFigure.
 #include <gtest/gtest.h>
 
+#include <QAbstractBarSeries>
 #include <QAction>
 #include <QApplication>
+#include <QChart>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsScene>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "figures/figure_charts.h"
 #include "figures/figure_menu.h"
 #include "figures/figure_presets.h"
 #include "figures/figure_views.h"
+#include "figures/zero_bar_labels.h"
 #include "image_compare.h"
 #include "model/scene_model.h"
 #include "ropescope/errors.h"
@@ -284,6 +291,60 @@ TEST(Figure, DesignCsvEqualsCompareDesigns) {
     EXPECT_EQ(cols.at("design")[i], designs[i].design);
     EXPECT_EQ(std::stod(cols.at("ptd")[i]), designs[i].ptd);
     EXPECT_EQ(std::stod(cols.at("bias_spread")[i]), designs[i].biasSpread);
+  }
+}
+
+// Qt Charts draws no value label on a bar of length 0, so the PTD figure of the four schemes
+// showed no number for the two designs the paper is about (unordered, circle: PTD 0). Each zero
+// bar reads "0" beside the axis, in the exported pixels; with the series' labels off, none does.
+TEST(Figure, ZeroBarsReadZero) {
+  const Scene scene = findFigurePreset("circle-four-schemes").scene;
+  const auto designs = compareDesigns(scene);
+  std::vector<int> zero;
+  for (std::size_t i = 0; i < designs.size(); ++i)
+    if (std::abs(designs[i].ptd) < 1e-12) zero.push_back(static_cast<int>(i));
+  std::vector<std::string> zeroNames;
+  for (int i : zero) zeroNames.push_back(designs[std::size_t(i)].design);
+  ASSERT_NE(std::find(zeroNames.begin(), zeroNames.end(), "unordered"), zeroNames.end());
+  ASSERT_NE(std::find(zeroNames.begin(), zeroNames.end(), "circle"), zeroNames.end());
+  FigureOptions o;
+  for (const bool labelled : {true, false}) {
+    SCOPED_TRACE(labelled ? "labels on" : "labels off");
+    std::unique_ptr<QChart> chart =
+        figure::designBarsChart(designs, effectiveDesign(scene), true, o);
+    auto* series = qobject_cast<QAbstractBarSeries*>(chart->series().value(0));
+    ASSERT_NE(series, nullptr);
+    series->setLabelsVisible(labelled);
+    QGraphicsScene graphics;
+    const QSizeF size(700, 560);
+    layOutFigureChart(chart.get(), &graphics, size);
+    auto* labels = chart->findChild<figure::ZeroBarLabels*>();
+    ASSERT_NE(labels, nullptr);
+    std::vector<int> shown;
+    for (const auto& l : labels->shown()) {
+      shown.push_back(l.index);
+      EXPECT_EQ(l.text, QStringLiteral("0"));
+    }
+    EXPECT_EQ(shown, labelled ? zero : std::vector<int>{});
+    QImage image(size.toSize(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    {
+      QPainter p(&image);
+      graphics.render(&p, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
+    }
+    // Dark pixels just right of the zero line, in each zero bar's row.
+    for (int i : zero) {
+      const QPointF at = chart->mapToPosition(QPointF(0.0, i), series);
+      int dark = 0;
+      for (int y = int(at.y()) - 4; y <= int(at.y()) + 4; ++y)
+        for (int x = int(at.x()) + 3; x <= int(at.x()) + 30; ++x)
+          if (qGray(image.pixel(x, y)) < 128) ++dark;
+      if (labelled)
+        EXPECT_GT(dark, 5) << designs[std::size_t(i)].design << ": no \"0\" drawn";
+      else
+        EXPECT_EQ(dark, 0) << designs[std::size_t(i)].design;
+    }
+    graphics.removeItem(chart.get());
   }
 }
 

@@ -30,6 +30,7 @@
 
 #include "charts/chart_view.h"
 #include "figures/figure_charts.h"
+#include "figures/zero_bar_labels.h"
 #include "model/scene_model.h"
 #include "model/when_shown.h"
 #include "ropescope/position_design.h"
@@ -188,6 +189,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
     chart->addAxis(y, Qt::AlignBottom);
     series->attachAxis(x);
     series->attachAxis(y);
+    figure::ZeroBarLabels::attach(chart, series, set);  // Qt labels no bar of length 0
     connect(series, &QAbstractBarSeries::hovered, this, [this, ptd](bool on, int index, QBarSet*) {
       const auto& all = model_->designSummaries();
       if (!on || index < 0 || index >= static_cast<int>(all.size())) return;
@@ -211,6 +213,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
       });
     });
     auto* view = viewFor(chart, bars);
+    view->setObjectName(ptd ? QStringLiteral("ptdBarsChart") : QStringLiteral("biasBarsChart"));
     view->setMinimumHeight(150);
     barsColumn->addWidget(view);
     // Qt Charts drops every other category label when they overlap (a short panel showed four
@@ -532,33 +535,27 @@ void ChartsPanel::refreshProfile() {
 
 void ChartsPanel::refreshDesigns() {
   const auto& all = model_->designSummaries();
-  QStringList names;
-  QList<qreal> ptd, spread;
-  highlighted_ = -1;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    names << QString::fromStdString(all[i].design);
-    // Undefined (NaN): an empty bar, said in the title; rounding noise shows as 0 (metric_text.h).
-    ptd << (std::isnan(all[i].ptd) ? 0.0 : shownMetric(all[i].ptd));
-    spread << (std::isnan(all[i].biasSpread) ? 0.0 : shownMetric(all[i].biasSpread));
-    if (all[i].design == model_->validScene().design) highlighted_ = static_cast<int>(i);
-  }
-  for (auto [set, values, x, y, chart, view] :
-       {std::tuple{ptdSet_, ptd, ptdX_, ptdY_, ptdChart_, ptdView_},
-        std::tuple{biasSet_, spread, biasX_, biasY_, biasChart_, biasView_}}) {
+  const std::string& current = model_->validScene().design;
+  // The exported figure's bars (figure_charts.h), values changed in place.
+  const figure::DesignBars ptd = figure::designBars(all, current, true);
+  const figure::DesignBars spread = figure::designBars(all, current, false);
+  highlighted_ = ptd.highlighted;
+  for (auto [set, bars, x, y, chart, view] :
+       {std::tuple{ptdSet_, &ptd, ptdX_, ptdY_, ptdChart_, ptdView_},
+        std::tuple{biasSet_, &spread, biasX_, biasY_, biasChart_, biasView_}}) {
+    const QList<qreal>& values = bars->values;
     // Values change in place: removing and appending bars deletes their graphics items, and
     // a refresh can run while one of them is still handling a hover or a click.
-    if (set->count() == values.size() && x->categories() == names) {
+    if (set->count() == values.size() && x->categories() == bars->names) {
       for (qsizetype i = 0; i < values.size(); ++i)
         if (set->at(i) != values[i]) set->replace(i, values[i]);
     } else {
       set->remove(0, set->count());
       set->append(values);
       x->clear();
-      x->append(names);
+      x->append(bars->names);
     }
-    double top = 0;
-    for (double v : values) top = std::max(top, v);
-    y->setRange(0, top > 0 ? top * 1.25 : 1.0);  // room for the value labels
+    y->setRange(0, bars->top > 0 ? bars->top * 1.25 : 1.0);  // room for the value labels
     y->applyNiceNumbers();
     fitBarLabels(chart, x, set, view);
     set->deselectAllBars();
@@ -567,8 +564,8 @@ void ChartsPanel::refreshDesigns() {
 
   const QString pending = model_->summariesPending() ? tr(" (updating\xe2\x80\xa6)") : QString();
   // With no text or no visual token every design's value is undefined: n/a and why, no labels.
-  const std::string ptdUndefined = all.empty() ? std::string() : all[0].ptdUndefined;
-  const std::string biasUndefined = all.empty() ? std::string() : all[0].biasUndefined;
+  const std::string& ptdUndefined = ptd.undefined;
+  const std::string& biasUndefined = spread.undefined;
   ptdSeries_->setLabelsVisible(ptdUndefined.empty());
   biasSeries_->setLabelsVisible(biasUndefined.empty());
   // The short form: the full reason is in the hover text, the formulas and the status bar.

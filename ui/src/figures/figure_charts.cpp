@@ -1,4 +1,5 @@
 #include "figures/figure_charts.h"
+#include "figures/zero_bar_labels.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -221,45 +222,45 @@ QHorizontalBarSeries* addHorizontalBars(QChart* chart, QBarSet* set, const QStri
   set->setBorderColor(neutralBar());
   set->setLabelColor(foreground());
   set->setLabelFont(font(Text::Label));
+  ZeroBarLabels::attach(chart, series, set);
   return series;
 }
 
 }  // namespace
 
+DesignBars designBars(const std::vector<DesignSummary>& designs, const std::string& current,
+                      bool ptd) {
+  DesignBars b;
+  if (!designs.empty()) b.undefined = ptd ? designs[0].ptdUndefined : designs[0].biasUndefined;
+  for (const DesignSummary& d : designs) {
+    const double v = ptd ? d.ptd : d.biasSpread;
+    b.names << QString::fromStdString(d.design);
+    b.values << (std::isnan(v) ? 0.0 : shownMetric(v));
+    if (!std::isnan(v)) b.top = std::max(b.top, v);
+    if (d.design == current) b.highlighted = static_cast<int>(b.names.size() - 1);
+  }
+  return b;
+}
+
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,
                                         const FigureOptions& o) {
-  // Undefined (no text or no visual token) for every design alike: said in the title, with
-  // empty bars and no value labels, never as bars of 0.
-  const std::string undefined =
-      designs.empty() ? std::string() : (ptd ? designs[0].ptdUndefined : designs[0].biasUndefined);
+  const DesignBars b = designBars(designs, current, ptd);
+  // Undefined for every design alike: said in the title, with empty bars and no value labels,
+  // never as bars of 0.
   QString title =
       ptd ? QStringLiteral("PTD of every design") : QStringLiteral("Bias spread of every design");
-  if (!undefined.empty())
+  if (!b.undefined.empty())
     title +=
         QStringLiteral(": ") + metricTitleText(std::nan(""), designs[0].nText, designs[0].nVisual);
   auto chart = newChart(title);
   auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
-  QStringList names;
-  double top = 0;
-  int highlighted = -1;
-  // The registry's order, appended as the live chart appends it (a horizontal bar axis counts
-  // from the bottom: the first design is the lowest bar in both).
-  for (const DesignSummary& d : designs)
-    if (const double v = ptd ? d.ptd : d.biasSpread; !std::isnan(v)) top = std::max(top, v);
-  for (const DesignSummary& d : designs) {
-    names << QString::fromStdString(d.design);
-    const double v = ptd ? d.ptd : d.biasSpread;
-    // Rounding noise (circle's PTD of 1e-15) reads as 0 on the bar label, as in every view
-    // (metric_text.h); the data keep it.
-    set->append(std::isnan(v) ? 0.0 : shownMetric(v));
-    if (d.design == current) highlighted = static_cast<int>(names.size() - 1);
-  }
-  addHorizontalBars(chart.get(), set, names,
-                    ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"), top,
-                    1.3, undefined.empty(), o);  // room for the value labels
+  set->append(b.values);
+  addHorizontalBars(chart.get(), set, b.names,
+                    ptd ? QStringLiteral("PTD (positions)") : QStringLiteral("bias spread"), b.top,
+                    1.3, b.undefined.empty(), o);  // room for the value labels
   set->setSelectedColor(currentColor());
-  if (highlighted >= 0) set->selectBar(highlighted);
+  if (b.highlighted >= 0) set->selectBar(b.highlighted);
   return chart;
 }
 

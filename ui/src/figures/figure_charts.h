@@ -7,9 +7,11 @@
 #include <QPen>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "figures/figure_style.h"
@@ -67,6 +69,18 @@ void colorDecay(const DecayParts& parts);
 // The stream curve's name and pen, live and exported (grey, dash-dot: not one of the axes).
 QString streamCurveName();
 QPen streamCurvePen(double width = kLineWidth);
+// What the design bars show, live and exported: one bar per design in the registry's order (a
+// horizontal bar axis counts from the bottom: the first design is the lowest bar), undefined
+// (NaN) as an empty bar with the reason in `undefined`, rounding noise as 0 (metric_text.h).
+struct DesignBars {
+  QStringList names;
+  QList<qreal> values;
+  double top = 0;         // the largest defined value
+  int highlighted = -1;   // the scene's design, -1 when not listed
+  std::string undefined;  // every design's value is undefined (no text or no visual token): why
+};
+DesignBars designBars(const std::vector<DesignSummary>& designs, const std::string& current,
+                      bool ptd);
 // PTD (ptd = true) or bias spread of every design, the scene's design highlighted.
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,
