@@ -31,6 +31,7 @@
 #include "model/scene_model.h"
 #include "picture/picture_importer.h"
 #include "picture/picture_source.h"
+#include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
@@ -419,8 +420,8 @@ TEST(Picture, HeatOverlayIsTheCoresDistanceAndBias) {
         const QColor want = viridis(flat ? 0.5 : (core[v] - lo) / (hi - lo));
         EXPECT_EQ(view->overlayColor(r, c), want) << r << "," << c;
       }
-    EXPECT_DOUBLE_EQ(view->overlayMin(), lo);
-    EXPECT_DOUBLE_EQ(view->overlayMax(), hi);
+    EXPECT_DOUBLE_EQ(view->canvas()->min(), lo);
+    EXPECT_DOUBLE_EQ(view->canvas()->max(), hi);
   }
   // Under hard embedding the text token after the picture is nearest to the last patches: the
   // map runs over the whole colour range, first patch farthest (yellow), last nearest (purple).

@@ -33,6 +33,7 @@
 #include "gui_test_util.h"
 #include "model/sample_scene.h"
 #include "model/scene_model.h"
+#include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
 #include "screen_util.h"
 #include "shell/main_window.h"

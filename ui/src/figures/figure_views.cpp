@@ -24,6 +24,7 @@
 #include "figures/figure_attention.h"
 #include "figures/figure_charts.h"
 #include "model/scene_model.h"
+#include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
 #include "platform/file_output.h"
 #include "ropescope/decay.h"
@@ -228,7 +229,7 @@ struct Heatmap {
     p.save();
     p.translate(0, band);
     p.setFont(figure::font(figure::Text::Label));
-    view.paintCanvas(p);
+    view.canvas()->paint(p);
     p.restore();
   }
 };

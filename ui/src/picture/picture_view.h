@@ -2,16 +2,16 @@
 // selection of a patch, and the selected text token's distance or positional bias as a heat map.
 #pragma once
 
-#include <QImage>
+#include <QColor>
+#include <QRectF>
 #include <QWidget>
-
-#include <vector>
 
 class QComboBox;
 class QLabel;
 
 namespace ropescope::ui {
 
+class PictureCanvas;
 class SceneModel;
 class WhenShown;
 
@@ -30,52 +30,39 @@ class PictureView : public QWidget {
   void setOverlay(PictureOverlay overlay);
   PictureOverlay overlay() const { return overlay_; }
 
-  // For tests and tooltips. Grid of the shown picture; -1 when none.
-  int rows() const { return rows_; }
-  int cols() const { return cols_; }
+  // For tests. Grid of the shown picture; -1 when none.
+  int rows() const;
+  int cols() const;
   int temporal() const { return temporal_; }  // shown temporal patch of a video, 0 for images
   // Visual-token index of a cell of the shown picture (and temporal patch), -1 if none.
   long visualIndex(int row, int col) const;
   // The overlay's value and colour at a cell (NaN / invalid without an overlay).
   double overlayValue(int row, int col) const;
   QColor overlayColor(int row, int col) const;
-  double overlayMin() const { return min_; }
-  double overlayMax() const { return max_; }
   // Every patch has the same value (up to rounding): one colour, mid-map.
-  bool overlayIsFlat() const { return flat_; }
+  bool overlayIsFlat() const;
   // Cell rectangle in the canvas' pixels, and the canvas (the widget the picture is drawn on).
   QRectF cellRect(int row, int col) const;
-  QWidget* canvas() const { return canvas_; }
+  PictureCanvas* canvas() const { return canvas_; }
   QString caption() const;
 
-  // Painting and input of the canvas (a private widget of this view).
-  void paintCanvas(QPainter& p);
-  void clickCanvas(QPointF pos);
-  QString describeAt(QPointF pos) const;
-
  private:
+  // Fills the canvas from the model: the shown segment's frame, its cells' visual tokens and
+  // the overlay's values (the core's SceneMetrics::selectedDistance / selectedBias).
   void refresh();
   void refreshSegments();
-  QRectF pictureRect() const;
-  QRectF colorBarRect() const;
-  bool cellAt(QPointF pos, int* row, int* col) const;
 
   SceneModel* model_;
   WhenShown* shown_ = nullptr;  // model changes wait for a hidden view's next show
   QComboBox* segments_ = nullptr;
   QComboBox* overlayBox_ = nullptr;
   QLabel* captionLabel_ = nullptr;
-  QWidget* canvas_ = nullptr;
+  PictureCanvas* canvas_ = nullptr;
 
   int segment_ = -1;
-  int rows_ = -1, cols_ = -1, temporal_ = 0;
-  QImage picture_;  // the shown frame, as displayed (original size)
+  int temporal_ = 0;
   QString error_;
   PictureOverlay overlay_ = PictureOverlay::Distance;
-  std::vector<long> cellVisual_;  // row-major: visual-token index of each cell
-  std::vector<double> values_;    // row-major: overlay value of each cell
-  double min_ = 0.0, max_ = 0.0;
-  bool flat_ = false;  // every value equal (up to rounding)
 };
 
 }  // namespace ropescope::ui
