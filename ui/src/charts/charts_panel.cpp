@@ -132,7 +132,25 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
   scroll->setWidget(content);
   column->addWidget(scroll, 1);
 
-  // Decay bound per axis
+  buildDecayChart();
+  buildDesignBars();
+  buildProfileChart();
+  buildWavelengthChart();
+  arrange(2);
+  // What each chart plots, with the current numbers.
+  formulas_ = new FormulaPanel(this);
+  formulas_->setObjectName(QStringLiteral("formulaPanel"));
+  contentColumn->addWidget(formulas_);
+
+  applyColors();
+  connect(model_, &SceneModel::changed, this, &ChartsPanel::onSceneChanged);
+  connect(model_, &SceneModel::selectionChanged, this, [this] { owe(DirtySelection); });
+  connect(model_, &SceneModel::summariesChanged, this, [this] { owe(DirtyDesigns); });
+  refresh();
+}
+
+// Decay bound per axis.
+void ChartsPanel::buildDecayChart() {
   decayChart_ = makeChart(tr("Decay bound U(\xce\xb4) per axis"));
   // The exported figure's builder; the live chart adds hover and text forms that fit its size.
   decay_ = figure::addDecayParts(decayChart_, {true, true, true}, true, look());
@@ -160,8 +178,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
                        tr("t = h = w, \xce\xb4 = %1\nU = %2").arg(d).arg(exact(curve[d])));
   });
   cells_.push_back(viewFor(decayChart_, this));
+}
 
-  // PTD and bias spread of every design
+// PTD and bias spread of every design: click a bar to switch to that design.
+void ChartsPanel::buildDesignBars() {
   auto* bars = new QWidget(this);
   auto* barsColumn = new QVBoxLayout(bars);
   barsColumn->setContentsMargins(0, 0, 0, 0);
@@ -228,8 +248,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
   makeBars(tr("Bias spread of every design"), tr("bias spread"), biasChart_, biasSeries_, biasSet_,
            biasX_, biasY_, false);
   cells_.push_back(bars);
+}
 
-  // Profile of the selected text token
+// The selected text token's distance and bias over the visual tokens.
+void ChartsPanel::buildProfileChart() {
   // The same builder as the exported figure's; the live chart adds the picked-token marker,
   // hover, click and text forms that fit its size.
   profileChart_ = makeChart(tr("Selected text token over the visual tokens"));
@@ -273,8 +295,10 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
       if (profileColumns() != drawnColumns_) owe(DirtyProfile);
     });
   });
+}
 
-  // Wavelength per pair
+// Wavelength per pair.
+void ChartsPanel::buildWavelengthChart() {
   waveChart_ = makeChart(tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
   // The exported figure's builder; the live chart adds hover and text forms that fit its size.
   wave_ = figure::addWavelengthParts(waveChart_, {true, true, true, true}, look());
@@ -296,17 +320,6 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
     });
   }
   cells_.push_back(viewFor(waveChart_, this));
-  arrange(2);
-  // What each chart plots, with the current numbers.
-  formulas_ = new FormulaPanel(this);
-  formulas_->setObjectName(QStringLiteral("formulaPanel"));
-  contentColumn->addWidget(formulas_);
-
-  applyColors();
-  connect(model_, &SceneModel::changed, this, &ChartsPanel::onSceneChanged);
-  connect(model_, &SceneModel::selectionChanged, this, [this] { owe(DirtySelection); });
-  connect(model_, &SceneModel::summariesChanged, this, [this] { owe(DirtyDesigns); });
-  refresh();
 }
 
 void ChartsPanel::arrange(int columns) {

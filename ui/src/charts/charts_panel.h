@@ -67,6 +67,11 @@ class ChartsPanel : public QWidget {
 
   // What a change of the shown scene needs: everything, or only the profile of the selected
   // text token when only the selection moved.
+  // The four charts, each added to cells_ with its hover and click (constructor).
+  void buildDecayChart();
+  void buildDesignBars();
+  void buildProfileChart();
+  void buildWavelengthChart();
   void onSceneChanged(ropescope::SceneChanges parts);
   void refresh();
   // The selected text token's profile chart (and the visual token marked on it).

@@ -45,7 +45,19 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   column->addWidget(generalError_);
   fieldErrors_[QString()] = generalError_;
 
-  // Model
+  buildModelBox(column);
+  buildLayoutBox(column);
+  buildDesignBox(column);
+  buildAgeBox(column);
+  buildPlanBox(column);
+  buildSelectionBox(column);
+
+  column->addStretch(1);
+  connect(model_, &SceneModel::changed, this, &ScenePanel::sync);
+  sync();
+}
+
+void ScenePanel::buildModelBox(QVBoxLayout* column) {
   auto* modelBox = new QGroupBox(tr("Model"), this);
   auto* modelColumn = new QVBoxLayout(modelBox);
   modelInfo_ = new QLabel(modelBox);
@@ -57,8 +69,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
          "The rule set (transformers version) is the design's \"Rules\" below"));
   modelColumn->addWidget(modelInfo_);
   column->addWidget(modelBox);
+}
 
-  // Layout
+void ScenePanel::buildLayoutBox(QVBoxLayout* column) {
   auto* layoutBox = new QGroupBox(tr("Layout"), this);
   auto* layoutColumn = new QVBoxLayout(layoutBox);
   segments_ = new SegmentListEditor(layoutBox);
@@ -71,8 +84,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   });
   imageGrid_ = new ImageGridEditor(model_, this);
   column->addWidget(imageGrid_);
+}
 
-  // Design and its parameters
+void ScenePanel::buildDesignBox(QVBoxLayout* column) {
   auto* designBox = new QGroupBox(tr("Position design"), this);
   auto* designColumn = new QVBoxLayout(designBox);
   design_ = new QComboBox(designBox);
@@ -98,8 +112,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
     const std::string name = design_->itemData(index).toString().toStdString();
     model_->edit([&](Scene& s) { pickDesign(s, name); });
   });
+}
 
-  // AGE
+void ScenePanel::buildAgeBox(QVBoxLayout* column) {
   ageBox_ = new QGroupBox(tr("AGE: circle or M-RoPE ids per layer"), this);
   ageBox_->setObjectName(QStringLiteral("age"));
   auto* ageForm = new QFormLayout(ageBox_);
@@ -136,8 +151,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   });
   connect(ageLayer_, &QSlider::valueChanged, this,
           [this](int v) { model_->edit([v](Scene& s) { s.ageLayer = v; }); });
+}
 
-  // Frequency plan
+void ScenePanel::buildPlanBox(QVBoxLayout* column) {
   auto* planBox = new QGroupBox(tr("Frequency plan"), this);
   auto* planForm = new QFormLayout(planBox);
   plan_ = new QComboBox(planBox);
@@ -237,8 +253,9 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
     }
     model_->edit([&](Scene& s) { s.frequency.sections = values; });
   });
+}
 
-  // Selection
+void ScenePanel::buildSelectionBox(QVBoxLayout* column) {
   auto* selectBox = new QGroupBox(tr("Selected text token"), this);
   auto* selectForm = new QFormLayout(selectBox);
   selectedText_ = new QSpinBox(selectBox);
@@ -252,10 +269,6 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   column->addWidget(selectBox);
   connect(selectedText_, &QSpinBox::valueChanged, this,
           [this](int v) { model_->setSelectedText(v); });
-
-  column->addStretch(1);
-  connect(model_, &SceneModel::changed, this, &ScenePanel::sync);
-  sync();
 }
 
 QLabel* ScenePanel::makeErrorLabel() {

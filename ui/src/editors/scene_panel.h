@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace ropescope::ui {
 
@@ -39,6 +40,13 @@ class ScenePanel : public QWidget {
   void sync();
   void rebuildParameterEditors();
   void showErrors();
+  // The panel's boxes, top to bottom, each added to `column` with its editors connected.
+  void buildModelBox(QVBoxLayout* column);
+  void buildLayoutBox(QVBoxLayout* column);
+  void buildDesignBox(QVBoxLayout* column);
+  void buildAgeBox(QVBoxLayout* column);
+  void buildPlanBox(QVBoxLayout* column);
+  void buildSelectionBox(QVBoxLayout* column);
   QLabel* makeErrorLabel();
 
   SceneModel* model_;
