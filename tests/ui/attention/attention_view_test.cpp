@@ -6,12 +6,14 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -237,16 +239,27 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   AttentionView* v = win.view;
   QSignalSpy shown(v, &AttentionView::resultShown);
   QSignalSpy dropped(v, &AttentionView::jobDropped);
+  // The random q/k job is held on the worker's thread at its "rotating q and k" step while the
+  // edits come (a fast machine finished it before they did), then let go: it must stop there.
+  std::atomic<quint64> held{0};
+  QSemaphore go;
+  v->setJobStepHook([&](const AttentionRequest& r, int percent) {
+    if (percent != 25 || r.source.kind != QkSourceSpec::Kind::Random || r.source.seed != 1) return;
+    held = r.generation;
+    go.acquire();
+  });
   v->setRandomQk(4, 1);
-  // The first job is running in the worker (it has reported a step) when the edits come.
-  ASSERT_TRUE(waitUntil([v] { return v->progressPercent() >= 5; }));
-  const quint64 first = v->requestedGeneration();
+  ASSERT_TRUE(waitUntil([&] { return held.load() != 0; }));
+  const quint64 first = held.load();
+  EXPECT_EQ(first, v->requestedGeneration());
   v->setHead(2);
   v->setCausal(true);
   v->setRandomQk(4, 3);
   Scene last = big;
   last.layout = parseLayoutSpec("t16,i60x64,t20");
   win.w.model()->setScene(last);
+  go.release();
+  v->setJobStepHook({});
   // The GUI thread keeps turning while the worker computes: a 5 ms timer ticks meanwhile
   // (counted, not timed: a loaded machine ticks less often, but a GUI thread that waited for
   // the worker would not tick until the result came).

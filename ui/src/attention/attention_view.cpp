@@ -152,6 +152,11 @@ void AttentionView::cancel() {
   setMessage(tr("Cancelled; showing the last finished result"), false);
 }
 
+void AttentionView::setJobStepHook(
+    std::function<void(const AttentionRequest& request, int percent)> hook) {
+  job_->setStepHook(std::move(hook));
+}
+
 void AttentionView::setBusy(bool busy) {
   busy_ = busy;
   heatmap_->setBusy(busy);

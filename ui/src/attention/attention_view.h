@@ -10,6 +10,7 @@
 #include <QRectF>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -54,6 +55,8 @@ class AttentionView : public QWidget {
   void resetZoom();
   // Stops the running computation; the heatmap keeps the last finished result.
   void cancel();
+  // Tests: runs on the worker's thread at each step of a job (AttentionJob::setStepHook).
+  void setJobStepHook(std::function<void(const AttentionRequest& request, int percent)> hook);
 
   // State, for the window and the tests.
   bool busy() const { return busy_; }

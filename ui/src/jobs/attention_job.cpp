@@ -32,6 +32,12 @@ void AttentionJob::release() {
   loaded_ = false;
 }
 
+void AttentionJob::setStepHook(
+    std::function<void(const AttentionRequest& request, int percent)> hook) {
+  const std::lock_guard<std::mutex> lock(hookMutex_);
+  stepHook_ = std::move(hook);
+}
+
 void AttentionJob::ensureBackend(BackendChoice choice, const LatestWorker::Context& job) {
   if (backend_ && choice == backendChoice_) return;
   backend_.reset();
@@ -55,6 +61,12 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
   const quint64 gen = request.generation;
   const auto progress = [&](int percent, const QString& stage) {
     job.post([f = listener_.progress, gen, percent, stage] { f(gen, percent, stage); });
+    std::function<void(const AttentionRequest&, int)> hook;
+    {
+      const std::lock_guard<std::mutex> lock(hookMutex_);
+      hook = stepHook_;
+    }
+    if (hook) hook(request, percent);
   };
   const auto dropped = [&] { job.tell([f = listener_.dropped, gen] { f(gen); }); };
   if (job.stop) return dropped();

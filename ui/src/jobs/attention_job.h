@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "jobs/latest_worker.h"
@@ -68,6 +69,9 @@ class AttentionJob {
   void compute(const AttentionRequest& request, const LatestWorker::Context& job);
   // Drops the backend (on the worker's thread, as it ends).
   void release();
+  // Tests: called on the worker's thread at each step of a request (after its progress is
+  // posted), so that a test can hold a job at a known step while it edits.
+  void setStepHook(std::function<void(const AttentionRequest& request, int percent)> hook);
 
  private:
   void ensureBackend(BackendChoice choice, const LatestWorker::Context& job);
@@ -84,6 +88,8 @@ class AttentionJob {
   Scene loadedScene_;
   QkSourceSpec loadedSource_;
   bool loadedCausal_ = false;
+  std::mutex hookMutex_;
+  std::function<void(const AttentionRequest&, int)> stepHook_;
 };
 
 }  // namespace ropescope::ui
