@@ -31,6 +31,8 @@ CompareView::CompareView(SceneModel* model, QWidget* parent)
     view->setObjectName(QString::fromStdString("compare_" + designs_[i]));
     grid->addWidget(view, static_cast<int>(i / 2), static_cast<int>(i % 2));
     views_.push_back(view);
+    // A quadrant's title would run into the t/h/w key; its axes are labelled t, h and w.
+    view->setAxisKeyVisible(false);
     // Linked cameras: the designs' extents differ by orders of magnitude (hard spans the whole
     // sequence, circle a small ring), so one shared camera would shrink three views to dots.
     // Rotation and zoom are linked; each view keeps framing its own content.
@@ -118,7 +120,12 @@ void CompareView::refresh() {
       });
     });
   }
-  for (PositionSpaceView* view : views_) view->setStale(true);
+  for (PositionSpaceView* view : views_) view->setStale(true, computingNote());
+}
+
+QString CompareView::computingNote() const {
+  // Invalid input says so first; else the newer scene's ids are still on the worker.
+  return model_->isStale() ? QString() : tr("computing\xe2\x80\xa6");
 }
 
 void CompareView::accept(const Scene& scene, std::vector<DesignIds> ids,
@@ -146,14 +153,14 @@ void CompareView::draw() {
     if (errors_[i].isEmpty()) {
       ptds_[i] = d.ptd.ptd;
       view->showIds(d.ids, d.selectedToken, model_->selectedVisual());
-      view->setTitle(QStringLiteral("%1    PTD %2")
+      view->setTitle(QStringLiteral("%1\nPTD %2")  // two lines: a quadrant is narrow
                          .arg(QString::fromStdString(findDesign(designs_[i]).title()))
                          .arg(metricTitleText(d.ptd.ptd, d.ptd.nText, d.ptd.nVisual)));
     } else {
       ptds_[i] = std::numeric_limits<double>::quiet_NaN();
       view->setTitle(errors_[i]);
     }
-    view->setStale(model_->isStale() || behind);
+    view->setStale(model_->isStale() || behind, behind ? computingNote() : QString());
     distances_[i] = view->camera()->GetDistance();
   }
 }

@@ -55,6 +55,8 @@ class CompareView : public QWidget {
  private:
   // Draws the shown ids with the model's selection and stale mark.
   void draw();
+  // What a stale view says while the worker computes a newer scene.
+  QString computingNote() const;
   void accept(const Scene& scene, std::vector<DesignIds> ids, std::vector<QString> errors);
   // Turns every other view's camera the way `source` turned, each keeping its own framing.
   void followCamera(PositionSpaceView* source);

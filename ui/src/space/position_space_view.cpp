@@ -112,7 +112,6 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   axes_ = std::make_unique<SpaceAxes>(renderer());
 
   staleText_ = vtkSmartPointer<vtkTextActor>::New();
-  staleText_->SetInput("input invalid \xe2\x80\x94 showing last valid scene");
   staleText_->GetTextProperty()->SetFontSize(16);
   staleText_->GetTextProperty()->SetColor(0.85, 0.85, 0.85);
   staleText_->GetTextProperty()->SetBackgroundColor(0.35, 0.35, 0.35);
@@ -224,6 +223,7 @@ void PositionSpaceView::restoreCameraState(const CameraState& state) {
 void PositionSpaceView::resizeGL(int w, int h) {
   VtkView::resizeGL(w, h);
   applyPixelSizes();
+  writeConeNote();
   // The fit depends on the view's size: refit unless the user has moved the camera since.
   if (hasContent_ && !cameraMoved_) applyPreset(preset_);
 }
@@ -305,7 +305,15 @@ void PositionSpaceView::setColorMode(ColorMode mode) {
   update();
 }
 
-void PositionSpaceView::setStale(bool stale) {
+void PositionSpaceView::setStale(bool stale, const QString& why) {
+  // Two short lines: one was cut off in a compare quadrant at 1366 x 768.
+  const QString text =
+      why.isEmpty() ? QStringLiteral("input invalid \xe2\x80\x94\nshowing the last valid scene")
+                    : why;
+  if (QString::fromUtf8(staleText_->GetInput()) != text) {
+    staleText_->SetInput(text.toUtf8().constData());
+    update();
+  }
   if (stale == stale_) return;
   stale_ = stale;
   staleText_->SetVisibility(stale);
@@ -509,6 +517,19 @@ void PositionSpaceView::sampleCone() {
   coneSample_.erase(std::unique(coneSample_.begin(), coneSample_.end()), coneSample_.end());
 }
 
+void PositionSpaceView::writeConeNote() {
+  coneNote_->SetVisibility(coneShown_ > 0);
+  if (coneShown_ == 0) return;
+  // Short lines: a longer one was cut off by the view's edge at 1366 x 768, and a compare
+  // quadrant there is under 420 px wide.
+  const QString text = width() >= 420
+                           ? QStringLiteral(
+                                 "cone: lines to %1 of %2 visual tokens\n(an even sample with the "
+                                 "nearest,\nthe farthest and each axis's extremes)")
+                           : QStringLiteral("cone: %1 of %2\nvisual tokens\n(an even sample)");
+  coneNote_->SetInput(text.arg(coneShown_).arg(visualTokens_.size()).toUtf8().constData());
+}
+
 QString PositionSpaceView::coneNote() const {
   if (!coneNote_->GetVisibility() || !coneNote_->GetInput()) return {};
   return QString::fromUtf8(coneNote_->GetInput());
@@ -554,16 +575,8 @@ void PositionSpaceView::rebuildSelection() {
     const vtkIdType h = hiPts->InsertNextPoint(s[0], s[1], s[2]);
     hiVerts->InsertNextCell(1, &h);
   }
-  coneNote_->SetVisibility(sampled);
-  if (sampled)
-    coneNote_->SetInput(
-        // Three short lines: one line was cut off by the view's edge at 1366 x 768.
-        QStringLiteral("cone: lines to %1 of %2 visual tokens\n(an even sample with the nearest,\n"
-                       "the farthest and each axis's extremes)")
-            .arg(coneEnds_.size())
-            .arg(visualTokens_.size())
-            .toUtf8()
-            .constData());
+  coneShown_ = sampled ? coneEnds_.size() : 0;
+  writeConeNote();
   if (selectedVisual_ >= 0 && selectedVisual_ < static_cast<long>(visualTokens_.size())) {
     const Id3& p = ids_.ids[visualTokens_[selectedVisual_]];
     const vtkIdType h = hiPts->InsertNextPoint(p[0], p[1], p[2]);

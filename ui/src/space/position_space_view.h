@@ -73,8 +73,9 @@ class PositionSpaceView : public VtkView {
   const SpaceAxes& axes() const { return *axes_; }
   void setColorMode(ColorMode mode);
   ColorMode colorMode() const { return colorMode_; }
-  // Stale: the input is invalid and the view still shows the last valid scene.
-  void setStale(bool stale);
+  // Stale: the view still shows an earlier scene, faded, with `why` over it (by default: the
+  // input is invalid and this is the last valid scene).
+  void setStale(bool stale, const QString& why = {});
   bool isStale() const { return stale_; }
   void setTitle(const QString& title);
   // The t/h/w colour key in the top-right corner (the view's legend).
@@ -124,6 +125,8 @@ class PositionSpaceView : public VtkView {
   // the view up to the label margins.
   void fitCamera(const double* bounds);
   void placeAxes(vtkRenderer* renderer);
+  // The sampled cone's note, in a short form where the view is narrow (a compare quadrant).
+  void writeConeNote();
   void rebuild();
   // The selected text token's cone to every visual token and the highlighted tokens.
   void rebuildSelection();
@@ -151,6 +154,7 @@ class PositionSpaceView : public VtkView {
   std::vector<long> marked_;
   ColorMode colorMode_ = ColorMode::GridCell;
   bool stale_ = false;
+  std::size_t coneShown_ = 0;  // lines the sampled cone draws (0: every one, no note)
   bool dark_ = true;
   bool hasContent_ = false;
   QString shapeKey_;  // camera is refitted only when the kind of content changes
