@@ -3,7 +3,6 @@
 
 #include <cstdio>
 
-#include "parallel.h"
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/position_design.h"
@@ -65,27 +64,16 @@ void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, in
   m.wavelengths = wavelengths(m.pairs, 32768.0);
 }
 
-// The selected text token's profiles (ids and pairs already computed). Each visual token's value
-// is computed on its own, so the visual tokens are split among the threads: the same numbers
-// for every thread count (a click on t1000,i500x500 under circle ids: 250k x 64 cosines).
+// The selected text token's profiles (ids, their visual axis index and pairs already computed).
+// Each visual token's values are computed on their own: the same numbers for every thread count.
 void computeSelectionResults(SceneMetrics& m, const Scene& scene, int threads) {
   m.selectedToken = selectedTextToken(m.ids, scene.selectedText);
   m.selectedDistance.clear();
   m.selectedBias.clear();
   if (m.selectedToken < 0) return;
   const auto token = static_cast<std::size_t>(m.selectedToken);
-  const std::vector<std::size_t> visual = m.ids.visualIndices();
-  m.selectedDistance = distancesTo(m.ids, token, visual);
-  m.selectedBias.resize(visual.size());
-  const SceneMetrics& in = m;
-  double* out = m.selectedBias.data();
-  detail::parallelFor(
-      visual.size(), threads, [&in, &visual, token, out](std::size_t b, std::size_t e) {
-        const std::vector<std::size_t> part(visual.begin() + static_cast<std::ptrdiff_t>(b),
-                                            visual.begin() + static_cast<std::ptrdiff_t>(e));
-        const std::vector<double> bias = biasTo(in.ids, in.pairs, token, part);
-        std::copy(bias.begin(), bias.end(), out + b);
-      });
+  m.selectedDistance = distancesTo(m.ids, token, m.ids.visualIndices());
+  m.selectedBias = biasProfile(m.visualAxes, m.pairs, m.ids.ids[token], threads);
 }
 
 }  // namespace
@@ -96,6 +84,7 @@ SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int thread
   m.designUsed = std::move(d.designUsed);
   m.ids = std::move(d.ids);
   m.ptd = std::move(d.ptd);
+  m.visualAxes = tokenAxisIndex(m.ids, m.ids.visualIndices(), threads);
   computePairResults(m, scene, maxDistance, threads);
   computeSelectionResults(m, scene, threads);
   return m;

@@ -175,7 +175,15 @@ TEST(SceneMetricsUpdate, SelectionProfilesAreTheSameOnEveryThreadCount) {
   const ropescope::SceneMetrics one = ropescope::computeSceneMetrics(s, 16, 1);
   ASSERT_GE(one.selectedToken, 0);
   const auto token = static_cast<std::size_t>(one.selectedToken);
-  EXPECT_EQ(one.selectedBias, ropescope::biasToVisual(one.ids, one.pairs, token));
+  // The profile is biasProfile over the ids' visual index, and within a few ulp of biasToVisual
+  // (the per-pair sum of std::cos).
+  EXPECT_EQ(one.selectedBias,
+            ropescope::biasProfile(ropescope::tokenAxisIndex(one.ids, one.ids.visualIndices()),
+                                   one.pairs, one.ids.ids[token]));
+  const std::vector<double> reference = ropescope::biasToVisual(one.ids, one.pairs, token);
+  ASSERT_EQ(one.selectedBias.size(), reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i)
+    EXPECT_NEAR(one.selectedBias[i], reference[i], 1e-14) << i;
   EXPECT_EQ(one.selectedDistance, ropescope::distancesToVisual(one.ids, token));
   for (int threads : {2, 3, 7}) {
     ropescope::SceneMetrics m = ropescope::computeSceneMetrics(s, 16, threads);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/bias_profile.h"
 #include "ropescope/decay.h"
 #include "ropescope/metrics.h"
 #include "ropescope/modality_metrics.h"
@@ -28,9 +29,12 @@ struct SceneMetrics {
   // only when the layout has audio tokens (the omni models' time axis), else empty.
   std::vector<double> decayStream;
   std::vector<PairWavelength> wavelengths;
+  // The visual tokens' distinct coordinates (bias_profile.h): built with the ids, so that a
+  // new selection only computes the profiles.
+  TokenAxisIndex visualAxes;
   long selectedToken = -1;               // token index of scene.selectedText, -1 if no text
   std::vector<double> selectedDistance;  // to every visual token
-  std::vector<double> selectedBias;      // to every visual token
+  std::vector<double> selectedBias;      // to every visual token (biasProfile)
 };
 
 // The part of SceneMetrics a design's 3-D view needs: ids, PTD and the selected text token,

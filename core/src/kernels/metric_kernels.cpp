@@ -274,6 +274,44 @@ ROPESCOPE_AVX512 void rsqrtArray(const double* x, std::size_t n, double* out) {
 #pragma GCC diagnostic pop
 #endif
 
+// Cosines of arrays. glibc's libmvec exports one vector cosine per x86-64 vector ABI width
+// (b: 2 lanes, d: 4 lanes AVX2, e: 8 lanes AVX-512); each lane is computed on its own, so a tail
+// padded with zeros gives its elements the bits they would get anywhere else.
+#ifdef ROPESCOPE_X86
+extern "C" {
+__m128d _ZGVbN2v_cos(__m128d);
+__attribute__((target("avx2,fma"))) __m256d _ZGVdN4v_cos(__m256d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_cos(__m512d);
+}
+
+void cosines_baseline(const double* x, std::size_t n, double* out) {
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, _ZGVbN2v_cos(_mm_loadu_pd(x + i)));
+  if (i < n) out[i] = _mm_cvtsd_f64(_ZGVbN2v_cos(_mm_set_sd(x[i])));
+}
+
+__attribute__((target("avx2,fma"))) void cosines_avx2(const double* x, std::size_t n, double* out) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, _ZGVdN4v_cos(_mm256_loadu_pd(x + i)));
+  if (i == n) return;
+  double lanes[4] = {0.0, 0.0, 0.0, 0.0};
+  std::copy(x + i, x + n, lanes);
+  _mm256_storeu_pd(lanes, _ZGVdN4v_cos(_mm256_loadu_pd(lanes)));
+  std::copy(lanes, lanes + (n - i), out + i);
+}
+
+ROPESCOPE_AVX512 void cosines_avx512(const double* x, std::size_t n, double* out) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    const __mmask8 m = n - i >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_pd(out + i, m, _ZGVeN8v_cos(_mm512_maskz_loadu_pd(m, x + i)));
+  }
+}
+#else
+void cosines_baseline(const double* x, std::size_t n, double* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::cos(x[i]);
+}
+#endif
+
 #define ROPESCOPE_KERNEL_TABLE(name, suffix, distance, decay) \
   const MetricKernels name = {#suffix,                        \
                               distance,                       \
@@ -282,6 +320,7 @@ ROPESCOPE_AVX512 void rsqrtArray(const double* x, std::size_t n, double* out) {
                               gatherSum_##suffix,             \
                               runSum_##suffix,                \
                               absDeviation_##suffix,          \
+                              cosines_##suffix,               \
                               decay}
 
 ROPESCOPE_KERNEL_TABLE(kBaseline, baseline, distanceSum_baseline, decayBlocks_baseline);

@@ -1,0 +1,95 @@
+#include "ropescope/bias_profile.h"
+
+#include <algorithm>
+
+#include "kernels/metric_kernels.h"
+#include "parallel.h"
+
+namespace ropescope {
+
+namespace {
+// Distinct values per block of a profile's table: the block's arguments, cosines and sums stay in
+// the L1 cache while every pair of the axis passes over them.
+constexpr std::size_t kBlock = 1024;
+}  // namespace
+
+TokenAxisIndex tokenAxisIndex(const PositionIds& ids, const std::vector<std::size_t>& tokens,
+                              int threads) {
+  TokenAxisIndex x;
+  x.tokens = tokens.size();
+  // One axis per task: each axis's sort and lookups are independent of the others.
+  detail::parallelFor(4, threads, [&](std::size_t first, std::size_t last) {
+    for (std::size_t a = first; a < last; ++a) {
+      const Axis axis = kCoordinateAxes[a];
+      std::vector<double>& values = x.values[a];
+      values.reserve(tokens.size());
+      for (std::size_t t : tokens) values.push_back(axisCoordinate(axis, ids.ids[t]));
+      std::sort(values.begin(), values.end());
+      values.erase(std::unique(values.begin(), values.end()), values.end());
+      values.shrink_to_fit();
+      std::vector<std::uint32_t>& index = x.index[a];
+      index.reserve(tokens.size());
+      for (std::size_t t : tokens)
+        index.push_back(static_cast<std::uint32_t>(
+            std::lower_bound(values.begin(), values.end(), axisCoordinate(axis, ids.ids[t])) -
+            values.begin()));
+    }
+  });
+  return x;
+}
+
+std::vector<double> biasProfile(const TokenAxisIndex& index, const PairTable& pairs,
+                                const Id3& position, int threads) {
+  const double n = pairs.size();
+  const detail::MetricKernels& kern = detail::metricKernels();
+  // Per axis with pairs: F[j] = (1/n) sum over its pairs of cos(theta (own - value_j)).
+  std::array<std::vector<double>, 4> tables;
+  const double* lut[4];
+  const std::uint32_t* idx[4];
+  int axes = 0;
+  double constant = 0.0;  // NoPE pairs: cos 0 = 1 each
+  for (int p = 0; p < pairs.size(); ++p)
+    if (pairs.axis[p] == Axis::None) constant += 1.0;
+  for (int a = 0; a < 4; ++a) {
+    const Axis axis = kCoordinateAxes[a];
+    std::vector<double> theta;
+    for (int p = 0; p < pairs.size(); ++p)
+      if (pairs.axis[p] == axis) theta.push_back(pairs.theta[p]);
+    if (theta.empty()) continue;
+    const std::vector<double>& values = index.values[a];
+    const double own = axisCoordinate(axis, position);
+    std::vector<double>& table = tables[a];
+    table.resize(values.size());
+    const std::size_t blocks = (values.size() + kBlock - 1) / kBlock;
+    detail::parallelFor(blocks, threads, [&](std::size_t first, std::size_t last) {
+      double arg[kBlock], cosine[kBlock];
+      for (std::size_t b = first; b < last; ++b) {
+        const std::size_t lo = b * kBlock, len = std::min(kBlock, values.size() - lo);
+        double* sum = table.data() + lo;
+        std::fill(sum, sum + len, 0.0);
+        for (double th : theta) {
+          for (std::size_t j = 0; j < len; ++j) arg[j] = th * (own - values[lo + j]);
+          kern.cosines(arg, len, cosine);
+          for (std::size_t j = 0; j < len; ++j) sum[j] += cosine[j];
+        }
+        for (std::size_t j = 0; j < len; ++j) sum[j] /= n;
+      }
+    });
+    lut[axes] = table.data();
+    idx[axes] = index.index[a].data();
+    ++axes;
+  }
+  std::vector<double> out(index.tokens);
+  detail::parallelFor(index.tokens, threads, [&](std::size_t first, std::size_t last) {
+    const double* l[4];
+    const std::uint32_t* i[4];
+    for (int a = 0; a < axes; ++a) {
+      l[a] = lut[a];
+      i[a] = idx[a] + first;
+    }
+    kern.gatherSum(l, i, axes, constant / n, last - first, out.data() + first);
+  });
+  return out;
+}
+
+}  // namespace ropescope

@@ -1,0 +1,136 @@
+// The selected token's bias profile (core/src/bias_profile.cpp) and the vector cosines under it
+// (kernels/metric_kernels.cpp): checked against positionalBias, the per-pair sum of std::cos
+// read straight from the definition, and against itself across thread counts and copies.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../core/src/kernels/metric_kernels.h"
+#include "ropescope/bias_profile.h"
+#include "ropescope/frequency_plan.h"
+#include "ropescope/layout.h"
+#include "ropescope/metrics.h"
+#include "ropescope/position_design.h"
+
+using namespace ropescope;
+
+namespace {
+
+std::vector<const detail::MetricKernels*> everyCopy() {
+  std::vector<const detail::MetricKernels*> out;
+  for (const char* isa : {"baseline", "avx2", "avx512"})
+    if (const detail::MetricKernels* k = detail::metricKernelsFor(isa)) out.push_back(k);
+  return out;
+}
+
+FrequencySpec spec(const char* plan, int headDim, int rotaryDim, double base) {
+  FrequencySpec s;
+  s.plan = plan;
+  s.rotary.headDim = headDim;
+  s.rotary.rotaryDim = rotaryDim;
+  s.rotary.base = base;
+  return s;
+}
+
+}  // namespace
+
+// Every copy's cosines within 4 ulp of std::cos (libmvec's bound) over small, large and
+// negative arguments, and exactly 1 at 0.
+TEST(BiasProfile, VectorCosinesAgreeWithStdCos) {
+  std::mt19937_64 rng(7);
+  std::vector<double> x;
+  for (double scale : {1e-3, 1.0, 40.0, 1e4, 1e6})
+    for (int i = 0; i < 400; ++i)
+      x.push_back(std::uniform_real_distribution<double>(-scale, scale)(rng));
+  x.push_back(0.0);
+  for (const detail::MetricKernels* k : everyCopy()) {
+    std::vector<double> got(x.size(), std::nan(""));
+    k->cosines(x.data(), x.size(), got.data());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double want = std::cos(x[i]);
+      EXPECT_LE(std::abs(got[i] - want),
+                4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(want), 0.25))
+          << k->isa << " cos(" << x[i] << ")";
+    }
+    EXPECT_EQ(got.back(), 1.0) << k->isa;
+  }
+}
+
+// An element's cosine has the same bits wherever it falls in a call: at the start, in the middle
+// or in a tail of any length (how threads split an array must not matter).
+TEST(BiasProfile, AnElementsCosineDoesNotDependOnItsPlaceInTheCall) {
+  std::vector<double> x(37);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.37 * static_cast<double>(i * i) - 50.0;
+  for (const detail::MetricKernels* k : everyCopy()) {
+    std::vector<double> whole(x.size());
+    k->cosines(x.data(), x.size(), whole.data());
+    for (std::size_t first = 0; first < x.size(); ++first)
+      for (std::size_t n = 1; first + n <= x.size(); n += 3) {
+        std::vector<double> part(n);
+        k->cosines(x.data() + first, n, part.data());
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(part[i], whole[first + i]) << k->isa << " first " << first << " n " << n;
+      }
+  }
+}
+
+// The profile against the definition, token by token: designs whose ids are integers (few
+// distinct values), off the grid (circle: one value per token) and on VRoPE's h+w-t axis; plans
+// with NoPE pairs (vanilla) and interleaved sections.
+TEST(BiasProfile, EqualsThePositionalBiasOfEveryVisualToken) {
+  const PairTable plans[] = {
+      resolvePairs(spec("mrope", 128, 128, 1e4)), resolvePairs(spec("vanilla", 128, 64, 1e4)),
+      resolvePairs(spec("interleaved", 128, 128, 1e6)), resolvePairs(spec("vrope", 32, 32, 1e4))};
+  for (const PairTable& pairs : plans)
+    for (const char* design : {"mrope", "circle", "v2pe", "vrope"}) {
+      const PositionIds ids = findDesign(design).ids(parseLayoutSpec("t5,i6x7,t3,v2x3x4,t2"), {});
+      const std::vector<std::size_t> vis = ids.visualIndices();
+      const TokenAxisIndex index = tokenAxisIndex(ids, vis);
+      ASSERT_EQ(index.tokens, vis.size());
+      for (std::size_t t = 0; t < ids.size(); t += 3) {
+        const std::vector<double> b = biasProfile(index, pairs, ids.ids[t]);
+        ASSERT_EQ(b.size(), vis.size());
+        for (std::size_t i = 0; i < vis.size(); ++i)
+          ASSERT_NEAR(b[i], positionalBias(pairs, displacement(ids, t, vis[i])), 1e-14)
+              << pairs.size() << " pairs, " << design << " token " << t << " to " << vis[i];
+      }
+    }
+}
+
+// The index keeps each axis's distinct values once, ascending, and every token finds its own.
+TEST(BiasProfile, TheIndexHoldsEachDistinctCoordinateOnce) {
+  const PositionIds ids = findDesign("mrope").ids(parseLayoutSpec("t4,i5x9,t2"), {});
+  const std::vector<std::size_t> vis = ids.visualIndices();
+  const TokenAxisIndex index = tokenAxisIndex(ids, vis, 3);
+  EXPECT_EQ(index.values[1].size(), 5u);  // h: the rows
+  EXPECT_EQ(index.values[2].size(), 9u);  // w: the columns
+  for (int a = 0; a < 4; ++a) {
+    EXPECT_TRUE(std::is_sorted(index.values[a].begin(), index.values[a].end())) << a;
+    EXPECT_EQ(std::adjacent_find(index.values[a].begin(), index.values[a].end()),
+              index.values[a].end())
+        << a;
+    ASSERT_EQ(index.index[a].size(), vis.size());
+    for (std::size_t i = 0; i < vis.size(); ++i)
+      EXPECT_EQ(index.values[a][index.index[a][i]],
+                axisCoordinate(kCoordinateAxes[a], ids.ids[vis[i]]));
+  }
+}
+
+// Split among any number of threads, in blocks of values and ranges of tokens: the same bits.
+TEST(BiasProfile, IsTheSameOnEveryThreadCount) {
+  const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t9,i45x61,t9"), {});
+  const PairTable pairs = resolvePairs(spec("mrope", 128, 128, 1e4));
+  const TokenAxisIndex one = tokenAxisIndex(ids, ids.visualIndices(), 1);
+  const std::vector<double> first = biasProfile(one, pairs, ids.ids[4], 1);
+  for (int threads : {2, 3, 7}) {
+    const TokenAxisIndex index = tokenAxisIndex(ids, ids.visualIndices(), threads);
+    EXPECT_EQ(index.values, one.values) << threads;
+    EXPECT_EQ(index.index, one.index) << threads;
+    EXPECT_EQ(biasProfile(index, pairs, ids.ids[4], threads), first) << threads;
+  }
+}
