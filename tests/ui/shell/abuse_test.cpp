@@ -922,7 +922,10 @@ TEST(AbuseMemory, HugeCompareSceneGivesItsMemoryBack) {
       "[ abuse ] huge compare scene: %.0f MiB before, %.0f MiB in it, %.0f MiB after; peak %.0f "
       "MiB\n",
       before / 1024.0, inHuge / 1024.0, after / 1024.0, peakRssKiB() / 1024.0);
-  EXPECT_GT(inHuge - before, 256L * 1024) << "the huge scene should cost memory while shown";
+  // 251 000 tokens in the model, in each of the four compare designs and in each view's copy
+  // (measured 235 MiB); since the views draw a lattice of the points (kPointBudget) rather than
+  // every one, no longer the 256 MiB this bound once was.
+  EXPECT_GT(inHuge - before, 128L * 1024) << "the huge scene should cost memory while shown";
   EXPECT_LT(after - before, kKeptLimitKiB) << "memory kept after the huge scene was left";
   EXPECT_LT(peakRssKiB(), kPeakLimitKiB);
   w.startWith(fixedScene());

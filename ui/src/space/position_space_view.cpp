@@ -159,8 +159,16 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   follow->SetClientData(this);
   follow->SetCallback([](vtkObject* caller, unsigned long, void* self, void*) {
     auto* view = static_cast<PositionSpaceView*>(self);
-    view->tiles_->followCamera(static_cast<vtkRenderer*>(caller)->GetActiveCamera());
-    view->placeAxes(static_cast<vtkRenderer*>(caller));
+    auto* renderer = static_cast<vtkRenderer*>(caller);
+    view->tiles_->followCamera(renderer->GetActiveCamera());
+    // A zoom that changes how densely the points must be drawn to cover the same area (before
+    // the axes are placed: the note it rewrites is one of their obstacles).
+    const int stride = view->wantedPointStride(renderer);
+    if (stride != view->pointStride_) {
+      view->pointStride_ = stride;
+      view->buildVisualPoints();
+    }
+    view->placeAxes(renderer);
   });
   ren->AddObserver(vtkCommand::StartEvent, follow);
   for (auto& key : axisKey_) ren->AddActor2D(key);
@@ -413,8 +421,6 @@ void PositionSpaceView::rebuild() {
 
   auto textPts = vtkSmartPointer<vtkPoints>::New();
   auto textVerts = vtkSmartPointer<vtkCellArray>::New();
-  auto visPts = vtkSmartPointer<vtkPoints>::New();
-  auto visVerts = vtkSmartPointer<vtkCellArray>::New();
   auto audioPts = vtkSmartPointer<vtkPoints>::New();
   auto audioVerts = vtkSmartPointer<vtkCellArray>::New();
   auto audioRuns = vtkSmartPointer<vtkCellArray>::New();
@@ -443,10 +449,7 @@ void PositionSpaceView::rebuild() {
     } else {
       visualIndexOf_[i] = static_cast<long>(visualTokens_.size());
       visualTokens_.push_back(static_cast<long>(i));
-      if (tiles_->covers(static_cast<long>(i))) continue;
-      pointTokens_.push_back(static_cast<long>(i));
-      const vtkIdType id = visPts->InsertNextPoint(p[0], p[1], p[2]);
-      visVerts->InsertNextCell(1, &id);
+      if (!tiles_->covers(static_cast<long>(i))) pointTokens_.push_back(static_cast<long>(i));
     }
   }
   closeRun();
@@ -471,12 +474,9 @@ void PositionSpaceView::rebuild() {
   }
   textLine_->SetLines(line);
 
-  visualPoints_->Initialize();
-  visualPoints_->SetPoints(visPts);
-  visualPoints_->SetVerts(visVerts);
-
   rebuildSelection();
-  applyColors();
+  pointStride_ = wantedPointStride(renderer());
+  buildVisualPoints();  // with their colours and the note
 
   double b[6];
   contentBounds(b);
@@ -518,16 +518,97 @@ void PositionSpaceView::sampleCone() {
 }
 
 void PositionSpaceView::writeConeNote() {
-  coneNote_->SetVisibility(coneShown_ > 0);
-  if (coneShown_ == 0) return;
+  const bool lattice = pointStride_ > 1;
+  coneNote_->SetVisibility(coneShown_ > 0 || lattice);
+  if (coneShown_ == 0 && !lattice) return;
   // Short lines: a longer one was cut off by the view's edge at 1366 x 768, and a compare
   // quadrant there is under 420 px wide.
-  const QString text = width() >= 420
-                           ? QStringLiteral(
-                                 "cone: lines to %1 of %2 visual tokens\n(an even sample with the "
-                                 "nearest,\nthe farthest and each axis's extremes)")
-                           : QStringLiteral("cone: %1 of %2\nvisual tokens\n(an even sample)");
-  coneNote_->SetInput(text.arg(coneShown_).arg(visualTokens_.size()).toUtf8().constData());
+  const bool wide = width() >= 420;
+  QStringList lines;
+  if (coneShown_ > 0)
+    lines << (wide ? QStringLiteral(
+                         "cone: lines to %1 of %2 visual tokens\n(an even sample with the "
+                         "nearest,\nthe farthest and each axis's extremes)")
+                   : QStringLiteral("cone: %1 of %2\nvisual tokens\n(an even sample)"))
+                 .arg(coneShown_)
+                 .arg(visualTokens_.size());
+  if (lattice)
+    lines << (wide ? QStringLiteral("points: 1 in %1 rows and columns (%2 of %3;\nzoom in "
+                                    "for all)")
+                   : QStringLiteral("points: 1 in %1 rows, cols\n(zoom in for all)"))
+                 .arg(pointStride_)
+                 .arg(drawnPoints_.size())
+                 .arg(pointTokens_.size());
+  coneNote_->SetInput(lines.join(QLatin1Char('\n')).toUtf8().constData());
+}
+
+int PositionSpaceView::wantedPointStride(vtkRenderer* renderer) const {
+  if (pointTokens_.size() <= kPointBudget) return 1;
+  const int* size = renderer->GetSize();
+  if (size[0] < 2 || size[1] < 2) return 1;  // not on a screen yet: nothing to judge by
+  // The median on-screen distance between a token and the next one in its row, over an even
+  // sample of the drawn tokens.
+  std::vector<double> gaps;
+  const std::size_t step = std::max<std::size_t>(1, pointTokens_.size() / 64);
+  auto display = [renderer](const Id3& p, double out[3]) {
+    renderer->SetWorldPoint(p[0], p[1], p[2], 1.0);
+    renderer->WorldToDisplay();
+    renderer->GetDisplayPoint(out);
+  };
+  for (std::size_t k = 0; k < pointTokens_.size(); k += step) {
+    const auto t = static_cast<std::size_t>(pointTokens_[k]);
+    if (t + 1 >= ids_.size()) continue;
+    const TokenInfo &a = ids_.tokens[t], &b = ids_.tokens[t + 1];
+    if (b.modality != a.modality || b.segment != a.segment || b.frame != a.frame ||
+        b.row != a.row || b.col != a.col + 1)
+      continue;
+    double pa[3], pb[3];
+    display(ids_.ids[t], pa);
+    display(ids_.ids[t + 1], pb);
+    gaps.push_back(std::hypot(pa[0] - pb[0], pa[1] - pb[1]));
+  }
+  if (gaps.empty()) return 1;
+  std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2),
+                   gaps.end());
+  const double gap = gaps[gaps.size() / 2];
+  // Drawn points at most 0.7 of a point apart: the centre of each square of four is under half
+  // a point from its corners, so the points still cover the grid's area without a hole.
+  const double pointPx = visualActor_->GetProperty()->GetPointSize();
+  if (!(gap > 0.0)) return kMaxPointStride;
+  return std::clamp(static_cast<int>(0.7 * pointPx / gap), 1, kMaxPointStride);
+}
+
+void PositionSpaceView::buildVisualPoints() {
+  drawnPoints_.clear();
+  std::map<std::pair<int, int>, std::pair<int, int>> last;  // (segment, frame): last row, col
+  if (pointStride_ > 1)
+    for (long t : pointTokens_) {
+      const TokenInfo& info = ids_.tokens[t];
+      auto& e = last[{info.segment, info.frame}];
+      e.first = std::max(e.first, info.row);
+      e.second = std::max(e.second, info.col);
+    }
+  auto pts = vtkSmartPointer<vtkPoints>::New();
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  for (long t : pointTokens_) {
+    const TokenInfo& info = ids_.tokens[t];
+    if (pointStride_ > 1) {
+      // Every stride-th row and column, and each grid's last ones, so that its edges stay put.
+      const auto& e = last[{info.segment, info.frame}];
+      if ((info.row % pointStride_ != 0 && info.row != e.first) ||
+          (info.col % pointStride_ != 0 && info.col != e.second))
+        continue;
+    }
+    drawnPoints_.push_back(t);
+    const Id3& p = ids_.ids[static_cast<std::size_t>(t)];
+    const vtkIdType id = pts->InsertNextPoint(p[0], p[1], p[2]);
+    verts->InsertNextCell(1, &id);
+  }
+  visualPoints_->Initialize();
+  visualPoints_->SetPoints(pts);
+  visualPoints_->SetVerts(verts);
+  applyColors();
+  writeConeNote();  // it says how many are drawn
 }
 
 QString PositionSpaceView::coneNote() const {
@@ -616,7 +697,7 @@ void PositionSpaceView::applyColors() {
   auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
   colors->SetNumberOfComponents(3);
   colors->SetName("colors");
-  for (long t : pointTokens_) {
+  for (long t : drawnPoints_) {
     const TokenInfo& info = ids_.tokens[t];
     std::array<unsigned char, 3> rgb;
     if (colorMode_ == ColorMode::GridCell) {

@@ -48,6 +48,17 @@ class PositionSpaceView : public VtkView {
   // the bottom-left corner says how many of how many. A line to each of 250 000 tokens cost
   // llvmpipe seconds a click and drew no more than a solid wash.
   static constexpr std::size_t kMaxConeLines = 4096;
+  // Past this many visual points the view draws a lattice of them: every s-th row and column
+  // of each grid (and its last row and column), s the largest stride at which the drawn points
+  // still overlap on the screen at the current zoom, so the grid covers the same area in the
+  // same colours and a frame of t1000,i500x500 costs llvmpipe a fraction (all 250 000 spheres:
+  // 0.4 s a frame on two cores). Zooming in lowers the stride, down to every point; a note in
+  // the bottom-left corner says so. Hover, clicks and the cone use every token.
+  static constexpr std::size_t kPointBudget = 16384;
+  static constexpr int kMaxPointStride = 64;
+  // The drawn lattice's stride (1: every visual point) and the tokens drawn as points.
+  int pointStride() const { return pointStride_; }
+  const std::vector<long>& drawnPoints() const { return drawnPoints_; }
   // The visual tokens (token indices) the cone's lines go to; empty without a selection.
   const std::vector<long>& coneEnds() const { return coneEnds_; }
   bool coneSampled() const { return !coneSample_.empty() && !coneEnds_.empty(); }
@@ -137,6 +148,10 @@ class PositionSpaceView : public VtkView {
   void onClick(QPoint pos);
   void applyColors();
   void applyTheme();
+  // The lattice stride the current camera needs (kPointBudget); 1 when every point is drawn.
+  int wantedPointStride(vtkRenderer* renderer) const;
+  // The visual points for pointStride_ (drawnPoints_), their colours and the note.
+  void buildVisualPoints();
 
   PositionIds ids_;
   std::vector<long> textIndexOf_;    // per token: index among text tokens or -1
@@ -146,6 +161,8 @@ class PositionSpaceView : public VtkView {
   long selectedAudio_ = -1;
   std::vector<long> visualTokens_;  // token index of every visual token
   std::vector<long> pointTokens_;   // visual tokens drawn as points (not as picture tiles)
+  std::vector<long> drawnPoints_;   // of those, the ones drawn at pointStride_ (all when 1)
+  int pointStride_ = 1;
   Layout layout_;
   bool tilesDirty_ = true;
   std::unique_ptr<PictureTiles> tiles_;
