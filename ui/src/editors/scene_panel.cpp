@@ -54,7 +54,7 @@ ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), mo
 
   column->addStretch(1);
   connect(model_, &SceneModel::changed, this, &ScenePanel::sync);
-  sync();
+  sync(SceneChanges::all());
 }
 
 void ScenePanel::buildModelBox(QVBoxLayout* column) {
@@ -279,7 +279,14 @@ QLabel* ScenePanel::makeErrorLabel() {
   return label;
 }
 
-void ScenePanel::sync() {
+void ScenePanel::sync(SceneChanges parts) {
+  // A click on a token changes only the selection: its one box. Setting every field again
+  // repainted the whole panel on each click (t1000,i500x500: a frame's worth of the click).
+  if (!parts.empty() && parts.within(ScenePart::Selection)) {
+    syncSelection();
+    if (model_->problem() || errorsShown_) showErrors();
+    return;
+  }
   const Scene& s = model_->scene();
   segments_->setGridSettings(s.imageGrid);
   const bool layoutRefused =
@@ -347,14 +354,17 @@ void ScenePanel::sync() {
   multiheadRow_->setEnabled(s.frequency.plan == "multihead");
   if (!sections_->hasFocus()) sections_->setText(joinSections(s.frequency.sections));
 
-  {
-    const QSignalBlocker block(selectedText_);
-    const int texts = static_cast<int>(model_->metrics().ptd.nText);
-    selectedText_->setRange(0, std::max(0, texts - 1));
-    selectedText_->setValue(s.selectedText);
-    selectedText_->setSuffix(tr(" of %1").arg(texts));
-  }
+  syncSelection();
   showErrors();
+}
+
+void ScenePanel::syncSelection() {
+  const QSignalBlocker block(selectedText_);
+  const int texts = static_cast<int>(model_->metrics().ptd.nText);
+  selectedText_->setRange(0, std::max(0, texts - 1));
+  selectedText_->setValue(model_->scene().selectedText);
+  const QString suffix = tr(" of %1").arg(texts);
+  if (selectedText_->suffix() != suffix) selectedText_->setSuffix(suffix);
 }
 
 void ScenePanel::rebuildParameterEditors() {
@@ -380,6 +390,7 @@ void ScenePanel::rebuildParameterEditors() {
 }
 
 void ScenePanel::showErrors() {
+  errorsShown_ = model_->problem().has_value();
   for (auto& [field, label] : fieldErrors_) label->hide();
   for (auto& [key, editor] : editors_) editor->setError({});
   segments_->setError({});

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include "ropescope/scene_changes.h"
+
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -37,7 +39,10 @@ class ScenePanel : public QWidget {
   ImageGridEditor* imageGridEditor() const { return imageGrid_; }
 
  private:
-  void sync();
+  // Shows the model's scene in the fields that show `parts` (all of them unless only the
+  // selection changed) and its problem beside its field.
+  void sync(ropescope::SceneChanges parts);
+  void syncSelection();
   void rebuildParameterEditors();
   void showErrors();
   // The panel's boxes, top to bottom, each added to `column` with its editors connected.
@@ -75,6 +80,7 @@ class ScenePanel : public QWidget {
   QWidget* ageBox_ = nullptr;
   QSpinBox* selectedText_ = nullptr;
   QLabel* generalError_ = nullptr;
+  bool errorsShown_ = false;                // showErrors() last showed a problem
   std::map<QString, QLabel*> fieldErrors_;  // field name -> its red label
 };
 

@@ -46,8 +46,9 @@ class PositionSpaceView : public VtkView {
   // even sample of the visual tokens plus the ones that bound the cone (each axis's least and
   // greatest id, the nearest and the farthest visual token from the selected one), and a note in
   // the bottom-left corner says how many of how many. A line to each of 250 000 tokens cost
-  // llvmpipe seconds a click and drew no more than a solid wash.
-  static constexpr std::size_t kMaxConeLines = 4096;
+  // llvmpipe seconds a click and drew no more than a solid wash; 4096 translucent lines still
+  // took half of a 54 ms frame of t1000,i500x500, 1024 draw the same wash in a quarter of that.
+  static constexpr std::size_t kMaxConeLines = 1024;
   // Past this many visual points the view draws a lattice of them: every s-th row and column
   // of each grid (and its last row and column), s the largest stride at which the drawn points
   // still overlap on the screen at the current zoom, so the grid covers the same area in the
