@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHash>
 #include <QTest>
@@ -120,12 +122,47 @@ bool matchesBaseline(const QImage& actual, const QString& name, double allowedFr
   return ok;
 }
 
+namespace {
+
+// Counts the paint events of a window's widgets (the window or any widget inside it) while it
+// lives: a covered widget (a view inside a scroll area) may never get one itself.
+class WindowPaints : public QObject {
+ public:
+  explicit WindowPaints(QWidget* window) : window_(window) { qApp->installEventFilter(this); }
+  ~WindowPaints() override { qApp->removeEventFilter(this); }
+  WindowPaints(const WindowPaints&) = delete;
+  WindowPaints& operator=(const WindowPaints&) = delete;
+  int count() const { return count_; }
+
+  bool eventFilter(QObject* object, QEvent* event) override {
+    if (event->type() == QEvent::Paint && object->isWidgetType()) {
+      auto* w = static_cast<QWidget*>(object);
+      if (w == window_ || window_->isAncestorOf(w)) ++count_;
+    }
+    return false;
+  }
+
+ private:
+  QWidget* window_;
+  int count_ = 0;
+};
+
+}  // namespace
+
 void showAndSettle(QWidget* widget) {
   QWidget* top = widget->window();
+  const WindowPaints paints(top);
   top->show();
   EXPECT_TRUE(waitUntil([top] { return top->windowHandle() && top->windowHandle()->isExposed(); }));
-  QTest::qWait(150);
-  QCoreApplication::processEvents();
+  // A window that was on the screen already paints again only when asked.
+  top->update();
+  EXPECT_TRUE(waitUntil([&paints] { return paints.count() > 0; }));
+  // What the first paint set off (queued refreshes, relayouts, the GL views' first frames) runs
+  // out before the caller looks.
+  for (int i = 0; i < 3; ++i) {
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+  }
 }
 
 }  // namespace ropescope::ui::test
