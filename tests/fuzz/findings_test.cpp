@@ -138,6 +138,12 @@ TEST(FuzzFindings, WaveListSubChunksThatWrapAreRefusedBeforeLibsndfileLoops) {
   EXPECT_EQ(messageOf([&] { probeSound(dir + "wav-list-size-wraps.wav"); }),
             dir + "wav-list-size-wraps.wav: has a damaged LIST chunk: sub-chunk 'datO' claims " +
                 "4294967283 bytes where 52 remain");
+  // The same wrap after the data chunk of an RF64 file that gives its size there (no ds64):
+  // libsndfile's RF64 reader walks on past the data and hung; the check stopped at the data.
+  const std::string c = readBytes(dir + "rf64-list-hang.wav");
+  EXPECT_EQ(messageOf([&] { probeSoundBytes(c.data(), c.size(), "c.wav"); }),
+            "c.wav: has a damaged LIST chunk: sub-chunk 'datO' claims 4294967283 bytes where 0 "
+            "remain");
 }
 
 TEST(FuzzFindings, InMemorySoundProbeAgreesWithTheFileProbe) {

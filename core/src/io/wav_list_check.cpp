@@ -68,7 +68,6 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
   const bool riff = !std::memcmp(head, "RIFF", 4) || !std::memcmp(head, "RF64", 4);
   const bool rifx = !std::memcmp(head, "RIFX", 4);
   if ((!riff && !rifx) || std::memcmp(head + 8, "WAVE", 4) != 0) return {};
-  const bool rf64 = !std::memcmp(head, "RF64", 4);
   std::uint64_t pos = 12;
   for (int i = 0; i < kMaxChunks && pos + 8 <= fileSize; ++i) {
     unsigned char h[8];
@@ -86,8 +85,11 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
           continue;
         }
       }
-    } else if (!std::memcmp(h, "data", 4) && (rf64 || size == 0xFFFFFFFFu)) {
-      return {};  // the real size is in ds64: nothing after it is walked
+    } else if (!std::memcmp(h, "data", 4) && size == 0xFFFFFFFFu) {
+      // The real size is in ds64: nothing after it is walked. An RF64 file whose data chunk
+      // gives its size here is walked on like a RIFF one: libsndfile reads the chunks after it
+      // too, and a damaged LIST there hung its RF64 reader (fuzz regression rf64-list-hang.wav).
+      return {};
     }
     if (size >= left) return {};
     pos += size + (size & 1);
