@@ -68,6 +68,14 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
   const bool riff = !std::memcmp(head, "RIFF", 4) || !std::memcmp(head, "RF64", 4);
   const bool rifx = !std::memcmp(head, "RIFX", 4);
   if ((!riff && !rifx) || std::memcmp(head + 8, "WAVE", 4) != 0) return {};
+  if (!std::memcmp(head, "RF64", 4)) {
+    // EBU Tech 3306: an RF64 file's first chunk is ds64, which holds the 64-bit sizes. Without
+    // it libsndfile's RF64 reader walks chunks by sizes this check cannot follow and hung on
+    // crafted files (fuzz regressions rf64-list-hang*.wav): refused before it reads them.
+    unsigned char first[4];
+    if (fileSize < 16 || read(12, first, 4) != 4 || std::memcmp(first, "ds64", 4) != 0)
+      return "is an RF64 file without its ds64 chunk (RF64 files start with it)";
+  }
   std::uint64_t pos = 12;
   for (int i = 0; i < kMaxChunks && pos + 8 <= fileSize; ++i) {
     unsigned char h[8];
@@ -86,9 +94,8 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
         }
       }
     } else if (!std::memcmp(h, "data", 4) && size == 0xFFFFFFFFu) {
-      // The real size is in ds64: nothing after it is walked. An RF64 file whose data chunk
-      // gives its size here is walked on like a RIFF one: libsndfile reads the chunks after it
-      // too, and a damaged LIST there hung its RF64 reader (fuzz regression rf64-list-hang.wav).
+      // The real size is in ds64: nothing after it is walked. A data chunk that gives its
+      // size here is walked past like any other: libsndfile reads the chunks after it too.
       return {};
     }
     if (size >= left) return {};
