@@ -269,12 +269,8 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   ticker.start(5);
   ASSERT_TRUE(attentionSettled(v));
   ticker.stop();
-  EXPECT_GE(ticks, 3)
-      << "the GUI thread's event loop hardly ran while the worker computed";  // The running job was
-                                                                              // dropped, and only
-                                                                              // the final request's
-                                                                              // result reached the
-                                                                              // screen.
+  EXPECT_GE(ticks, 3) << "the GUI thread's event loop hardly ran while the worker computed";
+  // The running job was dropped, and only the final request's result reached the screen.
   bool firstDropped = false;
   for (const QList<QVariant>& args : dropped) firstDropped |= args.at(0).toULongLong() == first;
   EXPECT_TRUE(firstDropped);
@@ -300,14 +296,32 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
     EXPECT_NEAR(r.pooled[k], pooled[k], 1e-4 * (1.0 + std::abs(pooled[k]))) << k;
   }
 
-  // Cancel: the running job is dropped and the last finished result stays.
+  // Cancel: the running job is dropped and the last finished result stays. The job is held at
+  // its "rotating q and k" step until Cancel was pressed, so that it is running then; once let
+  // go it must stop at its next step and say so (jobDropped), and nothing of it is shown.
   const quint64 before = r.generation;
+  std::atomic<quint64> running{0};
+  QSemaphore resume;
+  v->setJobStepHook([&](const AttentionRequest& req, int percent) {
+    if (percent != 25 || req.source.kind != QkSourceSpec::Kind::Random || req.source.seed != 9)
+      return;
+    running = req.generation;
+    resume.acquire();
+  });
   v->setRandomQk(4, 9);
-  QTest::qWait(60);
+  ASSERT_TRUE(waitUntil([&] { return running.load() != 0; }));
   ASSERT_TRUE(v->busy());
   v->cancel();
   EXPECT_FALSE(v->busy());
-  QTest::qWait(1500);
+  resume.release();
+  v->setJobStepHook({});
+  const auto droppedJob = [&] {
+    for (const QList<QVariant>& args : dropped)
+      if (args.at(0).toULongLong() == running.load()) return true;
+    return false;
+  };
+  ASSERT_TRUE(waitUntil(droppedJob));
+  QCoreApplication::processEvents();
   EXPECT_EQ(v->shownResult()->generation, before);
   EXPECT_EQ(shown.count(), 1);
 }

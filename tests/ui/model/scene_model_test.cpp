@@ -226,7 +226,8 @@ TEST(SceneModel, SlowScenesCompareDesignsInTheBackground) {
   model.setScene(a);
   ASSERT_FALSE(model.isStale());
   EXPECT_TRUE(model.summariesPending());
-  QTest::qWait(400);  // past the pause for edits: the request waits on the held worker
+  // Past the pause for edits the request reaches the worker, where it waits (held).
+  ASSERT_TRUE(waitUntil([&] { return model.summaryWorker()->requested() == 1; }));
   EXPECT_TRUE(model.summariesPending());
   EXPECT_EQ(model.summaryWorker()->started(), 0);
   EXPECT_EQ(summaries.count(), 0);
@@ -244,13 +245,14 @@ TEST(SceneModel, AnEditReplacesAWaitingComparison) {
   model.setSynchronousSummaryLimit(0);
   model.summaryWorker()->setHeld(true);
   model.setScene(biggerScene("t20,i12x14,t9"));
-  QTest::qWait(400);
+  ASSERT_TRUE(waitUntil([&] { return model.summaryWorker()->requested() == 1; }));
   const Scene b = biggerScene("t7,i9x9,t30");
   model.setScene(b);
-  QTest::qWait(400);
+  ASSERT_TRUE(waitUntil([&] { return model.summaryWorker()->requested() == 2; }));
   model.summaryWorker()->setHeld(false);
   ASSERT_TRUE(waitUntil([&] { return !model.summariesPending(); }));
-  QTest::qWait(100);  // nothing else arrives
+  // The second request replaced the first while it waited: one comparison ran, of b.
+  EXPECT_EQ(model.summaryWorker()->requested(), 2);
   EXPECT_EQ(model.summaryWorker()->started(), 1);
   expectSummariesOf(model, b);
   // An invalid edit keeps the last valid scene's comparison.
@@ -280,7 +282,9 @@ TEST(SceneModel, FlushWinsOverTheBackgroundAndDestroyingStopsIt) {
     model.flushSummaries();
     EXPECT_FALSE(model.summariesPending());
     expectSummariesOf(model, a);
-    QTest::qWait(400);
+    // The flush took the pending comparison's place: nothing is left to ask the worker for.
+    QCoreApplication::processEvents();
+    EXPECT_EQ(model.summaryWorker()->requested(), 0);
     EXPECT_EQ(spy->count(), 1);
     // A slow comparison running when the model goes.
     model.setScene(biggerScene("t400,i60x60"));
@@ -306,6 +310,7 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   model.setBackgroundPairs(100);
   ropescope::ui::LatestWorker* worker = model.metricsWorker();
   worker->setHeld(true);
+  const int startedFirst = worker->started();
   const Scene before = model.validScene();
   QSignalSpy changed(&model, &SceneModel::changed);
   const Scene a = biggerScene("t20,i12x14,t9");
@@ -315,8 +320,9 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   EXPECT_FALSE(model.isStale());
   EXPECT_TRUE(model.validScene() == before);
   EXPECT_TRUE(model.scene() == a);
-  QTest::qWait(100);
+  QCoreApplication::processEvents();
   EXPECT_TRUE(model.computing());  // held
+  EXPECT_EQ(worker->started(), startedFirst);
   worker->setHeld(false);
   ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
   EXPECT_EQ(changed.count(), 2);
@@ -330,12 +336,13 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   // Two edits while held: only the second is computed.
   worker->setHeld(true);
   const int started = worker->started();
+  const int requested = worker->requested();
   model.setScene(biggerScene("t7,i9x9,t30"));
   const Scene c = biggerScene("t9,i9x10,t31");
   model.setScene(c);
   worker->setHeld(false);
   ASSERT_TRUE(model.waitForMetrics(kHangGuardMs));
-  QTest::qWait(100);
+  EXPECT_EQ(worker->requested(), requested + 2);
   EXPECT_EQ(worker->started(), started + 1);
   EXPECT_TRUE(model.validScene() == c);
   EXPECT_EQ(model.metrics().ids.size(), c.layout.tokenCount());
@@ -355,8 +362,11 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   EXPECT_TRUE(model.computing());
   model.reportProblem({QStringLiteral("layout: typed nonsense"), QStringLiteral("layout")});
   EXPECT_FALSE(model.computing());
+  EXPECT_FALSE(worker->busy());  // the waiting job was dropped: nothing is left to run
+  const int startedBeforeRelease = worker->started();
   worker->setHeld(false);
-  QTest::qWait(300);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(worker->started(), startedBeforeRelease);
   EXPECT_TRUE(model.isStale());
   EXPECT_TRUE(model.validScene() == c);
 }

@@ -29,9 +29,9 @@
 #include "image_compare.h"
 #include "model/sample_scene.h"
 #include "model/scene_model.h"
+#include "picture/picture_canvas.h"
 #include "picture/picture_importer.h"
 #include "picture/picture_source.h"
-#include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
@@ -346,7 +346,6 @@ TEST(Picture, TexturedTilesShowThePicturesColours) {
   cam->SetViewUp(0, -1, 0);
   w.spaceView()->renderer()->ResetCameraClippingRange();
   w.spaceView()->update();
-  QTest::qWait(50);
   const QImage image = w.spaceView()->grabFramebuffer();
   if (!qEnvironmentVariableIsEmpty("ROPESCOPE_SCREENSHOT_DIR"))
     image.save(qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR") + QStringLiteral("/blocks.png"));
@@ -383,8 +382,7 @@ TEST(Picture, TexturedViewBaseline) {
   matchesBaseline(image, QStringLiteral("picture_tiles.png"), 0.03);
 
   // Tiles in the ring's plane are a different picture of the same tokens.
-  w.spaceView()->setTileFacing(TileFacing::RingPlane);
-  QTest::qWait(50);
+  w.spaceView()->setTileFacing(TileFacing::RingPlane);  // rebuilds the tiles at once
   const QImage planar = w.spaceView()->grabFramebuffer();
   if (!qEnvironmentVariableIsEmpty("ROPESCOPE_SCREENSHOT_DIR")) {
     image.save(qEnvironmentVariable("ROPESCOPE_SCREENSHOT_DIR") + QStringLiteral("/tiles.png"));

@@ -577,6 +577,15 @@ class Abuser {
 
 // The 3-D view shows the model's last valid scene, or sits hidden (compare mode's page) and
 // owes the change until it is shown (model/when_shown.h). A shown view never owes.
+// Waits until nothing the window scheduled is left: the metrics, the design comparison, the
+// compare views (when shown) and a memory release. A resident-size reading then sees what stays.
+bool settled(MainWindow& w) {
+  return waitUntil([&] {
+    return !w.model()->computing() && !w.model()->summariesPending() &&
+           (!w.compareMode() || w.compareView()->settled()) && !w.memoryRelease()->pending();
+  });
+}
+
 bool spaceViewOwes(MainWindow& w) {
   const auto* view = qobject_cast<SceneSpaceView*>(w.spaceView());
   const bool owes = view && view->dirty();
@@ -761,7 +770,7 @@ TEST(Abuse, ThousandsOfRandomEventsLeaveAResponsiveCorrectApp) {
   w.attentionDock()->hide();
   w.setCompareMode(false);
   w.startWith(fixedScene());
-  QTest::qWait(200);
+  ASSERT_TRUE(settled(w));
   const long after = currentRssKiB();
   std::printf(
       "[ abuse ] seed %llu: %d events in %.1f s (%d dialogs answered, %d files refused, %d huge "
@@ -892,18 +901,15 @@ TEST(AbuseMemory, HugeCompareSceneGivesItsMemoryBack) {
   w.resize(2400, 706);
   showAndSettle(&w);
   w.setCompareMode(true);
-  QTest::qWait(300);
   w.model()->flushSummaries();
-  QTest::qWait(300);
+  ASSERT_TRUE(settled(w));
   const long before = currentRssKiB();
   w.model()->setScene(huge);
   ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
-  QTest::qWait(300);
   w.model()->flushSummaries();
   // Compare mode computes the four designs of a scene this large in the background: measured
   // once they are shown (an event, not a time; ASan takes seconds for it).
-  ASSERT_TRUE(waitUntil([&] { return w.compareView()->settled(); }));
-  QTest::qWait(300);
+  ASSERT_TRUE(settled(w));
   // The model holds the huge scene; the 3-D view behind compare mode owes it until shown.
   ASSERT_EQ(w.model()->validScene().layout.tokenCount(), huge.layout.tokenCount());
   ASSERT_EQ(w.compareView()->view(0)->ids().size(), huge.layout.tokenCount());
@@ -911,12 +917,10 @@ TEST(AbuseMemory, HugeCompareSceneGivesItsMemoryBack) {
   const long inHuge = currentRssKiB();
   const int releases = w.memoryRelease()->releases();
   w.model()->setScene(fixedScene());
-  ASSERT_TRUE(waitUntil([&] { return w.compareView()->settled(); }));
-  QTest::qWait(300);
   w.model()->flushSummaries();
   // The release comes a moment after the views let go of the huge scene.
-  EXPECT_TRUE(waitUntil([&] { return w.memoryRelease()->releases() > releases; }));
-  QTest::qWait(100);
+  ASSERT_TRUE(settled(w));
+  EXPECT_GT(w.memoryRelease()->releases(), releases);
   const long after = currentRssKiB();
   std::printf(
       "[ abuse ] huge compare scene: %.0f MiB before, %.0f MiB in it, %.0f MiB after; peak %.0f "

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -108,7 +109,8 @@ TEST(Autosave, WritesOnlyWhileModifiedAndNotOnACleanClose) {
     MainWindow w;
     w.startWith(fixedScene());
     w.autosave()->setInterval(50);
-    QTest::qWait(200);
+    QSignalSpy ticks(w.autosave(), &Autosave::ticked);
+    ASSERT_TRUE(waitUntil([&] { return ticks.count() >= 1; }));
     EXPECT_FALSE(QFile::exists(w.autosave()->scenePath()));  // nothing unsaved
     w.model()->setScene(changedScene());
     ASSERT_TRUE(waitUntil([&] { return QFile::exists(w.autosave()->scenePath()); }));
@@ -116,7 +118,8 @@ TEST(Autosave, WritesOnlyWhileModifiedAndNotOnACleanClose) {
     Scene bad = changedScene();
     bad.frequency.rotary.base = -1;
     w.model()->setScene(bad);
-    QTest::qWait(200);
+    const qsizetype ticksBefore = ticks.count();
+    ASSERT_TRUE(waitUntil([&] { return ticks.count() > ticksBefore; }));
     EXPECT_TRUE(loadSceneFile(w.autosave()->scenePath().toStdString()) == changedScene());
     // Back to the saved scene: nothing to keep.
     w.model()->setScene(fixedScene());

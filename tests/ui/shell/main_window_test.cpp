@@ -293,15 +293,17 @@ TEST(MainWindow, QuitAfterSavingDoesNotAsk) {
   ASSERT_TRUE(win.w.saveTo(dir.filePath(QStringLiteral("saved.json"))));
   ASSERT_FALSE(win.w.isModified());
   bool asked = false;
-  // A prompt would block close(): answer it, but record that it came.
-  QTimer::singleShot(100, [&asked] {
+  // A prompt would block close() in its own event loop, where this timer answers it and records
+  // that it came; without one close() returns at once and the timer never fires.
+  QTimer answer;
+  QObject::connect(&answer, &QTimer::timeout, [&asked] {
     if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
       asked = true;
       box->button(QMessageBox::Cancel)->click();
     }
   });
+  answer.start(10);
   EXPECT_TRUE(win.w.close());
-  QTest::qWait(150);
   EXPECT_FALSE(asked);
 }
 

@@ -14,6 +14,7 @@
 #include "image_compare.h"
 #include "model/scene_model.h"
 #include "shell/main_window.h"
+#include "space/position_space_view.h"
 
 using namespace ropescope::ui;
 using namespace ropescope::ui::test;
@@ -40,7 +41,8 @@ TEST(RenderBaseline, MainViewAfterAParameterChange) {
   ASSERT_FALSE(looksBlank(before));
 
   setNumber(w, "dff", 0.5);  // Dual-Frame Fusion: the ring tilts towards the grid
-  QTest::qWait(50);
+  // The view shows the model's new ids (grabFramebuffer then draws a frame of them).
+  ASSERT_TRUE(waitUntil([&] { return w.spaceView()->ids().ids == w.model()->metrics().ids.ids; }));
   const QImage after = w.spaceView()->grabFramebuffer();
   ASSERT_EQ(after.size(), QSize(480, 360));
   EXPECT_FALSE(looksBlank(after)) << "foreground " << foregroundFraction(after);

@@ -28,6 +28,7 @@ void LatestWorker::request(Job job) {
     waitingTicket_ = ++*issued_;
     if (running_) stop_ = true;  // stale: the newer one starts as soon as it ends
   }
+  ++requested_;
   wake_.notify_all();
 }
 
@@ -36,6 +37,11 @@ void LatestWorker::cancel() {
   waiting_ = nullptr;
   ++*issued_;
   if (running_) stop_ = true;
+}
+
+bool LatestWorker::busy() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return running_ || waiting_ != nullptr;
 }
 
 void LatestWorker::setAtExit(std::function<void()> atExit) {

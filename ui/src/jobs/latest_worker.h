@@ -77,6 +77,11 @@ class LatestWorker {
 
   // Jobs that have started (tests).
   int started() const { return started_.load(); }
+  // Requests made so far, each either started, replaced by a newer one or cancelled (tests: a
+  // test waits for a request instead of for a debounce's time).
+  int requested() const { return requested_.load(); }
+  // Whether a job waits or runs (tests).
+  bool busy();
   // Tests: while held, jobs wait instead of starting.
   void setHeld(bool held);
   // Tests: called on the worker thread after each job, with whether it had been asked to stop.
@@ -100,6 +105,7 @@ class LatestWorker {
   bool quit_ = false;
   std::atomic<bool> stop_{false};
   std::atomic<int> started_{0};
+  std::atomic<int> requested_{0};
   std::thread thread_;
 };
 

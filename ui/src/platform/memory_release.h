@@ -22,6 +22,8 @@ class MemoryRelease : public QObject {
   // once the views have let go of the large scene.
   void sceneShown(std::size_t tokens);
   int releases() const { return releases_; }
+  // Whether a release is scheduled and has not happened yet (tests).
+  bool pending() const { return timer_.isActive(); }
 
   static constexpr std::size_t kLargeTokens = 20000;
 

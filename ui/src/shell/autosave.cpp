@@ -73,6 +73,7 @@ int Autosave::interval() const {
 
 void Autosave::tick() {
   saveNow();
+  emit ticked();
 }
 
 bool Autosave::saveNow() {

@@ -60,6 +60,10 @@ class Autosave : public QObject {
   // Deletes the orphan's files (after it was restored or discarded).
   static void remove(const Orphan& orphan);
 
+ signals:
+  // After each timed save (tests wait for it).
+  void ticked();
+
  private:
   void tick();
 
