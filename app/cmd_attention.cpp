@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 
+#include "chunk_pipeline.h"
 #include "cli_options.h"
 #include "large_buffer.h"
 #include "own_options.h"
@@ -214,7 +215,12 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   const std::size_t chunkRows = std::min(
       e - b,
       std::max<std::size_t>(kChunkRowsMin, kChunkValues / n / kChunkRowsMin * kChunkRowsMin));
-  const LargeBuffer chunk(streamRows ? chunkRows * n : 0);
+  // Chunk k + 1 is computed while chunk k is written (two chunk buffers).
+  std::unique_ptr<ChunkPipeline> pipeline;
+  if (streamRows)
+    pipeline = std::make_unique<ChunkPipeline>(
+        chunkRows * n,
+        [&writer](const float* data, std::size_t count) { writer->write(data, count); });
   const auto addStats = [&](const RowStats& st) {
     maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
     for (float s : st.sumExp) peak.push_back(1.0f / s);
@@ -231,10 +237,11 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       // Rows written: their statistics come from the same pass (each logit computed once).
       for (std::size_t r = b; r < e; r += chunkRows) {
         const std::size_t re = std::min(e, r + chunkRows);
-        addStats(be.rowsAndStats(h, r, re, value, chunk.data()));
-        writer->write(chunk.data(), (re - r) * n);
+        addStats(be.rowsAndStats(h, r, re, value, pipeline->next()));
+        pipeline->submit((re - r) * n);
       }
     }
+    if (pipeline) pipeline->finish();
   };
 #ifdef ROPESCOPE_WITH_GPU
   try {

@@ -197,3 +197,35 @@ TEST(AttentionCli, EveryBadNpyExitsTwoWithOneLine) {
     EXPECT_EQ(runCli(with({"--q", half, "--k", good})).status, 0);
   }
 }
+
+// N = 4096 rows of 4096 go to the file in chunks of 1024 rows, computed while the chunk before
+// is written (two buffers): rows on both sides of each chunk boundary and the last ones are the
+// rows a run of just those gives, bit for bit, in every head.
+TEST(AttentionCli, RowsSpanningManyChunksAreWrittenInOrder) {
+  const std::vector<std::string> scene = {"--layout",  "t4096",     "--head-dim", "16",      "--qk",
+                                          "random",    "--seed",    "5",          "--heads", "2",
+                                          "--softmax", "--backend", "cpu"};
+  const auto run = [&](const std::string& rows, const std::string& name) {
+    std::vector<std::string> a = scene;
+    for (const std::string& s : {std::string("--rows"), rows, std::string("--out"), path(name)})
+      a.push_back(s);
+    const ProcessResult r = runCli(a);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return ropescope::readNpy(path(name));
+  };
+  const ropescope::NpyArray all = run("0:4096", "all.npy");
+  ASSERT_EQ(all.shape, (std::vector<std::size_t>{2, 4096, 4096}));
+  const std::size_t n = 4096;
+  for (const auto& [b, e] : {std::pair<std::size_t, std::size_t>{1000, 1050},
+                             {2040, 2060},
+                             {3070, 3080},
+                             {4090, 4096}}) {
+    const ropescope::NpyArray part = run(std::to_string(b) + ":" + std::to_string(e), "part.npy");
+    ASSERT_EQ(part.shape, (std::vector<std::size_t>{2, e - b, n}));
+    for (std::size_t h = 0; h < 2; ++h)
+      for (std::size_t r = b; r < e; ++r)
+        for (std::size_t c = 0; c < n; ++c)
+          ASSERT_EQ(all.data[(h * n + r) * n + c], part.data[(h * (e - b) + r - b) * n + c])
+              << "head " << h << " row " << r << " column " << c;
+  }
+}
