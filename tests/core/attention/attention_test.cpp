@@ -1,7 +1,9 @@
 // The attention preview's CPU backend against the double-precision reference (rows, row stats,
 // pooled blocks), over layouts, designs, plans, causal on/off and every q/k source.
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include <cstdio>
 
 #include <cmath>
 #include <filesystem>
@@ -213,10 +215,21 @@ TEST(Attention, EveryInstructionSetMatchesTheReference) {
       {"t300,i20x20,t300", "circle", "mrope", 32, 0, true, QkSourceSpec::Kind::Random, 1});
   const std::size_t n = p.qk.tokens;
   const auto ref = referenceAttention(p, 0, AttentionValue::Softmax);
-  for (const char* isa : {"baseline", "avx2", "avx512"}) {
-    setenv("ROPESCOPE_CPU_ISA", isa, 1);
+  for (const std::string isa : {"baseline", "avx2", "avx512"}) {
+    // avx512 is the uncapped choice; the backend names the copy it took. A CPU without this
+    // copy falls back to a lower one, which the loop has run already: said, not run again.
+    if (isa != "avx512") setenv("ROPESCOPE_CPU_ISA", isa.c_str(), 1);
     auto cpu = makeCpuAttentionBackend(2);
     unsetenv("ROPESCOPE_CPU_ISA");
+    const std::string description = cpu->description();
+    if (description.size() < isa.size() ||
+        description.compare(description.size() - isa.size(), isa.size(), isa) != 0) {
+      std::printf(
+          "[ isa ] this CPU has no %s: that copy of the attention kernels is not run here "
+          "(the backend took: %s)\n",
+          isa.c_str(), description.c_str());
+      continue;
+    }
     cpu->load(p);
     std::vector<float> got(n * n);
     cpu->rows(0, 0, n, AttentionValue::Softmax, got.data());

@@ -62,6 +62,11 @@ void LatestWorker::setJobEndHook(std::function<void(bool stopped)> hook) {
   jobEndHook_ = std::move(hook);
 }
 
+void LatestWorker::setJobStartHook(std::function<void()> hook) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobStartHook_ = std::move(hook);
+}
+
 void LatestWorker::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
@@ -74,7 +79,9 @@ void LatestWorker::run() {
     stop_ = false;
     ++started_;
     const std::function<void(bool)> hook = jobEndHook_;
+    const std::function<void()> startHook = jobStartHook_;
     lock.unlock();
+    if (startHook) startHook();
     job(context);
     job = nullptr;  // its captures (a scene copy) go on this thread, not under the lock
     if (hook) hook(stop_.load());

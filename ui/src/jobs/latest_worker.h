@@ -88,6 +88,9 @@ class LatestWorker {
   // Set it before the first request; it may outlive the worker (the destructor joins the thread,
   // so every started job has called it by then).
   void setJobEndHook(std::function<void(bool stopped)> hook);
+  // Tests: called on the worker thread as each job starts (it runs, a newer request or cancel()
+  // stops it), before the job's own work; the same lifetime rule as the end hook.
+  void setJobStartHook(std::function<void()> hook);
 
  private:
   void run();
@@ -99,6 +102,7 @@ class LatestWorker {
   Job waiting_;
   std::uint64_t waitingTicket_ = 0;
   std::function<void(bool stopped)> jobEndHook_;
+  std::function<void()> jobStartHook_;
   std::function<void()> atExit_;
   bool running_ = false;
   bool held_ = false;
