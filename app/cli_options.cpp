@@ -220,7 +220,7 @@ const std::vector<Option>& options() {
        "design ids-file: your own (t,h,w) per token, [N,3] or [3,N], int or float; the layout "
        "(--layout or --scene) says what each token is and must have N tokens",
        [](State& s, const std::string& v) {
-         if (v.empty()) throw InputError("--ids needs a file name", "ids");
+         if (v.empty()) throw InputError("--ids needs a file name", "ids_file");
          s.idsPath = v;
        }},
       {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
@@ -649,7 +649,7 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   if (!s.idsPath.empty()) {
     if (!s.designFlag.empty() && s.designFlag != kIdsFileDesign)
       throw InputError("--ids makes the design ids-file; leave out --design " + s.designFlag,
-                       "ids");
+                       "ids_file");
     s.req.scene = withIdsFile(s.req.scene, s.idsPath);
   }
   validateScene(s.req.scene);

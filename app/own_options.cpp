@@ -3,6 +3,7 @@
 #include <deque>
 #include <stdexcept>
 
+#include "ropescope/attention.h"
 #include "ropescope/decay.h"
 #include "ropescope/report.h"
 
@@ -37,8 +38,8 @@ const std::vector<OwnOption>& ownOptions() {
        "real pre-RoPE q: [N, d] or [heads, N, d], float32/16, C order (convert bfloat16 dumps "
        "to float32 first); q heads a multiple of k heads (grouped-query attention); with --k"},
       {kAttention, "k", "FILE.npy", "real pre-RoPE k, as --q"},
-      ranged(kAttention, "heads", "H", Value::Whole, 1, 256, "heads of --qk identical|random, ",
-             " (default 1)"),
+      ranged(kAttention, "heads", "H", Value::Whole, kMinQkHeads, kMaxQkHeads,
+             "heads of --qk identical|random, ", " (default 1)"),
       {kAttention, "causal", nullptr, "mask keys after the query"},
       {kAttention, "softmax", nullptr, "write probabilities instead of logits q'k'/sqrt(d)"},
       // A and B each 0..2^40 (the tokens decide the real bound).

@@ -42,9 +42,15 @@ struct QkTensors {
   }
 };
 
+// Heads of q and k (generated, or the first dimension of a file's [heads, N, d]): the CLI's
+// --heads, the preview's heads box and every check take this range.
+inline constexpr int kMinQkHeads = 1;
+inline constexpr int kMaxQkHeads = 256;
+
 // Pure positional bias: every q and k is the unit vector (1, ..., 1)/sqrt(headDim). A rotated
 // pair then contributes (2/d) cos(phase difference), so logit * sqrt(d) equals the positional
-// bias (rotaryDim/d) * b(delta) (positionalBias, metrics.h; docs/math.md#attention-preview) plus (d - rotaryDim)/d from the dims that do not rotate.
+// bias (rotaryDim/d) * b(delta) (positionalBias, metrics.h; docs/math.md#attention-preview) plus (d
+// - rotaryDim)/d from the dims that do not rotate.
 QkTensors identicalQk(int heads, std::size_t tokens, int headDim);
 
 // Independent standard-normal q and k entries, reproducible across platforms: a

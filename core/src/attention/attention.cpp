@@ -13,6 +13,7 @@
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene.h"
+#include "ropescope/scene_fields.h"
 #include "ropescope/scene_metrics.h"
 
 namespace ropescope {
@@ -22,12 +23,15 @@ namespace {
 // q and k are held as float vectors; the same cap as for .npy input keeps generated inputs
 // (heads x tokens x head dim) to what a desktop can hold.
 void checkQkSize(int heads, std::size_t tokens, int headDim) {
-  if (heads < 1 || heads > 256)
-    throw InputError("heads must be in 1..256 (got " + std::to_string(heads) + ")", "heads");
-  if (headDim < 2 || headDim > 1024 || headDim % 2 != 0)
-    throw InputError(
-        "head dim must be an even number in 2..1024 (got " + std::to_string(headDim) + ")",
-        "head-dim");
+  if (heads < kMinQkHeads || heads > kMaxQkHeads)
+    throw InputError("heads must be in " + std::to_string(kMinQkHeads) + ".." +
+                         std::to_string(kMaxQkHeads) + " (got " + std::to_string(heads) + ")",
+                     "heads");
+  const SceneField& dim = sceneField("head_dim");
+  if (headDim < dim.spec.min || headDim > dim.spec.max || headDim % 2 != 0)
+    throw InputError("head dim must be an even number in " + dim.rangeText() + " (got " +
+                         std::to_string(headDim) + ")",
+                     dim.key());
   const double values = double(heads) * double(tokens) * double(headDim);
   if (values > double(kNpyMaxElements))
     throw InputError("q/k of " + std::to_string(heads) + " heads x " + std::to_string(tokens) +
@@ -109,8 +113,9 @@ int checkedHeads(const std::vector<std::size_t>& dims, const float* data, std::s
   if (d != std::size_t(headDim))
     throw InputError(where + "has head dim " + std::to_string(d) + " (shape " + shape +
                      ") but the plan's head dim is " + std::to_string(headDim) + " (--head-dim)");
-  if (h < 1 || h > 256)
-    throw InputError(where + "has " + std::to_string(h) + " heads (accepted 1..256)");
+  if (h < std::size_t{kMinQkHeads} || h > std::size_t{kMaxQkHeads})
+    throw InputError(where + "has " + std::to_string(h) + " heads (accepted " +
+                     std::to_string(kMinQkHeads) + ".." + std::to_string(kMaxQkHeads) + ")");
   if (size != h * n * d)
     throw InputError(where + "holds " + std::to_string(size) + " values but shape " + shape +
                      " needs " + std::to_string(h * n * d));

@@ -46,9 +46,10 @@ std::vector<Id3> readIdsFile(const std::string& path) {
   const bool cols = !rows && a.shape.size() == 2 && a.shape[0] == 3;
   if (!rows && !cols)
     throw InputError(
-        where + "has shape [" + shape + "] (accepted: [N,3] or [3,N], t,h,w per token)", "ids");
+        where + "has shape [" + shape + "] (accepted: [N,3] or [3,N], t,h,w per token)",
+        "ids_file");
   const std::size_t n = rows ? a.shape[0] : a.shape[1];
-  if (n == 0) throw InputError(where + "has no tokens (shape [" + shape + "])", "ids");
+  if (n == 0) throw InputError(where + "has no tokens (shape [" + shape + "])", "ids_file");
   std::vector<Id3> out(n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t k = 0; k < 3; ++k) {
@@ -56,7 +57,7 @@ std::vector<Id3> readIdsFile(const std::string& path) {
       if (!std::isfinite(v))
         throw InputError(where + "has a " + (std::isnan(v) ? "NaN" : "infinite") + " " + "thw"[k] +
                              " id at token " + std::to_string(i) + " (ids must be finite numbers)",
-                         "ids");
+                         "ids_file");
       out[i][k] = v;
     }
   return out;
@@ -69,7 +70,7 @@ PositionIds idsFromFile(const Layout& layout, const std::vector<Id3>& ids,
     throw InputError("ids file \"" + path + "\" has " + std::to_string(ids.size()) +
                          " tokens but the layout has " + std::to_string(layout.tokenCount()) +
                          " (they must match)",
-                     "ids");
+                     "ids_file");
   // The token bookkeeping of the layout, as every design gives it (the hard design's walk).
   PositionIds out = findDesign("hard").ids(layout, {});
   out.design = kIdsFileDesign;

@@ -10,11 +10,13 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QPushButton>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -423,10 +425,30 @@ TEST(TeachAnimation, DialogShowsProblemsBesideTheFieldsAndExports) {
   w.startWith(fixedScene());
   AnimationDialog dialog(w.model(), &w);
   QTemporaryDir dir;
-  dialog.setSpec(QStringLiteral("distance_h"), 0, 40, 1);
+  // The boxes offer what the parser accepts (animation.h), nothing beyond it.
+  auto* frames = dialog.findChild<QSpinBox*>(QStringLiteral("animationFrames"));
+  ASSERT_NE(frames, nullptr);
+  EXPECT_EQ(frames->minimum(), kMinAnimationFrames);
+  EXPECT_EQ(frames->maximum(), kMaxAnimationFrames);
+  for (const char* name : {"animationWidth", "animationHeight"}) {
+    auto* side = dialog.findChild<QSpinBox*>(QString::fromLatin1(name));
+    ASSERT_NE(side, nullptr) << name;
+    EXPECT_EQ(side->minimum(), kMinAnimationSide) << name;
+    EXPECT_EQ(side->maximum(), kMaxAnimationSide) << name;
+  }
+  auto* from = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("animationFrom"));
+  ASSERT_NE(from, nullptr);
+  for (const char* sweep : {"distance_h", "alpha", "radius", "dff"}) {
+    dialog.setSpec(QString::fromLatin1(sweep), 0, 1, 8);
+    const std::string parameter = std::string(sweep).rfind("distance", 0) == 0 ? "distance" : sweep;
+    EXPECT_EQ(from->minimum(), animationRange(parameter).lo) << sweep;
+    EXPECT_EQ(from->maximum(), animationRange(parameter).hi) << sweep;
+  }
   dialog.setOutput(dir.filePath(QStringLiteral("d.gif")));
+  dialog.setSpec(QStringLiteral("radius"), 0, 10, 6);  // R must be above 0
   EXPECT_FALSE(dialog.validate());
-  EXPECT_TRUE(dialog.message().contains(QStringLiteral("frames must be")));
+  EXPECT_TRUE(dialog.message().contains(QStringLiteral("radius")))
+      << dialog.message().toStdString();
   dialog.setSpec(QStringLiteral("distance_h"), 5, 5, 6);
   EXPECT_FALSE(dialog.validate());
   EXPECT_TRUE(dialog.message().contains(QStringLiteral("equal")));
@@ -462,8 +484,8 @@ TEST(TeachScreens, PhasorAtSeveralDistances) {
   QCoreApplication::processEvents();
   w.charts()->grab().save(outputDir() + QStringLiteral("/charts_formulas.png"));
   AnimationDialog dialog(w.model(), &w);
-  dialog.setSpec(QStringLiteral("alpha"), 0, 1, 0);
-  dialog.validate();  // shows the frames problem beside the fields
+  dialog.setSpec(QStringLiteral("alpha"), 0.5, 0.5, 8);
+  dialog.validate();  // shows the problem (equal ends) beside the fields
   showAndSettle(&dialog);
   dialog.grab().save(outputDir() + QStringLiteral("/export_dialog.png"));
   dialog.hide();

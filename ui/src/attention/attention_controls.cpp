@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "ropescope/attention.h"
+
 namespace ropescope::ui {
 
 AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
@@ -34,7 +36,7 @@ AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
   sourceBox_->addItems(
       {tr("identical q = k (positional bias)"), tr("random (Gaussian)"), tr("q.npy + k.npy")});
   headsSpin_ = new QSpinBox;
-  headsSpin_->setRange(1, 64);
+  headsSpin_->setRange(kMinQkHeads, kMaxQkHeads);
   headsSpin_->setToolTip(tr("heads of identical / random q and k"));
   seedSpin_ = new QSpinBox;
   seedSpin_->setRange(0, std::numeric_limits<int>::max());

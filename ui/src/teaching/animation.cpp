@@ -32,8 +32,6 @@ namespace ropescope::ui {
 
 namespace {
 
-constexpr double kMaxDistance = 4096;
-
 std::string number(double v) {
   std::ostringstream s;
   s << v;
@@ -236,9 +234,10 @@ AnimationSpec parseAnimationSpec(const std::string& text) {
   if (!parseNumber(parts[2], spec.to)) fail("TO '" + parts[2] + "' is not a number");
   for (double v : {spec.from, spec.to}) {
     if (spec.sweepsDistance()) {
-      if (std::abs(v) > kMaxDistance)
-        throw InputError("animation spec '" + text + "': distance must be in -4096..4096 (got " +
-                             number(v) + ")",
+      if (std::abs(v) > kMaxAnimationDistance)
+        throw InputError("animation spec '" + text + "': distance must be in " +
+                             number(-kMaxAnimationDistance) + ".." + number(kMaxAnimationDistance) +
+                             " (got " + number(v) + ")",
                          "animate");
     } else {
       const std::string problem = circleSpec(spec.parameter).check(v);
@@ -248,6 +247,12 @@ AnimationSpec parseAnimationSpec(const std::string& text) {
   }
   if (spec.from == spec.to) fail("FROM and TO are equal: nothing would move");
   return spec;
+}
+
+AnimationRange animationRange(const std::string& parameter) {
+  if (parameter == "distance") return {-kMaxAnimationDistance, kMaxAnimationDistance};
+  const ParameterSpec& spec = circleSpec(parameter);
+  return {spec.min, spec.max};
 }
 
 void checkAnimationFrames(int frames) {

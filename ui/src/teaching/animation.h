@@ -29,6 +29,15 @@ struct AnimationSpec {
   std::string label() const;
 };
 
+// The values a sweep of `parameter` ("distance", "alpha", "radius", "dff") accepts at its ends:
+// distances within +-kMaxAnimationDistance, a Circle-RoPE parameter its own range (its
+// ParameterSpec). What parseAnimationSpec checks and the dialog's boxes offer.
+constexpr double kMaxAnimationDistance = 4096;
+struct AnimationRange {
+  double lo, hi;
+};
+AnimationRange animationRange(const std::string& parameter);
+
 constexpr int kMinAnimationFrames = 2;
 constexpr int kMaxAnimationFrames = 1000;
 constexpr int kMinAnimationSide = 64;

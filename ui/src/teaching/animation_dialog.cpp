@@ -20,20 +20,23 @@
 namespace ropescope::ui {
 
 namespace {
+// The sweeps offered, with the ends the dialog starts from; their accepted ranges are
+// animationRange's (the parser's).
 struct Choice {
   const char* key;
+  const char* parameter;  // what animationRange takes
   const char* label;
-  double lo, hi, from, to;
+  double from, to;
   int decimals;
 };
 const Choice kChoices[] = {
-    {"distance_h", "distance along h (phasor view)", -4096, 4096, 0, 64, 0},
-    {"distance_w", "distance along w (phasor view)", -4096, 4096, 0, 64, 0},
-    {"distance_t", "distance along t (phasor view)", -4096, 4096, 0, 64, 0},
-    {"distance_thw", "distance along t, h, w (text)", -4096, 4096, 0, 64, 0},
-    {"alpha", "Circle-RoPE α (3-D view)", 0, 1, 0, 1, 3},
-    {"radius", "Circle-RoPE R (3-D view)", 0, 1e6, 2, 20, 2},
-    {"dff", "Circle-RoPE β, Dual-Frame Fusion (3-D view)", 0, 1, 0, 1, 3},
+    {"distance_h", "distance", "distance along h (phasor view)", 0, 64, 0},
+    {"distance_w", "distance", "distance along w (phasor view)", 0, 64, 0},
+    {"distance_t", "distance", "distance along t (phasor view)", 0, 64, 0},
+    {"distance_thw", "distance", "distance along t, h, w (text)", 0, 64, 0},
+    {"alpha", "alpha", "Circle-RoPE α (3-D view)", 0, 1, 3},
+    {"radius", "radius", "Circle-RoPE R (3-D view)", 2, 20, 2},
+    {"dff", "dff", "Circle-RoPE β, Dual-Frame Fusion (3-D view)", 0, 1, 3},
 };
 }  // namespace
 
@@ -48,18 +51,23 @@ AnimationDialog::AnimationDialog(SceneModel* model, QWidget* parent)
   auto* range = new QHBoxLayout;
   from_ = new QDoubleSpinBox;
   to_ = new QDoubleSpinBox;
+  from_->setObjectName(QStringLiteral("animationFrom"));
+  to_->setObjectName(QStringLiteral("animationTo"));
   range->addWidget(from_);
   range->addWidget(new QLabel(tr("to")));
   range->addWidget(to_);
   form->addRow(tr("From"), range);
   frames_ = new QSpinBox;
-  frames_->setRange(1, 5000);  // the parser states the accepted range
+  frames_->setObjectName(QStringLiteral("animationFrames"));
+  frames_->setRange(kMinAnimationFrames, kMaxAnimationFrames);
   frames_->setValue(32);
   form->addRow(tr("Frames"), frames_);
   auto* size = new QHBoxLayout;
   width_ = new QSpinBox;
   height_ = new QSpinBox;
-  for (QSpinBox* s : {width_, height_}) s->setRange(1, 10000);
+  width_->setObjectName(QStringLiteral("animationWidth"));
+  height_->setObjectName(QStringLiteral("animationHeight"));
+  for (QSpinBox* s : {width_, height_}) s->setRange(kMinAnimationSide, kMaxAnimationSide);
   width_->setValue(640);
   height_->setValue(480);
   size->addWidget(width_);
@@ -98,9 +106,10 @@ AnimationDialog::AnimationDialog(SceneModel* model, QWidget* parent)
 
 void AnimationDialog::parameterChanged() {
   const Choice& c = kChoices[std::max(0, parameter_->currentIndex())];
+  const AnimationRange range = animationRange(c.parameter);
   for (QDoubleSpinBox* s : {from_, to_}) {
     s->setDecimals(c.decimals);
-    s->setRange(c.lo, c.hi);
+    s->setRange(range.lo, range.hi);
   }
   from_->setValue(c.from);
   to_->setValue(c.to);

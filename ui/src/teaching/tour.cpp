@@ -31,26 +31,26 @@ std::vector<TourStep> tourSteps() {
                    "row by row like 16 words. The question after it is 1 position from the last "
                    "patch but 16 from the first: RoPE's decay favours patches by reading order, "
                    "and PTD (the spread of those distances) is large."),
-       [](Scene& s) { s.design = "hard"; }, QStringLiteral("charts")});
+       [](Scene& s) { setDesign(s, "hard"); }, QStringLiteral("charts")});
   steps.push_back(
       {QObject::tr("2. Unordered: one index per image"),
        QObject::tr("Now every patch of the image shares one index, so every text token is equally "
                    "far from all patches and PTD drops to 0. The price: the image has no inside "
                    "any more, since two patches at opposite corners look identical to RoPE."),
-       [](Scene& s) { s.design = "unordered"; }, QStringLiteral("charts")});
+       [](Scene& s) { setDesign(s, "unordered"); }, QStringLiteral("charts")});
   steps.push_back(
       {QObject::tr("3. M-RoPE: rows on h, columns on w"),
        QObject::tr("M-RoPE gives each patch (t, h, w) ids and splits the rotary pairs into t, h "
                    "and w sections, so the image keeps its 2-D layout. Text sits on the diagonal "
                    "t = h = w, so its distances to the patches differ again (PTD > 0)."),
-       [](Scene& s) { s.design = "mrope"; }, QStringLiteral("charts")});
+       [](Scene& s) { setDesign(s, "mrope"); }, QStringLiteral("charts")});
   steps.push_back(
       {QObject::tr("4. Equal distance, unequal bias"),
        QObject::tr("The phasor tab turns every rotary pair by Δ = 100 positions along h: only the "
                    "green h pairs move, and the running sums Sⱼ bend into the spiral whose mean "
                    "length is the decay bound U(Δ). Set Δ along w and the same distance barely "
                    "turns the slower blue w pairs, so equal distances give unequal bias b(Δ)."),
-       [](Scene& s) { s.design = "mrope"; }, QStringLiteral("phasor"), 1, 100});
+       [](Scene& s) { setDesign(s, "mrope"); }, QStringLiteral("phasor"), 1, 100});
   steps.push_back(
       {QObject::tr("5. Circle-RoPE: the cone"),
        QObject::tr("Circle-RoPE puts the image on a ring of radius R = 10 around the text axis "
@@ -59,8 +59,7 @@ std::vector<TourStep> tourSteps() {
                    "the image's layout; try α, R and β in the scene panel or File → Export "
                    "animation."),
        [](Scene& s) {
-         s.design = "circle";
-         s.designParams = {};
+         setDesign(s, "circle");
          s.designParams.set("alpha", 0.5);
          s.designParams.set("radius", 10.0);
        },
