@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 #include "attention/attention_view.h"
 #include "attention_settled.h"
@@ -221,7 +222,17 @@ TEST(Attention, TextTokenMapIsItsRowOnTheBlockGrid) {
     ++checked;
   }
   EXPECT_EQ(checked, 36);
-  // Choosing another text token (a click on its row) updates the map to that row.
+  // Choosing another text token (a click on its row) updates the map to that row. The heatmap
+  // does not depend on the token: the job takes it again and computes only the one row (no
+  // "computing the heatmap" step, 40 %).
+  std::mutex stepsMutex;
+  std::vector<int> steps;
+  v->setJobStepHook([&](const AttentionRequest&, int percent) {
+    const std::lock_guard<std::mutex> lock(stepsMutex);
+    steps.push_back(percent);
+  });
+  const std::shared_ptr<const AttentionResult> before =
+      std::make_shared<AttentionResult>(*v->shownResult());
   const QRectF rect = v->heatmapRect();
   const double n = static_cast<double>(core->tokens());
   v->clickHeatmap(
@@ -230,6 +241,29 @@ TEST(Attention, TextTokenMapIsItsRowOnTheBlockGrid) {
   EXPECT_EQ(v->mapTextToken(), 42);
   core->rows(1, 42, 43, AttentionValue::Softmax, row.data());
   EXPECT_NEAR(v->mapValues()[0], row[4], 1e-6 * std::abs(row[4]));
+  EXPECT_GT(v->shownResult()->generation, before->generation);
+  EXPECT_EQ(v->shownResult()->pooled, before->pooled);
+  EXPECT_EQ(v->shownResult()->blocksPerSide, before->blocksPerSide);
+  {
+    const std::lock_guard<std::mutex> lock(stepsMutex);
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), 40), 0) << "the heatmap was computed again";
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), 90), 1);  // the text token's row
+    steps.clear();
+  }
+  // Another head is another heatmap: computed, and the core's.
+  v->setHead(0);
+  ASSERT_TRUE(attentionSettled(v));
+  {
+    const std::lock_guard<std::mutex> lock(stepsMutex);
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), 40), 1);
+  }
+  v->setJobStepHook({});
+  const AttentionResult& head0 = *v->shownResult();
+  std::vector<float> pooled(head0.pooled.size());
+  core->pooled(0, head0.request.block, AttentionValue::Softmax, pooled.data());
+  ASSERT_EQ(head0.pooled.size(), pooled.size());
+  for (std::size_t k = 0; k < pooled.size(); ++k)
+    EXPECT_NEAR(head0.pooled[k], pooled[k], 1e-6 + 1e-5 * std::abs(pooled[k])) << k;
 }
 
 TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {

@@ -16,6 +16,14 @@ bool sameSource(const QkSourceSpec& a, const QkSourceSpec& b) {
          a.kPath == b.kPath;
 }
 
+// Whether two requests ask for the same heatmap (they may differ in their text token).
+bool sameHeatmap(const AttentionRequest& a, const AttentionRequest& b) {
+  return a.scene == b.scene && sameSource(a.source, b.source) && a.causal == b.causal &&
+         a.value == b.value && a.head == b.head && a.backend == b.backend &&
+         a.exactRows == b.exactRows &&
+         (a.exactRows ? a.rowBegin == b.rowBegin && a.rowEnd == b.rowEnd : a.block == b.block);
+}
+
 QString firstLine(const char* what) {
   return QString::fromUtf8(what).section(QLatin1Char('\n'), 0, 0);
 }
@@ -30,6 +38,7 @@ AttentionJob::~AttentionJob() = default;
 void AttentionJob::release() {
   backend_.reset();
   loaded_ = false;
+  heatmapKept_ = false;
 }
 
 void AttentionJob::setStepHook(
@@ -42,6 +51,7 @@ void AttentionJob::ensureBackend(BackendChoice choice, const LatestWorker::Conte
   if (backend_ && choice == backendChoice_) return;
   backend_.reset();
   loaded_ = false;
+  heatmapKept_ = false;
   // Created here, on the worker's thread: the GPU backend's context is current only on the
   // thread that made it, and every later request runs on this same thread.
   gpu::BackendSelection selection = gpu::selectAttentionBackend(choice, cpuThreads_);
@@ -83,6 +93,7 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
         !sameSource(loadedSource_, request.source) || loadedCausal_ != request.causal) {
       progress(5, QStringLiteral("preparing q and k"));
       loaded_ = false;
+      heatmapKept_ = false;
       checkPreviewQkSize(request.source, request.scene.layout.tokenCount(),
                          request.scene.frequency.rotary.headDim);
       AttentionProblem problem =
@@ -106,8 +117,15 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
       return;
     }
     const std::size_t n = result.tokens;
-    progress(40, QStringLiteral("computing the heatmap"));
-    if (request.exactRows) {
+    const bool reuse = heatmapKept_ && sameHeatmap(request, heatmapRequest_);
+    if (reuse) {
+      result.request.rowBegin = heatmapRequest_.rowBegin;
+      result.request.rowEnd = heatmapRequest_.rowEnd;
+      result.blocksPerSide = heatmapBlocks_;
+      result.pooled = heatmapPooled_;
+      result.rows = heatmapRows_;
+    } else if (request.exactRows) {
+      progress(40, QStringLiteral("computing the heatmap"));
       const std::size_t b = std::min(request.rowBegin, n - 1);
       const std::size_t e = std::clamp(request.rowEnd, b + 1, n);
       result.request.rowBegin = b;
@@ -116,12 +134,20 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
       backend_->rows(request.head, b, e, request.value, result.rows.data());
       result.blocksPerSide = n;
     } else {
+      progress(40, QStringLiteral("computing the heatmap"));
       const int block = std::max(1, request.block);
       result.blocksPerSide = (n + std::size_t(block) - 1) / std::size_t(block);
       result.pooled.resize(result.blocksPerSide * result.blocksPerSide);
       backend_->pooled(request.head, block, request.value, result.pooled.data());
     }
     if (job.stop) return dropped();
+    if (!reuse) {
+      heatmapKept_ = result.pooled.size() + result.rows.size() <= kMaxKeptHeatmap;
+      heatmapRequest_ = result.request;
+      heatmapBlocks_ = result.blocksPerSide;
+      heatmapPooled_ = heatmapKept_ ? result.pooled : std::vector<float>{};
+      heatmapRows_ = heatmapKept_ ? result.rows : std::vector<float>{};
+    }
     if (request.textToken >= 0 && std::size_t(request.textToken) < n) {
       progress(90, QStringLiteral("the text token's row"));
       result.textRow.resize(n);

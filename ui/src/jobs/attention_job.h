@@ -88,6 +88,14 @@ class AttentionJob {
   Scene loadedScene_;
   QkSourceSpec loadedSource_;
   bool loadedCausal_ = false;
+  // The last heatmap computed from what the backend holds now, and its request: a request that
+  // differs only in its text token (a click on another token) takes it again and computes the
+  // one row it needs. Kept up to kMaxKeptHeatmap values (a zoom's exact rows can be far more).
+  static constexpr std::size_t kMaxKeptHeatmap = std::size_t{1} << 24;
+  bool heatmapKept_ = false;
+  AttentionRequest heatmapRequest_;
+  std::size_t heatmapBlocks_ = 0;
+  std::vector<float> heatmapPooled_, heatmapRows_;
   std::mutex hookMutex_;
   std::function<void(const AttentionRequest&, int)> stepHook_;
 };
