@@ -87,7 +87,8 @@ const char* fieldHelp(const char* key) {
 const char* maxDistanceHelp() {
   static const std::string text = "largest distance of the decay curve, " +
                                   std::to_string(kMinDecayDistance) + ".." +
-                                  std::to_string(kMaxDecayDistance) + " (default 256)";
+                                  std::to_string(kMaxDecayDistance) + " (default " +
+                                  std::to_string(kDefaultDecayDistance) + ")";
   return text.c_str();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/decay.h"
 #include "ropescope/position_ids.h"
 #include "ropescope/report.h"
 #include "ropescope/scene.h"
@@ -38,7 +39,7 @@ struct Request {
   std::string out;
   int threads = 1;
   Id3 direction{1.0, 1.0, 1.0};
-  int maxDistance = 256;
+  int maxDistance = kDefaultDecayDistance;
   bool subsetForm = false;
   double contextLength = 32768.0;
   // --tokens: the token id of every token of the layout, in order (empty without --tokens).

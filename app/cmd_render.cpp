@@ -31,7 +31,7 @@ struct RenderSettings {
   std::string preset, view;
   int width = 1050, height = 750;
   double scale = 0.0;
-  int maxDistance = -1;  // -1: the preset's, else 256
+  int maxDistance = -1;  // -1: the preset's, else kDefaultDecayDistance
   bool title = true, legend = true;
   bool listViews = false, listPresets = false;
   std::string animate;  // --animate SPEC: an animation instead of a figure
@@ -118,7 +118,7 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
   };
   s.request = parseArguments(kRender, line, extra, basePtr);
   if (s.view.empty()) s.view = "space";
-  if (!maxGiven && s.maxDistance < 0) s.maxDistance = 256;
+  if (!maxGiven && s.maxDistance < 0) s.maxDistance = kDefaultDecayDistance;
   return s;
 }
 

@@ -20,6 +20,8 @@ enum class DecayForm { Full, Subset };
 // (three axes and the stream, 32 MB) and draws about a thousand times more points than it has
 // pixels across; decay's JSON is then 37 MB. decayCurve itself also takes 0.
 inline constexpr int kMinDecayDistance = 1;
+// The N of a decay curve nobody chose (`decay`, `render` and a figure without a preset's own).
+inline constexpr int kDefaultDecayDistance = 256;
 inline constexpr int kMaxDecayDistance = 1'000'000;
 
 // U for any displacement; exact cos/sin per pair.

@@ -38,7 +38,7 @@ FigurePreset readPreset(const QString& resource) {
   p.view = o.value(QLatin1String("view")).toString().toStdString();
   p.figure = o.value(QLatin1String("figure")).toString().toStdString();
   p.differences = o.value(QLatin1String("differences")).toString().toStdString();
-  p.maxDistance = o.value(QLatin1String("max_distance")).toInt(256);
+  p.maxDistance = o.value(QLatin1String("max_distance")).toInt(kDefaultDecayDistance);
   // Picture files of the layout are read relative to the cached sample folder.
   const QString picture = samplePicturePath();
   const std::string baseDir =

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/decay.h"
 #include "ropescope/scene.h"
 
 namespace ropescope::ui {
@@ -15,7 +16,7 @@ struct FigurePreset {
   std::string view;         // the view it is meant for (figure_views.h)
   std::string figure;       // the paper and figure it reproduces
   std::string differences;  // where it differs from the original
-  int maxDistance = 256;
+  int maxDistance = kDefaultDecayDistance;
   Scene scene;
 };
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "ropescope/decay.h"
 #include "ropescope/position_ids.h"
 
 class QChart;
@@ -23,7 +24,7 @@ struct FigureOptions {
   double scale = 0.0;     // device pixels per logical pixel; 0 = auto (a 3.5 in wide canvas)
   bool title = true;
   bool legend = true;
-  int maxDistance = 256;  // decay charts: distances 0..maxDistance
+  int maxDistance = kDefaultDecayDistance;  // decay charts: distances 0..maxDistance
   // The phasor view: Δ = phasorDistance positions along phasorAlong (t, h, w or thw), as the
   // Phasors tab's slider; phasorDelta, when set, is the displacement itself (the tab's
   // "selected tokens").
