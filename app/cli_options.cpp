@@ -420,9 +420,7 @@ void applyParams(State& s) {
         throw InputError(
             p.flag + " applies to " + designsWith(p.key) + " (the design is " + design.name() + ")",
             p.key);
-      throw InputError("design " + design.name() + " has no parameter \"" + p.key +
-                           "\" (accepted: " + joinNames(parameterKeys(specs)) + ")",
-                       p.key);
+      requireSpec(specs, p.key, design.name());  // throws, naming the design's parameters
     }
     double value = 0.0;
     if (spec->kind == ParameterSpec::Kind::Choice) {

@@ -65,6 +65,16 @@ std::optional<double> ParameterSet::find(const std::string& key) const {
   return it->second;
 }
 
+const ParameterSpec& requireSpec(const std::vector<ParameterSpec>& specs, const std::string& key,
+                                 const std::string& design) {
+  const ParameterSpec* spec = findSpec(specs, key);
+  if (!spec)
+    throw InputError("design " + design + " has no parameter \"" + key +
+                         "\" (accepted: " + joinNames(parameterKeys(specs)) + ")",
+                     key);
+  return *spec;
+}
+
 const ParameterSpec* findSpec(const std::vector<ParameterSpec>& specs, const std::string& key) {
   for (const ParameterSpec& s : specs)
     if (s.key == key) return &s;

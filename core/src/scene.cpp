@@ -391,10 +391,11 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (!p.is_object()) sceneError("design_params must be an object");
       for (auto it = p.begin(); it != p.end(); ++it) {
         const ParameterSpec* spec = findSpec(specs, it.key());
-        if (!spec)
-          sceneError("unknown parameter \"" + it.key() + "\" for design " + s.design +
-                         " (accepted: " + joinNames(parameterKeys(specs)) + ")",
-                     it.key());
+        if (!spec) try {
+            requireSpec(specs, it.key(), s.design);
+          } catch (const InputError& e) {
+            sceneError(e.what(), e.field());
+          }
         double value = 0.0;
         if (it->is_boolean()) {
           value = it->get<bool>() ? 1.0 : 0.0;

@@ -244,6 +244,24 @@ TEST(SceneRules, UnknownNamesListTheAcceptedOnes) {
     EXPECT_EQ(std::string(e.what()), "unknown design \"spiral\" (accepted: " +
                                          joinNames(sceneField("design").spec.choices) + ")");
   }
+  // A design's unknown parameter: one message (requireSpec), from a scene file as from the CLI.
+  const std::string want = "design circle has no parameter \"alphax\" (accepted: " +
+                           joinNames(parameterKeys(findDesign("circle").parameters())) + ")";
+  try {
+    requireSpec(findDesign("circle").parameters(), "alphax", "circle");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), want);
+    EXPECT_EQ(e.field(), "alphax");
+  }
+  try {
+    sceneFromJson(R"({"format":"ropescope-scene","version":1,"layout":"t1","design":"circle",)"
+                  R"("design_params":{"alphax":1}})");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "scene file: " + want);
+    EXPECT_EQ(e.field(), "alphax");
+  }
 }
 
 TEST(SceneRules, ParameterValuesByName) {

@@ -44,6 +44,10 @@ class ParameterSet {
 void validateParameters(const ParameterSet& values, const std::vector<ParameterSpec>& specs);
 
 const ParameterSpec* findSpec(const std::vector<ParameterSpec>& specs, const std::string& key);
+// The spec of `key` among a design's `specs`; else InputError (field = key), the one message for
+// it (CLI, scene files, Python): 'design circle has no parameter "x" (accepted: alpha, ...)'.
+const ParameterSpec& requireSpec(const std::vector<ParameterSpec>& specs, const std::string& key,
+                                 const std::string& design);
 // The keys of `specs`, in order (the names an unknown key's message lists).
 std::vector<std::string> parameterKeys(const std::vector<ParameterSpec>& specs);
 
