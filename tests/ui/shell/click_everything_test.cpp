@@ -4,7 +4,7 @@
 // picture's patches, the attention heat map and token map, the phasor canvas, the 3-D view's
 // tokens, every view of the compare grid, the tour's buttons, and every menu action (dialogs
 // answered as a user backing out would). After each: the app answers and the window lies
-// inside the screen. Screenshots of both sizes go to tests/ui/output.
+// inside the screen. Screenshots of both sizes go to the build folder's tests/ui/screenshots.
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>

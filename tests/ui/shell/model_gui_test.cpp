@@ -3,11 +3,12 @@
 // becomes the layout (special tokens visible in the segment table), a dump equal to the ids is
 // identical and a dump with one changed id marks that token in the 3-D view; bad files leave
 // the scene as it was with the message shown. A screenshot at 1366x768 with the model loaded
-// goes to tests/ui/output/model_{loaded,menu,check}_1366x768.png.
+// goes to the build folder's tests/ui/screenshots/model_{loaded,menu,check}_1366x768.png.
 #include <gtest/gtest.h>
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QMenu>
@@ -229,6 +230,7 @@ TEST(ModelGui, ScreenshotWithModelLoaded) {
   ASSERT_NE(info, nullptr);
   EXPECT_GE(info->width(), info->fontMetrics().horizontalAdvance(info->text()) / 2);
   const QString out = QStringLiteral(ROPESCOPE_UI_SCREENSHOTS);
+  QDir().mkpath(out);
   const QSize screen = QGuiApplication::primaryScreen()->size();
   const QString tag = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
   EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
