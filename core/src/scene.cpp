@@ -33,14 +33,14 @@ constexpr std::size_t kMaxSceneBytes = 16u << 20;
   throw InputError("scene file: " + what, field);
 }
 
-void rejectUnknownKeys(const json& obj, std::initializer_list<const char*> allowed,
+void rejectUnknownKeys(const json& obj, const std::vector<std::string>& allowed,
                        const std::string& where) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool ok = false;
     std::string list;
-    for (const char* a : allowed) {
+    for (const std::string& a : allowed) {
       ok = ok || it.key() == a;
-      list += (list.empty() ? "" : ", ") + std::string(a);
+      list += (list.empty() ? "" : ", ") + a;
     }
     if (!ok)
       sceneError("unknown key \"" + it.key() + "\" in " + where + " (accepted: " + list + ")");
@@ -128,22 +128,75 @@ T getAs(const json& obj, const char* key, const std::string& where, std::string 
   return v.get<T>();
 }
 
-// The field table's (scene_fields.h) JSON place of `key` in its section's object `obj`, and
-// whether it is there.
-bool hasField(const json& obj, const char* key) {
-  return obj.contains(sceneField(key).jsonKey);
-}
+// Writes `value` at the field table's JSON place of `f` (its section's object, or the top).
 template <typename T>
-T getField(const json& obj, const char* key) {
-  const SceneField& f = sceneField(key);
-  return getAs<T>(obj, f.jsonKey.c_str(), f.section.empty() ? "scene" : f.section, f.key());
+void putField(json& scene, const SceneField& f, const T& value) {
+  (f.section.empty() ? scene : scene[f.section])[f.jsonKey] = value;
 }
-
-// Writes `value` at the field table's JSON place of `key` (its section's object, or the top).
 template <typename T>
 void putField(json& scene, const char* key, const T& value) {
-  const SceneField& f = sceneField(key);
-  (f.section.empty() ? scene : scene[f.section])[f.jsonKey] = value;
+  putField(scene, sceneField(key), value);
+}
+
+// The value of field `f` in its section's object `obj` (where it is present), of the field's
+// type. Ranges are validateScene's, except that a whole number must fit the Scene's member.
+FieldValue readField(const json& obj, const SceneField& f) {
+  const json& v = obj.at(f.jsonKey);
+  const std::string where =
+      (f.section.empty() ? std::string("scene") : f.section) + "." + f.jsonKey;
+  if (f.list) {
+    if (!v.is_array() || v.size() > 3)
+      sceneError(f.jsonPath() + " must be [] or [t, h, w]", f.key());
+    std::vector<int> out;
+    for (const json& x : v) {
+      if (!x.is_number_integer() || x.get<long long>() < f.spec.min ||
+          x.get<long long>() > f.spec.max)
+        sceneError(f.jsonPath() + " must hold whole numbers " + f.rangeText(), f.key());
+      out.push_back(x.get<int>());
+    }
+    return out;
+  }
+  if (f.text || f.spec.kind == ParameterSpec::Kind::Choice) {
+    if (!v.is_string()) sceneError(where + " must be a string", f.key());
+    return v.get<std::string>();
+  }
+  if (f.spec.kind == ParameterSpec::Kind::Number) {
+    if (!v.is_number()) sceneError(where + " must be a number", f.key());
+    return v.get<double>();
+  }
+  if (!v.is_number_integer()) sceneError(where + " must be a whole number", f.key());
+  // An int member holds +-1e9; the pixel counts' long long holds the table's range.
+  const double reach = std::max(1e9, f.spec.max);
+  if (v.is_number_unsigned() ? static_cast<double>(v.get<unsigned long long>()) > reach
+                             : std::abs(static_cast<double>(v.get<long long>())) > reach)
+    sceneError(where + " is out of range", f.key());
+  return v.get<long long>();
+}
+
+// Sets every field of `section` that `obj` holds, in table order. A name the field does not
+// know is refused with its place in the file ("frequency.pairs: pair layout must be ...").
+void readSection(const json& obj, std::string_view section, Scene& s) {
+  for (const SceneField& f : sceneFields()) {
+    if (f.section != section || !f.set || !obj.contains(f.jsonKey)) continue;
+    const FieldValue v = readField(obj, f);
+    try {
+      f.set(s, v);
+    } catch (const InputError& e) {
+      sceneError(f.jsonPath() + ": " + e.what(), f.key());
+    }
+  }
+}
+
+// The keys of the file's top level: its header and the layout, then the table's sections and
+// top-level fields in table order, the design's parameters after the design.
+std::vector<std::string> topLevelKeys() {
+  std::vector<std::string> keys = {"format", "version", "layout", "video_timing"};
+  for (const SceneField& f : sceneFields()) {
+    const std::string key = f.section.empty() ? f.jsonKey : f.section;
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    if (f.key() == "design") keys.push_back("design_params");
+  }
+  return keys;
 }
 
 // The accepted keys of a section object, from the field table.
@@ -160,10 +213,9 @@ void rejectUnknownFields(const json& obj, const char* section) {
 
 Scene defaultScene() {
   Scene s;
-  s.layout = parseLayoutSpec("t4,i6x6,t8");
-  s.design = "circle";
-  s.frequency.plan = "mrope";
-  s.frequency.rotary = {128, 0, 1e6};
+  for (const SceneField& f : sceneFields())
+    if (f.set) f.set(s, f.defaultValue());
+  s.layout = parseLayoutSpec(std::get<std::string>(sceneField("layout").defaultValue()));
   return s;
 }
 
@@ -231,6 +283,26 @@ Scene withIdsFile(Scene scene, const std::string& path) {
   return scene;
 }
 
+namespace {
+
+// The design's parameters, a Choice by its name and a switch as true/false.
+json designParamsJson(const Scene& scene) {
+  json params = json::object();
+  const auto specs = findDesign(scene.design).parameters();
+  for (const auto& [key, value] : scene.designParams.values()) {
+    const ParameterSpec* spec = findSpec(specs, key);
+    if (spec && spec->kind == ParameterSpec::Kind::Choice)
+      params[key] = spec->choices.at(static_cast<std::size_t>(value));
+    else if (spec && spec->kind == ParameterSpec::Kind::Bool)
+      params[key] = value != 0.0;
+    else
+      params[key] = value;
+  }
+  return params;
+}
+
+}  // namespace
+
 std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
   json j;
   j["format"] = kFormat;
@@ -250,53 +322,28 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
     fileVideos.push_back({{"seconds_per_grid", seg.secondsPerGrid}, {"video_item", seg.videoItem}});
   }
   if (anyTiming) j["video_timing"] = fileVideos;
-  putField(j, "min_pixels", scene.imageGrid.minPixels);
-  putField(j, "max_pixels", scene.imageGrid.maxPixels);
-  putField(j, "patch", scene.imageGrid.patch);
-  putField(j, "merge", scene.imageGrid.merge);
-  if (scene.imageGrid.rule != ResizeRule::Qwen)
-    putField(j, "resize_rule", resizeRuleName(scene.imageGrid.rule));
-  putField(j, "design", scene.design);
-  json params = json::object();
-  const auto specs = findDesign(scene.design).parameters();
-  for (const auto& [key, value] : scene.designParams.values()) {
-    const ParameterSpec* spec = findSpec(specs, key);
-    if (spec && spec->kind == ParameterSpec::Kind::Choice)
-      params[key] = spec->choices.at(static_cast<std::size_t>(value));
-    else if (spec && spec->kind == ParameterSpec::Kind::Bool)
-      params[key] = value != 0.0;
-    else
-      params[key] = value;
-  }
-  j["design_params"] = params;
-  const FrequencySpec& f = scene.frequency;
-  putField(j, "plan", f.plan);
-  putField(j, "head_dim", f.rotary.headDim);
-  putField(j, "rotary_dim", f.rotary.rotaryDim);
-  putField(j, "base", f.rotary.base);
-  putField(j, "sections", f.sections);
-  putField(j, "kv_heads", f.kvHeads);
-  putField(j, "kv_head", f.kvHead);
-  putField(j, "pairs", pairLayoutName(f.rotary.pairs));
-  putField(j, "age_layers", scene.age.layers);
-  putField(j, "age_strategy", ageStrategyName(scene.age.strategy));
-  putField(j, "age_layer", scene.ageLayer);
   // The token the views show: after a layout edit the selection may point past the last text
   // token, and the views take the last one (computeDesignIds); a file holds what was shown, so
   // that it loads back (the loader refuses a selection outside the layout).
+  Scene shown = scene;
   const std::size_t texts = scene.layout.textCount();
-  putField(
-      j, "selected_text",
+  shown.selectedText = static_cast<int>(
       std::min<long long>(scene.selectedText, static_cast<long long>(texts > 0 ? texts - 1 : 0)));
-  if (!scene.idsFile.empty()) {
-    std::error_code ec;
-    const auto base = std::filesystem::absolute(std::filesystem::path(baseDir), ec);
-    putField(j, "ids_file",
-             baseDir.empty() || ec
-                 ? scene.idsFile
-                 : std::filesystem::path(scene.idsFile).lexically_proximate(base).string());
+  for (const SceneField& f : sceneFields()) {
+    if (f.key() == "ids_file" && !scene.idsFile.empty()) {
+      std::error_code ec;
+      const auto base = std::filesystem::absolute(std::filesystem::path(baseDir), ec);
+      putField(j, f,
+               baseDir.empty() || ec
+                   ? scene.idsFile
+                   : std::filesystem::path(scene.idsFile).lexically_proximate(base).string());
+    }
+    if (!f.get) continue;  // the files: the layout above, the ids file here
+    const FieldValue v = f.get(shown);
+    if (f.optional && v == f.defaultValue()) continue;
+    std::visit([&](const auto& x) { putField(j, f, x); }, v);
+    if (f.key() == "design") j["design_params"] = designParamsJson(scene);
   }
-  if (!scene.model.empty()) putField(j, "model", scene.model);
   return j.dump(2) + "\n";
 }
 
@@ -347,45 +394,30 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
   if (!j.is_object()) sceneError("top level must be a JSON object");
   Scene s = defaultScene();
   try {
-    rejectUnknownKeys(j,
-                      {"format", "version", "layout", "video_timing", "image_grid", "design",
-                       "design_params", "frequency", "age", "selected_text", "ids_file", "model"},
-                      "the scene");
+    rejectUnknownKeys(j, topLevelKeys(), "the scene");
     if (!j.contains("format") || getAs<std::string>(j, "format", "scene") != kFormat)
       sceneError("\"format\" must be \"ropescope-scene\"");
     if (!j.contains("version") || getAs<int>(j, "version", "scene") != kVersion)
       sceneError("unsupported \"version\" (accepted: 1)");
     if (!j.contains("layout")) sceneError("missing \"layout\"");
-    if (j.contains("image_grid")) {
-      const json& g = j.at("image_grid");
-      if (!g.is_object()) sceneError("image_grid must be an object");
-      rejectUnknownFields(g, "image_grid");
-      auto pixels = [&](const char* key) {
-        const SceneField& f = sceneField(key);
-        const json& v = g.at(f.jsonKey);
-        if (!v.is_number_integer()) sceneError(f.jsonPath() + " must be a whole number", f.key());
-        return v.get<long long>();
-      };
-      if (hasField(g, "min_pixels")) s.imageGrid.minPixels = pixels("min_pixels");
-      if (hasField(g, "max_pixels")) s.imageGrid.maxPixels = pixels("max_pixels");
-      if (hasField(g, "patch")) s.imageGrid.patch = getField<int>(g, "patch");
-      if (hasField(g, "merge")) s.imageGrid.merge = getField<int>(g, "merge");
-      if (hasField(g, "resize_rule"))
-        s.imageGrid.rule = parseResizeRule(getField<std::string>(g, "resize_rule"));
-      validateImageGridSettings(s.imageGrid);
+    // The table's fields: the sections' objects, then the top level.
+    for (const char* section : {"image_grid", "frequency", "age"}) {
+      if (!j.contains(section)) continue;
+      const json& obj = j.at(section);
+      if (!obj.is_object()) sceneError(std::string(section) + " must be an object");
+      rejectUnknownFields(obj, section);
+      readSection(obj, section, s);
     }
+    readSection(j, "", s);
+    validateImageGridSettings(s.imageGrid);
     // Sound files count their tokens as the scene's design's processor does.
-    const AudioTokenRule audio = audioTokenRuleOf(
-        j.contains("design") ? getAs<std::string>(j, "design", "scene") : s.design);
-    const LayoutFileContext files{baseDir, s.imageGrid, audio};
+    const LayoutFileContext files{baseDir, s.imageGrid, audioTokenRuleOf(s.design)};
     const std::string spec = getAs<std::string>(j, "layout", "scene");
     s.layout =
         problems ? parseLayoutSpecKeeping(spec, files, *problems) : parseLayoutSpec(spec, files);
     if (j.contains("video_timing") && (!problems || problems->empty()))
       applyVideoTiming(j.at("video_timing"), s.layout);
-    if (j.contains("design")) s.design = getAs<std::string>(j, "design", "scene");
-    const PositionDesign& design = findDesign(s.design);
-    const auto specs = design.parameters();
+    const auto specs = findDesign(s.design).parameters();
     if (j.contains("design_params")) {
       const json& p = j.at("design_params");
       if (!p.is_object()) sceneError("design_params must be an object");
@@ -416,50 +448,6 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
         s.designParams.set(it.key(), value);
       }
     }
-    if (j.contains("frequency")) {
-      const json& f = j.at("frequency");
-      if (!f.is_object()) sceneError("frequency must be an object");
-      rejectUnknownFields(f, "frequency");
-      if (hasField(f, "plan")) s.frequency.plan = getField<std::string>(f, "plan");
-      if (hasField(f, "head_dim")) s.frequency.rotary.headDim = getField<int>(f, "head_dim");
-      if (hasField(f, "rotary_dim")) s.frequency.rotary.rotaryDim = getField<int>(f, "rotary_dim");
-      if (hasField(f, "base")) s.frequency.rotary.base = getField<double>(f, "base");
-      if (hasField(f, "pairs")) {  // absent: NeoX, as files written before issue 13
-        const std::string pairs = getField<std::string>(f, "pairs");
-        try {
-          s.frequency.rotary.pairs = parsePairLayout(pairs, "pairs");
-        } catch (const InputError& e) {
-          sceneError(std::string("frequency.") + e.what(), "pairs");
-        }
-      }
-      if (hasField(f, "kv_heads")) s.frequency.kvHeads = getField<int>(f, "kv_heads");
-      if (hasField(f, "kv_head")) s.frequency.kvHead = getField<int>(f, "kv_head");
-      if (hasField(f, "sections")) {
-        const SceneField& field = sceneField("sections");
-        const json& sec = f.at(field.jsonKey);
-        if (!sec.is_array() || sec.size() > 3)
-          sceneError(field.jsonPath() + " must be [] or [t, h, w]", field.key());
-        s.frequency.sections.clear();
-        for (const json& x : sec) {
-          if (!x.is_number_integer() || x.get<long long>() < field.spec.min ||
-              x.get<long long>() > field.spec.max)
-            sceneError(field.jsonPath() + " must hold whole numbers " + field.rangeText(),
-                       field.key());
-          s.frequency.sections.push_back(x.get<int>());
-        }
-      }
-    }
-    if (j.contains("age")) {
-      const json& a = j.at("age");
-      if (!a.is_object()) sceneError("age must be an object");
-      rejectUnknownFields(a, "age");
-      if (hasField(a, "age_layers")) s.age.layers = getField<int>(a, "age_layers");
-      if (hasField(a, "age_strategy"))
-        s.age.strategy = parseAgeStrategy(getField<std::string>(a, "age_strategy"));
-      if (hasField(a, "age_layer")) s.ageLayer = getField<int>(a, "age_layer");
-    }
-    if (hasField(j, "selected_text")) s.selectedText = getField<int>(j, "selected_text");
-    if (hasField(j, "model")) s.model = getField<std::string>(j, "model");
     if (j.contains("ids_file")) {
       std::filesystem::path p(getAs<std::string>(j, "ids_file", "scene"));
       if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;

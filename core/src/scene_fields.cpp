@@ -2,6 +2,8 @@
 // are written.
 #include "ropescope/scene_fields.h"
 
+#include <algorithm>
+#include <climits>
 #include <stdexcept>
 
 #include "ropescope/age_schedule.h"
@@ -10,12 +12,34 @@
 #include "ropescope/image_grid.h"
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
+#include "ropescope/scene.h"
 
 namespace ropescope {
 
 namespace {
 
 using Kind = ParameterSpec::Kind;
+
+// A value of the field's type, as set receives it.
+long long asWhole(const FieldValue& v) {
+  return std::get<long long>(v);
+}
+// An int member's value, saturated: a value past int's range stays out of the field's range
+// (validateScene refuses it) instead of wrapping into it.
+int asInt(const FieldValue& v) {
+  return static_cast<int>(std::clamp<long long>(asWhole(v), INT_MIN, INT_MAX));
+}
+const std::string& asName(const FieldValue& v) {
+  return std::get<std::string>(v);
+}
+
+// Binds a field to its place in the Scene.
+SceneField at(SceneField f, FieldValue (*get)(const Scene&),
+              void (*set)(Scene&, const FieldValue&)) {
+  f.get = get;
+  f.set = set;
+  return f;
+}
 
 SceneField whole(const char* key, const char* section, const char* jsonKey, const char* flag,
                  double lo, double hi, double def, const char* label, const char* help) {
@@ -69,74 +93,141 @@ std::vector<SceneField> buildTable() {
   std::vector<SceneField> t;
   // The image processor's settings (image_grid.h); the defaults are Qwen2.5-VL's.
   const ImageGridSettings grid;
-  t.push_back(whole("min_pixels", "image_grid", "min_pixels", "min-pixels", 1,
-                    static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.minPixels),
-                    "Min pixels", "smallest resized picture area in pixels"));
-  t.push_back(whole("max_pixels", "image_grid", "max_pixels", "max-pixels", 1,
-                    static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.maxPixels),
-                    "Max pixels", "largest resized picture area in pixels"));
-  t.push_back(whole("patch", "image_grid", "patch", "patch", 1, kMaxPatch, grid.patch, "Patch",
-                    "ViT patch side in pixels"));
-  t.push_back(whole("merge", "image_grid", "merge", "merge", 1, kMaxMerge, grid.merge, "Merge",
-                    "patches merged per LLM token along each side"));
-  t.push_back(choice("resize_rule", "image_grid", "resize_rule", "",
-                     {resizeRuleName(ResizeRule::Qwen), resizeRuleName(ResizeRule::Ernie),
-                      resizeRuleName(ResizeRule::Glm)},
-                     resizeRuleName(grid.rule), "Resize rule",
-                     "whose smart_resize cuts pictures into the grid"));
-  t.push_back(choice("design", "", "design", "design", designNames(), "circle", "Position design",
-                     "position design"));
+  t.push_back(at(
+      whole("min_pixels", "image_grid", "min_pixels", "min-pixels", 1,
+            static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.minPixels), "Min pixels",
+            "smallest resized picture area in pixels"),
+      [](const Scene& s) -> FieldValue { return s.imageGrid.minPixels; },
+      [](Scene& s, const FieldValue& v) { s.imageGrid.minPixels = asWhole(v); }));
+  t.push_back(at(
+      whole("max_pixels", "image_grid", "max_pixels", "max-pixels", 1,
+            static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.maxPixels), "Max pixels",
+            "largest resized picture area in pixels"),
+      [](const Scene& s) -> FieldValue { return s.imageGrid.maxPixels; },
+      [](Scene& s, const FieldValue& v) { s.imageGrid.maxPixels = asWhole(v); }));
+  t.push_back(at(
+      whole("patch", "image_grid", "patch", "patch", 1, kMaxPatch, grid.patch, "Patch",
+            "ViT patch side in pixels"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.imageGrid.patch); },
+      [](Scene& s, const FieldValue& v) { s.imageGrid.patch = asInt(v); }));
+  t.push_back(at(
+      whole("merge", "image_grid", "merge", "merge", 1, kMaxMerge, grid.merge, "Merge",
+            "patches merged per LLM token along each side"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.imageGrid.merge); },
+      [](Scene& s, const FieldValue& v) { s.imageGrid.merge = asInt(v); }));
+  SceneField rule = at(
+      choice("resize_rule", "image_grid", "resize_rule", "",
+             {resizeRuleName(ResizeRule::Qwen), resizeRuleName(ResizeRule::Ernie),
+              resizeRuleName(ResizeRule::Glm)},
+             resizeRuleName(grid.rule), "Resize rule",
+             "whose smart_resize cuts pictures into the grid"),
+      [](const Scene& s) -> FieldValue { return resizeRuleName(s.imageGrid.rule); },
+      [](Scene& s, const FieldValue& v) { s.imageGrid.rule = parseResizeRule(asName(v)); });
+  rule.optional = true;  // files before ERNIE and GLM-4V have none: Qwen's
+  t.push_back(rule);
+  t.push_back(at(
+      choice("design", "", "design", "design", designNames(), "circle", "Position design",
+             "position design"),
+      [](const Scene& s) -> FieldValue { return s.design; },
+      [](Scene& s, const FieldValue& v) { setDesign(s, asName(v)); }));
   // The frequency plan and its rotary settings (frequency_plan.h).
-  t.push_back(
-      choice("plan", "frequency", "plan", "plan", planNames(), "mrope", "Plan", "frequency plan"));
-  SceneField head = whole("head_dim", "frequency", "head_dim", "head-dim", 2, 1024, 128, "Head dim",
-                          "head dimension");
+  t.push_back(at(
+      choice("plan", "frequency", "plan", "plan", planNames(), "mrope", "Plan", "frequency plan"),
+      [](const Scene& s) -> FieldValue { return s.frequency.plan; },
+      [](Scene& s, const FieldValue& v) { s.frequency.plan = asName(v); }));
+  SceneField head = at(
+      whole("head_dim", "frequency", "head_dim", "head-dim", 2, 1024, 128, "Head dim",
+            "head dimension"),
+      [](const Scene& s) -> FieldValue {
+        return static_cast<long long>(s.frequency.rotary.headDim);
+      },
+      [](Scene& s, const FieldValue& v) { s.frequency.rotary.headDim = asInt(v); });
   head.even = true;
   t.push_back(head);
-  SceneField rotary =
+  SceneField rotary = at(
       whole("rotary_dim", "frequency", "rotary_dim", "rotary-dim", 0, 1024, 0, "Rotary dim",
             "dims that rotate (partial rotary, the rest pass through), at most "
-            "the head dim, 0 = all");
+            "the head dim, 0 = all"),
+      [](const Scene& s) -> FieldValue {
+        return static_cast<long long>(s.frequency.rotary.rotaryDim);
+      },
+      [](Scene& s, const FieldValue& v) { s.frequency.rotary.rotaryDim = asInt(v); });
   rotary.even = true;
   t.push_back(rotary);
-  SceneField base = whole("base", "frequency", "base", "base", 1, 1e12, 1e6, "Base",
-                          "RoPE base (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)");
+  SceneField base = at(
+      whole("base", "frequency", "base", "base", 1, 1e12, 1e6, "Base",
+            "RoPE base (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)"),
+      [](const Scene& s) -> FieldValue { return s.frequency.rotary.base; },
+      [](Scene& s, const FieldValue& v) { s.frequency.rotary.base = std::get<double>(v); });
   base.spec.kind = Kind::Number;
   base.spec.minExclusive = true;
   t.push_back(base);
-  SceneField sections =
+  SceneField sections = at(
       whole("sections", "frequency", "sections", "sections", 0, 100000, 0, "Sections",
             "pairs per axis t,h,w (mrope 16,24,24; interleaved 24,20,20); "
-            "multihead: KV heads per axis; empty = the plan's default");
+            "multihead: KV heads per axis; empty = the plan's default"),
+      [](const Scene& s) -> FieldValue { return s.frequency.sections; },
+      [](Scene& s, const FieldValue& v) { s.frequency.sections = std::get<std::vector<int>>(v); });
   sections.list = true;
   t.push_back(sections);
-  t.push_back(whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, 256, 8, "KV heads",
-                    "multihead: number of KV heads"));
-  t.push_back(whole("kv_head", "frequency", "kv_head", "kv-head", 0, 255, 0, "KV head",
-                    "multihead: the KV head whose pair map is used, below the KV heads"));
-  t.push_back(choice("pairs", "frequency", "pairs", "pairs",
-                     {pairLayoutName(PairLayout::NeoX), pairLayoutName(PairLayout::GptJ)},
-                     pairLayoutName(PairLayout::NeoX), "Pairs",
-                     "pair layout: neox = dims p, p + r/2 (Qwen); gptj = 2p, 2p + 1 (GLM-4V, "
-                     "ERNIE)"));
+  t.push_back(at(
+      whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, 256, 8, "KV heads",
+            "multihead: number of KV heads"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.frequency.kvHeads); },
+      [](Scene& s, const FieldValue& v) { s.frequency.kvHeads = asInt(v); }));
+  t.push_back(at(
+      whole("kv_head", "frequency", "kv_head", "kv-head", 0, 255, 0, "KV head",
+            "multihead: the KV head whose pair map is used, below the KV heads"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.frequency.kvHead); },
+      [](Scene& s, const FieldValue& v) { s.frequency.kvHead = asInt(v); }));
+  t.push_back(at(
+      choice("pairs", "frequency", "pairs", "pairs",
+             {pairLayoutName(PairLayout::NeoX), pairLayoutName(PairLayout::GptJ)},
+             pairLayoutName(PairLayout::NeoX), "Pairs",
+             "pair layout: neox = dims p, p + r/2 (Qwen); gptj = 2p, 2p + 1 (GLM-4V, "
+             "ERNIE)"),
+      [](const Scene& s) -> FieldValue { return pairLayoutName(s.frequency.rotary.pairs); },
+      [](Scene& s, const FieldValue& v) {
+        s.frequency.rotary.pairs = parsePairLayout(asName(v), "pairs");
+      }));
   // Alternating Geometry Encoding (age_schedule.h), circle design only.
   const AgeSchedule age;
-  t.push_back(whole("age_layers", "age", "layers", "layers", 1, 1024, age.layers, "Layers",
-                    "AGE: number of decoder layers"));
-  t.push_back(
+  t.push_back(at(
+      whole("age_layers", "age", "layers", "layers", 1, 1024, age.layers, "Layers",
+            "AGE: number of decoder layers"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.age.layers); },
+      [](Scene& s, const FieldValue& v) { s.age.layers = asInt(v); }));
+  t.push_back(at(
       choice("age_strategy", "age", "strategy", "age-strategy",
              {ageStrategyName(AgeStrategy::All), ageStrategyName(AgeStrategy::FirstHalf),
               ageStrategyName(AgeStrategy::SecondHalf), ageStrategyName(AgeStrategy::Alternate)},
-             ageStrategyName(age.strategy), "Strategy", "AGE strategy"));
-  t.push_back(
+             ageStrategyName(age.strategy), "Strategy", "AGE strategy"),
+      [](const Scene& s) -> FieldValue { return ageStrategyName(s.age.strategy); },
+      [](Scene& s, const FieldValue& v) { s.age.strategy = parseAgeStrategy(asName(v)); }));
+  t.push_back(at(
       whole("age_layer", "age", "layer", "age-layer", -1, 1023, -1, "Show layer",
-            "circle: show the ids AGE layer L uses, below the AGE layers (-1: circle ids)"));
+            "circle: show the ids AGE layer L uses, below the AGE layers (-1: circle ids)"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.ageLayer); },
+      [](Scene& s, const FieldValue& v) { s.ageLayer = asInt(v); }));
   // The text token the views show; its upper bound is the layout's text count.
-  t.push_back(whole("selected_text", "", "selected_text", "", 0, 1000000000, 0, "Text token",
-                    "the selected text token, below the layout's text count"));
-  t.push_back(text("layout", "layout", "layout", "Layout", "the token layout"));
-  t.push_back(text("ids_file", "ids_file", "ids", "Ids file", "design ids-file: the .npy of ids"));
-  t.push_back(text("model", "model", "", "Model", "the model applied last"));
+  t.push_back(at(
+      whole("selected_text", "", "selected_text", "", 0, 1000000000, 0, "Text token",
+            "the selected text token, below the layout's text count"),
+      [](const Scene& s) -> FieldValue { return static_cast<long long>(s.selectedText); },
+      [](Scene& s, const FieldValue& v) { s.selectedText = asInt(v); }));
+  SceneField layout = text("layout", "layout", "layout", "Layout", "the token layout");
+  layout.defaultText = "t4,i6x6,t8";
+  t.push_back(layout);
+  SceneField ids =
+      text("ids_file", "ids_file", "ids", "Ids file", "design ids-file: the .npy of ids");
+  ids.optional = true;
+  t.push_back(ids);
+  SceneField model = at(
+      text("model", "model", "", "Model", "the model applied last"),
+      [](const Scene& s) -> FieldValue { return s.model; },
+      [](Scene& s, const FieldValue& v) { s.model = asName(v); });
+  model.optional = true;
+  t.push_back(model);
   return t;
 }
 
@@ -177,6 +268,21 @@ std::string SceneField::rangeText() const {
       break;
   }
   return wholeText(spec.min) + ".." + wholeText(spec.max);
+}
+
+FieldValue SceneField::defaultValue() const {
+  if (text) return defaultText;
+  if (list) return std::vector<int>{};
+  switch (spec.kind) {
+    case Kind::Choice:
+      return spec.choices.at(static_cast<std::size_t>(spec.defaultValue));
+    case Kind::Number:
+      return spec.defaultValue;
+    case Kind::Integer:
+    case Kind::Bool:
+      break;
+  }
+  return static_cast<long long>(spec.defaultValue);
 }
 
 const std::vector<SceneField>& sceneFields() {

@@ -7,11 +7,18 @@
 
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "ropescope/parameters.h"
 
 namespace ropescope {
+
+struct Scene;
+
+// A field's value as the session file and the command line hold it: a whole number (Integer),
+// a number (Number), a name (Choice) or text, or a list of whole numbers (sections).
+using FieldValue = std::variant<long long, double, std::string, std::vector<int>>;
 
 struct SceneField {
   // key ("head_dim"), label, help, kind, range (min..max, whole numbers for Integer), default
@@ -23,12 +30,25 @@ struct SceneField {
   bool even = false;    // Integer: even numbers only
   bool list = false;    // a list of values, each in the range (sections)
   bool text = false;    // free text (layout, model, ids_file): the range does not apply
+  // The session file leaves it out at its default (a text: when empty), as files written
+  // before the field existed did.
+  bool optional = false;
+  std::string defaultText;  // a text field's default ("t4,i6x6,t8" for the layout)
+  // Where the field lives in a Scene: its value (a Choice as its name) and how it is set from
+  // one. set takes a value of the field's type, in range or not (validateScene checks ranges);
+  // a Choice's unknown name is refused with its registry's message. Both are null for the two
+  // fields that name files (layout, ids_file): the session file reads and writes them against
+  // its own folder.
+  FieldValue (*get)(const Scene&) = nullptr;
+  void (*set)(Scene&, const FieldValue&) = nullptr;
 
   const std::string& key() const { return spec.key; }
   // "frequency.head_dim", or "design" for a top-level one.
   std::string jsonPath() const { return section.empty() ? jsonKey : section + "." + jsonKey; }
   // "2..1024" (Integer), "(1, 1e+12]" (Number), "all, first-half, ..." (Choice).
   std::string rangeText() const;
+  // The default as a value of the field's type: a Choice's name, an empty list, the text.
+  FieldValue defaultValue() const;
 };
 
 // Every field, in the order of the session file.
