@@ -92,6 +92,15 @@ const char* maxDistanceHelp() {
   return text.c_str();
 }
 
+// --threads of every command that computes on the CPU: one range, one default (all cores; the
+// results are the same bits for any count).
+constexpr int kMaxThreads = 256;
+const char* threadsHelp() {
+  static const std::string text =
+      "CPU worker threads, 0 = all cores, 0.." + std::to_string(kMaxThreads) + " (default 0)";
+  return text.c_str();
+}
+
 struct Option {
   const char* name;
   const char* arg;  // nullptr: a flag
@@ -132,6 +141,27 @@ std::vector<double> parseList(const std::string& option, const std::string& text
   return out;
 }
 
+// The value of Scene field `f` as --FLAG gave it, of the field's type: a whole number within the
+// table's range, a finite number, a list of three whole numbers, or a name, which the field's
+// setter looks up (refusing an unknown one with the accepted names).
+FieldValue fieldValueOf(const SceneField& f, const std::string& text) {
+  if (f.list) {
+    std::vector<int> out;
+    for (double x : parseList(f.cliFlag, text, 3)) {
+      if (x != std::floor(x) || x < f.spec.min || x > f.spec.max)
+        throw InputError("--" + f.cliFlag + " expects whole numbers " + f.rangeText() + " (got \"" +
+                             text + "\")",
+                         f.key());
+      out.push_back(static_cast<int>(x));
+    }
+    return out;
+  }
+  if (f.text || f.spec.kind == ParameterSpec::Kind::Choice) return text;
+  if (f.spec.kind == ParameterSpec::Kind::Number)
+    return parseNumberAs("--" + f.cliFlag, f.key(), text);
+  return static_cast<long long>(fieldInt(f.key().c_str(), text));
+}
+
 void param(State& s, const std::string& key, const std::string& value, const std::string& flag) {
   for (const ParamValue& p : s.params)
     if (p.key == key)
@@ -168,6 +198,15 @@ void gridPreset(State& s, const char* flag, const std::string& v) {
 void setOut(State& s, const std::string& v) {
   if (v.empty()) throw InputError("--out needs a file name", "out");
   s.req.out = v;
+}
+
+// The row of a Scene field whose value goes straight into the scene: flag, range and default
+// from the table, the value through the table's setter.
+Option fieldOption(const char* key, const char* arg, unsigned commands) {
+  return {fieldFlag(key), arg, commands, fieldHelp(key), [key](State& s, const std::string& v) {
+            const SceneField& f = sceneField(key);
+            f.set(s.req.scene, fieldValueOf(f, v));
+          }};
 }
 
 const std::vector<Option>& options() {
@@ -249,12 +288,9 @@ const std::vector<Option>& options() {
            throw InputError("--param expects KEY=VALUE (got \"" + v + "\")", "param");
          param(s, v.substr(0, eq), v.substr(eq + 1), "--param " + v.substr(0, eq));
        }},
-      {fieldFlag("age_layer"), "L", kScene, fieldHelp("age_layer"),
-       [](State& s, const std::string& v) { s.req.scene.ageLayer = fieldInt("age_layer", v); }},
-      {fieldFlag("age_strategy"), "S", kScene, fieldHelp("age_strategy"),
-       [](State& s, const std::string& v) { s.req.scene.age.strategy = parseAgeStrategy(v); }},
-      {fieldFlag("age_layers"), "L", kScene, fieldHelp("age_layers"),
-       [](State& s, const std::string& v) { s.req.scene.age.layers = fieldInt("age_layers", v); }},
+      fieldOption("age_layer", "L", kScene),
+      fieldOption("age_strategy", "S", kScene),
+      fieldOption("age_layers", "L", kScene),
       {fieldFlag("plan"), "NAME", kPlan, namesHelp("frequency plan: ", planChoices()),
        [](State& s, const std::string& v) {
          if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
@@ -263,42 +299,13 @@ const std::vector<Option>& options() {
        }},
       // Parsed within the table's range; core then checks what depends on other fields (even,
       // the rotary dim at most the head dim) and names the range.
-      {fieldFlag("head_dim"), "D", kPlan, fieldHelp("head_dim"),
-       [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.headDim = fieldInt("head_dim", v);
-       }},
-      {fieldFlag("rotary_dim"), "R", kPlan, fieldHelp("rotary_dim"),
-       [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.rotaryDim = fieldInt("rotary_dim", v);
-       }},
-      {fieldFlag("pairs"), "neox|gptj", kPlan, fieldHelp("pairs"),
-       [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.pairs = parsePairLayout(v, sceneField("pairs").key());
-       }},
-      {fieldFlag("base"), "B", kPlan, fieldHelp("base"),
-       [](State& s, const std::string& v) {
-         s.req.scene.frequency.rotary.base = parseNumber("base", v);
-       }},
-      {fieldFlag("sections"), "T,H,W", kPlan, fieldHelp("sections"),
-       [](State& s, const std::string& v) {
-         const SceneField& f = sceneField("sections");
-         s.req.scene.frequency.sections.clear();
-         for (double x : parseList("sections", v, 3)) {
-           if (x != std::floor(x) || x < f.spec.min || x > f.spec.max)
-             throw InputError(
-                 "--sections expects whole numbers " + f.rangeText() + " (got \"" + v + "\")",
-                 f.key());
-           s.req.scene.frequency.sections.push_back(static_cast<int>(x));
-         }
-       }},
-      {fieldFlag("kv_heads"), "N", kPlan, fieldHelp("kv_heads"),
-       [](State& s, const std::string& v) {
-         s.req.scene.frequency.kvHeads = fieldInt("kv_heads", v);
-       }},
-      {fieldFlag("kv_head"), "K", kPlan, fieldHelp("kv_head"),
-       [](State& s, const std::string& v) {
-         s.req.scene.frequency.kvHead = fieldInt("kv_head", v);
-       }},
+      fieldOption("head_dim", "D", kPlan),
+      fieldOption("rotary_dim", "R", kPlan),
+      fieldOption("pairs", "neox|gptj", kPlan),
+      fieldOption("base", "B", kPlan),
+      fieldOption("sections", "T,H,W", kPlan),
+      fieldOption("kv_heads", "N", kPlan),
+      fieldOption("kv_head", "K", kPlan),
       {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
        [](State& s, const std::string& v) {
          if (v != "t" && v != "h" && v != "w")
@@ -367,8 +374,10 @@ const std::vector<Option>& options() {
       {"to", "GROUP", kPtd | kBias,
        "measure to the tokens of GROUP, without tokens in common with --from (default visual)",
        [](State& s, const std::string& v) { s.req.groups.to = parseTokenGroup(v, "to"); }},
-      {"threads", "N", kPtd | kBias | kDecay, "worker threads, 0 = all cores (default 1)",
-       [](State& s, const std::string& v) { s.req.threads = parseInt("threads", v, 0, 256); }},
+      {"threads", "N", kPtd | kBias | kDecay | kAttention, threadsHelp(),
+       [](State& s, const std::string& v) {
+         s.req.threads = parseInt("threads", v, 0, kMaxThreads);
+       }},
       {"help", nullptr, kAll | kRender, "show this help",
        [](State& s, const std::string&) { s.req.help = true; }},
   };

@@ -37,7 +37,7 @@ struct Request {
   bool help = false;
   TableFormat format = TableFormat::Json;
   std::string out;
-  int threads = 1;
+  int threads = 0;  // --threads: 0 = all cores
   Id3 direction{1.0, 1.0, 1.0};
   int maxDistance = kDefaultDecayDistance;
   bool subsetForm = false;

@@ -45,7 +45,6 @@ struct AttentionOptions {
   bool haveRows = false;
   long rowBegin = 0, rowEnd = 0;
   int pool = 0;
-  int threads = 0;
   BackendChoice backend = BackendChoice::Auto;
 };
 
@@ -144,8 +143,6 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       o.pool = static_cast<int>(ownWhole(kAttention, "pool", value()));
     } else if (name == "backend") {
       o.backend = parseBackendChoice(value());
-    } else if (name == "threads") {
-      o.threads = static_cast<int>(ownWhole(kAttention, "threads", value()));
     } else {
       return false;
     }
@@ -193,7 +190,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
                          "); narrow --rows or use a larger --pool",
                      "rows");
 
-  Selected sel = selectBackend(o.backend, o.threads);
+  Selected sel = selectBackend(o.backend, req.threads);
   if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
     throw InputError("--backend gpu: no OpenGL 4.3 compute backend: " +
                          (sel.reason.rfind("GPU: ", 0) == 0 ? sel.reason.substr(5) : sel.reason) +

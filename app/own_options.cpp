@@ -50,8 +50,6 @@ const std::vector<OwnOption>& ownOptions() {
       {kAttention, "backend", "auto|cpu|gpu",
        "compute backend (default auto: the GPU when an OpenGL 4.3 context can be had, else the "
        "CPU)"},
-      {kAttention, "threads", "N", "CPU worker threads, 0 = all cores (default 0)", Value::Whole, 0,
-       256},
       // check-ids (cmd_check_ids.cpp)
       {kCheckIds, "position-ids", "P.npy",
        "the model's position_ids (np.save(P, ids.cpu().numpy())): [3, N], [3, 1, N] or [4, ...]"},

@@ -4,6 +4,7 @@
 // three never drift apart.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -116,4 +117,36 @@ TEST(CliDocs, UsageLinesAndSynopsisShowTheSameForms) {
   EXPECT_NE(part.find(".B ropescope\n[\\fIFILE.json\\fR]\n"), std::string::npos) << part;
   EXPECT_NE(part.find(".B ropescope\n\\fICOMMAND\\fR [options]\n"), std::string::npos) << part;
   EXPECT_NE(part.find(".B ropescope\n\\-\\-version | \\-\\-help\n"), std::string::npos) << part;
+}
+
+// An option that several commands take is one row of the tables: every command's --help
+// describes it alike. The exceptions name different things per command: --preset is a figure to
+// render and an image processor to grid; render's --max-distance is the decay views' (its default
+// is the preset's); --out and --format are a table for the table commands, a .npy for attention,
+// a picture for render; check-ids --rules is the rule sets to check, not the scene's.
+TEST(CliDocs, AnOptionOfSeveralCommandsIsDescribedOnce) {
+  std::vector<std::string> commands = {"ids",   "ptd",  "bias",      "decay",
+                                       "freqs", "grid", "attention", "check-ids"};
+  if (ROPESCOPE_HAS_GUI) commands.push_back("render");
+  std::map<std::string, std::map<std::string, std::string>> lines;  // option -> command -> line
+  const std::regex line(R"((^|\n)  (--[a-z0-9-]+)[^\n]*)");
+  for (const std::string& c : commands) {
+    const ProcessResult help = runCli({c, "--help"});
+    ASSERT_EQ(help.status, 0) << help.err;
+    for (auto it = std::sregex_iterator(help.out.begin(), help.out.end(), line);
+         it != std::sregex_iterator(); ++it) {
+      std::string text = (*it)[0].str();
+      if (!text.empty() && text[0] == '\n') text.erase(0, 1);
+      lines[(*it)[2].str()][c] = text;
+    }
+  }
+  ASSERT_EQ(lines["--threads"].size(), 4u);  // ptd, bias, decay, attention
+  for (const auto& [option, byCommand] : lines) {
+    if (option == "--preset" || option == "--max-distance" || option == "--out" ||
+        option == "--format" || option == "--rules")
+      continue;
+    for (const auto& [command, text] : byCommand)
+      EXPECT_EQ(text, byCommand.begin()->second)
+          << option << " in " << command << " and " << byCommand.begin()->first;
+  }
 }
