@@ -129,6 +129,18 @@ TEST(TeachFormula, PanelsCarryTheCurrentNumbers) {
   EXPECT_FALSE(w.positionFormulas()->text().contains(QStringLiteral("α = 0.5")));
 }
 
+// A formula panel observes its model itself: no window passes it the numbers.
+TEST(TeachFormula, APanelFollowsItsModelAlone) {
+  SceneModel model;
+  model.setScene(fixedScene());
+  FormulaPanel panel;
+  panel.follow(&model, &positionFormulas);
+  EXPECT_TRUE(panel.text().contains(QStringLiteral("α = 0.5"))) << panel.text().toStdString();
+  model.edit([](Scene& s) { s.designParams.set("alpha", 0.25); });
+  EXPECT_TRUE(panel.text().contains(QStringLiteral("α = 0.25"))) << panel.text().toStdString();
+  EXPECT_EQ(panel.text(), positionFormulas(model.validScene(), model.metrics()));
+}
+
 TEST(TeachTour, RunsEndToEndAndCloseGivesTheSceneBack) {
   MainWindow w;
   w.startWith(fixedScene());

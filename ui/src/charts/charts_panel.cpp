@@ -140,6 +140,7 @@ ChartsPanel::ChartsPanel(SceneModel* model, QWidget* parent)
   // What each chart plots, with the current numbers.
   formulas_ = new FormulaPanel(this);
   formulas_->setObjectName(QStringLiteral("formulaPanel"));
+  formulas_->follow(model_, &chartsFormulas);
   contentColumn->addWidget(formulas_);
 
   applyColors();
@@ -511,7 +512,6 @@ void ChartsPanel::refresh() {
   decay_.stream->setName(audio ? tr("t = h = w (audio)") : figure::streamCurveName());
 
   refreshDesigns();
-  formulas_->setFormulas(chartsFormulas(model_->validScene(), m));
 
   // Wavelengths
   const figure::WavelengthPoints wp = figure::wavelengthPoints(m);

@@ -135,6 +135,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   viewLayout->addWidget(stack_, 1);
   positionFormulas_ = new FormulaPanel;
   positionFormulas_->setObjectName(QStringLiteral("positionFormulas"));
+  positionFormulas_->follow(model_, &ropescope::ui::positionFormulas);
   viewLayout->addWidget(positionFormulas_);
   splitter_->addWidget(viewColumn);
   splitter_->addWidget(sideTabs_);
@@ -149,7 +150,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(view_, &PositionSpaceView::audioTokenClicked, view_,
           &PositionSpaceView::setSelectedAudio);
   connect(sound_, &SoundView::audioTokenClicked, view_, &PositionSpaceView::setSelectedAudio);
-  // The views observe the model themselves; the window keeps its status bar, formulas and title.
+  // The views and formula panels observe the model themselves; the window keeps its status bar
+  // and title.
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
   memoryRelease_ = new MemoryRelease(this);
 
@@ -436,7 +438,6 @@ void MainWindow::refreshViews() {
   if (model_->scene() != checkedScene_ && !view_->markedTokens().empty())
     view_->setMarkedTokens({});
   if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
-  positionFormulas_->setFormulas(ropescope::ui::positionFormulas(valid, m));
 
   // An undefined PTD and bias spread share their reason (no text or no visual token): said once.
   // Audio tokens are counted apart: PTD and bias spread here run from text to visual.

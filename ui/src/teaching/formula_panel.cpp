@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/scene_model.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
 #include "style/metric_text.h"
@@ -87,6 +88,14 @@ FormulaPanel::FormulaPanel(QWidget* parent) : QLabel(parent) {
 
 void FormulaPanel::setFormulas(const QString& html) {
   setText(html);
+}
+
+void FormulaPanel::follow(SceneModel* model, Formulas formulas) {
+  const auto show = [this, model, formulas] {
+    setFormulas(formulas(model->validScene(), model->metrics()));
+  };
+  connect(model, &SceneModel::changed, this, show);
+  show();
 }
 
 void FormulaPanel::setDark(bool dark) {

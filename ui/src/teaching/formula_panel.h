@@ -6,18 +6,27 @@
 #include <QLabel>
 #include <QString>
 
+#include <functional>
+
 #include "ropescope/phasor.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
 
 namespace ropescope::ui {
 
+class SceneModel;
+
 // A compact rich-text panel; selectable, so a formula can be copied.
 class FormulaPanel : public QLabel {
   Q_OBJECT
  public:
+  using Formulas = std::function<QString(const Scene&, const SceneMetrics&)>;
+
   explicit FormulaPanel(QWidget* parent = nullptr);
   void setFormulas(const QString& html);
+  // Observes `model`: shows formulas(its valid scene, its metrics) now and after each change
+  // the model reports, the panel's own view of the model (no window drives it).
+  void follow(SceneModel* model, Formulas formulas);
   void setDark(bool dark);
 };
 
