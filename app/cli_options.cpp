@@ -83,12 +83,12 @@ const char* fieldHelp(const char* key) {
   return namesHelp(sceneFieldHelp(sceneField(key)), {});
 }
 
-// --max-distance of decay and render: one range, core's (decay.h).
+// --max-distance of decay and render's decay views: one row, core's range (decay.h).
 const char* maxDistanceHelp() {
-  static const std::string text = "largest distance of the decay curve, " +
-                                  std::to_string(kMinDecayDistance) + ".." +
-                                  std::to_string(kMaxDecayDistance) + " (default " +
-                                  std::to_string(kDefaultDecayDistance) + ")";
+  static const std::string text =
+      "largest distance of the decay curve, " + std::to_string(kMinDecayDistance) + ".." +
+      std::to_string(kMaxDecayDistance) + " (default " + std::to_string(kDefaultDecayDistance) +
+      "; render: or the preset's)";
   return text.c_str();
 }
 
@@ -326,8 +326,11 @@ const std::vector<Option>& options() {
          s.haveDirection = true;
          s.req.direction = {d[0], d[1], d[2]};
        }},
-      {"max-distance", "N", kDecay, maxDistanceHelp(),
-       [](State& s, const std::string& v) { s.req.maxDistance = parseMaxDistance(v); }},
+      {"max-distance", "N", kDecay | kRender, maxDistanceHelp(),
+       [](State& s, const std::string& v) {
+         s.req.maxDistance = parseMaxDistance(v);
+         s.req.maxDistanceGiven = true;
+       }},
       {"form", "full|subset", kDecay,
        "full: all pairs in the partial sums (default); subset: only the moving axis's pairs",
        [](State& s, const std::string& v) {

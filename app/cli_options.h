@@ -40,6 +40,7 @@ struct Request {
   int threads = 0;  // --threads: 0 = all cores
   Id3 direction{1.0, 1.0, 1.0};
   int maxDistance = kDefaultDecayDistance;
+  bool maxDistanceGiven = false;  // --max-distance given (render: else the preset's)
   bool subsetForm = false;
   double contextLength = 32768.0;
   // --tokens: the token id of every token of the layout, in order (empty without --tokens).

@@ -78,7 +78,6 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     s.maxDistance = p.maxDistance;
   }
 #endif
-  bool maxGiven = false;
   const ExtraOptions extra = [&](const std::string& name,
                                  const std::function<std::string()>& value) {
     if (name == "preset") {
@@ -89,9 +88,6 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
       parseSize(value(), &s.width, &s.height);
     } else if (name == "scale") {
       s.scale = ownNumber(kRender, "scale", value());
-    } else if (name == "max-distance") {
-      s.maxDistance = static_cast<int>(ownWhole(kRender, "max-distance", value()));
-      maxGiven = true;
     } else if (name == "distance") {
       s.phasorDistance = static_cast<int>(ownWhole(kRender, "distance", value()));
       s.phasorGiven = true;
@@ -118,7 +114,10 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
   };
   s.request = parseArguments(kRender, line, extra, basePtr);
   if (s.view.empty()) s.view = "space";
-  if (!maxGiven && s.maxDistance < 0) s.maxDistance = kDefaultDecayDistance;
+  if (s.request.maxDistanceGiven)
+    s.maxDistance = s.request.maxDistance;
+  else if (s.maxDistance < 0)
+    s.maxDistance = kDefaultDecayDistance;
   return s;
 }
 

@@ -66,9 +66,6 @@ const std::vector<OwnOption>& ownOptions() {
       ranged(kRender, "scale", "S", Value::Number, 0.5, 16, "device pixels per layout pixel, ",
              " (default: auto, the figure is laid out one 3.5 in column wide); the layout, "
              "size / S, must be at least 240x180 (at 1050x750: S <= 4.16)"),
-      ranged(kRender, "max-distance", "N", Value::Whole, kMinDecayDistance, kMaxDecayDistance,
-             "decay views: distances 0..N, ",
-             " (default " + std::to_string(kDefaultDecayDistance) + " or the preset's)"),
       // The Phasors tab's range (ui figure_style.h kPhasorMaxDistance, which the figure checks
       // too); this table is built into the front as well, which has no ui.
       ranged(kRender, "distance", "N", Value::Whole, 0, 4096,
