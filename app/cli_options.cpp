@@ -142,20 +142,10 @@ std::vector<double> parseList(const std::string& option, const std::string& text
 }
 
 // The value of Scene field `f` as --FLAG gave it, of the field's type: a whole number within the
-// table's range, a finite number, a list of three whole numbers, or a name, which the field's
-// setter looks up (refusing an unknown one with the accepted names).
+// table's range, a finite number, the sections' t,h,w (core's text form), or a name, which the
+// field's setter looks up (refusing an unknown one with the accepted names).
 FieldValue fieldValueOf(const SceneField& f, const std::string& text) {
-  if (f.list) {
-    std::vector<int> out;
-    for (double x : parseList(f.cliFlag, text, 3)) {
-      if (x != std::floor(x) || x < f.spec.min || x > f.spec.max)
-        throw InputError("--" + f.cliFlag + " expects whole numbers " + f.rangeText() + " (got \"" +
-                             text + "\")",
-                         f.key());
-      out.push_back(static_cast<int>(x));
-    }
-    return out;
-  }
+  if (f.list) return parseSectionsText(text, "--" + f.cliFlag);
   if (f.text || f.spec.kind == ParameterSpec::Kind::Choice) return text;
   if (f.spec.kind == ParameterSpec::Kind::Number)
     return parseNumberAs("--" + f.cliFlag, f.key(), text);

@@ -3,10 +3,12 @@
 #include "ropescope/scene_fields.h"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <stdexcept>
 
 #include "ropescope/age_schedule.h"
+#include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/image_grid.h"
@@ -300,6 +302,44 @@ std::vector<std::string> sceneFieldKeys(std::string_view section) {
   std::vector<std::string> out;
   for (const SceneField& f : sceneFields())
     if (f.section == section) out.push_back(f.jsonKey);
+  return out;
+}
+
+std::vector<int> parseSectionsText(std::string_view text, const std::string& name) {
+  const SceneField& f = sceneField("sections");
+  const auto trim = [](std::string_view t) {
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    return t;
+  };
+  const std::string_view all = trim(text);
+  if (all.empty()) return {};
+  std::vector<int> out;
+  bool ok = true;
+  for (std::size_t at = 0; ok && at <= all.size();) {
+    const std::size_t comma = std::min(all.find(',', at), all.size());
+    const std::string_view item = trim(all.substr(at, comma - at));
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    ok = !item.empty() && ec == std::errc() && end == item.data() + item.size() &&
+         v >= f.spec.min && v <= f.spec.max;
+    if (ok) out.push_back(static_cast<int>(v));
+    at = comma + 1;
+  }
+  if (!ok || out.size() != 3)
+    throw InputError(name + " expects three whole numbers t,h,w in " + f.rangeText() +
+                         ", e.g. 16,24,24, or nothing for the plan's default (got \"" +
+                         std::string(text) + "\")",
+                     f.key());
+  return out;
+}
+
+std::string formatSectionsText(const std::vector<int>& sections) {
+  std::string out;
+  for (int s : sections) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(s);
+  }
   return out;
 }
 

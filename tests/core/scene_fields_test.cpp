@@ -346,3 +346,26 @@ TEST(SceneRules, ParameterValuesByName) {
   EXPECT_EQ(namedParameterValue(flag, "false"), 0.0);
   EXPECT_EQ(namedParameterValue(flag, "auto"), std::nullopt);
 }
+
+TEST(SceneFields, SectionsTextFormIsNothingOrThreeWholeNumbers) {
+  EXPECT_TRUE(parseSectionsText("", "s").empty());
+  EXPECT_TRUE(parseSectionsText("  ", "s").empty());
+  EXPECT_EQ(parseSectionsText("16,24,24", "s"), (std::vector<int>{16, 24, 24}));
+  EXPECT_EQ(parseSectionsText(" 0 , 100000,3 ", "s"), (std::vector<int>{0, 100000, 3}));
+  for (const char* bad : {"16,24", "16,24,24,", ",16,24,24", "16,,24", "a,b,c", "1.5,2,3",
+                          "1,2,100001", "-1,2,3", "1,2,3,4", "1e2,2,3"}) {
+    try {
+      parseSectionsText(bad, "--sections");
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--sections expects three whole numbers t,h,w in " +
+                    sceneField("sections").rangeText() +
+                    ", e.g. 16,24,24, or nothing for the plan's default (got \"" + bad + "\")");
+      EXPECT_EQ(e.field(), "sections");
+    }
+  }
+  EXPECT_EQ(formatSectionsText({16, 24, 24}), "16,24,24");
+  EXPECT_EQ(formatSectionsText({}), "");
+  EXPECT_EQ(parseSectionsText(formatSectionsText({7, 0, 9}), "s"), (std::vector<int>{7, 0, 9}));
+}

@@ -57,6 +57,13 @@ const std::vector<SceneField>& sceneFields();
 const SceneField& sceneField(std::string_view key);
 // The JSON keys of one section, in table order (what the reader accepts there).
 std::vector<std::string> sceneFieldKeys(std::string_view section);
+// The sections' text form, as the command line's --sections and the GUI's box take it: nothing
+// (the plan's default) or three whole numbers t,h,w in the field's range, comma-separated,
+// spaces allowed. Anything else: InputError on field "sections", opened by `name` ("--sections
+// expects three whole numbers t,h,w in 0..100000 ...").
+std::vector<int> parseSectionsText(std::string_view text, const std::string& name);
+// "16,24,24"; "" for the plan's default.
+std::string formatSectionsText(const std::vector<int>& sections);
 // The --help line of a field: its help, range and default ("head dimension, even, 2..1024
 // (default 128)").
 std::string sceneFieldHelp(const SceneField& field);

@@ -169,3 +169,43 @@ TEST(ScenePanelFields, TypedOddHeadDimShowsBesideIt) {
             std::string::npos);
   EXPECT_TRUE(panel.errorFor(QString()).isEmpty());
 }
+
+// The sections box reads core's text form (parseSectionsText), as --sections does: a bad entry
+// is shown beside the box with the range, the scene keeps its sections, and the same text
+// gives the same sections on the command line.
+TEST(ScenePanelFields, SectionsBoxAndCliReadOneTextForm) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  auto* box = panel.findChild<QLineEdit*>(QStringLiteral("sections"));
+  ASSERT_NE(box, nullptr);
+  const auto type = [&](const QString& text) {
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClick(box, Qt::Key_Backspace);
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Enter);
+  };
+  type(QStringLiteral(" 8, 28 ,28"));
+  EXPECT_FALSE(model.problem());
+  EXPECT_EQ(model.scene().frequency.sections, (std::vector<int>{8, 28, 28}));
+  EXPECT_EQ(cli::parseArguments(cli::kIds, {"--layout", "t2", "--sections", " 8, 28 ,28"})
+                .scene.frequency.sections,
+            model.scene().frequency.sections);
+  type(QStringLiteral("16,24"));
+  ASSERT_TRUE(model.problem());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("sections"));
+  const std::string shown = panel.errorFor(QStringLiteral("sections")).toStdString();
+  EXPECT_NE(shown.find(sceneField("sections").rangeText()), std::string::npos) << shown;
+  EXPECT_NE(shown.find("(got \"16,24\")"), std::string::npos) << shown;
+  EXPECT_EQ(model.scene().frequency.sections, (std::vector<int>{8, 28, 28}));  // kept
+  try {
+    cli::parseArguments(cli::kIds, {"--layout", "t2", "--sections", "16,24"});
+    FAIL() << "--sections 16,24 accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--" + shown.substr(shown.find("sections")));
+    EXPECT_EQ(e.field(), "sections");
+  }
+  type(QString());  // empty: the plan's default
+  EXPECT_FALSE(model.problem());
+  EXPECT_TRUE(model.scene().frequency.sections.empty());
+}

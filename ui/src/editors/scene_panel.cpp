@@ -20,6 +20,7 @@
 #include "editors/segment_list_editor.h"
 #include "model/scene_model.h"
 #include "ropescope/age_schedule.h"
+#include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/model_family.h"
@@ -27,16 +28,6 @@
 #include "ropescope/scene_fields.h"
 
 namespace ropescope::ui {
-
-namespace {
-
-QString joinSections(const std::vector<int>& sections) {
-  QStringList parts;
-  for (int s : sections) parts << QString::number(s);
-  return parts.join(QLatin1Char(','));
-}
-
-}  // namespace
 
 ScenePanel::ScenePanel(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   auto* column = new QVBoxLayout(this);
@@ -236,20 +227,11 @@ void ScenePanel::buildPlanBox(QVBoxLayout* column) {
           [this](int v) { model_->edit([v](Scene& s) { s.frequency.kvHead = v; }); });
   connect(sections_, &QLineEdit::editingFinished, this, [this] {
     std::vector<int> values;
-    const QString text = sections_->text().trimmed();
-    if (!text.isEmpty()) {
-      for (const QString& part : text.split(QLatin1Char(','))) {
-        bool ok = false;
-        const int v = part.trimmed().toInt(&ok);
-        if (!ok) {
-          model_->reportProblem({tr("sections must be whole numbers separated by commas, e.g. "
-                                    "16,24,24 (got \"%1\")")
-                                     .arg(text),
-                                 QStringLiteral("sections")});
-          return;
-        }
-        values.push_back(v);
-      }
+    try {
+      values = parseSectionsText(sections_->text().toStdString(), "sections");
+    } catch (const InputError& e) {
+      model_->reportProblem({QString::fromStdString(e.what()), QString::fromStdString(e.field())});
+      return;
     }
     model_->edit([&](Scene& s) { s.frequency.sections = values; });
   });
@@ -352,7 +334,8 @@ void ScenePanel::sync(SceneChanges parts) {
     kvHead_->setValue(s.frequency.kvHead);
   }
   multiheadRow_->setEnabled(s.frequency.plan == "multihead");
-  if (!sections_->hasFocus()) sections_->setText(joinSections(s.frequency.sections));
+  if (!sections_->hasFocus())
+    sections_->setText(QString::fromStdString(formatSectionsText(s.frequency.sections)));
 
   syncSelection();
   showErrors();
