@@ -48,7 +48,7 @@ const char* kViews[] = {"space",        "compare",   "decay",       "decay-subse
                         "picture-bias", "attention", "phasor"};
 const char* kPresets[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
                           "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
-                          "revisiting-mrope-i"};
+                          "revisiting-mrope-i",  "omni-tmrope"};
 
 }  // namespace
 

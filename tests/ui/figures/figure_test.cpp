@@ -43,7 +43,7 @@ namespace {
 
 bool hasPicture(const Scene& s) {
   for (const Segment& seg : s.layout.segments)
-    if (!seg.source.path.empty()) return true;
+    if (!seg.source.path.empty() && seg.kind != SegmentKind::Audio) return true;
   return false;
 }
 
@@ -108,7 +108,7 @@ FigureOptions small() {
 // baseline image in tests/ui/baselines/figures (ROPESCOPE_UPDATE_BASELINES=1 rewrites them).
 // A view the preset cannot show is refused in one line naming what it lacks.
 TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
-  ASSERT_EQ(figurePresets().size(), 7u);
+  ASSERT_EQ(figurePresets().size(), 8u);
   QTemporaryDir dir;
   int rendered = 0;
   for (const FigurePreset& p : figurePresets()) {
@@ -116,8 +116,8 @@ TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
     o.maxDistance = p.maxDistance;
     for (const FigureView& v : figureViews()) {
       const std::string what = p.name + " / " + v.name;
-      // No picture (or no audio: ui_sound_test draws the sound view with it) to draw: one
-      // clear line naming what is missing, not a crash or an empty image.
+      // No picture (or no audio: only omni-tmrope has a sound) to draw: one clear line naming
+      // what is missing, not a crash or an empty image.
       const char* missing = nullptr;
       if (v.kind == FigureKind::Heatmap && v.name != "attention" && !hasPicture(p.scene))
         missing = "picture";
@@ -146,7 +146,9 @@ TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
       ++rendered;
     }
   }
-  EXPECT_GE(rendered, 7 * 10 + 2);
+  // Every view but the picture and sound ones for each preset; circle-picture's two picture
+  // views and omni-tmrope's sound view on top.
+  EXPECT_EQ(rendered, 8 * static_cast<int>(figureViews().size() - 3) + 2 + 1);
 }
 
 TEST(Figure, PngsHaveTheRequestedSizeAndPrintAtOneColumn) {
@@ -359,6 +361,25 @@ TEST(Figure, PictureCsvMatchesTheTextTokensDistances) {
   for (std::size_t i = 0; i < cols.at("visual").size(); ++i) {
     const auto v = static_cast<std::size_t>(std::stol(cols.at("visual")[i]));
     EXPECT_EQ(std::stod(cols.at("distance")[i]), m.selectedDistance.at(v));
+  }
+}
+
+// The Qwen2.5-Omni preset: a sound between text tokens under TMRoPE, 75 audio tokens of 40 ms
+// (3 s of chirp.wav), one temporal id each, all three ids equal, shown in its sound view.
+TEST(Figure, OmniPresetPutsTheSoundOnTheTimeAxis) {
+  const FigurePreset& p = findFigurePreset("omni-tmrope");
+  EXPECT_EQ(p.view, "sound");
+  EXPECT_EQ(p.scene.design, "qwen2.5-omni");
+  ASSERT_EQ(p.scene.layout.audioCount(), 75u);
+  const SceneMetrics m = computeSceneMetrics(p.scene);
+  std::vector<Id3> audio;
+  for (std::size_t i = 0; i < m.ids.tokens.size(); ++i)
+    if (m.ids.tokens[i].modality == Modality::Audio) audio.push_back(m.ids.ids[i]);
+  ASSERT_EQ(audio.size(), 75u);
+  for (std::size_t k = 0; k < audio.size(); ++k) {
+    EXPECT_EQ(audio[k][0], audio[0][0] + static_cast<double>(k)) << k;  // t: one per 40 ms
+    EXPECT_EQ(audio[k][1], audio[k][0]) << k;
+    EXPECT_EQ(audio[k][2], audio[k][0]) << k;
   }
 }
 

@@ -66,8 +66,8 @@ void paintAttentionPicture(QPainter& p, QSizeF size, const AttentionPicture& pic
   p.fillRect(QRectF(QPointF(0, 0), size), look.background);
   p.setPen(look.foreground);
   if (paper && !pic.title.isEmpty()) {
-    p.setFont(figure::font(figure::Text::Title));
-    p.drawText(QRectF(4, 0, size.width() - 8, r.top() - 4), Qt::AlignCenter, pic.title);
+    figure::drawFittedText(p, QRectF(4, 0, size.width() - 8, r.top() - 4), figure::Text::Title,
+                           pic.title);
   }
 
   // Nearest-neighbour: one cell is one flat colour, as the value it stands for.

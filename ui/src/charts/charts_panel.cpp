@@ -33,6 +33,7 @@
 #include "figures/zero_bar_labels.h"
 #include "model/scene_model.h"
 #include "model/when_shown.h"
+#include "ropescope/metrics.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
 #include "style/metric_text.h"
@@ -535,14 +536,17 @@ void ChartsPanel::refreshProfile() {
   const SceneMetrics& m = model_->metrics();
   drawProfile();
   const int text = model_->validScene().selectedText;
-  setTitleForms(profileChart_,
-                m.selectedToken >= 0
-                    ? QStringList{tr("Text token %1 (#%2) to every visual token")
-                                      .arg(text)
-                                      .arg(m.selectedToken),
-                                  tr("Text token %1 (#%2)").arg(text).arg(m.selectedToken),
-                                  tr("Text token %1").arg(text)}
-                    : QStringList{tr("No text token to profile"), tr("No text token")});
+  const QString missing = QString::fromStdString(missingTokensText(m.ptd.nText, m.ptd.nVisual));
+  setTitleForms(
+      profileChart_,
+      m.selectedToken < 0 ? QStringList{tr("No text token to profile"), tr("No text token")}
+      : missing.isEmpty() ? QStringList{tr("Text token %1 (#%2) to every visual token")
+                                            .arg(text)
+                                            .arg(m.selectedToken),
+                                        tr("Text token %1 (#%2)").arg(text).arg(m.selectedToken),
+                                        tr("Text token %1").arg(text)}
+                          : QStringList{tr("Text token %1: n/a (%2)").arg(text).arg(missing),
+                                        tr("Text token %1: n/a").arg(text)});
   refreshSelection();
 }
 

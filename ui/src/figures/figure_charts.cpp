@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ropescope/metrics.h"
 #include "ropescope/polyline_decimation.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
@@ -303,9 +304,13 @@ std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>
 
 std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
                                      const FigureOptions& o) {
+  const std::string missing = missingTokensText(m.ptd.nText, m.ptd.nVisual);
   auto chart = newChart(
-      m.selectedToken >= 0 ? QStringLiteral("Text token %1 to every visual token").arg(selectedText)
-                           : QStringLiteral("No text token to profile"));
+      m.selectedToken < 0 ? QStringLiteral("No text token to profile")
+      : missing.empty()   ? QStringLiteral("Text token %1 to every visual token").arg(selectedText)
+                          : QStringLiteral("Text token %1: n/a (%2)")
+                              .arg(selectedText)
+                              .arg(QString::fromStdString(missing)));
   const ProfileParts parts = addProfileParts(chart.get(), ChartLook::Publication);
   plotProfile(parts, profilePoints(m), ChartLook::Publication);
   styleChart(chart.get(), o);
@@ -348,12 +353,18 @@ ProfileParts addProfileParts(QChart* chart, ChartLook look) {
 void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook look) {
   parts.distance->replace(pp.distance);
   parts.bias->replace(pp.bias);
+  // No visual token: nothing to plot, and no numbers on axes that measure nothing (the title
+  // says n/a and why).
+  const bool none = pp.count == 0;
+  for (QValueAxis* a : {parts.x, parts.distanceY, parts.biasY}) a->setVisible(!none);
   const double last = std::max<double>(1, static_cast<double>(pp.count) - 1);
-  // Paper: round ticks; the screen: Qt's, which follow the chart's size.
-  if (look == ChartLook::Publication)
+  // Paper: round ticks, whole tokens apart; the screen: Qt's, which follow the chart's size.
+  if (look == ChartLook::Publication) {
     roundTicks(parts.x, 0, last);
-  else
+    parts.x->setTickInterval(std::max(1.0, parts.x->tickInterval()));
+  } else {
     parts.x->setRange(0, last);
+  }
   fitAxis(parts.distanceY, pp.dlo, pp.dhi);
   fitAxis(parts.biasY, pp.blo, pp.bhi);
 }

@@ -4,9 +4,11 @@
 #include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
+#include <QPainter>
 #include <QScatterSeries>
 
 #include <cmath>
@@ -117,6 +119,18 @@ QFont font(Text role) {
       break;
   }
   return f;
+}
+
+void drawFittedText(QPainter& p, const QRectF& rect, Text role, const QString& text) {
+  QFont f = font(role);
+  const int full = f.pixelSize();
+  for (int px = full; px >= full * 7 / 10; --px) {
+    f.setPixelSize(px);
+    if (QFontMetricsF(f).horizontalAdvance(text) <= rect.width()) break;
+  }
+  p.setFont(f);
+  p.drawText(rect, Qt::AlignCenter,
+             QFontMetricsF(f).elidedText(text, Qt::ElideRight, rect.width()));
 }
 
 QColor foreground() {

@@ -6,8 +6,10 @@
 
 #include <QColor>
 #include <QFont>
+#include <QRectF>
 #include <QSize>
 #include <QSizeF>
+#include <QString>
 
 #include <optional>
 #include <string>
@@ -16,6 +18,7 @@
 #include "ropescope/position_ids.h"
 
 class QChart;
+class QPainter;
 
 namespace ropescope::ui {
 
@@ -61,6 +64,9 @@ void validate(const FigureOptions& o);
 
 enum class Text { Title, AxisTitle, Label, Legend };
 QFont font(Text role);  // DejaVu Sans, pixel sizes in logical pixels (7-8 pt at a column)
+// Draws `text` centred in `rect` in the role's font, made smaller (down to 70 %) where it is
+// wider than the rect and elided beyond that: a long design name never runs off the figure.
+void drawFittedText(QPainter& p, const QRectF& rect, Text role, const QString& text);
 
 inline constexpr double kLineWidth = 2.0;  // data lines, logical px (1 pt)
 inline constexpr double kGridWidth = 0.75;

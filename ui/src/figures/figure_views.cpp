@@ -103,10 +103,12 @@ QString planTitle(const std::string& plan) {
 
 // The PTD as every view shows it (metric_text.h): hard 2.2222, unordered 0, circle 0 (its 1e-16
 // is rounding), n/a with what is missing when the layout has no text or no visual token.
-QString compareTitle(const std::string& design, const PtdResult& ptd) {
+// `shortForm`: a quarter of the compare figure has room for "n/a" only; the reason (the same in
+// every quarter) is the space view's and the formulas'.
+QString compareTitle(const std::string& design, const PtdResult& ptd, bool shortForm = false) {
   return QStringLiteral("%1  PTD %2")
       .arg(QString::fromStdString(findDesign(design).title()),
-           metricTitleText(ptd.ptd, ptd.nText, ptd.nVisual));
+           shortForm ? metricText(ptd.ptd) : metricTitleText(ptd.ptd, ptd.nText, ptd.nVisual));
 }
 
 // A 3-D view of `ids`, `px` device pixels, drawn offscreen (no screen grab).
@@ -179,7 +181,7 @@ QImage compareImage(const Scene& scene, const FigureOptions& o) {
     const Scene s = sceneUnderDesign(scene, kCompareDesigns[i]);
     const SceneMetrics m = metricsOf(s, o);
     const QImage panel =
-        renderSpace(s, m.ids, m.selectedToken, compareTitle(kCompareDesigns[i], m.ptd),
+        renderSpace(s, m.ids, m.selectedToken, compareTitle(kCompareDesigns[i], m.ptd, true),
                     QSize(cw[col], ch[row]), figure::effectiveScale(o), o, i == 1);
     p.drawImage(col * cw[0], row * ch[0], panel);
   }

@@ -206,9 +206,7 @@ void PositionSpaceView::applyPixelSizes() {
   highlightActor_->GetProperty()->SetPointSize(17 * s);
   // Font sizes follow the window's DPI (VtkView sets it from the pixel scale); lines do not.
   axes_->setSizes(kAxisNumberSize, kAxisNameSize, 1.5 * s);
-  // The key hangs from the top-right corner, one line per axis, in device pixels.
-  const double w = width() * devicePixelRatioF(), h = height() * devicePixelRatioF();
-  for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, h - 6 * s - 17 * s * a);
+  // The axis key is hung at each render (placeAxes), below the title where that is long.
 }
 
 PositionSpaceView::CameraState PositionSpaceView::cameraState() const {
@@ -237,6 +235,35 @@ void PositionSpaceView::resizeGL(int w, int h) {
 }
 
 void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
+  // The key hangs from the top-right corner; a title long enough to reach it (a long design
+  // name, an n/a with its reason) pushes it down below the title.
+  const double s = pixelScale();
+  const double w = width() * devicePixelRatioF(), h = height() * devicePixelRatioF();
+  const auto hangKey = [&](double top) {
+    for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, top - 17 * s * a);
+  };
+  hangKey(h - 6 * s);
+  if (titleText_->GetInput() && *titleText_->GetInput()) {
+    // A text actor's bounding box is about its anchor: offset it by the anchor's display place.
+    const auto box = [renderer](vtkTextActor* t, double out[4]) {
+      t->GetBoundingBox(renderer, out);
+      const int* at = t->GetPositionCoordinate()->GetComputedDisplayValue(renderer);
+      out[0] += at[0];
+      out[1] += at[0];
+      out[2] += at[1];
+      out[3] += at[1];
+    };
+    double title[4], key[4];
+    box(titleText_, title);
+    bool overlaps = false;
+    for (auto& k : axisKey_) {
+      if (!k->GetVisibility()) continue;
+      box(k, key);
+      overlaps = overlaps ||
+                 (key[0] < title[1] && title[0] < key[1] && key[2] < title[3] && title[2] < key[3]);
+    }
+    if (overlaps) hangKey(title[2] - 4 * s);
+  }
   std::vector<QRectF> obstacles;
   auto avoid = [&](vtkTextActor* t) {
     if (!t->GetVisibility() || !t->GetInput() || !*t->GetInput()) return;
