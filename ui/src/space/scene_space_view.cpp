@@ -2,6 +2,7 @@
 
 #include "model/scene_model.h"
 #include "model/when_shown.h"
+#include "ropescope/metrics.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
 #include "style/metric_text.h"
@@ -40,8 +41,10 @@ void SceneSpaceView::refresh() {
         findDesign(m.designUsed.empty() ? valid.design : m.designUsed).title());
   } catch (const std::exception&) {
   }
-  QString title = QStringLiteral("%1    PTD %2")
-                      .arg(designTitle, metricTitleText(m.ptd.ptd, m.ptd.nText, m.ptd.nVisual));
+  // An n/a's reason on a line of its own: the view is narrow on a laptop screen.
+  QString title = QStringLiteral("%1    PTD %2").arg(designTitle, metricText(m.ptd.ptd));
+  const std::string missing = missingTokensText(m.ptd.nText, m.ptd.nVisual);
+  if (!missing.empty()) title += QStringLiteral("\n(%1)").arg(QString::fromStdString(missing));
   if (valid.design == "circle" && valid.ageLayer >= 0)
     title += tr("    (AGE layer %1)").arg(valid.ageLayer);
   setTitle(title);
