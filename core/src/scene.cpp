@@ -144,32 +144,42 @@ FieldValue readField(const json& obj, const SceneField& f) {
   const json& v = obj.at(f.jsonKey);
   const std::string where =
       (f.section.empty() ? std::string("scene") : f.section) + "." + f.jsonKey;
+  // A wrong value names the accepted ones and what the file has (its start, if long).
+  const auto refuse = [&](const std::string& accepted) {
+    std::string got = v.dump();
+    if (got.size() > 40) got = got.substr(0, 37) + "...";
+    sceneError(where + " must be " + accepted + " (got " + got + ")", f.key());
+  };
   if (f.list) {
-    if (!v.is_array() || v.size() > 3)
-      sceneError(f.jsonPath() + " must be [] or [t, h, w]", f.key());
+    const std::string accepted = "[] or [t, h, w], whole numbers in " + f.rangeText();
+    if (!v.is_array() || v.size() > 3) refuse(accepted);
     std::vector<int> out;
     for (const json& x : v) {
       if (!x.is_number_integer() || x.get<long long>() < f.spec.min ||
           x.get<long long>() > f.spec.max)
-        sceneError(f.jsonPath() + " must hold whole numbers " + f.rangeText(), f.key());
+        refuse(accepted);
       out.push_back(x.get<int>());
     }
     return out;
   }
-  if (f.text || f.spec.kind == ParameterSpec::Kind::Choice) {
-    if (!v.is_string()) sceneError(where + " must be a string", f.key());
+  if (f.text) {
+    if (!v.is_string()) refuse("a string");
+    return v.get<std::string>();
+  }
+  if (f.spec.kind == ParameterSpec::Kind::Choice) {
+    if (!v.is_string()) refuse("one of " + f.rangeText());
     return v.get<std::string>();
   }
   if (f.spec.kind == ParameterSpec::Kind::Number) {
-    if (!v.is_number()) sceneError(where + " must be a number", f.key());
+    if (!v.is_number()) refuse("a number in " + f.rangeText());
     return v.get<double>();
   }
-  if (!v.is_number_integer()) sceneError(where + " must be a whole number", f.key());
   // An int member holds +-1e9; the pixel counts' long long holds the table's range.
   const double reach = std::max(1e9, f.spec.max);
-  if (v.is_number_unsigned() ? static_cast<double>(v.get<unsigned long long>()) > reach
-                             : std::abs(static_cast<double>(v.get<long long>())) > reach)
-    sceneError(where + " is out of range", f.key());
+  if (!v.is_number_integer() ||
+      (v.is_number_unsigned() ? static_cast<double>(v.get<unsigned long long>()) > reach
+                              : std::abs(static_cast<double>(v.get<long long>())) > reach))
+    refuse(std::string(f.even ? "an even" : "a") + " whole number in " + f.rangeText());
   return v.get<long long>();
 }
 

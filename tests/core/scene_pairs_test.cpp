@@ -26,7 +26,7 @@ TEST(ScenePairs, BadValuesAreOneLineErrors) {
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"pairs":"gpt-j"}})",
        "neox (dims p, p + r/2) or gptj (dims 2p, 2p + 1) (got \"gpt-j\")"},
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"pairs":1}})",
-       "frequency.pairs must be a string"},
+       "frequency.pairs must be one of neox, gptj (got 1)"},
   };
   for (const auto& c : cases) {
     try {
