@@ -87,3 +87,26 @@ TEST(SpaceCone, LargeSceneSamplesKeepingTheBoundsAndSaysSo) {
     EXPECT_TRUE(view.coneNote().contains(QString::number(ends.size())));
   }
 }
+
+// The axis key hangs in the top-right corner; a title long enough to reach it pushes it below
+// the title, and the axis numbers keep off both.
+TEST(SpaceTexts, TheAxisKeyHangsBelowATitleThatReachesIt) {
+  PositionSpaceView view;
+  view.resize(500, 400);
+  view.showIds(idsOf("t4,i8x8,t8"), 2, -1);
+  view.setTitle(QStringLiteral("Circle  PTD 0"));
+  view.grabFramebuffer();
+  const QRectF shortTitle = view.titleBox(), topKey = view.axisKeyBox();
+  ASSERT_FALSE(shortTitle.isEmpty());
+  ASSERT_FALSE(topKey.isEmpty());
+  EXPECT_FALSE(topKey.intersects(shortTitle));
+  EXPECT_GT(topKey.bottom(), shortTitle.top()) << "a short title leaves the key at the top";
+
+  view.setTitle(QStringLiteral("A design with a very long name  PTD n/a (no visual token here)"));
+  view.grabFramebuffer();
+  const QRectF longTitle = view.titleBox(), key = view.axisKeyBox();
+  ASSERT_GT(longTitle.right(), key.left()) << "the title reaches the key's column";
+  EXPECT_FALSE(key.intersects(longTitle));
+  EXPECT_LE(key.bottom(), longTitle.top()) << "y is up: the key is below the title";
+  EXPECT_GE(key.top(), 0.0);
+}

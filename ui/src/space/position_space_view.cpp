@@ -235,46 +235,39 @@ void PositionSpaceView::resizeGL(int w, int h) {
 }
 
 void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
+  // A text actor's box in display pixels (y up): its bounding box is about its anchor, so it is
+  // offset by the anchor's display place. Empty for a hidden or empty text.
+  const auto box = [renderer](vtkTextActor* t) {
+    if (!t->GetVisibility() || !t->GetInput() || !*t->GetInput()) return QRectF();
+    double bb[4];
+    t->GetBoundingBox(renderer, bb);
+    const int* at = t->GetPositionCoordinate()->GetComputedDisplayValue(renderer);
+    return QRectF(bb[0] + at[0], bb[2] + at[1], bb[1] - bb[0], bb[3] - bb[2]);
+  };
   // The key hangs from the top-right corner; a title long enough to reach it (a long design
   // name, an n/a with its reason) pushes it down below the title.
+  // In the renderer's pixels: the widget's size may not have reached VTK yet (a hidden view).
   const double s = pixelScale();
-  const double w = width() * devicePixelRatioF(), h = height() * devicePixelRatioF();
+  const int* size = renderer->GetSize();
+  const double w = size[0], h = size[1];
   const auto hangKey = [&](double top) {
     for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, top - 17 * s * a);
   };
   hangKey(h - 6 * s);
-  if (titleText_->GetInput() && *titleText_->GetInput()) {
-    // A text actor's bounding box is about its anchor: offset it by the anchor's display place.
-    const auto box = [renderer](vtkTextActor* t, double out[4]) {
-      t->GetBoundingBox(renderer, out);
-      const int* at = t->GetPositionCoordinate()->GetComputedDisplayValue(renderer);
-      out[0] += at[0];
-      out[1] += at[0];
-      out[2] += at[1];
-      out[3] += at[1];
-    };
-    double title[4], key[4];
-    box(titleText_, title);
-    bool overlaps = false;
-    for (auto& k : axisKey_) {
-      if (!k->GetVisibility()) continue;
-      box(k, key);
-      overlaps = overlaps ||
-                 (key[0] < title[1] && title[0] < key[1] && key[2] < title[3] && title[2] < key[3]);
-    }
-    if (overlaps) hangKey(title[2] - 4 * s);
-  }
-  std::vector<QRectF> obstacles;
-  auto avoid = [&](vtkTextActor* t) {
-    if (!t->GetVisibility() || !t->GetInput() || !*t->GetInput()) return;
-    double bb[4];
-    t->GetBoundingBox(renderer, bb);
-    obstacles.emplace_back(bb[0], bb[2], bb[1] - bb[0], bb[3] - bb[2]);
+  titleBox_ = box(titleText_);
+  const auto keyBox = [&] {
+    QRectF all;
+    for (auto& k : axisKey_) all |= box(k);
+    return all;
   };
-  avoid(titleText_);
-  avoid(staleText_);
-  avoid(coneNote_);
-  for (auto& key : axisKey_) avoid(key);
+  if (!titleBox_.isEmpty() && keyBox().intersects(titleBox_)) hangKey(titleBox_.top() - 4 * s);
+  keyBox_ = keyBox();
+  // The axis numbers and names keep off the texts drawn over the view.
+  std::vector<QRectF> obstacles;
+  for (vtkTextActor* t : {titleText_.Get(), staleText_.Get(), coneNote_.Get()})
+    if (const QRectF r = box(t); !r.isEmpty()) obstacles.push_back(r);
+  for (auto& k : axisKey_)
+    if (const QRectF r = box(k); !r.isEmpty()) obstacles.push_back(r);
   axes_->setObstacles(obstacles);
   axes_->update();
 }

@@ -3,6 +3,7 @@
 // every visual token, axes, picking.
 #pragma once
 
+#include <QRectF>
 #include <QString>
 
 #include <array>
@@ -65,6 +66,10 @@ class PositionSpaceView : public VtkView {
   bool coneSampled() const { return !coneSample_.empty() && !coneEnds_.empty(); }
   // The note under the cone ("cone: lines to N of M visual tokens ..."); empty when unsampled.
   QString coneNote() const;
+  // Where the title and the axis key were drawn last, in display pixels with y up (VTK's);
+  // empty when not shown. The key hangs below a title that would reach it.
+  QRectF titleBox() const { return titleBox_; }
+  QRectF axisKeyBox() const { return keyBox_; }
   // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
   // before showIds(); an empty layout (the default) draws every visual token as a point.
   void setLayout(const Layout& layout);
@@ -189,6 +194,7 @@ class PositionSpaceView : public VtkView {
       highlightActor_;
   std::unique_ptr<SpaceAxes> axes_;
   vtkSmartPointer<vtkTextActor> staleText_, titleText_, coneNote_;
+  QRectF titleBox_, keyBox_;
   // Colour key of the axes: the cube axes' own titles get small in a busy scene.
   std::array<vtkSmartPointer<vtkTextActor>, 3> axisKey_;
 };
