@@ -8,6 +8,7 @@
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/position_design.h"
+#include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
 
 namespace ropescope::cli {
@@ -33,6 +34,16 @@ std::vector<TokenLabel> tokenLabels(const Request& r, const PositionIds& ids) {
   }
   return out;
 }
+// An undefined PTD or bias spread is bad input here. A layout whose only other tokens are
+// audio (a sound between text) gets the option that measures them.
+[[noreturn]] void undefinedMetric(const std::string& reason, const Request& r) {
+  const std::size_t audio = r.scene.layout.audioCount();
+  if (r.groups.isDefault() && audio > 0 && r.scene.layout.visualCount() == 0)
+    throw InputError(reason + "; to measure text to the " +
+                         countOf(static_cast<long long>(audio), "audio token") + ": --to audio",
+                     "layout");
+  throw InputError(reason, "layout");
+}
 }  // namespace
 
 std::string runCommand(const Request& r) {
@@ -44,13 +55,13 @@ std::string runCommand(const Request& r) {
     case kPtd: {
       const PositionIds ids = sceneIds(r.scene);
       const PtdResult ptd = perTokenDistance(ids, r.threads, r.groups);
-      if (!ptd.defined()) throw InputError(ptd.undefinedReason, "layout");
+      if (!ptd.defined()) undefinedMetric(ptd.undefinedReason, r);
       return ptdReport(ptd, ids, r.format, r.groups);
     }
     case kBias: {
       const PositionIds ids = sceneIds(r.scene);
       const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads, r.groups);
-      if (!bias.defined()) throw InputError(bias.undefinedReason, "layout");
+      if (!bias.defined()) undefinedMetric(bias.undefinedReason, r);
       return biasReport(bias, ids, r.format, r.groups);
     }
     case kDecay: {

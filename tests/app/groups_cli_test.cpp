@@ -68,6 +68,13 @@ TEST(GroupsCli, BadGroupsExitTwoWithOneLine) {
        "audio)\n"},
       {{"ptd", "--layout", "t2,a2", "--to", "audio", "--to", "text"},
        "ropescope: --to given twice\n"},
+      // A sound between text and no picture: the line says how to measure the sound.
+      {{"bias", "--layout", "t2,a10,t2", "--design", "qwen2.5-omni"},
+       "ropescope: bias spread needs at least one text and one visual token (layout has 4 text, "
+       "0 visual); to measure text to the 10 audio tokens: --to audio\n"},
+      {{"ptd", "--layout", "t2,a1", "--from", "text", "--to", "visual"},
+       "ropescope: PTD needs at least one text and one visual token (layout has 2 text, 0 "
+       "visual); to measure text to the 1 audio token: --to audio\n"},
   };
   for (const Case& c : cases) {
     const ProcessResult r = runCli(c.args);
