@@ -124,20 +124,40 @@ TEST(FuzzFindings, InMemoryNpyReadsTheSeedArrays) {
 
 TEST(FuzzFindings, WaveListSubChunksThatWrapAreRefusedBeforeLibsndfileLoops) {
   // Found by fuzz_sound (timeouts): libsndfile 1.2 adds a LIST sub-chunk's size to the bytes
-  // read in 32 bits; 0xFFFFFFF3 wraps, its parser jumps back and loops forever. The second
-  // input reaches the LIST only after libsndfile backs out of an earlier LIST at a "data" tag.
+  // read in 32 bits; 0xFFFFFFF3 wraps, its parser jumps back and loops forever. The crafted
+  // files reached it past a second data chunk or by backing out of a LIST at a "data" tag;
+  // those shapes are refused first, and a wrapping sub-chunk in a plain file is refused too.
   const std::string dir = std::string(ROPESCOPE_FUZZ_CORPUS) + "/../regressions/sound/";
-  const std::string a = readBytes(dir + "wav-list-size-wraps.wav");
-  const std::string b = readBytes(dir + "wav-list-after-backout.wav");
-  EXPECT_EQ(messageOf([&] { probeSoundBytes(a.data(), a.size(), "a.wav"); }),
-            "a.wav: has a damaged LIST chunk: sub-chunk 'datO' claims 4294967283 bytes where 52 "
+  for (const char* name :
+       {"wav-list-size-wraps.wav", "wav-list-after-backout.wav", "wav-two-data-hang.wav"}) {
+    const std::string bytes = readBytes(dir + name);
+    EXPECT_EQ(messageOf([&] { probeSoundBytes(bytes.data(), bytes.size(), "a.wav"); }),
+              "a.wav: has two data chunks (a WAVE file has one)")
+        << name;
+    EXPECT_EQ(messageOf([&] { probeSound(dir + name); }),
+              dir + name + ": has two data chunks (a WAVE file has one)");
+  }
+  const auto le32 = [](std::uint32_t v) {
+    return std::string{char(v & 0xff), char(v >> 8 & 0xff), char(v >> 16 & 0xff), char(v >> 24)};
+  };
+  const std::string fmt = std::string("fmt ") + le32(16) + std::string("\x01\x00\x01\x00", 4) +
+                          le32(16000) + le32(32000) + std::string("\x02\x00\x10\x00", 4);
+  const std::string data = std::string("data") + le32(4) + std::string(4, '\0');
+  const auto wave = [&](const std::string& list) {
+    const std::string body =
+        "WAVE" + fmt + "LIST" + le32(static_cast<std::uint32_t>(list.size())) + list + data;
+    return "RIFF" + le32(static_cast<std::uint32_t>(body.size())) + body;
+  };
+  const std::string wraps = wave("INFO" + std::string("datO") + le32(0xFFFFFFF3u) + "abcd");
+  EXPECT_EQ(messageOf([&] { probeSoundBytes(wraps.data(), wraps.size(), "w.wav"); }),
+            "w.wav: has a damaged LIST chunk: sub-chunk 'datO' claims 4294967283 bytes where 4 "
             "remain");
-  EXPECT_EQ(messageOf([&] { probeSoundBytes(b.data(), b.size(), "b.wav"); }),
-            "b.wav: has a damaged LIST chunk: sub-chunk 'datO' claims 4294967283 bytes where 4 "
-            "remain");
-  EXPECT_EQ(messageOf([&] { probeSound(dir + "wav-list-size-wraps.wav"); }),
-            dir + "wav-list-size-wraps.wav: has a damaged LIST chunk: sub-chunk 'datO' claims " +
-                "4294967283 bytes where 52 remain");
+  const std::string dataInList = wave("INFO" + std::string("data") + le32(4) + "abcd");
+  EXPECT_EQ(messageOf([&] { probeSoundBytes(dataInList.data(), dataInList.size(), "d.wav"); }),
+            "d.wav: has a damaged LIST chunk: a 'data' tag inside it");
+  const std::string sound = wave("INFO" + std::string("INAM") + le32(4) + "abcd");
+  EXPECT_EQ(messageOf([&] { probeSoundBytes(sound.data(), sound.size(), "s.wav"); }), "(no error)")
+      << "a sound LIST is read";
   // RF64 files without their ds64 chunk, which hung libsndfile's RF64 reader (a LIST whose
   // size wraps, reached past data chunks this check cannot follow): refused first.
   for (const char* name : {"rf64-list-hang.wav", "rf64-list-hang2.wav"}) {

@@ -1,6 +1,7 @@
 // Walks the top-level chunks of a WAVE file (8-byte headers, skipped by their sizes) and the
-// sub-chunks of each LIST / INFO chunk, as libsndfile's reader does (backing out of a LIST at a
-// "data" tag included), without its 32-bit sums.
+// sub-chunks of each LIST / INFO chunk, as libsndfile's reader does, without its 32-bit sums;
+// the shapes that led libsndfile into loops (a data tag inside a LIST, a second data chunk) are
+// refused rather than followed.
 #include "wav_list_check.h"
 
 #include <algorithm>
@@ -27,18 +28,11 @@ std::string tag(const unsigned char* p) {
   return t;
 }
 
-// What the walk of one LIST chunk found: a problem, or where libsndfile goes on reading
-// top-level chunks (a "data" tag inside the LIST makes it back out to that tag).
-struct ListWalk {
-  std::string problem;
-  std::uint64_t backOut = 0;  // 0: after the LIST chunk
-};
-
-// The sub-chunks of one LIST chunk's content [begin, begin + n): marker-only tags (INFO, adtl)
-// take 4 bytes, a "data" tag ends the walk and libsndfile reads it as the next top-level chunk,
-// four zero bytes end it at the LIST's end, an "exif" tag hands the rest to libsndfile's exif
-// walk, and every other sub-chunk's size must fit in what remains.
-ListWalk walkList(const ByteReader& read, std::uint64_t begin, std::uint64_t n) {
+// The problem of one LIST chunk's content [begin, begin + n), "" if none: marker-only tags
+// (INFO, adtl) take 4 bytes, a "data" tag is refused, four zero bytes end the walk at the LIST's
+// end, an "exif" tag hands the rest to libsndfile's exif walk, and every other sub-chunk's size
+// must fit in what remains.
+std::string walkList(const ByteReader& read, std::uint64_t begin, std::uint64_t n) {
   std::uint64_t at = 0;
   for (int i = 0; i < kMaxChunks && at + 4 <= n; ++i) {
     unsigned char h[8];
@@ -46,15 +40,16 @@ ListWalk walkList(const ByteReader& read, std::uint64_t begin, std::uint64_t n) 
     if (got < 4) return {};
     at += 4;
     if (!std::memcmp(h, "INFO", 4) || !std::memcmp(h, "adtl", 4)) continue;
-    if (!std::memcmp(h, "data", 4)) return {{}, begin + at - 4};
+    // A data tag inside a LIST makes libsndfile back out to it as a top-level chunk, the way
+    // into its looping paths (fuzz regressions wav-list-*): a LIST holds no sound data.
+    if (!std::memcmp(h, "data", 4)) return "has a damaged LIST chunk: a 'data' tag inside it";
     if (!std::memcmp(h, "\0\0\0\0", 4)) return {};
     if (!std::memcmp(h, "exif", 4) || got < 8) return {};
     const std::uint64_t size = word(h + 4, false);
     at += 4;
     if (size > n - at)
-      return {"has a damaged LIST chunk: sub-chunk '" + tag(h) + "' claims " +
-                  std::to_string(size) + " bytes where " + std::to_string(n - at) + " remain",
-              0};
+      return "has a damaged LIST chunk: sub-chunk '" + tag(h) + "' claims " + std::to_string(size) +
+             " bytes where " + std::to_string(n - at) + " remain";
     at += size + (size & 1);
   }
   return {};
@@ -77,6 +72,7 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
       return "is an RF64 file without its ds64 chunk (RF64 files start with it)";
   }
   std::uint64_t pos = 12;
+  bool haveData = false;
   for (int i = 0; i < kMaxChunks && pos + 8 <= fileSize; ++i) {
     unsigned char h[8];
     if (read(pos, h, 8) != 8) return {};
@@ -86,17 +82,15 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
     if (!std::memcmp(h, "LIST", 4) || !std::memcmp(h, "INFO", 4)) {
       // libsndfile treats a LIST of 8 bytes or less as a broken PEAK leftover and skips it.
       if (size > 8) {
-        const ListWalk w = walkList(read, pos, std::min(size, left));
-        if (!w.problem.empty()) return w.problem;
-        if (w.backOut > 0) {
-          pos = w.backOut;
-          continue;
-        }
+        if (std::string p = walkList(read, pos, std::min(size, left)); !p.empty()) return p;
       }
-    } else if (!std::memcmp(h, "data", 4) && size == 0xFFFFFFFFu) {
-      // The real size is in ds64: nothing after it is walked. A data chunk that gives its
-      // size here is walked past like any other: libsndfile reads the chunks after it too.
-      return {};
+    } else if (!std::memcmp(h, "data", 4)) {
+      // One data chunk: libsndfile reads the chunks after it too, and a second one (a crafted
+      // file's, fuzz regression wav-two-data-hang.wav) led it into a loop.
+      if (haveData) return "has two data chunks (a WAVE file has one)";
+      haveData = true;
+      // The real size is in ds64: nothing after it is walked.
+      if (size == 0xFFFFFFFFu) return {};
     }
     if (size >= left) return {};
     pos += size + (size & 1);
