@@ -6,9 +6,11 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,6 +18,7 @@
 #include <QToolButton>
 
 #include <cmath>
+#include <map>
 
 #include <vtkCamera.h>
 
@@ -367,6 +370,44 @@ TEST(MainWindow, TextTokenClickRecomputesOnlyTheSelection) {
   EXPECT_EQ(win.w.spaceView()->geometryBuilds(), builds);
   win.w.setCompareMode(false);
   EXPECT_GT(win.w.spaceView()->geometryBuilds(), builds);
+}
+
+// A click on a text token paints the window once (issue 15 item 3): the layouts the views' new
+// texts ask for (the status bar, the formula panel) run before the paint, not as a second and
+// a third repaint of the whole window after it, and boxes whose value stayed are not repainted.
+TEST(MainWindow, ATokenClickPaintsEachChangedWidgetOnce) {
+  Window win;
+  SceneModel* model = win.w.model();
+  model->flushSummaries();
+  showAndSettle(&win.w);
+  struct Paints : QObject {
+    std::map<QObject*, int> count;
+    bool eventFilter(QObject* o, QEvent* e) override {
+      if (e->type() == QEvent::Paint) ++count[o];
+      return false;
+    }
+  } paints;
+  qApp->installEventFilter(&paints);
+  model->setSelectedText(model->scene().selectedText == 1 ? 2 : 1);
+  for (int i = 0; i < 3; ++i) {
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+  }
+  qApp->removeEventFilter(&paints);
+  QWidget* status = win.w.statusBar()->findChild<QLabel*>(QStringLiteral("statusMetrics"));
+  QWidget* formulas = win.w.findChild<QWidget*>(QStringLiteral("positionFormulas"));
+  ASSERT_NE(status, nullptr);
+  ASSERT_NE(formulas, nullptr);
+  EXPECT_EQ(paints.count[win.w.spaceView()], 1);
+  EXPECT_EQ(paints.count[formulas], 1);
+  EXPECT_EQ(paints.count[status], 1);
+  EXPECT_EQ(paints.count[win.w.statusBar()], 1);
+  // The image grid's boxes show what they showed.
+  for (const char* name : {"min_pixels", "max_pixels", "patch", "merge"}) {
+    QWidget* box = win.w.panel()->findChild<QSpinBox*>(QLatin1String(name));
+    ASSERT_NE(box, nullptr) << name;
+    EXPECT_EQ(paints.count[box], 0) << name;
+  }
 }
 
 // A large scene's four designs are computed on the background worker (issue 15 item 3): the

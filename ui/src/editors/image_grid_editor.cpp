@@ -7,6 +7,7 @@
 #include <QSpinBox>
 
 #include <limits>
+#include <utility>
 
 #include "editors/field_widgets.h"
 #include "model/scene_model.h"
@@ -71,10 +72,12 @@ ImageGridEditor::ImageGridEditor(SceneModel* model, QWidget* parent)
 void ImageGridEditor::sync() {
   const ImageGridSettings& g = model_->scene().imageGrid;
   const QSignalBlocker b0(preset_), b1(minPixels_), b2(maxPixels_), b3(patch_), b4(merge_);
-  minPixels_->setValue(clampToSpin(g.minPixels));
-  maxPixels_->setValue(clampToSpin(g.maxPixels));
-  patch_->setValue(g.patch);
-  merge_->setValue(g.merge);
+  // Only the boxes whose value differs: setValue repaints a box even to the same value, and this
+  // runs after every edit, a click on a token among them.
+  for (auto [box, value] : {std::pair{minPixels_, clampToSpin(g.minPixels)},
+                            std::pair{maxPixels_, clampToSpin(g.maxPixels)},
+                            std::pair{patch_, g.patch}, std::pair{merge_, g.merge}})
+    if (box->value() != value) box->setValue(value);
   int match = preset_->count() - 1;  // custom
   for (int i = 0; i + 1 < preset_->count(); ++i)
     if (imageGridPreset(preset_->itemData(i).toString().toStdString()) == g) match = i;

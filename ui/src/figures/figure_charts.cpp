@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ropescope/axis_ticks.h"
 #include "ropescope/metrics.h"
 #include "ropescope/polyline_decimation.h"
 #include "ropescope/position_design.h"
@@ -43,24 +44,11 @@ QPen linePen(const QColor& c, double width = kLineWidth) {
   return pen;
 }
 
-// Ticks at round steps: quarters of a power of two (distances 0..256 -> 64), else 1, 2 or 5
-// times a power of ten giving 4..8 intervals.
-double niceStep(double span) {
-  if (span <= 0) return 1;
-  const double p2 = std::exp2(std::round(std::log2(span)));
-  if (std::abs(p2 - span) < 1e-9 && span >= 4) return span / 4;
-  const double raw = span / 5;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag >= raw) return m * mag;
-  return 10 * mag;
-}
-
 void roundTicks(QValueAxis* axis, double lo, double hi) {
   axis->setRange(lo, hi);
   axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(0);
-  axis->setTickInterval(niceStep(hi - lo));
+  axis->setTickInterval(roundTickStep(hi - lo));
 }
 
 }  // namespace
@@ -83,24 +71,17 @@ void showLineStylesInLegend(QChart* chart) {
 }
 
 void fitAxis(QValueAxis* axis, double lo, double hi) {
-  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
-  if (!(hi - lo > 1e-9 * scale)) {  // flat: show it flat, not magnified rounding noise
-    const double half = std::max(0.5, 0.1 * std::abs(lo));
-    lo -= half;
-    hi += half;
-  }
-  const double pad = (hi - lo) * 0.05;
-  axis->setRange(lo - pad, hi + pad);
-  axis->applyNiceNumbers();
-  // Qt's nice numbers can give 7 or more ticks (MCA-LLaVA's profile: 0..12 in steps of 2): on a
-  // laptop's chart their labels overlap and Qt hides every other one. More than 6: round steps
-  // (niceStep) over the same range instead.
-  if (axis->tickCount() > 6) {
+  // One change per property: each change of an axis lays out its series again (a click on a
+  // text token refits both of the profile's axes).
+  const AxisTicks t = fitAxisTicks(lo, hi);
+  axis->setRange(t.min, t.max);
+  if (t.interval > 0) {
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);
-    axis->setTickInterval(niceStep(axis->max() - axis->min()));
+    axis->setTickInterval(t.interval);
   } else {
     axis->setTickType(QValueAxis::TicksFixed);
+    axis->setTickCount(t.ticks);
   }
 }
 

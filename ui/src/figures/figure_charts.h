@@ -37,8 +37,9 @@ void showLineStylesInLegend(QChart* chart);
 // tab adds only hover, click, the picked-token marker and the fitting of its texts to its size.
 enum class ChartLook { ScreenDark, ScreenLight, Publication };
 
-// Fits a value axis to [lo, hi] with 5 % padding and nice numbers; a flat range (e.g. PTD = 0 up
-// to rounding) reads as flat, not as magnified rounding noise. Live and exported charts use it.
+// Fits a value axis to [lo, hi] (fitAxisTicks, axis_ticks.h) with one change per property; a
+// flat range (e.g. PTD = 0 up to rounding) reads as flat, not as magnified rounding noise. Live
+// and exported charts use it.
 void fitAxis(QValueAxis* axis, double lo, double hi);
 
 // Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),

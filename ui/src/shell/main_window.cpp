@@ -461,6 +461,12 @@ void MainWindow::refreshViews() {
                 .arg(model_->scene().layout.visualCount())
           : QString());
   refreshTitle();
+  // The last observer of an edit: lay out now what the views' new texts resized (this bar, the
+  // formula panel, a chart's title). Queued behind the window's paint request, those layouts
+  // repainted the window a second and a third time per click, and on software OpenGL each
+  // repaint composes the whole window. Twice: a layout can ask for its parent's.
+  for (int pass = 0; pass < 2; ++pass)
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
 }
 
 QString MainWindow::statusText() const {

@@ -15,6 +15,7 @@
 #include "figures/figure_style.h"
 #include "model/scene_model.h"
 #include "model/when_shown.h"
+#include "ropescope/axis_ticks.h"
 #include "ropescope/metrics.h"
 #include "style/axis_colors.h"
 #include "style/scrolling.h"
@@ -26,15 +27,6 @@ namespace {
 
 constexpr int kMaxDistance = figure::kPhasorMaxDistance;
 const char* const kDirectionNames[4] = {"t", "h", "w", "thw"};
-
-// A round step near range/4 for the spiral's scale bar: 1, 2 or 5 times a power of ten.
-double niceStep(double range) {
-  const double raw = std::max(range / 4.0, 1e-9);
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0})
-    if (m * p >= raw) return m * p;
-  return 10.0 * p;
-}
 
 // Text in one line, elided at the right when it does not fit.
 void drawLine(QPainter& p, const QRectF& r, const QString& text) {
@@ -139,7 +131,7 @@ void drawSpiral(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& 
   p.drawEllipse(o, 3.5, 3.5);
   if (n > 0) p.drawEllipse(prev, 3.5, 3.5);
   // Scale bar.
-  const double step = niceStep(span);
+  const double step = scaleBarStep(span);
   const double len = step * scale;
   const QPointF a(r.right() - len - 4, r.bottom() - 4);
   p.setPen(QPen(th.text, 1.5));
