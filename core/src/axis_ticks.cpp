@@ -61,6 +61,27 @@ AxisTicks fitAxisTicks(double lo, double hi) {
   return a;
 }
 
+std::vector<double> ticksWithin(double lo, double hi, int maxTicks) {
+  std::vector<double> out;
+  if (!(hi >= lo) || maxTicks < 1) return out;
+  if (maxTicks == 1 || hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) {
+    out.push_back(lo);
+    return out;
+  }
+  const double raw = (hi - lo) / (maxTicks - 1);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10 * mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw * (1 - 1e-9)) {
+      step = m * mag;
+      break;
+    }
+  const double first = std::ceil(lo / step - 1e-9) * step;
+  for (double v = first; v <= hi + step * 1e-9; v += step) out.push_back(v);
+  if (out.empty()) out.push_back(lo);
+  return out;
+}
+
 double scaleBarStep(double range) {
   const double raw = std::max(range / 4.0, 1e-9);
   const double p = std::pow(10.0, std::floor(std::log10(raw)));

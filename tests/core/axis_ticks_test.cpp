@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "ropescope/axis_ticks.h"
 
@@ -99,4 +100,13 @@ TEST(AxisTicks, FitShowsFlatDataFlatAndCrowdedTicksAtRoundSteps) {
   EXPECT_DOUBLE_EQ(crowded.max, 1.0);
   EXPECT_EQ(crowded.ticks, 7);
   EXPECT_DOUBLE_EQ(crowded.interval, 0.5);
+}
+
+TEST(AxisTicks, TicksWithinARangeAreRoundAndFewEnough) {
+  EXPECT_EQ(ropescope::ticksWithin(0, 8, 4), (std::vector<double>{0, 5}));
+  EXPECT_EQ(ropescope::ticksWithin(0, 8, 5), (std::vector<double>{0, 2, 4, 6, 8}));
+  EXPECT_EQ(ropescope::ticksWithin(-3.2, 17.5, 6), (std::vector<double>{0, 5, 10, 15}));
+  EXPECT_EQ(ropescope::ticksWithin(2, 2, 5), (std::vector<double>{2}));
+  EXPECT_TRUE(ropescope::ticksWithin(3, 2, 5).empty());
+  for (int n = 2; n <= 8; ++n) EXPECT_LE(ropescope::ticksWithin(0, 9, n).size(), std::size_t(n));
 }

@@ -3,6 +3,8 @@
 // (each change of a Qt Charts axis lays its series out again) and the rules are tested here.
 #pragma once
 
+#include <vector>
+
 namespace ropescope {
 
 // An axis over [min, max] with `ticks` evenly spaced ticks (both ends included), or, where
@@ -34,6 +36,11 @@ double roundTickStep(double span);
 // looseNiceTicks. More than 6 ticks crowd a laptop's chart: round steps (roundTickStep) over the
 // same range instead.
 AxisTicks fitAxisTicks(double lo, double hi);
+
+// Round tick values within [lo, hi], at most `maxTicks` of them: the smallest step of 1, 2 or 5
+// times a power of ten that needs no more, from the first multiple of it at or above lo (the 3-D
+// view's axes). Empty for hi < lo or maxTicks < 1; just lo for one tick or an empty range.
+std::vector<double> ticksWithin(double lo, double hi, int maxTicks);
 
 // A scale bar's length for a drawing `range` units across: 1, 2 or 5 times a power of ten near
 // range / 4 (at least range / 4, and at least 1e-9).

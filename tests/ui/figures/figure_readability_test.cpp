@@ -309,14 +309,6 @@ TEST(FigureReadability, SpaceAxesAreNumberedNamedAndNeverCollide) {
   EXPECT_EQ(checked, 5 * 4 * 3);
 }
 
-TEST(FigureReadability, NiceTicksAreRoundAndFewEnough) {
-  EXPECT_EQ(SpaceAxes::niceTicks(0, 8, 4), (std::vector<double>{0, 5}));
-  EXPECT_EQ(SpaceAxes::niceTicks(0, 8, 5), (std::vector<double>{0, 2, 4, 6, 8}));
-  EXPECT_EQ(SpaceAxes::niceTicks(-3.2, 17.5, 6), (std::vector<double>{0, 5, 10, 15}));
-  EXPECT_EQ(SpaceAxes::niceTicks(2, 2, 5), (std::vector<double>{2}));
-  for (int n = 2; n <= 8; ++n) EXPECT_LE(SpaceAxes::niceTicks(0, 9, n).size(), std::size_t(n));
-}
-
 // Item 10: the projected content covers most of the view (the old camera left two thirds
 // empty) at start, after an edit and after every preset.
 TEST(FigureReadability, SceneFillsItsViewAtStartAfterAnEditAndAfterEveryPreset) {

@@ -5,7 +5,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -22,6 +21,9 @@
 namespace ropescope::ui {
 
 namespace {
+
+// How long edits must pause before the preview computes again.
+constexpr int kSettleMs = 40;
 
 // Pooled heatmaps are at most this many blocks a side (16 MB of floats): finer zoom into a large
 // N asks for exact rows of the visible range instead of a finer pooling of the whole matrix.
@@ -82,13 +84,8 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent) : QWidget(paren
   // The backend (a GPU context among them) goes on the thread that made it.
   worker_->setAtExit([job = job_.get()] { job->release(); });
 
-  debounce_ = new QTimer(this);
-  debounce_->setSingleShot(true);
-  debounce_->setInterval(40);
-  connect(debounce_, &QTimer::timeout, this, &AttentionView::request);
-
   whenShown_ = new WhenShown(
-      this, [this] { scheduleRequest(); }, WhenShown::UnshownWindow::Wait);
+      this, [this] { request(); }, WhenShown::UnshownWindow::Wait);
   connect(controls_, &AttentionControls::requestChanged, this, &AttentionView::requestSoon);
   connect(controls_, &AttentionControls::colorsChanged, this, &AttentionView::showColors);
   connect(heatmap_, &AttentionHeatmap::zoomChanged, this, &AttentionView::requestSoon);
@@ -144,7 +141,6 @@ void AttentionView::resetZoom() {
 }
 
 void AttentionView::cancel() {
-  debounce_->stop();
   if (!busy_) return;
   // The worker drops what it has at its next step, and nothing of it reaches the view.
   worker_->cancel();
@@ -185,20 +181,17 @@ void AttentionView::requestSoon() {
   whenShown_->request();
 }
 
-void AttentionView::scheduleRequest() {
-  // A burst of edits (typing, wheel steps) becomes one request; the running job goes stale now.
-  worker_->cancel();
-  setBusy(true);
-  debounce_->start();
-}
-
 void AttentionView::request() {
+  // Whatever waits or runs is stale now.
+  worker_->cancel();
   const Scene& scene = model_->validScene();
   const std::size_t n = scene.layout.tokenCount();
   heatmap_->setSequenceLength(n);
-  if (n == 0) return;
+  if (n == 0) {
+    setBusy(false);
+    return;
+  }
   AttentionRequest r;
-  r.generation = ++generation_;
   r.scene = scene;
   // The selected text token is sent on its own: choosing another one must not reload q and k.
   r.scene.selectedText = 0;
@@ -229,8 +222,13 @@ void AttentionView::request() {
       break;
     }
   setBusy(true);
-  worker_->request(
-      [job = job_.get(), r](const LatestWorker::Context& context) { job->compute(r, context); });
+  // A burst of edits (typing, wheel steps) becomes one job: the worker starts the newest once
+  // they pause. Its number is the worker's.
+  worker_->requestAfter(kSettleMs, [job = job_.get(), r](const LatestWorker::Context& context) {
+    AttentionRequest numbered = r;
+    numbered.generation = context.ticket();
+    job->compute(numbered, context);
+  });
 }
 
 void AttentionView::onProgress(quint64 generation, int percent, const QString& stage) {

@@ -21,7 +21,6 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QTimer;
 
 namespace ropescope::ui {
 
@@ -61,7 +60,7 @@ class AttentionView : public QWidget {
   // State, for the window and the tests.
   bool busy() const { return busy_; }
   int progressPercent() const;
-  quint64 requestedGeneration() const { return generation_; }
+  quint64 requestedGeneration() const { return worker_->lastRequest(); }
   const AttentionResult* shownResult() const { return shown_.get(); }
   QString backendLabel() const { return backendLabel_; }
   QString message() const;  // the one-line message under the heatmap (errors, notes)
@@ -99,9 +98,9 @@ class AttentionView : public QWidget {
   void jobDropped(quint64 generation);
 
  private:
-  // A change: a request soon (one for a burst of them) while the view is shown, else on its show.
+  // A change: a request (the worker starts it once edits pause) while the view is shown, else
+  // on its show.
   void requestSoon();
-  void scheduleRequest();
   void request();
   void onProgress(quint64 generation, int percent, const QString& stage);
   void onFinished(const AttentionResult& result);
@@ -112,7 +111,6 @@ class AttentionView : public QWidget {
   SceneModel* model_;
   std::unique_ptr<AttentionJob> job_;
   std::unique_ptr<LatestWorker> worker_;  // after job_: destroyed (joined) before it
-  QTimer* debounce_ = nullptr;
 
   AttentionControls* controls_ = nullptr;
   AttentionHeatmap* heatmap_ = nullptr;
@@ -121,7 +119,6 @@ class AttentionView : public QWidget {
   QPushButton* cancelButton_ = nullptr;
   QLabel* messageLabel_ = nullptr;
 
-  quint64 generation_ = 0;
   bool busy_ = false;
   WhenShown* whenShown_ = nullptr;        // hidden: requests wait for the view's next show
   std::vector<TokenInfo> requestTokens_;  // identities for the request

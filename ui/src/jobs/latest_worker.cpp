@@ -22,10 +22,16 @@ LatestWorker::~LatestWorker() {
 }
 
 void LatestWorker::request(Job job) {
+  requestAfter(0, std::move(job));
+}
+
+void LatestWorker::requestAfter(int settleMs, Job job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     waiting_ = std::move(job);
     waitingTicket_ = ++*issued_;
+    lastRequest_ = waitingTicket_;
+    notBefore_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(settleMs);
     if (running_) stop_ = true;  // stale: the newer one starts as soon as it ends
   }
   ++requested_;
@@ -33,10 +39,13 @@ void LatestWorker::request(Job job) {
 }
 
 void LatestWorker::cancel() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  waiting_ = nullptr;
-  ++*issued_;
-  if (running_) stop_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    waiting_ = nullptr;
+    ++*issued_;
+    if (running_) stop_ = true;
+  }
+  wake_.notify_all();
 }
 
 bool LatestWorker::busy() {
@@ -67,11 +76,24 @@ void LatestWorker::setJobStartHook(std::function<void()> hook) {
   jobStartHook_ = std::move(hook);
 }
 
+void LatestWorker::setSettleHook(std::function<void()> hook) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  settleHook_ = std::move(hook);
+}
+
 void LatestWorker::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return quit_ || (waiting_ && !held_); });
     if (quit_) break;
+    if (std::chrono::steady_clock::now() < notBefore_) {
+      // Settling: a newer request (its own pause), cancel() or the end ends the wait early.
+      const std::uint64_t ticket = waitingTicket_;
+      if (settleHook_) settleHook_();
+      wake_.wait_until(lock, notBefore_,
+                       [this, ticket] { return quit_ || !waiting_ || waitingTicket_ != ticket; });
+      continue;
+    }
     Job job = std::move(waiting_);
     waiting_ = nullptr;
     const Context context(stop_, receiver_, issued_, waitingTicket_);

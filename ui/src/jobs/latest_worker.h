@@ -8,6 +8,9 @@
 // - Results on the receiver's thread: a job hands what it made to `post`, which runs it on the
 //   receiver's thread only if no newer request or cancel() came meanwhile and the receiver
 //   still exists; `tell` runs there whatever came (progress a view must hear of, "dropped").
+// - Edits settle first where asked: requestAfter(ms, job) starts the job only once `ms` have
+//   passed without a newer request, so that a burst of edits (typing, wheel steps, a dragged
+//   slider) is one job; the wait is the worker's, not a timer of each view.
 // - One thread per worker, the same for every job: a GL context made by one job is current in
 //   the next (the attention backend's), and `setAtExit` lets its owner release it there.
 // The destructor drops the waiting job, stops the running one and waits for it to end.
@@ -17,6 +20,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -50,6 +54,9 @@ class LatestWorker {
     }
     // Whether this job is still the newest request (its post would run).
     bool newest() const { return issued_->load() == ticket_; }
+    // The job's number: its request's (lastRequest() when it was made); later requests have
+    // larger ones.
+    std::uint64_t ticket() const { return ticket_; }
 
    private:
     friend class LatestWorker;
@@ -70,6 +77,10 @@ class LatestWorker {
   LatestWorker& operator=(const LatestWorker&) = delete;
 
   void request(Job job);
+  // The same once `settleMs` milliseconds have passed without a newer request (or cancel()).
+  void requestAfter(int settleMs, Job job);
+  // The number of the newest request (Context::ticket of its job), 0 before the first.
+  std::uint64_t lastRequest() const { return lastRequest_.load(); }
   // Drops the waiting job, asks the running one to stop, and drops what it still posts.
   void cancel();
   // Runs on the worker's thread as it ends (a GL context is destroyed where it was made).
@@ -91,6 +102,9 @@ class LatestWorker {
   // Tests: called on the worker thread as each job starts (it runs, a newer request or cancel()
   // stops it), before the job's own work; the same lifetime rule as the end hook.
   void setJobStartHook(std::function<void()> hook);
+  // Tests: called on the worker thread as a job begins to wait for edits to settle (under the
+  // worker's lock: it must not call the worker); the same lifetime rule as the end hook.
+  void setSettleHook(std::function<void()> hook);
 
  private:
   void run();
@@ -101,8 +115,11 @@ class LatestWorker {
   std::condition_variable wake_;
   Job waiting_;
   std::uint64_t waitingTicket_ = 0;
+  std::chrono::steady_clock::time_point notBefore_;  // when the waiting job may start
+  std::atomic<std::uint64_t> lastRequest_{0};
   std::function<void(bool stopped)> jobEndHook_;
   std::function<void()> jobStartHook_;
+  std::function<void()> settleHook_;
   std::function<void()> atExit_;
   bool running_ = false;
   bool held_ = false;

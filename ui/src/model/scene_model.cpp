@@ -34,10 +34,6 @@ SceneModel::SceneModel(QObject* parent)
       summaryWorker_(std::make_unique<LatestWorker>(this)),
       metricsWorker_(std::make_unique<LatestWorker>(this)) {
   qRegisterMetaType<ropescope::SceneChanges>();
-  summaryTimer_ = new QTimer(this);
-  summaryTimer_->setSingleShot(true);
-  summaryTimer_->setInterval(kSummaryDelayMs);
-  connect(summaryTimer_, &QTimer::timeout, this, &SceneModel::startBackgroundSummaries);
   try {
     scene_ = defaultScene();
   } catch (const std::exception&) {
@@ -139,7 +135,7 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
     computeSummaries();
   } else {
     summariesPending_ = true;
-    summaryTimer_->start();
+    startBackgroundSummaries();
   }
   if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
 }
@@ -158,7 +154,7 @@ bool SceneModel::waitForMetrics(int ms) {
 }
 
 void SceneModel::computeSummaries() {
-  summaryTimer_->stop();
+  summaryWorker_->cancel();  // a comparison waiting for edits to settle, or running
   summariesPending_ = false;
   ++comparisons_;
   try {
@@ -172,11 +168,12 @@ void SceneModel::computeSummaries() {
 }
 
 void SceneModel::startBackgroundSummaries() {
-  if (!summariesPending_) return;
-  ++comparisons_;
-  summaryWorker_->request(
-      [this, scene = valid_,
-       threads = std::max(1, QThread::idealThreadCount())](const LatestWorker::Context& job) {
+  // After edits pause (kSummaryDelayMs), so that sliders stay live; a newer edit's request
+  // replaces this one while it waits.
+  summaryWorker_->requestAfter(
+      kSummaryDelayMs, [this, scene = valid_, threads = std::max(1, QThread::idealThreadCount())](
+                           const LatestWorker::Context& job) {
+        ++comparisons_;  // on the worker's thread: comparisons_ is atomic
         std::vector<DesignSummary> rows;
         std::vector<ModalityPairMetrics> pairs;
         try {
@@ -198,7 +195,6 @@ void SceneModel::startBackgroundSummaries() {
 
 void SceneModel::flushSummaries() {
   if (!summariesPending_) return;
-  summaryWorker_->cancel();
   computeSummaries();
   emit summariesChanged();
 }

@@ -5,7 +5,7 @@
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
+#include <atomic>
 
 #include <cstdint>
 #include <memory>
@@ -68,7 +68,7 @@ class SceneModel : public QObject {
   // How often the full metrics and the all-designs comparison were computed (started, on this
   // thread or a worker's), for tests: a selection click starts neither.
   int fullComputations() const { return fullComputations_; }
-  int comparisons() const { return comparisons_; }
+  int comparisons() const { return comparisons_.load(); }
 
   // Visual token the user picked (index among visual tokens), -1 for none. Not part of the
   // Scene file: it only links the views.
@@ -116,13 +116,12 @@ class SceneModel : public QObject {
   std::optional<InputProblem> problem_;
   double computeMs_ = 0.0;
   bool summariesPending_ = false;
-  QTimer* summaryTimer_ = nullptr;
   double synchronousSummaryMs_ = 8.0;
   bool computing_ = false;
   double backgroundPairs_ = 4194304.0;
   bool hasMetrics_ = false;  // metrics_ belong to valid_ (accept() has run)
   int fullComputations_ = 0;
-  int comparisons_ = 0;
+  std::atomic<int> comparisons_{0};
   // Last members: destroyed (their threads joined) first.
   std::unique_ptr<LatestWorker> summaryWorker_;
   std::unique_ptr<LatestWorker> metricsWorker_;

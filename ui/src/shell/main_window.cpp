@@ -31,6 +31,7 @@
 #include <vtkCamera.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "attention/attention_view.h"
 #include "charts/charts_panel.h"
@@ -95,7 +96,27 @@ QPalette darkPalette() {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneModel(this)) {
   setObjectName(QStringLiteral("ropescopeMainWindow"));
   savedScene_ = model_->scene();
+  buildSceneDock();
+  buildCentralViews();
+  buildImporters();
+  buildStatusBar();
+  buildAttentionDock();
+  buildTour();
+  memoryRelease_ = new MemoryRelease(this);
+  // The window's own observer of edits, connected after every view's: refreshViews runs last
+  // and lays out what the views' new texts resized before the window paints (refreshViews).
+  // The views and formula panels observe the model themselves; the window keeps its status
+  // bar and title.
+  connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
+  buildMenus();
+  setDarkPalette(true);
+  refreshViews();
+  resize(1500, 950);  // on a large screen; fitted to a smaller one
+  fitToScreen();
+}
 
+// The scene panel, scrolling, in the left dock.
+void MainWindow::buildSceneDock() {
   panel_ = new ScenePanel(model_);
   auto* scroll = new QScrollArea;
   scroll->setWidget(panel_);
@@ -107,7 +128,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   dock->setWidget(scroll);
   dock->setFeatures(QDockWidget::DockWidgetMovable);
   addDockWidget(Qt::LeftDockWidgetArea, dock);
+}
 
+// The 3-D view (or the four compare views) over its formula panel, beside the tabs of charts,
+// picture, phasors, sound and modalities.
+void MainWindow::buildCentralViews() {
   view_ = new SceneSpaceView(model_);
   view_->setObjectName(QStringLiteral("positionSpace"));
   compare_ = new CompareView(model_);
@@ -150,39 +175,43 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(view_, &PositionSpaceView::audioTokenClicked, view_,
           &PositionSpaceView::setSelectedAudio);
   connect(sound_, &SoundView::audioTokenClicked, view_, &PositionSpaceView::setSelectedAudio);
-  // The views and formula panels observe the model themselves; the window keeps its status bar
-  // and title.
-  connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
-  memoryRelease_ = new MemoryRelease(this);
+}
 
-  // Pictures from menus and drops; a refused file is named beside the segment list and in the
-  // status bar, without a modal dialog, and the scene keeps everything else.
+// Pictures and sounds from menus and drops: a refused file is named beside the segment list and
+// in the status bar, without a modal dialog, and the scene keeps everything else.
+void MainWindow::buildImporters() {
   importer_ = new PictureImporter(model_, this);
   SegmentListEditor* segments = panel_->segmentEditor();
   connect(segments, &SegmentListEditor::filesDropped, this, &MainWindow::addDroppedFiles);
   soundImporter_ = new SoundImporter(model_, this);
-  connect(soundImporter_, &SoundImporter::imported, this, [this, segments](const QString& message) {
-    segments->setFileMessage(message);
-    if (!message.isEmpty())
-      statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
-    if (message.isEmpty()) showSideTab(QStringLiteral("sound"));
-  });
-  connect(importer_, &PictureImporter::imported, this, [this, segments](const QString& message) {
-    segments->setFileMessage(message);
-    if (!message.isEmpty())
-      statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
-    if (message.isEmpty()) showPictureTab(true);
-  });
+  // A refused file: its message beside the list, its first line in the status bar. Added: the
+  // tab that shows it comes to the front.
+  const auto report = [this, segments](std::function<void()> showIt) {
+    return [this, segments, showIt](const QString& message) {
+      segments->setFileMessage(message);
+      if (message.isEmpty())
+        showIt();
+      else
+        statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    };
+  };
+  connect(soundImporter_, &SoundImporter::imported, this,
+          report([this] { showSideTab(QStringLiteral("sound")); }));
+  connect(importer_, &PictureImporter::imported, this, report([this] { showPictureTab(true); }));
   setAcceptDrops(true);
+}
 
+void MainWindow::buildStatusBar() {
   status_ = new QLabel;
   status_->setObjectName(QStringLiteral("statusMetrics"));
   staleStatus_ = new QLabel;
   staleStatus_->setStyleSheet(QStringLiteral("color: #e04040; font-weight: bold;"));
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(staleStatus_);
+}
 
-  // Attention preview in a bottom dock, hidden until asked for: it computes only while shown.
+// The attention preview in a bottom dock, hidden until asked for: it computes only while shown.
+void MainWindow::buildAttentionDock() {
   attention_ = new AttentionView(model_);
   attention_->setObjectName(QStringLiteral("attentionView"));
   attentionDock_ = new QDockWidget(tr("Attention"), this);
@@ -212,7 +241,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(attention_, &AttentionView::backendChanged, attentionStatus, &QLabel::setText);
   connect(attention_, &AttentionView::noteRaised, this,
           [this](const QString& note) { statusBar()->showMessage(note, 15000); });
+}
 
+// Autosave, and the guided tour in a dock of its own.
+void MainWindow::buildTour() {
   autosave_ = new Autosave(
       model_, [this] { return isModified(); }, [this] { return currentFile_; }, this);
   // During the tour the user's own scene is kept, not the step's.
@@ -236,12 +268,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(tour_, &TourPanel::started, this, &MainWindow::keepBeforeTour);
   connect(tour_, &TourPanel::finished, this, &MainWindow::giveBackAfterTour);
   connect(tour_, &TourPanel::finished, tourDock_, &QDockWidget::hide);
-
-  buildMenus();
-  setDarkPalette(true);
-  refreshViews();
-  resize(1500, 950);  // on a large screen; fitted to a smaller one
-  fitToScreen();
 }
 
 void MainWindow::fitToScreen() {
@@ -270,6 +296,12 @@ void MainWindow::fitToScreen() {
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
+  buildFileMenu();
+  buildViewMenu();
+  buildHelpMenus();
+}
+
+void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open scene\xe2\x80\xa6"), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
@@ -294,25 +326,7 @@ void MainWindow::buildMenus() {
   QAction* exportPng =
       file->addAction(tr("&Export 3-D view as PNG\xe2\x80\xa6"), this, &MainWindow::exportViewPng);
   exportPng->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-  figures_ = new FigureMenu(model_, this);
-  figures_->fillExportMenu(file->addMenu(tr("Export &figure")));
-  figures_->addContextMenu(
-      charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
-  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
-  figures_->addContextMenu(attention_, {"attention"});
-  figures_->setPhasorView(phasor_);
-  figures_->addContextMenu(phasor_->canvas(), {"phasor"});
-  figures_->addContextMenu(sound_->waveform(), {"sound"});
-  figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
-  connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
-    figures_->popup(view_, pos, {"space", "compare"});
-  });
-  for (int i = 0; i < compare_->viewCount(); ++i) {
-    PositionSpaceView* v = compare_->view(i);
-    connect(v, &VtkView::contextClicked, this, [this, v](QPoint pos) {
-      figures_->popup(v, pos, {"compare", "space"});
-    });
-  }
+  buildFigureMenus(file->addMenu(tr("Export &figure")));
   file->addAction(tr("Export &animation\xe2\x80\xa6"), this, &MainWindow::exportAnimation)
       ->setToolTip(tr("Sweep a distance (phasors) or \xce\xb1, R, \xce\xb2 (3-D view) into a GIF "
                       "or PNG frames"));
@@ -332,7 +346,32 @@ void MainWindow::buildMenus() {
   file->insertSeparator(saveAction);
   rebuildRecentMenu();
   rebuildModelMenu();
+}
 
+// The figure export menu under File, and each view's context menu of the figures it shows.
+void MainWindow::buildFigureMenus(QMenu* exportMenu) {
+  figures_ = new FigureMenu(model_, this);
+  figures_->fillExportMenu(exportMenu);
+  figures_->addContextMenu(
+      charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
+  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
+  figures_->addContextMenu(attention_, {"attention"});
+  figures_->setPhasorView(phasor_);
+  figures_->addContextMenu(phasor_->canvas(), {"phasor"});
+  figures_->addContextMenu(sound_->waveform(), {"sound"});
+  figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
+  connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
+    figures_->popup(view_, pos, {"space", "compare"});
+  });
+  for (int i = 0; i < compare_->viewCount(); ++i) {
+    PositionSpaceView* v = compare_->view(i);
+    connect(v, &VtkView::contextClicked, this, [this, v](QPoint pos) {
+      figures_->popup(v, pos, {"compare", "space"});
+    });
+  }
+}
+
+void MainWindow::buildViewMenu() {
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
   auto* toolbar = addToolBar(tr("View"));
   toolbar->setObjectName(QStringLiteral("viewToolbar"));
@@ -361,6 +400,38 @@ void MainWindow::buildMenus() {
   toggleColor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
   toolbar->addSeparator();
 
+  addCameraActions(viewMenu, toolbar);
+  viewMenu->addSeparator();
+  auto* facing = new QActionGroup(this);
+  QAction* faceCamera = viewMenu->addAction(tr("Tiles face &camera"));
+  QAction* inPlane = viewMenu->addAction(tr("Tiles lie in ring &plane"));
+  faceCamera->setToolTip(tr("Picture patches turn to the viewer: always readable"));
+  inPlane->setToolTip(tr("Picture patches lie in the plane of their tokens (the cone's ring)"));
+  for (QAction* a : {faceCamera, inPlane}) {
+    a->setCheckable(true);
+    facing->addAction(a);
+  }
+  faceCamera->setChecked(true);
+  connect(inPlane, &QAction::toggled, this, [this](bool on) {
+    view_->setTileFacing(on ? TileFacing::RingPlane : TileFacing::Camera);
+  });
+
+  viewMenu->addSeparator();
+  darkAction_ = viewMenu->addAction(tr("&Dark palette"));
+  darkAction_->setCheckable(true);
+  darkAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkPalette);
+
+  viewMenu->addSeparator();
+  QAction* attention = attentionDock_->toggleViewAction();
+  attention->setText(tr("&Attention"));
+  attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+  attention->setToolTip(tr("RoPE logits and softmax of the scene (Ctrl+Shift+A)"));
+  viewMenu->addAction(attention);
+}
+
+// The camera presets and the reset, in the View menu and on the toolbar.
+void MainWindow::addCameraActions(QMenu* viewMenu, QToolBar* toolbar) {
   viewMenu->addSeparator();
   struct Preset {
     QString name;
@@ -389,35 +460,10 @@ void MainWindow::buildMenus() {
   reset->setToolTip(tr("Back to the default view (Ctrl+0)"));
   connect(reset, &QAction::triggered, this, [this] { applyPreset(CameraPreset::Default); });
   toolbar->addAction(reset);
+}
 
-  viewMenu->addSeparator();
-  auto* facing = new QActionGroup(this);
-  QAction* faceCamera = viewMenu->addAction(tr("Tiles face &camera"));
-  QAction* inPlane = viewMenu->addAction(tr("Tiles lie in ring &plane"));
-  faceCamera->setToolTip(tr("Picture patches turn to the viewer: always readable"));
-  inPlane->setToolTip(tr("Picture patches lie in the plane of their tokens (the cone's ring)"));
-  for (QAction* a : {faceCamera, inPlane}) {
-    a->setCheckable(true);
-    facing->addAction(a);
-  }
-  faceCamera->setChecked(true);
-  connect(inPlane, &QAction::toggled, this, [this](bool on) {
-    view_->setTileFacing(on ? TileFacing::RingPlane : TileFacing::Camera);
-  });
-
-  viewMenu->addSeparator();
-  darkAction_ = viewMenu->addAction(tr("&Dark palette"));
-  darkAction_->setCheckable(true);
-  darkAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-  connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkPalette);
-
-  viewMenu->addSeparator();
-  QAction* attention = attentionDock_->toggleViewAction();
-  attention->setText(tr("&Attention"));
-  attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
-  attention->setToolTip(tr("RoPE logits and softmax of the scene (Ctrl+Shift+A)"));
-  viewMenu->addAction(attention);
-
+// The Presets menu (the papers' figures as scenes) and Help.
+void MainWindow::buildHelpMenus() {
   figures_->fillPresetsMenu(menuBar()->addMenu(tr("&Presets")),
                             [this](const Scene& scene, const std::string& view) {
                               model_->setScene(scene);

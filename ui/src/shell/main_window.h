@@ -21,6 +21,7 @@ class QMenu;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
+class QToolBar;
 class vtkCamera;
 
 namespace ropescope::ui {
@@ -130,7 +131,19 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* e) override;
 
  private:
+  // The constructor's parts, in its order.
+  void buildSceneDock();
+  void buildCentralViews();
+  void buildImporters();
+  void buildStatusBar();
+  void buildAttentionDock();
+  void buildTour();
   void buildMenus();
+  void buildFileMenu();
+  void buildFigureMenus(QMenu* exportMenu);
+  void buildViewMenu();
+  void addCameraActions(QMenu* viewMenu, QToolBar* toolbar);
+  void buildHelpMenus();
   void refreshViews();
   void refreshTitle();
   bool save();

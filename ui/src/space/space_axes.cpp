@@ -16,6 +16,8 @@
 #include <vtkTextProperty.h>
 #include <vtkUnsignedCharArray.h>
 
+#include "ropescope/axis_ticks.h"
+
 namespace ropescope::ui {
 
 namespace {
@@ -49,27 +51,6 @@ QString numberText(double v, double step) {
 }
 
 }  // namespace
-
-std::vector<double> SpaceAxes::niceTicks(double lo, double hi, int maxTicks) {
-  std::vector<double> out;
-  if (!(hi >= lo) || maxTicks < 1) return out;
-  if (maxTicks == 1 || hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) {
-    out.push_back(lo);
-    return out;
-  }
-  const double raw = (hi - lo) / (maxTicks - 1);
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = 10 * mag;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag >= raw * (1 - 1e-9)) {
-      step = m * mag;
-      break;
-    }
-  const double first = std::ceil(lo / step - 1e-9) * step;
-  for (double v = first; v <= hi + step * 1e-9; v += step) out.push_back(v);
-  if (out.empty()) out.push_back(lo);
-  return out;
-}
 
 SpaceAxes::SpaceAxes(vtkRenderer* renderer) : renderer_(renderer) {
   lines_ = vtkSmartPointer<vtkPolyData>::New();
@@ -243,7 +224,7 @@ void SpaceAxes::update() {
     };
     std::vector<double> ticks;
     for (int m = 8; m >= 1; --m) {
-      ticks = niceTicks(lo, hi, m);
+      ticks = ticksWithin(lo, hi, m);
       if (ticks.size() < 2) break;
       const double st = ticks[1] - ticks[0];
       double widest = 0;

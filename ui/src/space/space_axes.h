@@ -51,9 +51,6 @@ class SpaceAxes {
   // The labels shown after the last update().
   const std::vector<Label>& shownLabels() const { return shown_; }
 
-  // Round tick values in [lo, hi] at most `maxTicks` of them: steps of 1, 2 or 5 x 10^k.
-  static std::vector<double> niceTicks(double lo, double hi, int maxTicks);
-
  private:
   vtkTextActor* textActor(std::size_t i);
 
