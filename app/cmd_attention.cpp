@@ -98,61 +98,57 @@ void runGpuElsewhere(BackendChoice choice, const std::vector<std::string>& args)
 }
 #endif
 
-}  // namespace
-
-int runAttentionCommand(const std::vector<std::string>& args) {
-  AttentionOptions o;
-  const auto extra = [&o](const std::string& name, const std::function<std::string()>& value) {
-    if (name == "qk") {
-      const std::string v = value();
-      if (v == "identical")
-        o.source.kind = QkSourceSpec::Kind::Identical;
-      else if (v == "random")
-        o.source.kind = QkSourceSpec::Kind::Random;
-      else
-        throw InputError("--qk must be identical or random (got \"" + v + "\"); real q/k: --q/--k",
-                         "qk");
-      o.haveQk = true;
-    } else if (name == "seed") {
-      // Any 64-bit seed: beyond what the table's double bounds hold exactly.
-      o.source.seed = parseWholeOption<unsigned long long>(
-          "seed", value(), 0, std::numeric_limits<std::uint64_t>::max());
-      o.haveSeed = true;
-    } else if (name == "q") {
-      o.source.qPath = value();
-      if (o.source.qPath.empty()) throw InputError("--q needs a file name", "q");
-    } else if (name == "k") {
-      o.source.kPath = value();
-      if (o.source.kPath.empty()) throw InputError("--k needs a file name", "k");
-    } else if (name == "heads") {
-      o.source.heads = static_cast<int>(ownWhole(kAttention, "heads", value()));
-      o.haveHeads = true;
-    } else if (name == "causal") {
-      o.causal = true;
-    } else if (name == "softmax") {
-      o.softmax = true;
-    } else if (name == "rows") {
-      const std::string v = value();
-      const auto colon = v.find(':');
-      if (colon == std::string::npos)
-        throw InputError("--rows expects A:B, query rows A..B-1 (got \"" + v + "\")", "rows");
-      o.rowBegin = ownWhole(kAttention, "rows", v.substr(0, colon));
-      o.rowEnd = ownWhole(kAttention, "rows", v.substr(colon + 1));
-      o.haveRows = true;
-    } else if (name == "pool") {
-      o.pool = static_cast<int>(ownWhole(kAttention, "pool", value()));
-    } else if (name == "backend") {
-      o.backend = parseBackendChoice(value());
-    } else {
-      return false;
-    }
-    return true;
-  };
-  const Request req = parseArguments(kAttention, args, extra);
-  if (req.help) {
-    std::cout << commandHelp(kAttention) << kHelpNotes;
-    return 0;
+// One of the command's own options into `o`; false for a name that is not one of them.
+bool readAttentionOption(AttentionOptions& o, const std::string& name,
+                         const std::function<std::string()>& value) {
+  if (name == "qk") {
+    const std::string v = value();
+    if (v == "identical")
+      o.source.kind = QkSourceSpec::Kind::Identical;
+    else if (v == "random")
+      o.source.kind = QkSourceSpec::Kind::Random;
+    else
+      throw InputError("--qk must be identical or random (got \"" + v + "\"); real q/k: --q/--k",
+                       "qk");
+    o.haveQk = true;
+  } else if (name == "seed") {
+    // Any 64-bit seed: beyond what the table's double bounds hold exactly.
+    o.source.seed = parseWholeOption<unsigned long long>("seed", value(), 0,
+                                                         std::numeric_limits<std::uint64_t>::max());
+    o.haveSeed = true;
+  } else if (name == "q") {
+    o.source.qPath = value();
+    if (o.source.qPath.empty()) throw InputError("--q needs a file name", "q");
+  } else if (name == "k") {
+    o.source.kPath = value();
+    if (o.source.kPath.empty()) throw InputError("--k needs a file name", "k");
+  } else if (name == "heads") {
+    o.source.heads = static_cast<int>(ownWhole(kAttention, "heads", value()));
+    o.haveHeads = true;
+  } else if (name == "causal") {
+    o.causal = true;
+  } else if (name == "softmax") {
+    o.softmax = true;
+  } else if (name == "rows") {
+    const std::string v = value();
+    const auto colon = v.find(':');
+    if (colon == std::string::npos)
+      throw InputError("--rows expects A:B, query rows A..B-1 (got \"" + v + "\")", "rows");
+    o.rowBegin = ownWhole(kAttention, "rows", v.substr(0, colon));
+    o.rowEnd = ownWhole(kAttention, "rows", v.substr(colon + 1));
+    o.haveRows = true;
+  } else if (name == "pool") {
+    o.pool = static_cast<int>(ownWhole(kAttention, "pool", value()));
+  } else if (name == "backend") {
+    o.backend = parseBackendChoice(value());
+  } else {
+    return false;
   }
+  return true;
+}
+
+// The rules between the options, once all are read. Returns whether q and k come from files.
+bool checkAttentionOptions(AttentionOptions& o) {
   const bool files = !o.source.qPath.empty() || !o.source.kPath.empty();
   if (files) {
     if (o.source.qPath.empty() || o.source.kPath.empty())
@@ -164,31 +160,143 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   if (o.haveSeed && o.source.kind != QkSourceSpec::Kind::Random)
     throw InputError("--seed applies to --qk random only", "seed");
   if (o.haveRows && o.pool > 0) throw InputError("give either --rows or --pool, not both", "pool");
+  return files;
+}
+
+// The shape of a run: N tokens, query rows [b, e), heads, pooled blocks nb a side (0 for
+// rows), and the values of one head in the output.
+struct RunShape {
+  std::size_t n = 0, b = 0, e = 0, nb = 0, perHead = 0;
+  int heads = 0;
+};
+
+// The run's rows and output checked against the problem: what --heads, --rows and --out ask for.
+RunShape checkRunShape(const AttentionOptions& o, const Request& req,
+                       const AttentionProblem& problem, bool files) {
+  RunShape sh;
+  sh.n = problem.qk.tokens;
+  sh.heads = problem.qk.qHeads;
+  if (files && o.haveHeads && o.source.heads != sh.heads)
+    throw InputError("--heads " + std::to_string(o.source.heads) + " but q file \"" +
+                         o.source.qPath + "\" has " + countOf(sh.heads, "head"),
+                     "heads");
+  sh.b = o.haveRows ? std::size_t(o.rowBegin) : 0;
+  sh.e = o.haveRows ? std::size_t(o.rowEnd) : sh.n;
+  if (sh.b >= sh.e || sh.e > sh.n)
+    throw InputError("--rows " + std::to_string(o.rowBegin) + ":" + std::to_string(o.rowEnd) +
+                         " is outside 0:" + std::to_string(sh.n) + " (A < B <= tokens)",
+                     "rows");
+  sh.nb = o.pool > 0 ? (sh.n + std::size_t(o.pool) - 1) / std::size_t(o.pool) : 0;
+  sh.perHead = o.pool > 0 ? sh.nb * sh.nb : (sh.e - sh.b) * sh.n;
+  if (!req.out.empty() && double(sh.perHead) * sh.heads > double(kMaxOutputValues))
+    throw InputError("--out would hold " + std::to_string(sh.perHead * std::size_t(sh.heads)) +
+                         " values (limit " + std::to_string(kMaxOutputValues) +
+                         "); narrow --rows or use a larger --pool",
+                     "rows");
+  return sh;
+}
+
+// Per query row of every head: its max logit, peak probability and entropy.
+struct RowSummaries {
+  std::vector<float> maxLogit, peak, entropy;
+  void add(const RowStats& st) {
+    maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
+    for (float s : st.sumExp) peak.push_back(1.0f / s);
+    entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
+  }
+};
+
+// Computes the run on `be` and writes --out. Rows go to the file a chunk at a time (NpyWriter),
+// so memory stays O(chunk x N) however many rows are asked for, and chunk k + 1 is computed while
+// chunk k is written (two chunk buffers); pooled blocks are small and written at the end.
+RowSummaries computeAndWrite(AttentionBackend& be, const AttentionProblem& problem,
+                             const AttentionOptions& o, const Request& req, const RunShape& sh) {
+  const AttentionValue value = o.softmax ? AttentionValue::Softmax : AttentionValue::Logits;
+  const std::size_t n = sh.n, b = sh.b, e = sh.e;
+  RowSummaries rows;
+  const bool streamRows = !req.out.empty() && o.pool == 0;
+  std::unique_ptr<NpyWriter> writer;
+  if (streamRows)
+    writer = std::make_unique<NpyWriter>(req.out,
+                                         std::vector<std::size_t>{std::size_t(sh.heads), e - b, n});
+  const LargeBuffer pooledOut(!req.out.empty() && o.pool > 0 ? sh.perHead * std::size_t(sh.heads)
+                                                             : 0);
+  const std::size_t chunkRows = std::min(
+      e - b,
+      std::max<std::size_t>(kChunkRowsMin, kChunkValues / n / kChunkRowsMin * kChunkRowsMin));
+  std::unique_ptr<ChunkPipeline> pipeline;
+  if (streamRows)
+    pipeline = std::make_unique<ChunkPipeline>(
+        chunkRows * n,
+        [&writer](const float* data, std::size_t count) { writer->write(data, count); });
+  be.load(problem);
+  for (int h = 0; h < sh.heads; ++h) {
+    if (!streamRows) {
+      rows.add(be.rowStats(h, b, e));
+      if (pooledOut) be.pooled(h, o.pool, value, pooledOut.data() + std::size_t(h) * sh.perHead);
+      continue;
+    }
+    // Rows written: their statistics come from the same pass (each logit computed once).
+    for (std::size_t r = b; r < e; r += chunkRows) {
+      const std::size_t re = std::min(e, r + chunkRows);
+      rows.add(be.rowsAndStats(h, r, re, value, pipeline->next()));
+      pipeline->submit((re - r) * n);
+    }
+  }
+  if (pipeline) pipeline->finish();
+  if (writer) writer->commit();
+  if (pooledOut)
+    writeNpy(req.out, pooledOut.data(), pooledOut.size(), {std::size_t(sh.heads), sh.nb, sh.nb});
+  return rows;
+}
+
+// The summary's record of a run.
+AttentionRun describeRun(const AttentionOptions& o, const Request& req, const AttentionBackend& be,
+                         const Selected& sel, const RunShape& sh, const RowSummaries& rows,
+                         double seconds) {
+  AttentionRun run;
+  run.source = o.source;
+  run.causal = o.causal;
+  run.softmax = o.softmax;
+  run.rowBegin = sh.b;
+  run.rowEnd = sh.e;
+  run.pool = o.pool;
+  run.out = req.out;
+  if (!req.out.empty())
+    run.outShape = {std::size_t(sh.heads), o.pool > 0 ? sh.nb : sh.e - sh.b,
+                    o.pool > 0 ? sh.nb : sh.n};
+  run.backend = be.name();
+  run.backendDetail = be.description();
+  run.backendNote = sel.note;
+  run.fellBack = sel.failed;
+  run.fallbackReason = sel.reason;
+  run.rowMaxLogit = summarize(rows.maxLogit);
+  run.rowMaxProbability = summarize(rows.peak);
+  run.rowEntropy = summarize(rows.entropy);
+  run.seconds = seconds;
+  return run;
+}
+
+}  // namespace
+
+int runAttentionCommand(const std::vector<std::string>& args) {
+  AttentionOptions o;
+  const auto extra = [&o](const std::string& name, const std::function<std::string()>& value) {
+    return readAttentionOption(o, name, value);
+  };
+  const Request req = parseArguments(kAttention, args, extra);
+  if (req.help) {
+    std::cout << commandHelp(kAttention) << kHelpNotes;
+    return 0;
+  }
+  const bool files = checkAttentionOptions(o);
 
 #ifndef ROPESCOPE_WITH_GPU
   runGpuElsewhere(o.backend, args);
 #endif
   const auto t0 = std::chrono::steady_clock::now();
   const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
-  const std::size_t n = problem.qk.tokens;
-  const int heads = problem.qk.qHeads;
-  if (files && o.haveHeads && o.source.heads != heads)
-    throw InputError("--heads " + std::to_string(o.source.heads) + " but q file \"" +
-                         o.source.qPath + "\" has " + countOf(heads, "head"),
-                     "heads");
-  const std::size_t b = o.haveRows ? std::size_t(o.rowBegin) : 0;
-  const std::size_t e = o.haveRows ? std::size_t(o.rowEnd) : n;
-  if (b >= e || e > n)
-    throw InputError("--rows " + std::to_string(o.rowBegin) + ":" + std::to_string(o.rowEnd) +
-                         " is outside 0:" + std::to_string(n) + " (A < B <= tokens)",
-                     "rows");
-  const std::size_t nb = o.pool > 0 ? (n + std::size_t(o.pool) - 1) / std::size_t(o.pool) : 0;
-  const std::size_t perHead = o.pool > 0 ? nb * nb : (e - b) * n;
-  if (!req.out.empty() && double(perHead) * heads > double(kMaxOutputValues))
-    throw InputError("--out would hold " + std::to_string(perHead * std::size_t(heads)) +
-                         " values (limit " + std::to_string(kMaxOutputValues) +
-                         "); narrow --rows or use a larger --pool",
-                     "rows");
+  const RunShape shape = checkRunShape(o, req, problem, files);
 
   Selected sel = selectBackend(o.backend, req.threads);
   if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
@@ -199,47 +307,8 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   if (sel.failed) std::cerr << "ropescope: " << sel.note << "\n";
   AttentionBackend& be = *sel.backend;
 
-  const AttentionValue value = o.softmax ? AttentionValue::Softmax : AttentionValue::Logits;
-  std::vector<float> maxLogit, peak, entropy;
-  // Rows go to the file a chunk at a time (NpyWriter), so memory stays O(chunk x N) however
-  // many rows are asked for; pooled blocks are small and written at the end.
-  const bool streamRows = !req.out.empty() && o.pool == 0;
-  std::unique_ptr<NpyWriter> writer;
-  if (streamRows)
-    writer = std::make_unique<NpyWriter>(req.out,
-                                         std::vector<std::size_t>{std::size_t(heads), e - b, n});
-  const LargeBuffer pooledOut(!req.out.empty() && o.pool > 0 ? perHead * std::size_t(heads) : 0);
-  const std::size_t chunkRows = std::min(
-      e - b,
-      std::max<std::size_t>(kChunkRowsMin, kChunkValues / n / kChunkRowsMin * kChunkRowsMin));
-  // Chunk k + 1 is computed while chunk k is written (two chunk buffers).
-  std::unique_ptr<ChunkPipeline> pipeline;
-  if (streamRows)
-    pipeline = std::make_unique<ChunkPipeline>(
-        chunkRows * n,
-        [&writer](const float* data, std::size_t count) { writer->write(data, count); });
-  const auto addStats = [&](const RowStats& st) {
-    maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
-    for (float s : st.sumExp) peak.push_back(1.0f / s);
-    entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
-  };
-  const auto compute = [&] {
-    be.load(problem);
-    for (int h = 0; h < heads; ++h) {
-      if (!streamRows) {
-        addStats(be.rowStats(h, b, e));
-        if (pooledOut) be.pooled(h, o.pool, value, pooledOut.data() + std::size_t(h) * perHead);
-        continue;
-      }
-      // Rows written: their statistics come from the same pass (each logit computed once).
-      for (std::size_t r = b; r < e; r += chunkRows) {
-        const std::size_t re = std::min(e, r + chunkRows);
-        addStats(be.rowsAndStats(h, r, re, value, pipeline->next()));
-        pipeline->submit((re - r) * n);
-      }
-    }
-    if (pipeline) pipeline->finish();
-  };
+  RowSummaries rows;
+  const auto compute = [&] { rows = computeAndWrite(be, problem, o, req, shape); };
 #ifdef ROPESCOPE_WITH_GPU
   try {
     compute();
@@ -259,31 +328,10 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 #else
   compute();
 #endif
-  if (writer) writer->commit();
-  if (pooledOut)
-    writeNpy(req.out, pooledOut.data(), pooledOut.size(), {std::size_t(heads), nb, nb});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  AttentionRun run;
-  run.source = o.source;
-  run.causal = o.causal;
-  run.softmax = o.softmax;
-  run.rowBegin = b;
-  run.rowEnd = e;
-  run.pool = o.pool;
-  run.out = req.out;
-  if (!req.out.empty())
-    run.outShape = {std::size_t(heads), o.pool > 0 ? nb : e - b, o.pool > 0 ? nb : n};
-  run.backend = be.name();
-  run.backendDetail = be.description();
-  run.backendNote = sel.note;
-  run.fellBack = sel.failed;
-  run.fallbackReason = sel.reason;
-  run.rowMaxLogit = summarize(maxLogit);
-  run.rowMaxProbability = summarize(peak);
-  run.rowEntropy = summarize(entropy);
-  run.seconds = seconds;
+  const AttentionRun run = describeRun(o, req, be, sel, shape, rows, seconds);
   std::cout << attentionReport(req.scene, problem, run);
   std::cout.flush();
   return 0;
