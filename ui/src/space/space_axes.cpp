@@ -50,6 +50,80 @@ QString numberText(double v, double step) {
   return QString::number(std::abs(snapped) < step * 1e-9 ? 0.0 : snapped, 'g', 10);
 }
 
+// A label that may be shown, where, how and how urgently.
+struct Candidate {
+  SpaceAxes::Label label;
+  Vec2 at;
+  int priority;  // lower first
+  double fontSize;
+  bool bold;
+  const double* rgb;
+  int group = -1;  // alternatives of one label: the first that fits is shown
+};
+
+// The places tried for an axis's name, in order: beyond the axis's end e (direction u on
+// screen, n away from the content), clear of a number there, where the axis is long enough on
+// screen; then beside the end, on either side. An axis seen end-on gets it beside its end.
+std::vector<Vec2> namePlaces(Vec2 e, Vec2 u, Vec2 n, double len, double along, double across,
+                             double nameH, double numH) {
+  std::vector<Vec2> places;
+  if (len > 2.5 * nameH) {
+    places.push_back(e + u * (along + kPad * 2 + 0.4 * numH));
+    places.push_back(e + u * (along + kPad));
+  }
+  places.push_back(e + n * (across + kPad * 2));
+  places.push_back(e - n * (across + kPad * 2));
+  places.push_back(e - u * (along + kPad) + n * (across + kPad * 2));
+  places.push_back(e - u * (along + kPad) - n * (across + kPad * 2));
+  return places;
+}
+
+// As many round ticks in [lo, hi] as fit along an axis `len` pixels long on screen in direction
+// u: the most (up to 8) whose labels (`charW` pixels a character, `numH` high), measured along
+// the axis, leave a gap between neighbours.
+std::vector<double> ticksThatFit(double lo, double hi, double len, Vec2 u, double charW,
+                                 double numH) {
+  const auto extentAlong = [&](const QString& text) {
+    const double lw = charW * (static_cast<double>(text.size()) + 0.5);
+    return std::abs(u.x) * lw + std::abs(u.y) * numH;
+  };
+  std::vector<double> ticks;
+  for (int m = 8; m >= 1; --m) {
+    ticks = ticksWithin(lo, hi, m);
+    if (ticks.size() < 2) break;
+    const double st = ticks[1] - ticks[0];
+    double widest = 0;
+    for (double t : ticks) widest = std::max(widest, extentAlong(numberText(t, st)));
+    if (len * st / (hi - lo) >= widest + 0.6 * numH) break;
+  }
+  return ticks;
+}
+
+// The candidates shown, greedily: names first, then the ends of each axis, then the ticks
+// between; one that leaves `view` or touches a shown label or an obstacle is left out, and of a
+// group only the first that fits is shown.
+std::vector<const Candidate*> fitting(std::vector<Candidate>& candidates, const QRectF& view,
+                                      const std::vector<QRectF>& obstacles) {
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& x, const Candidate& y) { return x.priority < y.priority; });
+  std::vector<const Candidate*> shown;
+  std::vector<QRectF> taken;
+  std::vector<char> groupDone(3, 0);
+  for (const Candidate& cand : candidates) {
+    if (cand.group >= 0 && groupDone[static_cast<std::size_t>(cand.group)]) continue;
+    const QRectF box = cand.label.box.adjusted(-kPad / 2, -kPad / 2, kPad / 2, kPad / 2);
+    if (!view.contains(cand.label.box)) continue;
+    bool clash = false;
+    for (const QRectF& r : taken) clash = clash || r.intersects(box);
+    for (const QRectF& r : obstacles) clash = clash || r.intersects(box);
+    if (clash) continue;
+    taken.push_back(box);
+    if (cand.group >= 0) groupDone[static_cast<std::size_t>(cand.group)] = 1;
+    shown.push_back(&cand);
+  }
+  return shown;
+}
+
 }  // namespace
 
 SpaceAxes::SpaceAxes(vtkRenderer* renderer) : renderer_(renderer) {
@@ -146,15 +220,6 @@ void SpaceAxes::update() {
   const double center[3] = {(b[0] + b[1]) / 2, (b[2] + b[3]) / 2, (b[4] + b[5]) / 2};
   const Vec2 o = project(origin), c = project(center);
 
-  struct Candidate {
-    Label label;
-    Vec2 at;
-    int priority;  // lower first
-    double fontSize;
-    bool bold;
-    const double* rgb;
-    int group = -1;  // alternatives of one label: the first that fits is shown
-  };
   std::vector<Candidate> candidates;
   auto boxAt = [](Vec2 at, double w, double h) { return QRectF(at.x - w / 2, at.y - h / 2, w, h); };
 
@@ -200,38 +265,15 @@ void SpaceAxes::update() {
     const double nameW = namePx_ * px * kCharWidth * 1.3;
     const double nameAlong = 0.5 * (std::abs(u.x) * nameW + std::abs(u.y) * nameH);
     const double nameAcross = 0.5 * (std::abs(n.x) * nameW + std::abs(n.y) * nameH);
-    std::vector<Vec2> places;
-    if (len > 2.5 * nameH) {
-      places.push_back(e + u * (nameAlong + kPad * 2 + 0.4 * numH));
-      places.push_back(e + u * (nameAlong + kPad));
-    }
-    places.push_back(e + n * (nameAcross + kPad * 2));
-    places.push_back(e - n * (nameAcross + kPad * 2));
-    places.push_back(e - u * (nameAlong + kPad) + n * (nameAcross + kPad * 2));
-    places.push_back(e - u * (nameAlong + kPad) - n * (nameAcross + kPad * 2));
-    for (const Vec2& at : places) {
+    for (const Vec2& at : namePlaces(e, u, n, len, nameAlong, nameAcross, nameH, numH)) {
       name.box = boxAt(at, nameW, nameH);
       candidates.push_back(
           {name, at, 0, namePx_, true, axisRgb_[static_cast<std::size_t>(a)].data(), a});
     }
 
     if (!numbers_ || hi - lo <= 0) continue;
-    // As many round ticks as fit along the axis's length on screen: the most (up to 8) whose
-    // labels, measured along the axis, leave a gap between neighbours.
-    auto extentAlong = [&](const std::string& text) {
-      const double lw = numberPx_ * px * kCharWidth * (static_cast<double>(text.size()) + 0.5);
-      return std::abs(u.x) * lw + std::abs(u.y) * numH;
-    };
-    std::vector<double> ticks;
-    for (int m = 8; m >= 1; --m) {
-      ticks = ticksWithin(lo, hi, m);
-      if (ticks.size() < 2) break;
-      const double st = ticks[1] - ticks[0];
-      double widest = 0;
-      for (double t : ticks)
-        widest = std::max(widest, extentAlong(numberText(t, st).toStdString()));
-      if (len * st / (hi - lo) >= widest + 0.6 * numH) break;
-    }
+    const std::vector<double> ticks =
+        ticksThatFit(lo, hi, len, u, numberPx_ * px * kCharWidth, numH);
     const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::max(1.0, hi - lo);
     const double tickLen = 0.02 * maxSpan;
     for (std::size_t k = 0; k < ticks.size(); ++k) {
@@ -275,32 +317,17 @@ void SpaceAxes::update() {
   lines_->GetCellData()->SetScalars(colors);
   lines_->Modified();
 
-  // Greedy: names first, then the ends of each axis, then the ticks between.
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& x, const Candidate& y) { return x.priority < y.priority; });
-  std::vector<QRectF> taken;
-  const QRectF view(kPad, kPad, W - 2 * kPad, H - 2 * kPad);
-  std::size_t used = 0;
-  std::vector<char> groupDone(3, 0);
-  for (const Candidate& cand : candidates) {
-    if (cand.group >= 0 && groupDone[static_cast<std::size_t>(cand.group)]) continue;
-    const QRectF box = cand.label.box.adjusted(-kPad / 2, -kPad / 2, kPad / 2, kPad / 2);
-    if (!view.contains(cand.label.box)) continue;
-    bool clash = false;
-    for (const QRectF& r : taken) clash = clash || r.intersects(box);
-    for (const QRectF& r : obstacles_) clash = clash || r.intersects(box);
-    if (clash) continue;
-    taken.push_back(box);
-    if (cand.group >= 0) groupDone[static_cast<std::size_t>(cand.group)] = 1;
-    vtkTextActor* t = textActor(used++);
-    t->SetInput(cand.label.text.c_str());
+  for (const Candidate* cand :
+       fitting(candidates, QRectF(kPad, kPad, W - 2 * kPad, H - 2 * kPad), obstacles_)) {
+    vtkTextActor* t = textActor(shown_.size());
+    t->SetInput(cand->label.text.c_str());
     vtkTextProperty* p = t->GetTextProperty();
-    p->SetFontSize(std::max(1, static_cast<int>(std::lround(cand.fontSize))));
-    p->SetBold(cand.bold);
-    p->SetColor(cand.rgb[0], cand.rgb[1], cand.rgb[2]);
-    t->SetPosition(cand.at.x, cand.at.y);
+    p->SetFontSize(std::max(1, static_cast<int>(std::lround(cand->fontSize))));
+    p->SetBold(cand->bold);
+    p->SetColor(cand->rgb[0], cand->rgb[1], cand->rgb[2]);
+    t->SetPosition(cand->at.x, cand->at.y);
     t->SetVisibility(true);
-    shown_.push_back(cand.label);
+    shown_.push_back(cand->label);
   }
 }
 
