@@ -400,8 +400,10 @@ TEST(MainWindow, ATokenClickPaintsEachChangedWidgetOnce) {
   ASSERT_NE(formulas, nullptr);
   EXPECT_EQ(paints.count[win.w.spaceView()], 1);
   EXPECT_EQ(paints.count[formulas], 1);
-  EXPECT_EQ(paints.count[status], 1);
-  EXPECT_EQ(paints.count[win.w.statusBar()], 1);
+  // The status line at most once: it may not change at all (a temporary message covers it, or
+  // the compute time reads the same to the hundredth of a millisecond).
+  EXPECT_LE(paints.count[status], 1);
+  EXPECT_LE(paints.count[win.w.statusBar()], 1);
   // The image grid's boxes show what they showed.
   for (const char* name : {"min_pixels", "max_pixels", "patch", "merge"}) {
     QWidget* box = win.w.panel()->findChild<QSpinBox*>(QLatin1String(name));
