@@ -8,8 +8,7 @@
 namespace ropescope {
 
 namespace {
-// Distinct values per block of a profile's table: the block's arguments, cosines and sums stay in
-// the L1 cache while every pair of the axis passes over them.
+// Distinct values per task of a profile's table (the threads' share of the work).
 constexpr std::size_t kBlock = 1024;
 }  // namespace
 
@@ -62,18 +61,9 @@ std::vector<double> biasProfile(const TokenAxisIndex& index, const PairTable& pa
     table.resize(values.size());
     const std::size_t blocks = (values.size() + kBlock - 1) / kBlock;
     detail::parallelFor(blocks, threads, [&](std::size_t first, std::size_t last) {
-      double arg[kBlock], cosine[kBlock];
-      for (std::size_t b = first; b < last; ++b) {
-        const std::size_t lo = b * kBlock, len = std::min(kBlock, values.size() - lo);
-        double* sum = table.data() + lo;
-        std::fill(sum, sum + len, 0.0);
-        for (double th : theta) {
-          for (std::size_t j = 0; j < len; ++j) arg[j] = th * (own - values[lo + j]);
-          kern.cosines(arg, len, cosine);
-          for (std::size_t j = 0; j < len; ++j) sum[j] += cosine[j];
-        }
-        for (std::size_t j = 0; j < len; ++j) sum[j] /= n;
-      }
+      const std::size_t lo = first * kBlock, hi = std::min(last * kBlock, values.size());
+      kern.cosineSums(values.data() + lo, hi - lo, theta.data(), theta.size(), own, n,
+                      table.data() + lo);
     });
     lut[axes] = table.data();
     idx[axes] = index.index[a].data();

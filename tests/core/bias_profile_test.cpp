@@ -39,6 +39,15 @@ FrequencySpec spec(const char* plan, int headDim, int rotaryDim, double base) {
 
 }  // namespace
 
+// One cosine per element: sums of one pair with theta 1, own 0 and divisor 1 (cos(0 - (-x))).
+static std::vector<double> cosinesBy(const detail::MetricKernels& k, const std::vector<double>& x) {
+  std::vector<double> minus(x.size()), out(x.size(), std::nan(""));
+  for (std::size_t i = 0; i < x.size(); ++i) minus[i] = -x[i];
+  const double one = 1.0;
+  k.cosineSums(minus.data(), minus.size(), &one, 1, 0.0, 1.0, out.data());
+  return out;
+}
+
 // Every copy's cosines within 4 ulp of std::cos (libmvec's bound) over small, large and
 // negative arguments, and exactly 1 at 0.
 TEST(BiasProfile, VectorCosinesAgreeWithStdCos) {
@@ -49,8 +58,7 @@ TEST(BiasProfile, VectorCosinesAgreeWithStdCos) {
       x.push_back(std::uniform_real_distribution<double>(-scale, scale)(rng));
   x.push_back(0.0);
   for (const detail::MetricKernels* k : everyCopy()) {
-    std::vector<double> got(x.size(), std::nan(""));
-    k->cosines(x.data(), x.size(), got.data());
+    const std::vector<double> got = cosinesBy(*k, x);
     for (std::size_t i = 0; i < x.size(); ++i) {
       const double want = std::cos(x[i]);
       EXPECT_LE(std::abs(got[i] - want),
@@ -61,18 +69,38 @@ TEST(BiasProfile, VectorCosinesAgreeWithStdCos) {
   }
 }
 
-// An element's cosine has the same bits wherever it falls in a call: at the start, in the middle
+// A sum over several pairs: the pairs' cosines added in their order, then divided, each within
+// 4 ulp of std::cos (the sum's own rounding is at most one ulp of the running sum per pair).
+TEST(BiasProfile, CosineSumsAddEachPairsCosineInOrder) {
+  const std::vector<double> theta = {1.0, 0.31, 0.07, 1e-3, 2.5e-5};
+  std::vector<double> v(29);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 13.7 * static_cast<double>(i) - 120.25;
+  const double own = 41.5, divisor = 7.0;
+  for (const detail::MetricKernels* k : everyCopy()) {
+    std::vector<double> got(v.size(), std::nan(""));
+    k->cosineSums(v.data(), v.size(), theta.data(), theta.size(), own, divisor, got.data());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      double want = 0.0;
+      for (double th : theta) want += std::cos(th * (own - v[i]));
+      EXPECT_NEAR(got[i], want / divisor, 10 * std::numeric_limits<double>::epsilon())
+          << k->isa << " v " << v[i];
+    }
+  }
+}
+
+// An element's sum has the same bits wherever it falls in a call: at the start, in the middle
 // or in a tail of any length (how threads split an array must not matter).
 TEST(BiasProfile, AnElementsCosineDoesNotDependOnItsPlaceInTheCall) {
   std::vector<double> x(37);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.37 * static_cast<double>(i * i) - 50.0;
+  const double theta[3] = {0.9, 0.013, 0.4};
   for (const detail::MetricKernels* k : everyCopy()) {
     std::vector<double> whole(x.size());
-    k->cosines(x.data(), x.size(), whole.data());
+    k->cosineSums(x.data(), x.size(), theta, 3, 2.0, 3.0, whole.data());
     for (std::size_t first = 0; first < x.size(); ++first)
       for (std::size_t n = 1; first + n <= x.size(); n += 3) {
         std::vector<double> part(n);
-        k->cosines(x.data() + first, n, part.data());
+        k->cosineSums(x.data() + first, n, theta, 3, 2.0, 3.0, part.data());
         for (std::size_t i = 0; i < n; ++i)
           ASSERT_EQ(part[i], whole[first + i]) << k->isa << " first " << first << " n " << n;
       }

@@ -274,9 +274,10 @@ ROPESCOPE_AVX512 void rsqrtArray(const double* x, std::size_t n, double* out) {
 #pragma GCC diagnostic pop
 #endif
 
-// Cosines of arrays. glibc's libmvec exports one vector cosine per x86-64 vector ABI width
+// Sums of cosines. glibc's libmvec exports one vector cosine per x86-64 vector ABI width
 // (b: 2 lanes, d: 4 lanes AVX2, e: 8 lanes AVX-512); each lane is computed on its own, so a tail
-// padded with zeros gives its elements the bits they would get anywhere else.
+// padded with anything gives its elements the bits they would get anywhere else. The argument,
+// the cosine and the running sum stay in registers: no array of arguments or cosines is stored.
 #ifdef ROPESCOPE_X86
 extern "C" {
 __m128d _ZGVbN2v_cos(__m128d);
@@ -284,31 +285,68 @@ __attribute__((target("avx2,fma"))) __m256d _ZGVdN4v_cos(__m256d);
 __attribute__((target("avx512f"))) __m512d _ZGVeN8v_cos(__m512d);
 }
 
-void cosines_baseline(const double* x, std::size_t n, double* out) {
-  std::size_t i = 0;
-  for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, _ZGVbN2v_cos(_mm_loadu_pd(x + i)));
-  if (i < n) out[i] = _mm_cvtsd_f64(_ZGVbN2v_cos(_mm_set_sd(x[i])));
+void cosineSums_baseline(const double* v, std::size_t n, const double* theta, std::size_t pairs,
+                         double own, double divisor, double* out) {
+  const __m128d o = _mm_set1_pd(own), d = _mm_set1_pd(divisor);
+  for (std::size_t i = 0; i < n; i += 2) {
+    const bool two = n - i >= 2;
+    const __m128d x = _mm_sub_pd(o, two ? _mm_loadu_pd(v + i) : _mm_set_sd(v[i]));
+    __m128d acc = _mm_setzero_pd();
+    for (std::size_t k = 0; k < pairs; ++k)
+      acc = _mm_add_pd(acc, _ZGVbN2v_cos(_mm_mul_pd(_mm_set1_pd(theta[k]), x)));
+    acc = _mm_div_pd(acc, d);
+    if (two)
+      _mm_storeu_pd(out + i, acc);
+    else
+      out[i] = _mm_cvtsd_f64(acc);
+  }
 }
 
-__attribute__((target("avx2,fma"))) void cosines_avx2(const double* x, std::size_t n, double* out) {
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, _ZGVdN4v_cos(_mm256_loadu_pd(x + i)));
-  if (i == n) return;
-  double lanes[4] = {0.0, 0.0, 0.0, 0.0};
-  std::copy(x + i, x + n, lanes);
-  _mm256_storeu_pd(lanes, _ZGVdN4v_cos(_mm256_loadu_pd(lanes)));
-  std::copy(lanes, lanes + (n - i), out + i);
+__attribute__((target("avx2,fma"))) void cosineSums_avx2(const double* v, std::size_t n,
+                                                         const double* theta, std::size_t pairs,
+                                                         double own, double divisor, double* out) {
+  const __m256d o = _mm256_set1_pd(own), d = _mm256_set1_pd(divisor);
+  for (std::size_t i = 0; i < n; i += 4) {
+    const std::size_t len = std::min<std::size_t>(4, n - i);
+    double lanes[4] = {0.0, 0.0, 0.0, 0.0};
+    const __m256d x =
+        _mm256_sub_pd(o, len == 4 ? _mm256_loadu_pd(v + i)
+                                  : (std::copy(v + i, v + n, lanes), _mm256_loadu_pd(lanes)));
+    __m256d acc = _mm256_setzero_pd();
+    for (std::size_t k = 0; k < pairs; ++k)
+      acc = _mm256_add_pd(acc, _ZGVdN4v_cos(_mm256_mul_pd(_mm256_set1_pd(theta[k]), x)));
+    acc = _mm256_div_pd(acc, d);
+    if (len == 4) {
+      _mm256_storeu_pd(out + i, acc);
+    } else {
+      _mm256_storeu_pd(lanes, acc);
+      std::copy(lanes, lanes + len, out + i);
+    }
+  }
 }
 
-ROPESCOPE_AVX512 void cosines_avx512(const double* x, std::size_t n, double* out) {
+ROPESCOPE_AVX512 void cosineSums_avx512(const double* v, std::size_t n, const double* theta,
+                                        std::size_t pairs, double own, double divisor,
+                                        double* out) {
+  const __m512d o = _mm512_set1_pd(own), d = _mm512_set1_pd(divisor);
   for (std::size_t i = 0; i < n; i += 8) {
     const __mmask8 m = n - i >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - i)) - 1);
-    _mm512_mask_storeu_pd(out + i, m, _ZGVeN8v_cos(_mm512_maskz_loadu_pd(m, x + i)));
+    const __m512d x = _mm512_sub_pd(o, _mm512_maskz_loadu_pd(m, v + i));
+    __m512d acc = _mm512_setzero_pd();
+    for (std::size_t k = 0; k < pairs; ++k)
+      acc = _mm512_add_pd(acc, _ZGVeN8v_cos(_mm512_mul_pd(_mm512_set1_pd(theta[k]), x)));
+    _mm512_mask_storeu_pd(out + i, m, _mm512_div_pd(acc, d));
   }
 }
 #else
-void cosines_baseline(const double* x, std::size_t n, double* out) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = std::cos(x[i]);
+void cosineSums_baseline(const double* v, std::size_t n, const double* theta, std::size_t pairs,
+                         double own, double divisor, double* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = own - v[i];
+    double acc = 0.0;
+    for (std::size_t k = 0; k < pairs; ++k) acc += std::cos(theta[k] * x);
+    out[i] = acc / divisor;
+  }
 }
 #endif
 
@@ -320,7 +358,7 @@ void cosines_baseline(const double* x, std::size_t n, double* out) {
                               gatherSum_##suffix,             \
                               runSum_##suffix,                \
                               absDeviation_##suffix,          \
-                              cosines_##suffix,               \
+                              cosineSums_##suffix,            \
                               decay}
 
 ROPESCOPE_KERNEL_TABLE(kBaseline, baseline, distanceSum_baseline, decayBlocks_baseline);

@@ -36,11 +36,13 @@ struct MetricKernels {
                    const std::uint32_t* start, std::size_t runs, double* out);
   // sum_i |d[i] - mean|.
   double (*absDeviation)(const double* d, std::size_t n, double mean);
-  // out[i] = cos(x[i]) through glibc's vector cosines (libmvec, within 4 ulp) where the CPU has
-  // them, std::cos elsewhere. Each element goes through the same lane function wherever it falls
-  // in the call (the tail is padded, not computed apart), so splitting an array among threads
-  // never changes a bit.
-  void (*cosines)(const double* x, std::size_t n, double* out);
+  // out[i] = (sum over k < pairs, in that order, of cos(theta[k] (own - v[i]))) / divisor, each
+  // cosine through glibc's vector cosines (libmvec, within 4 ulp) where the CPU has them,
+  // std::cos elsewhere. Each element goes through the same lane function wherever it falls in
+  // the call (the tail is padded, not computed apart), so splitting an array among threads never
+  // changes a bit.
+  void (*cosineSums)(const double* v, std::size_t n, const double* theta, std::size_t pairs,
+                     double own, double divisor, double* out);
   // The decay recurrence (see decay.cpp): for blocks of 8 distances, U = (1/n) sum_p |S_p| with
   // S_p the running sum of the phasors zr/zi (8 lanes per pair, rotated by rc/rs per block).
   void (*decayBlocks)(double* zr, double* zi, const double* rc, const double* rs, int n,
