@@ -172,13 +172,13 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   });
   ren->AddObserver(vtkCommand::StartEvent, follow);
   for (auto& key : axisKey_) ren->AddActor2D(key);
-  ren->AddActor(coneActor_);
   ren->AddActor(textLineActor_);
   ren->AddActor(textPointsActor_);
   ren->AddActor(visualActor_);
   ren->AddActor(audioLineActor_);
   ren->AddActor(audioPointsActor_);
   ren->AddActor(highlightActor_);
+  ren->AddActor(coneActor_);  // after the opaque actors it is blended over (applyConeOpacity)
   ren->AddActor2D(staleText_);
   ren->AddActor2D(titleText_);
   ren->AddActor2D(coneNote_);
@@ -351,10 +351,19 @@ void PositionSpaceView::setStale(bool stale, const QString& why) {
                       audioPointsActor_.Get(), audioLineActor_.Get(), highlightActor_.Get()}) {
     a->GetProperty()->SetOpacity(opacity);
   }
-  coneActor_->GetProperty()->SetOpacity(
-      stale ? 0.1 : (tiles_->tileCount() > 0 ? kConeOpacityOverTiles : kConeOpacity));
+  applyConeOpacity();
   tiles_->setOpacity(opacity);
   update();
+}
+
+void PositionSpaceView::applyConeOpacity() {
+  const bool tiles = tiles_->tileCount() > 0;
+  coneActor_->GetProperty()->SetOpacity(stale_ ? 0.1 : tiles ? kConeOpacityOverTiles : kConeOpacity);
+  // Over the points alone the cone's lines are blended as they are drawn, after the points:
+  // VTK's translucent pass would take a fifth of every frame on software OpenGL for lines of
+  // one colour that need no sorting. Over picture tiles (drawn after the cone) and in a stale
+  // view (everything translucent) the translucent pass orders them.
+  coneActor_->SetForceOpaque(!stale_ && !tiles);
 }
 
 void PositionSpaceView::setAxisKeyVisible(bool visible) {
@@ -434,9 +443,7 @@ void PositionSpaceView::rebuild() {
     // layout) must not pick up its pictures.
     tiles_->setContent(ids_, ids_.size() == layout_.tokenCount() ? layout_ : Layout{});
     tilesDirty_ = false;
-    if (!stale_)
-      coneActor_->GetProperty()->SetOpacity(tiles_->tileCount() > 0 ? kConeOpacityOverTiles
-                                                                    : kConeOpacity);
+    applyConeOpacity();
   }
 
   auto textPts = vtkSmartPointer<vtkPoints>::New();

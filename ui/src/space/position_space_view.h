@@ -146,6 +146,7 @@ class PositionSpaceView : public VtkView {
   void writeConeNote();
   void rebuild();
   // The selected text token's cone to every visual token and the highlighted tokens.
+  void applyConeOpacity();
   void rebuildSelection();
   // Picks the visual tokens the cone's lines go to in a large scene (coneSample_).
   void sampleCone();
