@@ -32,11 +32,25 @@ std::vector<std::size_t> decimate(X xAt, std::span<const double> y, double x0, d
   while (i < n) {
     const long column = columnOf(xAt(i));
     const std::size_t first = i;
+    // The column's end, the first point of a later column: x does not decrease, so neither does
+    // the column, and the end is found by doubling steps, then halving them.
+    std::size_t inside = i, step = 1;  // inside: a point known to be in the column
+    while (inside + step < n && columnOf(xAt(inside + step)) == column) {
+      inside += step;
+      step *= 2;
+    }
+    std::size_t beyond = std::min(inside + step, n);  // n or a point of a later column
+    while (beyond - inside > 1) {
+      const std::size_t mid = inside + (beyond - inside) / 2;
+      (columnOf(xAt(mid)) == column ? inside : beyond) = mid;
+    }
     std::size_t lo = n, hi = n;  // n: no number yet
-    for (; i < n && columnOf(xAt(i)) == column; ++i) {
-      if (std::isnan(y[i])) continue;
-      if (lo == n || y[i] < y[lo]) lo = i;
-      if (hi == n || y[i] > y[hi]) hi = i;
+    double loY = 0.0, hiY = 0.0;
+    for (i = first; i < beyond; ++i) {
+      const double v = y[i];
+      if (std::isnan(v)) continue;
+      if (lo == n || v < loY) lo = i, loY = v;
+      if (hi == n || v > hiY) hi = i, hiY = v;
     }
     std::array<std::size_t, 4> picked = {first, lo, hi, i - 1};
     std::sort(picked.begin(), picked.end());

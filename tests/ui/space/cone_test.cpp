@@ -37,6 +37,24 @@ TEST(SpaceCone, SmallSceneDrawsALineToEveryVisualToken) {
   EXPECT_TRUE(view.coneEnds().empty());
 }
 
+// A caller that knows the ids are the shown ones moves the selection without comparing them;
+// a view with no tokens yet refuses, changing nothing.
+TEST(SpaceCone, ASelectionOfTheShownIdsMovesOnlyTheCone) {
+  PositionSpaceView view;
+  view.resize(600, 400);
+  EXPECT_FALSE(view.showSelection(2, -1));
+  EXPECT_EQ(view.selectedToken(), -1);
+  const PositionIds ids = idsOf("t4,i8x8,t8");
+  view.showIds(ids, 2, -1);
+  const int builds = view.geometryBuilds();
+  EXPECT_TRUE(view.showSelection(75, -1));  // the last text token
+  EXPECT_EQ(view.selectedToken(), 75);
+  EXPECT_EQ(view.coneEnds().size(), ids.visualIndices().size());
+  EXPECT_EQ(view.geometryBuilds(), builds);
+  EXPECT_TRUE(view.showSelection(-1, -1));
+  EXPECT_TRUE(view.coneEnds().empty());
+}
+
 TEST(SpaceCone, LargeSceneSamplesKeepingTheBoundsAndSaysSo) {
   PositionSpaceView view;
   view.resize(600, 400);

@@ -371,10 +371,15 @@ ProfilePoints profilePoints(const SceneMetrics& m, int columns) {
   ProfilePoints p;
   const std::size_t n = m.selectedDistance.size();
   p.count = static_cast<qsizetype>(n);
-  std::vector<double> bias(
-      m.selectedBias.begin(),
-      m.selectedBias.begin() + static_cast<std::ptrdiff_t>(std::min(n, m.selectedBias.size())));
-  bias.resize(n, 0.0);  // a profile without bias values plots b = 0
+  // A profile without bias values plots b = 0.
+  std::vector<double> padded;
+  if (m.selectedBias.size() != n) {
+    padded.assign(
+        m.selectedBias.begin(),
+        m.selectedBias.begin() + static_cast<std::ptrdiff_t>(std::min(n, m.selectedBias.size())));
+    padded.resize(n, 0.0);
+  }
+  const std::vector<double>& bias = m.selectedBias.size() == n ? m.selectedBias : padded;
   for (std::size_t i = 0; i < n; ++i) {
     const double d = m.selectedDistance[i], b = bias[i];
     p.dlo = i ? std::min(p.dlo, d) : d;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <vtkActor.h>
@@ -285,14 +286,20 @@ bool PositionSpaceView::showsSameTokens(const PositionIds& ids) const {
   return true;
 }
 
+bool PositionSpaceView::showSelection(long selectedToken, long selectedVisual) {
+  if (!hasContent_ || tilesDirty_) return false;
+  if (selectedToken == selectedToken_ && selectedVisual == selectedVisual_) return true;
+  selectedToken_ = selectedToken;
+  selectedVisual_ = selectedVisual;
+  rebuildSelection();
+  renderer()->ResetCameraClippingRange();
+  update();
+  return true;
+}
+
 void PositionSpaceView::showIds(const PositionIds& ids, long selectedToken, long selectedVisual) {
   if (showsSameTokens(ids)) {
-    if (selectedToken == selectedToken_ && selectedVisual == selectedVisual_) return;
-    selectedToken_ = selectedToken;
-    selectedVisual_ = selectedVisual;
-    rebuildSelection();
-    renderer()->ResetCameraClippingRange();
-    update();
+    showSelection(selectedToken, selectedVisual);
     return;
   }
   if (ids.ids != ids_.ids || ids.design != ids_.design) tilesDirty_ = true;
@@ -358,7 +365,9 @@ void PositionSpaceView::setStale(bool stale, const QString& why) {
 
 void PositionSpaceView::applyConeOpacity() {
   const bool tiles = tiles_->tileCount() > 0;
-  coneActor_->GetProperty()->SetOpacity(stale_ ? 0.1 : tiles ? kConeOpacityOverTiles : kConeOpacity);
+  coneActor_->GetProperty()->SetOpacity(stale_  ? 0.1
+                                        : tiles ? kConeOpacityOverTiles
+                                                : kConeOpacity);
   // Over the points alone the cone's lines are blended as they are drawn, after the points:
   // VTK's translucent pass would take a fifth of every frame on software OpenGL for lines of
   // one colour that need no sorting. Over picture tiles (drawn after the cone) and in a stale
@@ -660,15 +669,18 @@ void PositionSpaceView::rebuildSelection() {
     coneEnds_ = coneSample_.empty() ? visualTokens_ : coneSample_;
     if (!coneSample_.empty()) {
       sampled = true;
-      auto d2 = [&](long t) {
+      // The first nearest and the last farthest (as std::minmax_element picks them), each
+      // token's squared distance taken once.
+      long nearest = visualTokens_.front(), farthest = nearest;
+      double least = std::numeric_limits<double>::infinity(), most = -least;
+      for (long t : visualTokens_) {
         const Id3& p = ids_.ids[t];
-        return (p[0] - s[0]) * (p[0] - s[0]) + (p[1] - s[1]) * (p[1] - s[1]) +
-               (p[2] - s[2]) * (p[2] - s[2]);
-      };
-      const auto [nearest, farthest] =
-          std::minmax_element(visualTokens_.begin(), visualTokens_.end(),
-                              [&](long x, long y) { return d2(x) < d2(y); });
-      for (long t : {*nearest, *farthest})
+        const double d2 = (p[0] - s[0]) * (p[0] - s[0]) + (p[1] - s[1]) * (p[1] - s[1]) +
+                          (p[2] - s[2]) * (p[2] - s[2]);
+        if (d2 < least) least = d2, nearest = t;
+        if (d2 >= most) most = d2, farthest = t;
+      }
+      for (long t : {nearest, farthest})
         if (!std::binary_search(coneSample_.begin(), coneSample_.end(), t)) coneEnds_.push_back(t);
     }
     conePts->Allocate(static_cast<vtkIdType>(coneEnds_.size() + 1));

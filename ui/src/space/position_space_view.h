@@ -39,6 +39,9 @@ class PositionSpaceView : public VtkView {
   // selectedVisual: index among visual tokens, -1 for none. Ids equal to the shown ones (only
   // the selection changed) redraw the selection's cone and marks, not the tokens' geometry.
   void showIds(const PositionIds& ids, long selectedToken, long selectedVisual);
+  // The same when the caller knows the ids are the shown ones (its change set left them alone):
+  // no comparison of the ids. False, changing nothing, when the view has no tokens to keep.
+  bool showSelection(long selectedToken, long selectedVisual);
   // Token index of the selected text token the view shows, -1 for none.
   long selectedToken() const { return selectedToken_; }
   // How often the tokens' geometry was built (tests: a selection click builds none).

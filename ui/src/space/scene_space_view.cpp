@@ -31,8 +31,11 @@ void SceneSpaceView::refresh() {
   const SceneMetrics& m = model_->metrics();
   const Scene& valid = model_->validScene();
   if (parts.touches(ScenePart::Layout | ScenePart::ImageGrid)) setLayout(valid.layout);
-  // Ids equal to the shown ones redraw only the selection (PositionSpaceView::showIds).
-  showSelection();
+  // Ids equal to the shown ones redraw only the selection: known so when no part the ids read
+  // changed, else found by comparing them (PositionSpaceView::showIds).
+  const long visual = model_->selectedVisual();
+  if (parts.touches(kIdsParts) || !showSelection(m.selectedToken, visual))
+    showIds(m.ids, m.selectedToken, visual);
   setStale(model_->isStale());
   if (!parts.touches(kIdsParts)) return;  // the title reads the ids and PTD only
   QString designTitle = QString::fromStdString(valid.design);
@@ -48,11 +51,6 @@ void SceneSpaceView::refresh() {
   if (valid.design == "circle" && valid.ageLayer >= 0)
     title += tr("    (AGE layer %1)").arg(valid.ageLayer);
   setTitle(title);
-}
-
-void SceneSpaceView::showSelection() {
-  const SceneMetrics& m = model_->metrics();
-  showIds(m.ids, m.selectedToken, model_->selectedVisual());
 }
 
 }  // namespace ropescope::ui

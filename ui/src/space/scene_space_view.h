@@ -23,7 +23,6 @@ class SceneSpaceView : public PositionSpaceView {
   void onSceneChanged(SceneChanges parts);
   // Takes in what changed since the last refresh (pending_).
   void refresh();
-  void showSelection();
 
   SceneModel* model_;
   WhenShown* shown_;
