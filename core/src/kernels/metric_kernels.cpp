@@ -308,10 +308,9 @@ __attribute__((target("avx2,fma"))) void cosineSums_avx2(const double* v, std::s
   const __m256d o = _mm256_set1_pd(own), d = _mm256_set1_pd(divisor);
   for (std::size_t i = 0; i < n; i += 4) {
     const std::size_t len = std::min<std::size_t>(4, n - i);
-    double lanes[4] = {0.0, 0.0, 0.0, 0.0};
-    const __m256d x =
-        _mm256_sub_pd(o, len == 4 ? _mm256_loadu_pd(v + i)
-                                  : (std::copy(v + i, v + n, lanes), _mm256_loadu_pd(lanes)));
+    double lanes[4] = {0.0, 0.0, 0.0, 0.0};  // a tail's values, padded
+    std::copy(v + i, v + i + len, lanes);
+    const __m256d x = _mm256_sub_pd(o, _mm256_loadu_pd(lanes));
     __m256d acc = _mm256_setzero_pd();
     for (std::size_t k = 0; k < pairs; ++k)
       acc = _mm256_add_pd(acc, _ZGVdN4v_cos(_mm256_mul_pd(_mm256_set1_pd(theta[k]), x)));

@@ -148,8 +148,10 @@ class PositionSpaceView : public VtkView {
   // The sampled cone's note, in a short form where the view is narrow (a compare quadrant).
   void writeConeNote();
   void rebuild();
-  // The selected text token's cone to every visual token and the highlighted tokens.
+  // The cone's opacity, and whether VTK's translucent pass must sort its lines (stale view,
+  // picture tiles) or they blend in the opaque pass.
   void applyConeOpacity();
+  // The selected text token's cone to every visual token and the highlighted tokens.
   void rebuildSelection();
   // Picks the visual tokens the cone's lines go to in a large scene (coneSample_).
   void sampleCone();
