@@ -5,7 +5,8 @@
 namespace ropescope::cli {
 
 ChunkPipeline::ChunkPipeline(std::size_t chunkFloats, Sink sink)
-    : buffers_{LargeBuffer(chunkFloats), LargeBuffer(chunkFloats)}, sink_(std::move(sink)) {
+    : buffers_{LargeBuffer<float>(chunkFloats), LargeBuffer<float>(chunkFloats)},
+      sink_(std::move(sink)) {
   thread_ = std::thread([this] { run(); });
 }
 

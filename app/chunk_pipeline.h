@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-#include "large_buffer.h"
+#include "ropescope/large_buffer.h"
 
 namespace ropescope::cli {
 
@@ -44,7 +44,7 @@ class ChunkPipeline {
   void run();
   void rethrowLocked();
 
-  LargeBuffer buffers_[2];
+  LargeBuffer<float> buffers_[2];
   Sink sink_;
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -46,7 +46,7 @@ std::vector<TokenLabel> tokenLabels(const Request& r, const PositionIds& ids) {
 }
 }  // namespace
 
-std::string runCommand(const Request& r) {
+ReportText runCommand(const Request& r) {
   switch (r.command) {
     case kIds: {
       const PositionIds ids = sceneIds(r.scene);
@@ -68,9 +68,7 @@ std::string runCommand(const Request& r) {
       const PairTable pairs = resolvePairs(r.scene.frequency);
       const auto bound = decayCurve(pairs, r.direction, r.maxDistance,
                                     r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
-      std::vector<double> distance(bound.size());
-      for (std::size_t i = 0; i < distance.size(); ++i) distance[i] = static_cast<double>(i);
-      return decayReport(distance, bound, r.format);
+      return decayReport(bound, r.format, r.threads);
     }
     case kFreqs: {
       const PairTable pairs = resolvePairs(r.scene.frequency);
@@ -86,13 +84,13 @@ std::string runCommand(const Request& r) {
   return {};
 }
 
-void writeOutput(const std::string& text, const std::string& path) {
+void writeOutput(std::string_view text, const std::string& path) {
   if (path.empty()) {
     std::cout << text;
     std::cout.flush();
     return;
   }
-  writeFileAtomically(path, text, "out");
+  writeFileAtomically(path, {ByteSpan{text.data(), text.size()}}, "out");
 }
 
 }  // namespace ropescope::cli

@@ -2,17 +2,19 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "cli_options.h"
+#include "ropescope/report_text.h"
 
 namespace ropescope::cli {
 
 // The output text of the command (JSON or CSV). Throws InputError on bad input.
-std::string runCommand(const Request& request);
+ReportText runCommand(const Request& request);
 
 // Writes text to `path` by core's one output path (ropescope/atomic_file.h: atomic, links written
 // through, FIFOs and devices in place, read-only files and folders refused), or to stdout if
 // path is empty.
-void writeOutput(const std::string& text, const std::string& path);
+void writeOutput(std::string_view text, const std::string& path);
 
 }  // namespace ropescope::cli

@@ -9,12 +9,12 @@
 
 #include "chunk_pipeline.h"
 #include "cli_options.h"
-#include "large_buffer.h"
 #include "own_options.h"
 #include "ropescope/attention.h"
 #include "ropescope/attention_report.h"
 #include "ropescope/errors.h"
 #include "ropescope/gpu_probe.h"
+#include "ropescope/large_buffer.h"
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
@@ -219,8 +219,8 @@ RowSummaries computeAndWrite(AttentionBackend& be, const AttentionProblem& probl
   if (streamRows)
     writer = std::make_unique<NpyWriter>(req.out,
                                          std::vector<std::size_t>{std::size_t(sh.heads), e - b, n});
-  const LargeBuffer pooledOut(!req.out.empty() && o.pool > 0 ? sh.perHead * std::size_t(sh.heads)
-                                                             : 0);
+  const LargeBuffer<float> pooledOut(
+      !req.out.empty() && o.pool > 0 ? sh.perHead * std::size_t(sh.heads) : 0);
   const std::size_t chunkRows = std::min(
       e - b,
       std::max<std::size_t>(kChunkRowsMin, kChunkValues / n / kChunkRowsMin * kChunkRowsMin));

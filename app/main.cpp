@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
         std::cout << cli::commandHelp(command);
         return 0;
       }
-      cli::writeOutput(cli::runCommand(request), request.out);
+      cli::writeOutput(cli::runCommand(request).view(), request.out);
       return 0;
     }
     // Hidden: the build writes the man page and the bash completion with these (cli_docs.h).

@@ -1,5 +1,5 @@
 // RoFormer's decay bound. decayCurve walks integer distances with complex rotations instead of
-// trigonometry, eight distances per vector, re-anchored with exact cos/sin every 256 distances
+// trigonometry, eight distances per vector, re-anchored with exact cos/sin every 2048 distances
 // (the inner loop is in kernels/metric_kernels.cpp, one copy per instruction set).
 #include "ropescope/decay.h"
 
@@ -59,7 +59,7 @@ PairTable curveTable(const PairTable& pairs, const Id3& direction, DecayForm for
 }
 
 constexpr int kLanes = 8;
-constexpr int kAnchorEvery = 256;  // distances between exact re-anchoring
+constexpr int kAnchorEvery = 2048;  // distances between exact re-anchoring
 
 // Per pair: the lane offsets e^{i l omega_p} (l < kLanes) and the step e^{i kLanes omega_p},
 // computed once per curve. An anchor at distance `first` is then one exact cos/sin per pair,

@@ -1,6 +1,7 @@
 // JSON/CSV writers for ids, PTD, bias, decay and frequencies (field names per the CLI contract).
 #include "ropescope/report.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "parallel.h"
 #include "ropescope/errors.h"
 
 namespace ropescope {
@@ -130,9 +132,9 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
 
 namespace {
 
-// Numbers are written with std::to_chars straight into one buffer sized for the worst case
+// Numbers are written with std::to_chars straight into buffers sized for the worst case
 // (kNumberChars each): a long curve is written without a JSON tree, a string per number or a
-// growing string.
+// growing string, its ranges formatted in parallel (putParallel).
 constexpr std::size_t kNumberChars = 32;
 
 // Shortest round trip.
@@ -162,38 +164,75 @@ char* putJsonNumber(char* p, double v) {
   return putNumber(p, v);
 }
 
-char* putJsonArray(char* p, std::string_view key, const std::vector<double>& values) {
+// Items [0, n) written by put(p, i) -> end from p on, in contiguous ranges formatted in
+// parallel (each from its own offset, itemChars per item, the most an item takes) and then moved
+// down to follow each other: the text is the same for any thread count. Returns the end.
+template <typename Put>
+char* putParallel(char* p, std::size_t n, std::size_t itemChars, int threads, Put put) {
+  // Below a few thousand items a thread costs more than it saves.
+  const std::size_t parts = std::clamp<std::size_t>(
+      n / 4096, 1, static_cast<std::size_t>(detail::resolveThreads(threads)));
+  const std::size_t chunk = (n + parts - 1) / parts;
+  std::vector<char*> ends(parts);
+  detail::parallelFor(parts, static_cast<int>(parts), [&](std::size_t b, std::size_t e) {
+    for (std::size_t c = b; c < e; ++c) {
+      const std::size_t first = std::min(n, c * chunk), last = std::min(n, first + chunk);
+      char* q = p + first * itemChars;
+      for (std::size_t i = first; i < last; ++i) q = put(q, i);
+      ends[c] = q;
+    }
+  });
+  char* end = ends[0];
+  for (std::size_t c = 1; c < parts; ++c) {
+    char* from = p + std::min(n, c * chunk) * itemChars;
+    const std::size_t len = static_cast<std::size_t>(ends[c] - from);
+    std::memmove(end, from, len);
+    end += len;
+  }
+  return end;
+}
+
+constexpr std::size_t kJsonItemChars = kNumberChars + 8;  // ",\n    " and ".0"
+
+// value(i) for i in [0, n), as nlohmann's dump(2) lays out a key's array.
+template <typename Value>
+char* putJsonArray(char* p, std::string_view key, std::size_t n, int threads, Value value) {
   p = putText(putText(putText(p, "  \""), key), "\": [");
-  for (std::size_t i = 0; i < values.size(); ++i)
-    p = putJsonNumber(putText(p, i ? ",\n    " : "\n    "), values[i]);
-  return putText(p, values.empty() ? "]" : "\n  ]");
+  p = putParallel(p, n, kJsonItemChars, threads, [&](char* q, std::size_t i) {
+    return putJsonNumber(putText(q, i ? ",\n    " : "\n    "), value(i));
+  });
+  return putText(p, n == 0 ? "]" : "\n  ]");
 }
 
 }  // namespace
 
-std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
-                        TableFormat f) {
-  const std::size_t cap = (2 * kNumberChars + 8) * (distance.size() + bound.size()) + 64;
-  const std::unique_ptr<char[]> buf(new char[cap]);
-  char* p = buf.get();
+ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads) {
+  const std::size_t n = bound.size();
+  LargeBuffer<char> buf(2 * kJsonItemChars * n + 64);
+  char* const begin = buf.data();
+  char* p = begin;
   if (f == TableFormat::Csv) {
     p = putText(p, "distance,bound\n");
-    for (std::size_t i = 0; i < bound.size(); ++i) {
+    p = putParallel(p, n, 2 * kNumberChars + 2, threads, [&](char* q, std::size_t i) {
       // Shortest round trip, as before: 100000 is "1e+05" there, so only below 1e5 as integers.
-      char* e = std::abs(distance[i]) < 1e5 ? putWhole(p, distance[i]) : nullptr;
-      p = e ? e : putNumber(p, distance[i]);
-      *p++ = ',';
-      p = putNumber(p, bound[i]);
-      *p++ = '\n';
-    }
+      const double d = static_cast<double>(i);
+      char* e = d < 1e5 ? putWhole(q, d) : nullptr;
+      q = e ? e : putNumber(q, d);
+      *q++ = ',';
+      q = putNumber(q, bound[i]);
+      *q++ = '\n';
+      return q;
+    });
   } else {
     p = putText(p, "{\n");
-    p = putJsonArray(p, "distance", distance);
+    p = putJsonArray(p, "distance", n, threads,
+                     [](std::size_t i) { return static_cast<double>(i); });
     p = putText(p, ",\n");
-    p = putJsonArray(p, "bound", bound);
+    p = putJsonArray(p, "bound", n, threads, [&](std::size_t i) { return bound[i]; });
     p = putText(p, "\n}\n");
   }
-  return std::string(buf.get(), p);
+  const std::size_t length = static_cast<std::size_t>(p - begin);
+  return ReportText(std::move(buf), length);
 }
 
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,

@@ -93,8 +93,25 @@ TEST(FrontCli, PtdMapsNoQtOrVtkLibrary) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"ptd\""), std::string::npos) << r.out;
   ASSERT_NE(r.err.find("calling init:"), std::string::npos) << r.err;
-  ASSERT_NE(r.err.find("libstdc++"), std::string::npos) << r.err;
+  ASSERT_NE(r.err.find("libc.so"), std::string::npos) << r.err;
   EXPECT_FALSE(mentionsQtOrVtk(r.err)) << r.err;
+  // libsndfile and its codecs are opened only for a layout with sound (next test).
+  EXPECT_EQ(r.err.find("libsndfile"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("libFLAC"), std::string::npos) << r.err;
+}
+
+TEST(FrontCli, ALayoutWithSoundOpensLibsndfileOnDemand) {
+  ProcessResult r;
+  {
+    const ScopedEnv debug("LD_DEBUG", "libs");
+    r = run({"ids", "--layout", "t1,aud:chirp.wav", "--format", "csv"});
+  }
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(",audio"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("libsndfile.so.1"), std::string::npos) << r.err;
+  // Not linked: the loader does not find it among the front's own dependencies.
+  EXPECT_EQ(commandOutput(std::string("ldd ") + ROPESCOPE_BIN + " 2>&1").find("libsndfile"),
+            std::string::npos);
 }
 
 TEST(FrontCli, TheDesktopRenderAndGpuAttentionRunInTheGuiBinaryWithTheSameArguments) {

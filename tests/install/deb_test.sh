@@ -23,7 +23,7 @@ fi
 # Nothing outside /usr, no build paths.
 if grep -v '^./usr' <<<"$files" | grep -qvx './'; then echo "outside /usr:"; grep -v '^./usr' <<<"$files"; exit 1; fi
 depends=$(dpkg-deb -f "$deb" Depends)
-for d in libc6 libstdc++6 python3-numpy "python3 (>="; do
+for d in libc6 libstdc++6 libsndfile1 python3-numpy "python3 (>="; do
   grep -qF "$d" <<<"$depends" || { echo "Depends lacks $d: $depends"; exit 1; }
 done
 # The desktop build writes animated GIFs with giflib (dpkg-shlibdeps finds it).

@@ -8,6 +8,7 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
 #include "ropescope/position_ids.h"
+#include "ropescope/report_text.h"
 #include "ropescope/wavelengths.h"
 
 namespace ropescope {
@@ -32,8 +33,9 @@ std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat 
                       GroupPair groups = {});
 std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableFormat f,
                        GroupPair groups = {});
-std::string decayReport(const std::vector<double>& distance, const std::vector<double>& bound,
-                        TableFormat f);
+// bound[r] at distance r; threads: as the metrics (0 = every core), the text is the same for
+// any count.
+ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads = 1);
 // JSON also names the pair layout (CSV: each row has the two dims its pair rotates).
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
                         TableFormat f, PairLayout layout = PairLayout::NeoX);

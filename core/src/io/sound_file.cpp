@@ -5,7 +5,6 @@
 #include "ropescope/sound_file.h"
 
 #include <fcntl.h>
-#include <sndfile.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +20,7 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/report.h"
+#include "sndfile_api.h"
 #include "wav_list_check.h"
 
 namespace ropescope {
@@ -32,7 +32,7 @@ namespace {
 }
 
 struct SndfileCloser {
-  void operator()(SNDFILE* f) const { sf_close(f); }
+  void operator()(SNDFILE* f) const { detail::sndfile().close(f); }
 };
 using SndfileHandle = std::unique_ptr<SNDFILE, SndfileCloser>;
 
@@ -95,7 +95,7 @@ std::string formatName(SNDFILE* f, int format) {
   }
   SF_FORMAT_INFO info{};
   info.format = format & SF_FORMAT_TYPEMASK;
-  if (sf_command(f, SFC_GET_FORMAT_INFO, &info, sizeof(info)) == 0 && info.name)
+  if (detail::sndfile().command(f, SFC_GET_FORMAT_INFO, &info, sizeof(info)) == 0 && info.name)
     return std::string(info.name).substr(0, 40);
   return "sound";
 }
@@ -105,7 +105,7 @@ std::string formatName(SNDFILE* f, int format) {
 // numbers when the data is short, {0, 0} otherwise.
 std::pair<long long, long long> shortDataChunk(SNDFILE* f) {
   char log[4096] = {};
-  sf_command(f, SFC_GET_LOG_INFO, log, sizeof log - 1);
+  detail::sndfile().command(f, SFC_GET_LOG_INFO, log, sizeof log - 1);
   const std::string text(log);
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t end = text.find('\n', pos);
@@ -143,7 +143,8 @@ SoundInfo checkOpened(SNDFILE* f, const SF_INFO& sfi, const std::string& name) {
                          formatDouble(kMaxSoundSeconds) + " s");
   // One frame of at most kMaxSoundChannels samples: the only buffer the probe needs.
   float last[kMaxSoundChannels];
-  if (sf_seek(f, sfi.frames - 1, SEEK_SET) < 0 || sf_readf_float(f, last, 1) != 1)
+  if (detail::sndfile().seek(f, sfi.frames - 1, SEEK_SET) < 0 ||
+      detail::sndfile().readfFloat(f, last, 1) != 1)
     soundError(name, "is truncated or damaged: the header promises " + std::to_string(sfi.frames) +
                          " sample frames but they cannot be read");
   SoundInfo info;
@@ -160,7 +161,7 @@ SoundInfo checkOpened(SNDFILE* f, const SF_INFO& sfi, const std::string& name) {
 // code picks the words; other codes keep libsndfile's first line.
 std::string openProblem(SNDFILE* f) {
   const std::string accepted = "is not a sound file libsndfile can read (WAV, FLAC, OGG, MP3";
-  switch (sf_error(f)) {
+  switch (detail::sndfile().error(f)) {
     case SF_ERR_UNRECOGNISED_FORMAT:
     case SF_ERR_SYSTEM:
       return accepted + "; the content is none of them)";
@@ -171,7 +172,7 @@ std::string openProblem(SNDFILE* f) {
     default:
       break;
   }
-  std::string why = sf_strerror(f);
+  std::string why = detail::sndfile().strerror(f);
   if (const auto nl = why.find('\n'); nl != std::string::npos) why.erase(nl);
   while (!why.empty() && (why.back() == '.' || why.back() == ' ')) why.pop_back();
   // The file was opened before libsndfile looked at it: a "does not exist" is its probe's.
@@ -227,7 +228,7 @@ SndfileHandle openFile(const std::string& path, SF_INFO& sfi) {
   };
   if (const std::string p = wavListProblem(read, size); !p.empty()) soundError(path, p);
   sfi = SF_INFO{};
-  SNDFILE* f = sf_open(path.c_str(), SFM_READ, &sfi);
+  SNDFILE* f = detail::sndfile().open(path.c_str(), SFM_READ, &sfi);
   if (!f) soundError(path, openProblem(nullptr));
   return SndfileHandle(f);
 }
@@ -264,7 +265,7 @@ SoundInfo probeSoundBytes(const void* data, std::size_t size, const std::string&
   MemoryFile mem{bytes, static_cast<sf_count_t>(size), 0};
   SF_VIRTUAL_IO io{memLength, memSeek, memRead, memWrite, memTell};
   SF_INFO sfi{};
-  SNDFILE* raw = sf_open_virtual(&io, SFM_READ, &sfi, &mem);
+  SNDFILE* raw = detail::sndfile().openVirtual(&io, SFM_READ, &sfi, &mem);
   if (!raw) soundError(name, openProblem(nullptr));
   SndfileHandle f(raw);
   return checkOpened(f.get(), sfi, name);
@@ -281,7 +282,8 @@ SoundSamples readSoundMono(const std::string& path, long long maxFrames) {
   SF_INFO sfi{};
   SndfileHandle f = openFile(path, sfi);
   const SoundInfo info = checkOpened(f.get(), sfi, path);
-  if (sf_seek(f.get(), 0, SEEK_SET) < 0) soundError(path, "cannot be read from its start");
+  if (detail::sndfile().seek(f.get(), 0, SEEK_SET) < 0)
+    soundError(path, "cannot be read from its start");
   const long long want = std::min(info.frames, maxFrames);
   SoundSamples out;
   out.sampleRate = info.sampleRate;
@@ -292,7 +294,7 @@ SoundSamples readSoundMono(const std::string& path, long long maxFrames) {
   long long done = 0;
   while (done < want) {
     const sf_count_t n = std::min<sf_count_t>(kChunk, want - done);
-    const sf_count_t got = sf_readf_float(f.get(), buf.data(), n);
+    const sf_count_t got = detail::sndfile().readfFloat(f.get(), buf.data(), n);
     if (got <= 0) break;  // a stream that ends early: keep what was read
     for (sf_count_t i = 0; i < got; ++i) {
       double sum = 0.0;

@@ -1,19 +1,20 @@
-#include "large_buffer.h"
+#include "ropescope/large_buffer.h"
 
 #include <sys/mman.h>
 
 #include <cstdint>
 #include <new>
+#include <utility>
 
-namespace ropescope::cli {
+namespace ropescope {
 
 namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 }
 
-LargeBuffer::LargeBuffer(std::size_t floats) : size_(floats) {
-  if (floats == 0) return;
-  bytes_ = (floats * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage;
+HugePageMapping::HugePageMapping(std::size_t bytes) {
+  if (bytes == 0) return;
+  bytes_ = (bytes + kHugePage - 1) / kHugePage * kHugePage;
   // An anonymous mapping is only 4 KiB aligned: map one huge page more and trim both ends.
   const std::size_t mapped = bytes_ + kHugePage;
   void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -27,11 +28,23 @@ LargeBuffer::LargeBuffer(std::size_t floats) : size_(floats) {
 #ifdef MADV_HUGEPAGE
   (void)::madvise(aligned, bytes_, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
 #endif
-  data_ = reinterpret_cast<float*>(aligned);
+  data_ = aligned;
 }
 
-LargeBuffer::~LargeBuffer() {
+HugePageMapping::~HugePageMapping() {
   if (data_) ::munmap(data_, bytes_);
 }
 
-}  // namespace ropescope::cli
+HugePageMapping::HugePageMapping(HugePageMapping&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+
+HugePageMapping& HugePageMapping::operator=(HugePageMapping&& other) noexcept {
+  if (this != &other) {
+    if (data_) ::munmap(data_, bytes_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+}  // namespace ropescope
