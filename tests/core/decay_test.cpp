@@ -57,6 +57,18 @@ TEST(Decay, RecurrenceMatchesDirectTrigonometryOverLongRanges) {
   }
 }
 
+TEST(Decay, TheCurveAtDistanceZeroIsExactlyHalfOfNPlusOne) {
+  // At r = 0 every partial sum is the whole number j, and a correctly rounded root of j^2 is j:
+  // the vectorised blocks (not only the scalar tail) give exactly 32.5 for 64 pairs.
+  for (int maxDistance : {7, 1000, 100000})
+    for (int threads : {1, 2}) {
+      const auto u =
+          decayCurve(table("vanilla", 1e4), {1, 1, 1}, maxDistance, DecayForm::Full, threads);
+      EXPECT_EQ(u[0], 32.5) << maxDistance << " " << threads;
+    }
+  EXPECT_EQ(decayCurve(table("mrope", 1e6), {1, 0, 0}, 4096, DecayForm::Subset)[0], 8.5);
+}
+
 TEST(Decay, AllAxesTogetherReproduceTheOneDimensionalCurve) {
   const auto oneD = decayCurve(table("vanilla", 1e4), {1, 1, 1}, 300);
   for (const char* plan : {"mrope", "interleaved", "videorope"}) {
