@@ -257,7 +257,7 @@ TEST(DecayFormulation, RecurrenceAgreesWithExactBoundTo1e5) {
       const auto curve = ropescope::decayCurve(pairs, c.direction, kMax, c.form);
       ASSERT_EQ(static_cast<int>(curve.size()), kMax + 1);
       int bad = 0;
-      // A stride prime to the 256-step re-anchoring, plus the last distance.
+      // A stride prime to the 2048-step re-anchoring, plus the last distance.
       for (int d = 0; d <= kMax; d = (d == kMax ? kMax + 1 : std::min(d + 997, kMax))) {
         const double exact = ropescope::decayBound(used, scaled(c.direction, d));
         const auto r = near(curve[d], exact, 0, 1e-9);

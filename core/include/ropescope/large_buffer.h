@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 namespace ropescope {
 
@@ -33,6 +34,14 @@ class LargeBuffer {
  public:
   LargeBuffer() = default;
   explicit LargeBuffer(std::size_t count) : map_(count * sizeof(T)), size_(count) {}
+  // A moved-from buffer is empty: no data, size 0.
+  LargeBuffer(LargeBuffer&& other) noexcept
+      : map_(std::move(other.map_)), size_(std::exchange(other.size_, 0)) {}
+  LargeBuffer& operator=(LargeBuffer&& other) noexcept {
+    map_ = std::move(other.map_);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
 
   T* data() const { return static_cast<T*>(map_.data()); }
   std::size_t size() const { return size_; }

@@ -22,7 +22,10 @@ constexpr const char* kLibrary = "libsndfile.so.1";
 template <typename Fn>
 void bind(void* lib, const char* name, Fn& fn) {
   void* sym = ::dlsym(lib, name);
-  if (!sym) unavailable(std::string(name) + " is missing");
+  if (!sym) {
+    ::dlclose(lib);  // a library without the function: not kept, the next call tries again
+    unavailable(std::string(name) + " is missing");
+  }
   fn = reinterpret_cast<Fn>(sym);
 }
 
