@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "kernels/bias_absdev.h"
@@ -15,6 +17,7 @@
 #include "kernels/metric_kernels.h"
 #include "kernels/step_trig.h"
 #include "parallel.h"
+#include "ropescope/large_buffer.h"
 
 namespace ropescope {
 
@@ -441,7 +444,10 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   // With AVX-512 the product and the deviation sum are one kernel that never stores the product;
   // it reads the visual side packed in panels, Eigen reads it column-major.
   const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
-  std::vector<double> a(absDev ? detail::biasPanelSize(visual, inner) : visual * inner, 0.0);
+  // Zero-filled (a panel's rows past `visual` must be zero); in huge pages when it is large: at
+  // 2048 visual tokens it is 2 MiB, 512 small page faults per update otherwise.
+  const LargeBuffer<double> a(absDev ? detail::biasPanelSize(visual, inner) : visual * inner);
+  double* const ap = a.data();
   // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
   // product of length 2m instead of a pass over its column.
   std::vector<double> colSum(inner);
@@ -451,17 +457,23 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
       const std::size_t j = pairOf[k].second, ma = ax.theta.size(), rows = ax.values.size();
       const double* cosVal = ax.trig.data() + j * rows;
       const double* sinVal = ax.trig.data() + (ma + j) * rows;
+      const std::uint32_t* index = ax.index.data();
       double cosSum = 0.0, sinSum = 0.0;
-      for (std::size_t i = 0; i < visual; ++i) {
-        const double c = cosVal[ax.index[i]], s = sinVal[ax.index[i]];
-        cosSum += c;
-        sinSum += s;
-        if (absDev) {
-          a[detail::biasPanelIndex(i, k, inner)] = c;
-          a[detail::biasPanelIndex(i, m + k, inner)] = s;
-        } else {
-          a[k * visual + i] = c;
-          a[(m + k) * visual + i] = s;
+      // A panel's rows of one column lie next to each other (and a whole column, without
+      // panels): runs of kBiasPanelRows contiguous stores.
+      constexpr auto kRun = static_cast<std::size_t>(detail::kBiasPanelRows);
+      for (std::size_t i0 = 0; i0 < visual; i0 += kRun) {
+        const std::size_t len = std::min(kRun, visual - i0);
+        double* const cosTo =
+            ap + (absDev ? detail::biasPanelIndex(i0, k, inner) : k * visual + i0);
+        double* const sinTo =
+            ap + (absDev ? detail::biasPanelIndex(i0, m + k, inner) : (m + k) * visual + i0);
+        for (std::size_t r = 0; r < len; ++r) {
+          const double c = cosVal[index[i0 + r]], s = sinVal[index[i0 + r]];
+          cosSum += c;
+          sinSum += s;
+          cosTo[r] = c;
+          sinTo[r] = s;
         }
       }
       colSum[k] = cosSum;
@@ -507,7 +519,10 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
 }
 }  // namespace
 
-BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g) {
+namespace {
+
+BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
+                             const TokenAxisIndex* given, int threads, GroupPair g) {
   // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
   // bindings in the lambdas below.
   const auto groups = groupTokens(ids, g);
@@ -527,21 +542,28 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     pMin = std::min(pMin, p);
     pMax = std::max(pMax, p);
   }
+  std::array<bool, 4> used{};
+  for (std::size_t a = 0; a < used.size(); ++a)
+    for (int p = 0; p < pairs.size(); ++p) used[a] = used[a] || pairs.axis[p] == kCoordinateAxes[a];
+  TokenAxisIndex own;
+  if (given)
+    for (std::size_t a = 0; a < used.size(); ++a)
+      if (used[a] && (given->tokens != vis.size() || given->index[a].size() != vis.size()))
+        throw std::invalid_argument("bias spread: the index given covers " +
+                                    std::to_string(given->index[a].size()) + " tokens on axis " +
+                                    std::to_string(a) + ", the group has " +
+                                    std::to_string(vis.size()));
+  if (!given) own = tokenAxisIndex(ids, vis, threads, used);
+  const TokenAxisIndex& visual = given ? *given : own;
   std::vector<AxisTable> axes;
-  for (const Axis axis : kCoordinateAxes) {
+  for (std::size_t a = 0; a < used.size(); ++a) {
+    if (!used[a]) continue;
+    const Axis axis = kCoordinateAxes[a];
     AxisTable ax;
     for (int p = 0; p < pairs.size(); ++p)
       if (pairs.axis[p] == axis) ax.theta.push_back(pairs.theta[p]);
-    if (ax.theta.empty()) continue;
-    ax.values.reserve(vis.size());
-    for (std::size_t v : vis) ax.values.push_back(axisCoordinate(axis, ids.ids[v]));
-    std::sort(ax.values.begin(), ax.values.end());
-    ax.values.erase(std::unique(ax.values.begin(), ax.values.end()), ax.values.end());
-    ax.index.reserve(vis.size());
-    for (std::size_t v : vis)
-      ax.index.push_back(static_cast<std::uint32_t>(
-          std::lower_bound(ax.values.begin(), ax.values.end(), axisCoordinate(axis, ids.ids[v])) -
-          ax.values.begin()));
+    ax.values = visual.values[a];
+    ax.index = visual.index[a];
     ax.integral = textIntegral && std::all_of(ax.values.begin(), ax.values.end(), isInteger);
     if (ax.integral) {
       const long long lo = static_cast<long long>(pMin - ax.values.back());
@@ -558,13 +580,12 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
     if (!ax.integral) {
       const std::size_t m = ax.theta.size(), rows = ax.values.size();
       ax.trig.resize(rows * 2 * m);
-      // One entry per (pair, value), each written by one thread: the same bits for any count.
-      detail::parallelFor(m, threads, [&ax, rows, m, n](std::size_t jb, std::size_t je) {
+      // One column per pair, each written by one thread: the same bits for any count.
+      const detail::MetricKernels& kern = detail::metricKernels();
+      detail::parallelFor(m, threads, [&ax, &kern, rows, m, n](std::size_t jb, std::size_t je) {
         for (std::size_t j = jb; j < je; ++j)
-          for (std::size_t k = 0; k < rows; ++k) {
-            ax.trig[j * rows + k] = std::cos(ax.theta[j] * ax.values[k]) / n;
-            ax.trig[(m + j) * rows + k] = std::sin(ax.theta[j] * ax.values[k]) / n;
-          }
+          kern.trigTable(ax.values.data(), rows, ax.theta[j], n, ax.trig.data() + j * rows,
+                         ax.trig.data() + (m + j) * rows);
       });
     }
     axes.push_back(std::move(ax));
@@ -660,6 +681,17 @@ BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int thread
   r.spread =
       std::accumulate(r.perText.begin(), r.perText.end(), 0.0) / static_cast<double>(text.size());
   return r;
+}
+
+}  // namespace
+
+BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g) {
+  return biasSpreadIndexed(ids, pairs, nullptr, threads, g);
+}
+
+BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, const TokenAxisIndex& toIndex,
+                      int threads, GroupPair g) {
+  return biasSpreadIndexed(ids, pairs, &toIndex, threads, g);
 }
 
 }  // namespace ropescope

@@ -50,7 +50,7 @@ namespace {
 // The results that read the frequency plan (and the bias spread, which reads the ids too).
 void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, int threads) {
   m.pairs = resolvePairs(scene.frequency);
-  m.bias = biasSpread(m.ids, m.pairs, threads);
+  m.bias = biasSpread(m.ids, m.pairs, m.visualAxes, threads);  // the index the profiles use
   m.decayDistance.resize(static_cast<std::size_t>(maxDistance) + 1);
   for (int r = 0; r <= maxDistance; ++r) m.decayDistance[r] = r;
   for (int a = 0; a < 3; ++a) {

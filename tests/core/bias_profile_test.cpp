@@ -3,10 +3,12 @@
 // read straight from the definition, and against itself across thread counts and copies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -160,5 +162,78 @@ TEST(BiasProfile, IsTheSameOnEveryThreadCount) {
     EXPECT_EQ(index.values, one.values) << threads;
     EXPECT_EQ(index.index, one.index) << threads;
     EXPECT_EQ(biasProfile(index, pairs, ids.ids[4], threads), first) << threads;
+  }
+}
+
+// The bias spread's visual-side tables: each copy's sines and cosines within 4 ulp of std::sin
+// and std::cos before the division (libmvec's bound; one more rounding after it), and an
+// element's bits independent of where it falls in the call.
+TEST(BiasProfile, TrigTablesAgreeWithStdAndDoNotDependOnPlace) {
+  std::mt19937_64 rng(11);
+  std::vector<double> v;
+  for (double scale : {1e-3, 1.0, 40.0, 1e4})
+    for (int i = 0; i < 101; ++i)
+      v.push_back(std::uniform_real_distribution<double>(-scale, scale)(rng));
+  v.push_back(0.0);
+  const double theta = 0.731, divisor = 64.0;
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const detail::MetricKernels* k : everyCopy()) {
+    std::vector<double> c(v.size(), std::nan("")), s(v.size(), std::nan(""));
+    k->trigTable(v.data(), v.size(), theta, divisor, c.data(), s.data());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const double wc = std::cos(theta * v[i]), ws = std::sin(theta * v[i]);
+      EXPECT_LE(std::abs(c[i] * divisor - wc), 5 * eps * std::max(std::abs(wc), 0.25))
+          << k->isa << " cos(" << theta * v[i] << ")";
+      EXPECT_LE(std::abs(s[i] * divisor - ws), 5 * eps * std::max(std::abs(ws), 0.25))
+          << k->isa << " sin(" << theta * v[i] << ")";
+    }
+    EXPECT_EQ(c.back(), 1.0 / divisor) << k->isa;
+    EXPECT_EQ(s.back(), 0.0) << k->isa;
+    for (std::size_t first : {std::size_t{0}, std::size_t{3}, std::size_t{8}, std::size_t{396}})
+      for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{8}, std::size_t{9}}) {
+        ASSERT_LE(first + n, v.size());
+        std::vector<double> pc(n), ps(n);
+        k->trigTable(v.data() + first, n, theta, divisor, pc.data(), ps.data());
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(pc[i], c[first + i]) << k->isa << " first " << first << " n " << n;
+          ASSERT_EQ(ps[i], s[first + i]) << k->isa << " first " << first << " n " << n;
+        }
+      }
+  }
+}
+
+// Axes left out of an index stay empty; the others are as in the full index.
+TEST(BiasProfile, AnIndexOfSomeAxesLeavesTheOthersEmpty) {
+  const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t3,i7x5,t2"), {});
+  const TokenAxisIndex all = tokenAxisIndex(ids, ids.visualIndices());
+  const TokenAxisIndex some =
+      tokenAxisIndex(ids, ids.visualIndices(), 2, {true, false, true, false});
+  EXPECT_EQ(some.values[0], all.values[0]);
+  EXPECT_EQ(some.index[2], all.index[2]);
+  EXPECT_TRUE(some.values[1].empty());
+  EXPECT_TRUE(some.index[3].empty());
+  EXPECT_EQ(all.values[2].size(), 35u);  // circle: one w value per visual token
+}
+
+// The bias spread given the live views' index is the bias spread that builds its own, bit for
+// bit (circle: the fused product; mrope: integer tables; vrope: the h+w-t axis), and an index of
+// other tokens is refused.
+TEST(BiasProfile, TheSpreadGivenTheIndexIsTheSpreadThatBuildsIt) {
+  const PairTable pairs = resolvePairs(spec("mrope", 128, 128, 1e6));
+  const PairTable vrope = resolvePairs(spec("vrope", 32, 32, 1e4));
+  for (const char* design : {"circle", "mrope", "vrope"}) {
+    const PositionIds ids = findDesign(design).ids(parseLayoutSpec("t40,i24x30,t40"), {});
+    const PairTable& p = std::string(design) == "vrope" ? vrope : pairs;
+    const TokenAxisIndex index = tokenAxisIndex(ids, ids.visualIndices());
+    for (int threads : {1, 2}) {
+      const BiasResult own = biasSpread(ids, p, threads),
+                       given = biasSpread(ids, p, index, threads);
+      EXPECT_EQ(given.spread, own.spread) << design << " " << threads;
+      EXPECT_EQ(given.perText, own.perText) << design << " " << threads;
+      EXPECT_EQ(given.meanBias, own.meanBias) << design << " " << threads;
+    }
+    const PositionIds other = findDesign(design).ids(parseLayoutSpec("t4,i2x3,t4"), {});
+    const TokenAxisIndex small = tokenAxisIndex(other, other.visualIndices());
+    EXPECT_THROW(biasSpread(ids, p, small), std::invalid_argument) << design;
   }
 }

@@ -23,9 +23,10 @@ struct TokenAxisIndex {
   std::size_t tokens = 0;
 };
 
-// The index of `tokens` (indices into ids), in that order.
+// The index of `tokens` (indices into ids), in that order; the axes a is false in `axes` for are
+// left empty.
 TokenAxisIndex tokenAxisIndex(const PositionIds& ids, const std::vector<std::size_t>& tokens,
-                              int threads = 1);
+                              int threads = 1, std::array<bool, 4> axes = {true, true, true, true});
 
 // b(position, k) = (1/n) sum_p cos(theta_p (c_p(position) - c_p(k))) for every indexed token k,
 // c_p the coordinate of pair p's axis (axisCoordinate). The same value as biasTo within a few

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/bias_profile.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/position_ids.h"
 #include "ropescope/token_groups.h"
@@ -72,6 +73,11 @@ struct BiasResult {
 
 BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads = 1,
                       GroupPair groups = {});
+// The same, given the `to` group's coordinate index (tokenAxisIndex of groupIndices(ids,
+// groups.to), in that order, every axis with pairs indexed), as the live views keep it: the
+// index is not built twice. Throws std::invalid_argument when it indexes another number of tokens.
+BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, const TokenAxisIndex& toIndex,
+                      int threads = 1, GroupPair groups = {});
 BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs,
                                GroupPair groups = {});
 

@@ -283,8 +283,11 @@ ROPESCOPE_AVX512 void rsqrtArray(const double* x, std::size_t n, double* out) {
 #ifdef ROPESCOPE_X86
 extern "C" {
 __m128d _ZGVbN2v_cos(__m128d);
+__m128d _ZGVbN2v_sin(__m128d);
 __attribute__((target("avx2,fma"))) __m256d _ZGVdN4v_cos(__m256d);
+__attribute__((target("avx2,fma"))) __m256d _ZGVdN4v_sin(__m256d);
 __attribute__((target("avx512f"))) __m512d _ZGVeN8v_cos(__m512d);
+__attribute__((target("avx512f"))) __m512d _ZGVeN8v_sin(__m512d);
 }
 
 void cosineSums_baseline(const double* v, std::size_t n, const double* theta, std::size_t pairs,
@@ -339,6 +342,56 @@ ROPESCOPE_AVX512 void cosineSums_avx512(const double* v, std::size_t n, const do
     _mm512_mask_storeu_pd(out + i, m, _mm512_div_pd(acc, d));
   }
 }
+
+void trigTable_baseline(const double* v, std::size_t n, double theta, double divisor,
+                        double* cosOut, double* sinOut) {
+  const __m128d t = _mm_set1_pd(theta), d = _mm_set1_pd(divisor);
+  for (std::size_t i = 0; i < n; i += 2) {
+    const bool two = n - i >= 2;
+    const __m128d x = _mm_mul_pd(t, two ? _mm_loadu_pd(v + i) : _mm_set_sd(v[i]));
+    const __m128d c = _mm_div_pd(_ZGVbN2v_cos(x), d), s = _mm_div_pd(_ZGVbN2v_sin(x), d);
+    if (two) {
+      _mm_storeu_pd(cosOut + i, c);
+      _mm_storeu_pd(sinOut + i, s);
+    } else {
+      cosOut[i] = _mm_cvtsd_f64(c);
+      sinOut[i] = _mm_cvtsd_f64(s);
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void trigTable_avx2(const double* v, std::size_t n,
+                                                        double theta, double divisor,
+                                                        double* cosOut, double* sinOut) {
+  const __m256d t = _mm256_set1_pd(theta), d = _mm256_set1_pd(divisor);
+  for (std::size_t i = 0; i < n; i += 4) {
+    const std::size_t len = std::min<std::size_t>(4, n - i);
+    double lanes[4] = {0.0, 0.0, 0.0, 0.0}, sines[4];  // a tail's values, padded
+    std::copy(v + i, v + i + len, lanes);
+    const __m256d x = _mm256_mul_pd(t, _mm256_loadu_pd(lanes));
+    const __m256d c = _mm256_div_pd(_ZGVdN4v_cos(x), d), s = _mm256_div_pd(_ZGVdN4v_sin(x), d);
+    if (len == 4) {
+      _mm256_storeu_pd(cosOut + i, c);
+      _mm256_storeu_pd(sinOut + i, s);
+    } else {
+      _mm256_storeu_pd(lanes, c);
+      _mm256_storeu_pd(sines, s);
+      std::copy(lanes, lanes + len, cosOut + i);
+      std::copy(sines, sines + len, sinOut + i);
+    }
+  }
+}
+
+ROPESCOPE_AVX512 void trigTable_avx512(const double* v, std::size_t n, double theta, double divisor,
+                                       double* cosOut, double* sinOut) {
+  const __m512d t = _mm512_set1_pd(theta), d = _mm512_set1_pd(divisor);
+  for (std::size_t i = 0; i < n; i += 8) {
+    const __mmask8 m = n - i >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - i)) - 1);
+    const __m512d x = _mm512_mul_pd(t, _mm512_maskz_loadu_pd(m, v + i));
+    _mm512_mask_storeu_pd(cosOut + i, m, _mm512_div_pd(_ZGVeN8v_cos(x), d));
+    _mm512_mask_storeu_pd(sinOut + i, m, _mm512_div_pd(_ZGVeN8v_sin(x), d));
+  }
+}
 #else
 void cosineSums_baseline(const double* v, std::size_t n, const double* theta, std::size_t pairs,
                          double own, double divisor, double* out) {
@@ -347,6 +400,13 @@ void cosineSums_baseline(const double* v, std::size_t n, const double* theta, st
     double acc = 0.0;
     for (std::size_t k = 0; k < pairs; ++k) acc += std::cos(theta[k] * x);
     out[i] = acc / divisor;
+  }
+}
+void trigTable_baseline(const double* v, std::size_t n, double theta, double divisor,
+                        double* cosOut, double* sinOut) {
+  for (std::size_t i = 0; i < n; ++i) {
+    cosOut[i] = std::cos(theta * v[i]) / divisor;
+    sinOut[i] = std::sin(theta * v[i]) / divisor;
   }
 }
 #endif
@@ -360,6 +420,7 @@ void cosineSums_baseline(const double* v, std::size_t n, const double* theta, st
                               runSum_##suffix,                \
                               absDeviation_##suffix,          \
                               cosineSums_##suffix,            \
+                              trigTable_##suffix,             \
                               decay}
 
 ROPESCOPE_KERNEL_TABLE(kBaseline, baseline, distanceSum_baseline, decayBlocks_baseline);

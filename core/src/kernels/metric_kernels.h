@@ -43,6 +43,11 @@ struct MetricKernels {
   // changes a bit.
   void (*cosineSums)(const double* v, std::size_t n, const double* theta, std::size_t pairs,
                      double own, double divisor, double* out);
+  // cosOut[i] = cos(theta v[i]) / divisor and sinOut[i] = sin(theta v[i]) / divisor, through
+  // the same lane functions as cosineSums (libmvec's sines and cosines where the CPU has them,
+  // std::sin and std::cos elsewhere): an element's bits never depend on where it falls.
+  void (*trigTable)(const double* v, std::size_t n, double theta, double divisor, double* cosOut,
+                    double* sinOut);
   // The decay recurrence (see decay.cpp): for blocks of 8 distances, U = (1/n) sum_p |S_p| with
   // S_p the running sum of the phasors zr/zi (8 lanes per pair, rotated by rc/rs per block).
   void (*decayBlocks)(double* zr, double* zi, const double* rc, const double* rs, int n,
