@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <new>
 #include <utility>
 
@@ -11,18 +10,10 @@ namespace ropescope {
 
 namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-// Below this, zeroed heap memory: a mapping (two system calls, and a whole huge page to clear)
-// would cost more than the small pages it saves.
-constexpr std::size_t kSmallest = kHugePage / 2;
-}  // namespace
+}
 
 HugePageMapping::HugePageMapping(std::size_t bytes) {
   if (bytes == 0) return;
-  if (bytes < kSmallest) {
-    data_ = std::calloc(bytes, 1);
-    if (!data_) throw std::bad_alloc();
-    return;  // bytes_ stays 0: freed, not unmapped
-  }
   bytes_ = (bytes + kHugePage - 1) / kHugePage * kHugePage;
   // An anonymous mapping is only 4 KiB aligned: map one huge page more and trim both ends.
   const std::size_t mapped = bytes_ + kHugePage;
@@ -40,13 +31,8 @@ HugePageMapping::HugePageMapping(std::size_t bytes) {
   data_ = aligned;
 }
 
-void HugePageMapping::release() {
-  if (data_ && bytes_ == 0) std::free(data_);
-  if (data_ && bytes_ > 0) ::munmap(data_, bytes_);
-}
-
 HugePageMapping::~HugePageMapping() {
-  release();
+  if (data_) ::munmap(data_, bytes_);
 }
 
 HugePageMapping::HugePageMapping(HugePageMapping&& other) noexcept
@@ -54,7 +40,7 @@ HugePageMapping::HugePageMapping(HugePageMapping&& other) noexcept
 
 HugePageMapping& HugePageMapping::operator=(HugePageMapping&& other) noexcept {
   if (this != &other) {
-    release();
+    if (data_) ::munmap(data_, bytes_);
     data_ = std::exchange(other.data_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
   }

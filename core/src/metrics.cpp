@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -368,9 +369,9 @@ namespace {
 // integer, F_a is tabulated once over the integer range of p - value instead. The 1/n is folded
 // into the tables so no per-token division remains.
 struct AxisTable {
-  std::vector<double> theta;         // frequencies of the pairs on this axis
-  std::vector<double> values;        // distinct visual coordinates
-  std::vector<std::uint32_t> index;  // per visual token: index into values
+  std::vector<double> theta;             // frequencies of the pairs on this axis
+  std::span<const double> values;        // distinct visual coordinates (the TokenAxisIndex's)
+  std::span<const std::uint32_t> index;  // per visual token: index into values
   bool integral = false;
   long long lo = 0;  // integral: table covers p - value in [lo, lo + size)
   std::vector<double> byDiff;
@@ -444,8 +445,8 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   // With AVX-512 the product and the deviation sum are one kernel that never stores the product;
   // it reads the visual side packed in panels, Eigen reads it column-major.
   const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
-  // Zero-filled (a panel's rows past `visual` must be zero); in huge pages when it is large: at
-  // 2048 visual tokens it is 2 MiB, 512 small page faults per update otherwise.
+  // Zero-filled (a panel's rows past `visual` must be zero), in huge pages: at 2048 visual
+  // tokens it is 2 MiB, 512 small page faults per update otherwise.
   const LargeBuffer<double> a(absDev ? detail::biasPanelSize(visual, inner) : visual * inner);
   double* const ap = a.data();
   // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
@@ -503,11 +504,11 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
         r.meanBias[t0 + j] = base + shift[j];
       }
       if (absDev) {
-        absDev(a.data(), static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
+        absDev(ap, static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
                x.data(), static_cast<std::ptrdiff_t>(cols), shift.data(), dev.data());
       } else {
-        gemm(a.data(), x.data(), static_cast<std::ptrdiff_t>(visual),
-             static_cast<std::ptrdiff_t>(inner), static_cast<std::ptrdiff_t>(cols), out.data());
+        gemm(ap, x.data(), static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
+             static_cast<std::ptrdiff_t>(cols), out.data());
         for (std::size_t j = 0; j < cols; ++j)
           dev[j] = kern.absDeviation(out.data() + j * visual, visual, shift[j]);
       }

@@ -1,8 +1,9 @@
 // Memory for a large output (attention's chunks of rows, a long report's text) taken straight
 // from the kernel in 2 MiB huge pages where it offers them (madvise): one page fault per 2 MiB
 // instead of per 4 KiB (fresh pages are slow to fault in on a virtual machine: about 3 us each
-// on the 2-core development machine). Zero-filled: fresh pages from the kernel, or, under 1 MiB,
-// zeroed heap memory (calloc), where a huge page would cost more than it saves.
+// on the 2-core development machine). Not zero-filled by the program: the kernel hands out
+// zeroed pages, so every value starts at zero. For large buffers only: each one maps at least a
+// whole huge page.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +11,7 @@
 
 namespace ropescope {
 
-// The untyped memory: whole huge pages aligned to one, or a zeroed heap block under 1 MiB.
+// The untyped mapping, whole huge pages, aligned to one.
 class HugePageMapping {
  public:
   HugePageMapping() = default;
@@ -24,8 +25,6 @@ class HugePageMapping {
   void* data() const { return data_; }
 
  private:
-  void release();
-
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };

@@ -71,3 +71,33 @@ TEST(SpacePoints, ALargeGridIsALatticeThatStillCoversItUntilZoomedIn) {
   EXPECT_FALSE(view.coneNote().contains(QStringLiteral("points:")))
       << view.coneNote().toStdString();
 }
+
+namespace {
+QStringList gWarnings;
+void keepWarning(QtMsgType type, const QMessageLogContext&, const QString& text) {
+  if (type == QtWarningMsg) gWarnings << text;
+}
+}  // namespace
+
+// A view under 420 px wide (a compare quadrant at 1366 x 768) has no room for the counts: its
+// note names the stride alone, built without a missing-argument warning from QString::arg.
+TEST(SpacePoints, ANarrowViewsLatticeNoteNamesTheStrideAlone) {
+  const PositionIds ids =
+      findDesign("mrope").ids(parseLayoutSpec("t4,i300x300,t4"), ParameterSet{});
+  PositionSpaceView view;
+  view.resize(400, 400);
+  gWarnings.clear();
+  const QtMessageHandler previous = qInstallMessageHandler(keepWarning);
+  view.showIds(ids, 2, -1);
+  view.show();
+  const bool painted = waitUntil([&] { return view.paintCount() > 0; });
+  drawFrame(view);
+  qInstallMessageHandler(previous);
+  ASSERT_TRUE(painted);
+  ASSERT_GT(view.pointStride(), 1);
+  EXPECT_TRUE(view.coneNote().contains(
+      QStringLiteral("points: 1 in %1 rows, cols\n(zoom in for all)").arg(view.pointStride())))
+      << view.coneNote().toStdString();
+  for (const QString& w : gWarnings)
+    EXPECT_FALSE(w.contains(QStringLiteral("QString::arg"))) << w.toStdString();
+}

@@ -568,13 +568,13 @@ void PositionSpaceView::writeConeNote() {
                    : QStringLiteral("cone: %1 of %2\nvisual tokens\n(an even sample)"))
                  .arg(coneShown_)
                  .arg(visualTokens_.size());
-  if (lattice)
-    lines << (wide ? QStringLiteral("points: 1 in %1 rows and columns (%2 of %3;\nzoom in "
-                                    "for all)")
-                   : QStringLiteral("points: 1 in %1 rows, cols\n(zoom in for all)"))
+  if (lattice && wide)
+    lines << QStringLiteral("points: 1 in %1 rows and columns (%2 of %3;\nzoom in for all)")
                  .arg(pointStride_)
                  .arg(drawnPoints_.size())
                  .arg(pointTokens_.size());
+  else if (lattice)  // no room for the counts
+    lines << QStringLiteral("points: 1 in %1 rows, cols\n(zoom in for all)").arg(pointStride_);
   coneNote_->SetInput(lines.join(QLatin1Char('\n')).toUtf8().constData());
 }
 
