@@ -429,6 +429,49 @@ bool fusedPays(const std::vector<AxisTable>& axes, std::size_t visual) {
   return 4 * fused <= 5 * perAxis && fused <= kChunkTableBudget;
 }
 
+// Memory for the fused product's visual side. A drag updates the scene many times a second and
+// fresh memory is slow to fault in on a virtual machine (clearing the two huge pages of a
+// 4096-token circle scene took ~1 ms of kernel time an update on the 2-core development
+// machine), so each thread keeps the last one, up to kKeptPanelBytes, for its next update. A
+// call nested on the same thread (a pool worker that takes another task while it waits) gets
+// memory of its own. Not zero-filled: every value, padding included, is written by the caller.
+constexpr std::size_t kKeptPanelBytes = std::size_t{8} << 20;
+
+class PanelMemory {
+ public:
+  explicit PanelMemory(std::size_t count) {
+    if (count * sizeof(double) <= kKeptPanelBytes && !kept().inUse) {
+      Kept& k = kept();
+      if (k.buffer.size() < count) k.buffer = LargeBuffer<double>(count);
+      k.inUse = true;
+      data_ = k.buffer.data();
+      borrowed_ = true;
+    } else {
+      own_ = LargeBuffer<double>(count);
+      data_ = own_.data();
+    }
+  }
+  ~PanelMemory() {
+    if (borrowed_) kept().inUse = false;
+  }
+  PanelMemory(const PanelMemory&) = delete;
+  PanelMemory& operator=(const PanelMemory&) = delete;
+  double* data() const { return data_; }
+
+ private:
+  struct Kept {
+    LargeBuffer<double> buffer;
+    bool inUse = false;
+  };
+  static Kept& kept() {
+    thread_local Kept k;
+    return k;
+  }
+  LargeBuffer<double> own_;
+  double* data_ = nullptr;
+  bool borrowed_ = false;
+};
+
 void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& text,
                      const std::vector<AxisTable>& axes, std::size_t visual, double base,
                      int threads, BiasResult& r) {
@@ -445,10 +488,8 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   // With AVX-512 the product and the deviation sum are one kernel that never stores the product;
   // it reads the visual side packed in panels, Eigen reads it column-major.
   const detail::BiasAbsDevFn absDev = detail::biasAbsDev();
-  // Zero-filled (a panel's rows past `visual` must be zero), in huge pages: at 2048 visual
-  // tokens it is 2 MiB, 512 small page faults per update otherwise.
-  const LargeBuffer<double> a(absDev ? detail::biasPanelSize(visual, inner) : visual * inner);
-  double* const ap = a.data();
+  PanelMemory panels(absDev ? detail::biasPanelSize(visual, inner) : visual * inner);
+  double* const ap = panels.data();
   // Sum over the visual tokens of each column of a: a text token's sum of b is then a dot
   // product of length 2m instead of a pass over its column.
   std::vector<double> colSum(inner);
@@ -476,6 +517,8 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
           cosTo[r] = c;
           sinTo[r] = s;
         }
+        if (absDev)  // the last panel's rows past `visual` (the memory may be reused)
+          for (std::size_t r = len; r < kRun; ++r) cosTo[r] = sinTo[r] = 0.0;
       }
       colSum[k] = cosSum;
       colSum[m + k] = sinSum;
@@ -489,32 +532,38 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   const std::size_t chunks = (text.size() + chunk - 1) / chunk;
   const std::size_t paddedChunk =
       (chunk + detail::kBiasPanelCols - 1) / detail::kBiasPanelCols * detail::kBiasPanelCols;
-  detail::parallelFor(chunks, threads, [&](std::size_t chunkFirst, std::size_t chunkLast) {
-    std::vector<double> x(inner * paddedChunk, 0.0), positions(chunk), shift(chunk), dev(chunk);
-    std::vector<double> out(absDev ? 0 : visual * chunk);
-    for (std::size_t c = chunkFirst; c < chunkLast; ++c) {
-      const std::size_t t0 = c * chunk, cols = std::min(chunk, text.size() - t0);
-      for (std::size_t j = 0; j < cols; ++j) positions[j] = ids.ids[text[t0 + j]][0];
-      detail::stepTrigTable(positions.data(), cols, theta.data(), m, inner, x.data());
-      for (std::size_t j = 0; j < cols; ++j) {
-        const double* xj = x.data() + j * inner;
-        double sum = 0.0;
-        for (std::size_t k = 0; k < inner; ++k) sum += colSum[k] * xj[k];
-        shift[j] = sum / nVis;  // mean of b minus base
-        r.meanBias[t0 + j] = base + shift[j];
-      }
-      if (absDev) {
-        absDev(ap, static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
-               x.data(), static_cast<std::ptrdiff_t>(cols), shift.data(), dev.data());
-      } else {
-        gemm(ap, x.data(), static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
-             static_cast<std::ptrdiff_t>(cols), out.data());
-        for (std::size_t j = 0; j < cols; ++j)
-          dev[j] = kern.absDeviation(out.data() + j * visual, visual, shift[j]);
-      }
-      for (std::size_t j = 0; j < cols; ++j) r.perText[t0 + j] = dev[j] / nVis;
-    }
-  });
+  // With the fused kernel a chunk needs little scratch: one chunk at a time to whichever thread
+  // is free (a vCPU that the host slows takes fewer); Eigen's product needs a visual x chunk
+  // block, so one range per thread then.
+  const std::size_t pieces =
+      absDev ? chunks : static_cast<std::size_t>(detail::resolveThreads(threads));
+  detail::parallelForPieces(
+      chunks, pieces, threads, [&](std::size_t chunkFirst, std::size_t chunkLast) {
+        std::vector<double> x(inner * paddedChunk, 0.0), positions(chunk), shift(chunk), dev(chunk);
+        std::vector<double> out(absDev ? 0 : visual * chunk);
+        for (std::size_t c = chunkFirst; c < chunkLast; ++c) {
+          const std::size_t t0 = c * chunk, cols = std::min(chunk, text.size() - t0);
+          for (std::size_t j = 0; j < cols; ++j) positions[j] = ids.ids[text[t0 + j]][0];
+          detail::stepTrigTable(positions.data(), cols, theta.data(), m, inner, x.data());
+          for (std::size_t j = 0; j < cols; ++j) {
+            const double* xj = x.data() + j * inner;
+            double sum = 0.0;
+            for (std::size_t k = 0; k < inner; ++k) sum += colSum[k] * xj[k];
+            shift[j] = sum / nVis;  // mean of b minus base
+            r.meanBias[t0 + j] = base + shift[j];
+          }
+          if (absDev) {
+            absDev(ap, static_cast<std::ptrdiff_t>(visual), static_cast<std::ptrdiff_t>(inner),
+                   x.data(), static_cast<std::ptrdiff_t>(cols), shift.data(), dev.data());
+          } else {
+            gemm(ap, x.data(), static_cast<std::ptrdiff_t>(visual),
+                 static_cast<std::ptrdiff_t>(inner), static_cast<std::ptrdiff_t>(cols), out.data());
+            for (std::size_t j = 0; j < cols; ++j)
+              dev[j] = kern.absDeviation(out.data() + j * visual, visual, shift[j]);
+          }
+          for (std::size_t j = 0; j < cols; ++j) r.perText[t0 + j] = dev[j] / nVis;
+        }
+      });
   r.spread =
       std::accumulate(r.perText.begin(), r.perText.end(), 0.0) / static_cast<double>(text.size());
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
@@ -155,4 +156,31 @@ TEST(Bias, PtdZeroDoesNotMakeMropeBiasUniform) {
   // Under a vanilla plan only the t channel matters, which the ring does move too.
   f.plan = "vanilla";
   EXPECT_GT(biasSpread(ids, resolvePairs(f)).spread, 1e-3);
+}
+
+// The fused circle product keeps its visual-side memory on each thread for the next update: a
+// smaller scene after a larger one (stale values past its last panel) and the larger one again
+// give the bits a fresh thread gives, on one and two threads.
+TEST(Bias, ACircleSpreadDoesNotDependOnTheScenesBeforeItOnItsThread) {
+  FrequencySpec spec;
+  spec.plan = "mrope";
+  spec.rotary.headDim = 128;
+  spec.rotary.rotaryDim = 128;
+  spec.rotary.base = 1e6;
+  const PairTable pairs = resolvePairs(spec);
+  const PositionDesign& circle = findDesign("circle");
+  const PositionIds large = circle.ids(parseLayoutSpec("t50,i30x31,t50"), {});
+  const PositionIds small = circle.ids(parseLayoutSpec("t9,i7x5,t9"), {});  // 35: a partial panel
+  for (int threads : {1, 2}) {
+    BiasResult freshLarge, freshSmall;
+    std::thread([&] { freshLarge = biasSpread(large, pairs, threads); }).join();
+    std::thread([&] { freshSmall = biasSpread(small, pairs, threads); }).join();
+    ASSERT_TRUE(freshSmall.defined());
+    for (int round = 0; round < 2; ++round) {
+      const BiasResult l = biasSpread(large, pairs, threads), s = biasSpread(small, pairs, threads);
+      EXPECT_EQ(l.perText, freshLarge.perText) << threads << " threads, round " << round;
+      EXPECT_EQ(s.perText, freshSmall.perText) << threads << " threads, round " << round;
+      EXPECT_EQ(s.spread, freshSmall.spread) << threads << " threads, round " << round;
+    }
+  }
 }

@@ -5,10 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../../core/src/parallel.h"
@@ -121,4 +124,30 @@ TEST(ParallelFor, SceneMetricsAreByteIdenticalForEveryThreadCount) {
       EXPECT_TRUE(sameBytes(m.selectedBias, one.selectedBias)) << design << " " << threads;
     }
   }
+}
+
+// parallelForPieces: every index once, in ranges set by n and the number of pieces alone (the
+// same ranges on 1, 2 and 5 threads; the last ones may be empty).
+TEST(ParallelFor, PiecesCoverEveryIndexOnceInRangesThatIgnoreTheThreadCount) {
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{32}, std::size_t{33}})
+    for (std::size_t pieces : {std::size_t{1}, std::size_t{4}, std::size_t{32}, std::size_t{50}}) {
+      std::vector<std::vector<std::pair<std::size_t, std::size_t>>> seen;
+      for (int threads : {1, 2, 5}) {
+        std::vector<std::atomic<int>> hits(n);
+        std::mutex lock;
+        std::vector<std::pair<std::size_t, std::size_t>> ranges;
+        ropescope::detail::parallelForPieces(n, pieces, threads, [&](std::size_t b, std::size_t e) {
+          for (std::size_t i = b; i < e; ++i) ++hits[i];
+          const std::lock_guard<std::mutex> hold(lock);
+          ranges.emplace_back(b, e);
+        });
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(hits[i].load(), 1) << n << " " << pieces << " " << threads << " at " << i;
+        std::sort(ranges.begin(), ranges.end());
+        seen.push_back(ranges);
+      }
+      EXPECT_EQ(seen[1], seen[0]) << n << " items, " << pieces << " pieces";
+      EXPECT_EQ(seen[2], seen[0]) << n << " items, " << pieces << " pieces";
+    }
 }
