@@ -1,6 +1,9 @@
 #include "ropescope/bias_profile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "kernels/metric_kernels.h"
@@ -25,8 +28,14 @@ TokenAxisIndex tokenAxisIndex(const PositionIds& ids, const std::vector<std::siz
     for (std::size_t a = first; a < last; ++a) {
       if (!axes[a]) continue;
       const Axis axis = kCoordinateAxes[a];
-      for (std::size_t k = 0; k < tokens.size(); ++k)
-        sorted[k] = {axisCoordinate(axis, ids.ids[tokens[k]]), static_cast<std::uint32_t>(k)};
+      for (std::size_t k = 0; k < tokens.size(); ++k) {
+        const double c = axisCoordinate(axis, ids.ids[tokens[k]]);
+        // NaN has no place in a sort (every reader of ids refuses it before this).
+        if (std::isnan(c))
+          throw std::invalid_argument("token axis index: token " + std::to_string(tokens[k]) +
+                                      " has a NaN coordinate");
+        sorted[k] = {c, static_cast<std::uint32_t>(k)};
+      }
       std::sort(sorted.begin(), sorted.end());
       std::vector<double>& values = x.values[a];
       std::vector<std::uint32_t>& index = x.index[a];
@@ -60,6 +69,9 @@ std::vector<double> biasProfile(const TokenAxisIndex& index, const PairTable& pa
     for (int p = 0; p < pairs.size(); ++p)
       if (pairs.axis[p] == axis) theta.push_back(pairs.theta[p]);
     if (theta.empty()) continue;
+    if (index.index[a].size() != index.tokens)
+      throw std::invalid_argument("bias profile: axis " + std::to_string(a) +
+                                  " has pairs but is not in the index");
     const std::vector<double>& values = index.values[a];
     const double own = axisCoordinate(axis, position);
     std::vector<double>& table = tables[a];

@@ -432,9 +432,10 @@ bool fusedPays(const std::vector<AxisTable>& axes, std::size_t visual) {
 // Memory for the fused product's visual side. A drag updates the scene many times a second and
 // fresh memory is slow to fault in on a virtual machine (clearing the two huge pages of a
 // 4096-token circle scene took ~1 ms of kernel time an update on the 2-core development
-// machine), so each thread keeps the last one, up to kKeptPanelBytes, for its next update. A
-// call nested on the same thread (a pool worker that takes another task while it waits) gets
-// memory of its own. Not zero-filled: every value, padding included, is written by the caller.
+// machine), so each thread keeps the last one, up to kKeptPanelBytes, for its next update (for
+// the life of the thread: the GUI's and its workers' threads keep at most that much each). A
+// call nested on the same thread while the memory is in use (none does today) would get memory
+// of its own. Not zero-filled: every value, padding included, is written by the caller.
 constexpr std::size_t kKeptPanelBytes = std::size_t{8} << 20;
 
 class PanelMemory {
@@ -577,6 +578,16 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
   // bindings in the lambdas below.
   const auto groups = groupTokens(ids, g);
   const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
+  std::array<bool, 4> used{};
+  for (std::size_t a = 0; a < used.size(); ++a)
+    for (int p = 0; p < pairs.size(); ++p) used[a] = used[a] || pairs.axis[p] == kCoordinateAxes[a];
+  if (given)
+    for (std::size_t a = 0; a < used.size(); ++a)
+      if (used[a] && (given->tokens != vis.size() || given->index[a].size() != vis.size()))
+        throw std::invalid_argument("bias spread: the index given covers " +
+                                    std::to_string(given->index[a].size()) + " tokens on axis " +
+                                    std::to_string(a) + ", the group has " +
+                                    std::to_string(vis.size()));
   for (std::size_t t : text)
     if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs, g);
   BiasResult r;
@@ -592,17 +603,7 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
     pMin = std::min(pMin, p);
     pMax = std::max(pMax, p);
   }
-  std::array<bool, 4> used{};
-  for (std::size_t a = 0; a < used.size(); ++a)
-    for (int p = 0; p < pairs.size(); ++p) used[a] = used[a] || pairs.axis[p] == kCoordinateAxes[a];
   TokenAxisIndex own;
-  if (given)
-    for (std::size_t a = 0; a < used.size(); ++a)
-      if (used[a] && (given->tokens != vis.size() || given->index[a].size() != vis.size()))
-        throw std::invalid_argument("bias spread: the index given covers " +
-                                    std::to_string(given->index[a].size()) + " tokens on axis " +
-                                    std::to_string(a) + ", the group has " +
-                                    std::to_string(vis.size()));
   if (!given) own = tokenAxisIndex(ids, vis, threads, used);
   const TokenAxisIndex& visual = given ? *given : own;
   std::vector<AxisTable> axes;

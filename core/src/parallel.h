@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <thread>
 
@@ -31,21 +32,25 @@ void parallelFor(std::size_t n, int threads, Fn&& fn) {
   });
 }
 
-// fn(begin, end) over [0, n) in `pieces` contiguous ranges, handed out one at a time to the
-// caller and up to threads - 1 pool workers: a thread slowed by other work on its core takes
-// fewer of them. Each range is set by n and pieces only, whatever the thread count.
+// fn(begin, end) over [0, n) in `pieces` contiguous ranges, taken one at a time by the caller and
+// up to threads - 1 pool workers (each of the t tasks pulls the next piece number): a thread
+// slowed by other work on its core takes fewer of them. Each range is set by n and pieces only,
+// whatever the thread count.
 template <typename Fn>
 void parallelForPieces(std::size_t n, std::size_t pieces, int threads, Fn&& fn) {
   pieces = std::clamp<std::size_t>(pieces, 1, std::max<std::size_t>(n, 1));
   const std::size_t t = std::min<std::size_t>(resolveThreads(threads), pieces);
   const std::size_t size = (n + pieces - 1) / pieces;
+  std::atomic<std::size_t> next{0};
+  auto work = [&fn, &next, n, size, pieces](std::size_t) {
+    for (std::size_t i = next++; i < pieces; i = next++)
+      fn(std::min(n, i * size), std::min(n, (i + 1) * size));
+  };
   if (t <= 1) {
-    for (std::size_t i = 0; i < pieces; ++i) fn(std::min(n, i * size), std::min(n, (i + 1) * size));
+    work(0);
     return;
   }
-  ThreadPool::shared().run(pieces, t - 1, [&fn, n, size](std::size_t i) {
-    fn(std::min(n, i * size), std::min(n, (i + 1) * size));
-  });
+  ThreadPool::shared().run(t, t - 1, work);
 }
 
 }  // namespace ropescope::detail

@@ -235,5 +235,34 @@ TEST(BiasProfile, TheSpreadGivenTheIndexIsTheSpreadThatBuildsIt) {
     const PositionIds other = findDesign(design).ids(parseLayoutSpec("t4,i2x3,t4"), {});
     const TokenAxisIndex small = tokenAxisIndex(other, other.visualIndices());
     EXPECT_THROW(biasSpread(ids, p, small), std::invalid_argument) << design;
+    // Refused before the result is known to be undefined (no text token here).
+    const PositionIds noText = findDesign(design).ids(parseLayoutSpec("i5x5"), {});
+    EXPECT_FALSE(biasSpread(noText, p).defined());
+    EXPECT_THROW(biasSpread(noText, p, small), std::invalid_argument) << design;
+  }
+}
+
+// An index without an axis the pairs use is refused by the profile too, not read past its end.
+TEST(BiasProfile, AProfileRefusesAnIndexWithoutAnAxisItsPairsUse) {
+  const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("t3,i4x4,t2"), {});
+  const PairTable pairs = resolvePairs(spec("mrope", 128, 128, 1e4));  // t, h and w pairs
+  const TokenAxisIndex noH = tokenAxisIndex(ids, ids.visualIndices(), 1, {true, false, true, true});
+  EXPECT_THROW(biasProfile(noH, pairs, ids.ids[0]), std::invalid_argument);
+  EXPECT_THROW(biasSpread(ids, pairs, noH), std::invalid_argument);
+  const TokenAxisIndex all = tokenAxisIndex(ids, ids.visualIndices());
+  EXPECT_EQ(biasProfile(all, pairs, ids.ids[0]).size(), 16u);
+}
+
+// A NaN coordinate cannot be sorted: the index refuses it with the token's number.
+TEST(BiasProfile, TheIndexRefusesANaNCoordinate) {
+  PositionIds ids = findDesign("mrope").ids(parseLayoutSpec("t2,i3x3"), {});
+  const std::vector<std::size_t> vis = ids.visualIndices();
+  ids.ids[vis[4]][1] = std::nan("");
+  try {
+    (void)tokenAxisIndex(ids, vis, 2);
+    ADD_FAILURE() << "a NaN coordinate was indexed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("token " + std::to_string(vis[4])), std::string::npos)
+        << e.what();
   }
 }

@@ -159,8 +159,8 @@ TEST(Bias, PtdZeroDoesNotMakeMropeBiasUniform) {
 }
 
 // The fused circle product keeps its visual-side memory on each thread for the next update: a
-// smaller scene after a larger one (stale values past its last panel) and the larger one again
-// give the bits a fresh thread gives, on one and two threads.
+// smaller scene after a larger one and the larger one again give the bits a fresh thread gives,
+// on one and two threads (a buffer reused too small, or read before it is written, shows here).
 TEST(Bias, ACircleSpreadDoesNotDependOnTheScenesBeforeItOnItsThread) {
   FrequencySpec spec;
   spec.plan = "mrope";

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -150,4 +151,23 @@ TEST(ParallelFor, PiecesCoverEveryIndexOnceInRangesThatIgnoreTheThreadCount) {
       EXPECT_EQ(seen[1], seen[0]) << n << " items, " << pieces << " pieces";
       EXPECT_EQ(seen[2], seen[0]) << n << " items, " << pieces << " pieces";
     }
+}
+
+// At most `threads` threads run the pieces, even when the pool has grown larger for an earlier
+// loop (its idle workers must not take pieces of a two-thread call).
+TEST(ParallelFor, PiecesRunOnNoMoreThreadsThanAskedFor) {
+  std::atomic<int> spin{0};
+  ropescope::detail::parallelFor(6, 6, [&](std::size_t, std::size_t) {
+    for (int i = 0; i < 100000; ++i) spin.fetch_add(1, std::memory_order_relaxed);
+  });
+  for (int round = 0; round < 20; ++round) {
+    std::mutex lock;
+    std::set<std::thread::id> ran;
+    ropescope::detail::parallelForPieces(64, 64, 2, [&](std::size_t, std::size_t) {
+      for (int i = 0; i < 2000; ++i) spin.fetch_add(1, std::memory_order_relaxed);
+      const std::lock_guard<std::mutex> hold(lock);
+      ran.insert(std::this_thread::get_id());
+    });
+    ASSERT_LE(ran.size(), 2u) << "round " << round;
+  }
 }
