@@ -568,9 +568,6 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
   r.spread =
       std::accumulate(r.perText.begin(), r.perText.end(), 0.0) / static_cast<double>(text.size());
 }
-}  // namespace
-
-namespace {
 
 BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
                              const TokenAxisIndex* given, int threads, GroupPair g) {
