@@ -126,12 +126,15 @@ bool SceneModel::computeSmallChange(int threads) {
 }
 
 void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
+  // The first scene (the constructor's) is compared at once whatever it took: the first picture
+  // is complete, and no background request depends on how fast this machine computed it.
+  const bool first = !hasMetrics_;
   computeMs_ = milliseconds;
   metrics_ = std::move(metrics);
   hasMetrics_ = true;
   problem_.reset();
   summaryWorker_->cancel();  // a comparison still running is of an older scene: dropped
-  if (computeMs_ < synchronousSummaryMs_) {
+  if (first || computeMs_ < synchronousSummaryMs_) {
     computeSummaries();
   } else {
     summariesPending_ = true;
