@@ -48,9 +48,13 @@ DesignIds computeDesignIds(const Scene& scene, int threads) {
 namespace {
 
 // The results that read the frequency plan (and the bias spread, which reads the ids too).
-void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, int threads) {
+void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, int threads,
+                        BiasSpreadWhen when) {
   m.pairs = resolvePairs(scene.frequency);
-  m.bias = biasSpread(m.ids, m.pairs, m.visualAxes, threads);  // the index the profiles use
+  m.biasPending = when == BiasSpreadWhen::Later;
+  m.bias = m.biasPending
+               ? BiasResult{}
+               : biasSpread(m.ids, m.pairs, m.visualAxes, threads);  // the profiles' index
   m.decayDistance.resize(static_cast<std::size_t>(maxDistance) + 1);
   for (int r = 0; r <= maxDistance; ++r) m.decayDistance[r] = r;
   for (int a = 0; a < 3; ++a) {
@@ -78,16 +82,23 @@ void computeSelectionResults(SceneMetrics& m, const Scene& scene, int threads) {
 
 }  // namespace
 
-SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads) {
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads,
+                                 BiasSpreadWhen bias) {
   DesignIds d = computeDesignIds(scene, threads);
   SceneMetrics m;
   m.designUsed = std::move(d.designUsed);
   m.ids = std::move(d.ids);
   m.ptd = std::move(d.ptd);
   m.visualAxes = tokenAxisIndex(m.ids, m.ids.visualIndices(), threads);
-  computePairResults(m, scene, maxDistance, threads);
+  computePairResults(m, scene, maxDistance, threads, bias);
   computeSelectionResults(m, scene, threads);
   return m;
+}
+
+BiasResult sceneBiasSpread(const Scene& scene, int threads) {
+  validateScene(scene);
+  // The same ids, pairs and index order as computeSceneMetrics: the same bits.
+  return biasSpread(effectiveIds(scene), resolvePairs(scene.frequency), threads);
 }
 
 void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges changes, int maxDistance,
@@ -98,7 +109,8 @@ void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges change
     return;
   }
   validateScene(scene);
-  if (changes.touches(kFrequencyParts)) computePairResults(m, scene, maxDistance, threads);
+  if (changes.touches(kFrequencyParts))
+    computePairResults(m, scene, maxDistance, threads, BiasSpreadWhen::Now);
   if (changes.touches(kSelectionParts)) computeSelectionResults(m, scene, threads);
 }
 

@@ -2,6 +2,7 @@
 // (updateSceneMetrics) against the metrics computed whole.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -54,12 +55,19 @@ std::vector<FieldEdit> fieldEdits() {
   };
 }
 
+// Equal, or both NaN (an undefined metric).
+bool sameNumber(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
 void expectSameMetrics(const ropescope::SceneMetrics& a, const ropescope::SceneMetrics& b) {
   EXPECT_EQ(a.designUsed, b.designUsed);
   EXPECT_EQ(a.ids.ids, b.ids.ids);
   EXPECT_EQ(a.pairs.theta, b.pairs.theta);
-  EXPECT_EQ(a.ptd.ptd, b.ptd.ptd);
-  EXPECT_EQ(a.bias.spread, b.bias.spread);
+  EXPECT_PRED2(sameNumber, a.ptd.ptd, b.ptd.ptd);
+  EXPECT_EQ(a.biasPending, b.biasPending);
+  EXPECT_PRED2(sameNumber, a.bias.spread, b.bias.spread);
+  EXPECT_EQ(a.bias.perText, b.bias.perText);
   EXPECT_EQ(a.decayDistance, b.decayDistance);
   for (int k = 0; k < 3; ++k) EXPECT_EQ(a.decayAxis[k], b.decayAxis[k]);
   EXPECT_EQ(a.decayStream, b.decayStream);
@@ -190,4 +198,92 @@ TEST(SceneMetricsUpdate, SelectionProfilesAreTheSameOnEveryThreadCount) {
     EXPECT_EQ(m.selectedBias, one.selectedBias) << threads;
     EXPECT_EQ(m.selectedDistance, one.selectedDistance) << threads;
   }
+}
+
+namespace {
+
+// Everything but the bias spread: what a scene computed with BiasSpreadWhen::Later must match.
+void expectSameButTheBias(const ropescope::SceneMetrics& later,
+                          const ropescope::SceneMetrics& now) {
+  ropescope::SceneMetrics a = later;
+  a.bias = now.bias;
+  a.biasPending = now.biasPending;
+  expectSameMetrics(a, now);
+  for (int axis = 0; axis < 4; ++axis)
+    EXPECT_EQ(a.visualAxes.index[axis], now.visualAxes.index[axis]);
+}
+
+void expectSameBias(const ropescope::BiasResult& a, const ropescope::BiasResult& b) {
+  EXPECT_PRED2(sameNumber, a.spread, b.spread);  // bit for bit, or undefined in both
+  EXPECT_EQ(a.undefinedReason, b.undefinedReason);
+  EXPECT_EQ(a.perText, b.perText);
+  EXPECT_EQ(a.meanBias, b.meanBias);
+}
+
+}  // namespace
+
+// The desktop app shows a mid-size scene's ids before its bias spread (SceneModel): the rest of
+// the metrics are those of the whole computation, and the spread computed alone from the scene
+// is the whole computation's, bit for bit, on every design's ids (diagonal text, off-diagonal
+// text, no visual token) and thread count.
+TEST(SceneMetricsLater, TheSpreadAloneIsTheWholeComputationsAndTheRestIsUnchanged) {
+  struct Case {
+    std::string design, layout;
+  };
+  const std::vector<Case> cases = {{"circle", "t40,i32x64,t40"},  {"mrope", "t7,i9x11,t5"},
+                                   {"videorope", "t6,v3x4x5,t6"}, {"mrope-reset", "t5,i6x6,t4"},
+                                   {"vrope", "t8,i5x7,t3"},       {"hard", "t12"}};
+  for (const Case& c : cases) {
+    Scene s = baseScene();
+    s.layout = ropescope::parseLayoutSpec(c.layout);
+    s.design = c.design;
+    s.designParams = {};
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(c.design + " " + c.layout + " threads " + std::to_string(threads));
+      const ropescope::SceneMetrics now = ropescope::computeSceneMetrics(s, 32, threads);
+      const ropescope::SceneMetrics later =
+          ropescope::computeSceneMetrics(s, 32, threads, ropescope::BiasSpreadWhen::Later);
+      EXPECT_FALSE(now.biasPending);
+      EXPECT_TRUE(later.biasPending);
+      // No result at all: not a number, and not an undefined one with a reason either.
+      EXPECT_TRUE(std::isnan(later.bias.spread));
+      EXPECT_TRUE(later.bias.undefinedReason.empty());
+      EXPECT_TRUE(later.bias.perText.empty());
+      expectSameButTheBias(later, now);
+      expectSameBias(ropescope::sceneBiasSpread(s, threads), now.bias);
+      expectSameBias(ropescope::sceneBiasSpread(s, 3 - threads), now.bias);
+    }
+  }
+  // A text-only scene: the spread is undefined, with the core's reason, alone as whole.
+  Scene text = baseScene();
+  text.layout = ropescope::parseLayoutSpec("t12");
+  EXPECT_FALSE(ropescope::computeSceneMetrics(text, 8, 1).bias.defined());
+  expectSameBias(ropescope::sceneBiasSpread(text, 1),
+                 ropescope::computeSceneMetrics(text, 8, 1).bias);
+}
+
+TEST(SceneMetricsLater, TheSpreadAloneRefusesAnInvalidScene) {
+  Scene s = baseScene();
+  s.designParams.set("alpha", 7.0);
+  EXPECT_THROW(ropescope::sceneBiasSpread(s, 1), ropescope::InputError);
+}
+
+// A selection change keeps the spread pending (it does not read the selection); a frequency
+// change computes it, as a whole computation of the new scene does.
+TEST(SceneMetricsLater, AnUpdateKeepsOrComputesTheSpreadAsItsPartsSay) {
+  const Scene before = baseScene();
+  Scene click = before;
+  click.selectedText = 7;
+  ropescope::SceneMetrics m =
+      ropescope::computeSceneMetrics(before, 32, 1, ropescope::BiasSpreadWhen::Later);
+  ropescope::updateSceneMetrics(m, click, ropescope::sceneChanges(before, click), 32, 1);
+  EXPECT_TRUE(m.biasPending);
+  expectSameButTheBias(m, ropescope::computeSceneMetrics(click, 32, 1));
+
+  Scene base = before;
+  base.frequency.rotary.base = 500000.0;
+  m = ropescope::computeSceneMetrics(before, 32, 1, ropescope::BiasSpreadWhen::Later);
+  ropescope::updateSceneMetrics(m, base, ropescope::sceneChanges(before, base), 32, 1);
+  EXPECT_FALSE(m.biasPending);
+  expectSameMetrics(m, ropescope::computeSceneMetrics(base, 32, 1));
 }

@@ -23,6 +23,9 @@ struct SceneMetrics {
   PairTable pairs;
   PtdResult ptd;
   BiasResult bias;
+  // True when computeSceneMetrics left the bias spread for later (BiasSpreadWhen::Later): `bias`
+  // is then no result at all (neither a value nor undefined) until sceneBiasSpread's is put in.
+  bool biasPending = false;
   std::vector<double> decayDistance;             // 0..maxDistance
   std::array<std::vector<double>, 3> decayAxis;  // U moving along t, h, w (full form)
   // U moving along t = h = w, the way text and audio tokens move apart (full form); computed
@@ -50,8 +53,20 @@ struct DesignIds {
 // Throws InputError if the scene is invalid.
 DesignIds computeDesignIds(const Scene& scene, int threads = 1);
 
-// Throws InputError if the scene is invalid.
-SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1);
+// Whether computeSceneMetrics computes the bias spread, by far its largest part on a scene with
+// many text x visual pairs: the desktop app draws the ids of such a scene at once and computes
+// the spread in the background (SceneModel).
+enum class BiasSpreadWhen { Now, Later };
+
+// Throws InputError if the scene is invalid. With BiasSpreadWhen::Later every result but the
+// bias spread is computed, and biasPending is set.
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1,
+                                 BiasSpreadWhen bias = BiasSpreadWhen::Now);
+
+// The bias spread computeSceneMetrics(scene, ..., BiasSpreadWhen::Now) gives, bit for bit, on
+// its own (from the scene: the job that computes it needs no copy of the ids). Throws InputError
+// if the scene is invalid.
+BiasResult sceneBiasSpread(const Scene& scene, int threads = 1);
 
 // `m`, computed for a scene that differs from `scene` only in `changes` (sceneChanges), made
 // equal to computeSceneMetrics(scene, maxDistance, threads) by recomputing only the results that

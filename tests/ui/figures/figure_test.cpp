@@ -364,6 +364,28 @@ TEST(Figure, PictureCsvMatchesTheTextTokensDistances) {
   }
 }
 
+// A picture figure of a scene past the desktop model's background size (2^22 text x visual
+// pairs): its own model computes it on the worker, and the figure waits for it. Before, the
+// figure read the model's default scene and failed with "this view needs a picture".
+TEST(Figure, APictureFigureOfALargeSceneIsOfThatScene) {
+  QTemporaryDir dir;
+  Scene scene = findFigurePreset("circle-picture").scene;
+  ASSERT_EQ(scene.layout.segments.size(), 3u);
+  scene.layout.segments.front().length = 21200;  // 42 400 text x 99 patches: 4.2 million pairs
+  scene.layout.segments.back().length = 21200;
+  scene.selectedText = 30000;
+  ASSERT_GT(double(scene.layout.textCount()) * double(scene.layout.visualCount()), 4194304.0);
+  const QString path = dir.filePath(QStringLiteral("picture-bias.csv"));
+  exportFigure(scene, "picture-bias", path.toStdString(), FigureOptions{});
+  const auto cols = readCsv(path);
+  const SceneMetrics m = computeSceneMetrics(scene);
+  ASSERT_EQ(cols.at("visual").size(), m.selectedBias.size());  // one row per patch
+  for (std::size_t i = 0; i < cols.at("visual").size(); ++i) {
+    const auto v = static_cast<std::size_t>(std::stol(cols.at("visual")[i]));
+    EXPECT_EQ(std::stod(cols.at("bias")[i]), m.selectedBias.at(v)) << i;
+  }
+}
+
 // The Qwen2.5-Omni preset: a sound between text tokens under TMRoPE, 75 audio tokens of 40 ms
 // (3 s of chirp.wav), one temporal id each, all three ids equal, shown in its sound view.
 TEST(Figure, OmniPresetPutsTheSoundOnTheTimeAxis) {

@@ -12,6 +12,7 @@
 
 #include "gui_test_util.h"
 #include "jobs/latest_worker.h"
+#include "platform/thread_priority.h"
 
 using ropescope::ui::LatestWorker;
 using ropescope::ui::test::waitUntil;
@@ -75,4 +76,25 @@ TEST(LatestWorker, AJobStartsOnceItsPauseIsOverAndPostsItsResult) {
   });
   ASSERT_TRUE(waitUntil([&] { return delivered == 1; }));
   EXPECT_EQ(worker.started(), 1);
+}
+
+// A worker of low priority runs its jobs on a thread that yields the CPUs to the window's (the
+// bias spread while α is dragged): its nice value is the lowest, the window's thread keeps its
+// own, and a worker of normal priority runs at the window's.
+TEST(LatestWorker, ALowPriorityWorkerYieldsTheCpusAndLeavesTheWindowsThreadAlone) {
+  QObject receiver;
+  const int mine = ropescope::ui::thisThreadNice();
+  std::atomic<int> low{-100}, normal{-100};
+  {
+    LatestWorker slow(&receiver, LatestWorker::Priority::Low);
+    LatestWorker usual(&receiver);
+    slow.request([&](const LatestWorker::Context&) { low = ropescope::ui::thisThreadNice(); });
+    usual.request([&](const LatestWorker::Context&) { normal = ropescope::ui::thisThreadNice(); });
+    ASSERT_TRUE(waitUntil([&] { return low.load() != -100 && normal.load() != -100; }));
+  }
+#if defined(__linux__)
+  EXPECT_EQ(low.load(), 19);
+#endif
+  EXPECT_EQ(normal.load(), mine);
+  EXPECT_EQ(ropescope::ui::thisThreadNice(), mine);
 }

@@ -31,7 +31,9 @@
 #include "image_compare.h"
 #include "jobs/latest_worker.h"
 #include "model/scene_model.h"
+#include "ropescope/scene_metrics.h"
 #include "shell/main_window.h"
+#include "style/metric_text.h"
 
 using namespace ropescope::ui;
 using namespace ropescope::ui::test;
@@ -137,6 +139,32 @@ TEST(MainWindow, LargeEditComputesInTheBackgroundAndSaysSo) {
   EXPECT_EQ(win.w.spaceView()->ids().size(), 20u + 12 * 14 + 9);
   EXPECT_TRUE(win.w.staleStatusText().isEmpty()) << win.w.staleStatusText().toStdString();
   EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("29 text + 168 visual tokens")))
+      << win.w.statusText().toStdString();
+}
+
+// A mid-size edit shows its ids at once: the 3-D view has the new scene while the status bar
+// says the bias spread is computing (never n/a or 0), then shows its number.
+TEST(MainWindow, AMidSizeEditShowsItsIdsAndThenItsBiasSpread) {
+  Window win;
+  SceneModel* m = win.w.model();
+  m->setIdsFirstPairs(100);
+  m->biasWorker()->setHeld(true);
+  auto* spec = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(spec, nullptr);
+  spec->setText(QStringLiteral("t20,i12x14,t9"));
+  QTest::keyClick(spec, Qt::Key_Return);
+  EXPECT_FALSE(m->computing());
+  EXPECT_TRUE(m->biasPending());
+  QCoreApplication::processEvents();
+  EXPECT_EQ(win.w.spaceView()->ids().size(), 20u + 12 * 14 + 9);
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("bias spread computing\u2026")))
+      << win.w.statusText().toStdString();
+  EXPECT_TRUE(win.w.staleStatusText().isEmpty()) << win.w.staleStatusText().toStdString();
+  m->biasWorker()->setHeld(false);
+  ASSERT_TRUE(m->waitForMetrics(kHangGuardMs));
+  const QString spread =
+      metricText(ropescope::computeSceneMetrics(m->validScene(), 256, 1).bias.spread);
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("bias spread ") + spread))
       << win.w.statusText().toStdString();
 }
 

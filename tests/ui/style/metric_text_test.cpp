@@ -8,6 +8,8 @@
 #include "ropescope/layout.h"
 #include "ropescope/metrics.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene.h"
+#include "ropescope/scene_metrics.h"
 #include "style/metric_text.h"
 
 using namespace ropescope;
@@ -39,4 +41,26 @@ TEST(MetricText, UndefinedValuesCarryCoresReason) {
   EXPECT_EQ(metricTitleText(20.0 / 9.0, 5, 9), QStringLiteral("2.2222"));
   // A defined value ignores an empty reason.
   EXPECT_EQ(metricText(2.0, std::string()), QStringLiteral("2"));
+}
+
+// A bias spread still coming from the background reads "computing…": not n/a (it is defined)
+// and not 0; once in, it reads as every metric does, with the core's reason when undefined.
+TEST(MetricText, APendingBiasSpreadSaysItIsComputing) {
+  ropescope::Scene s = ropescope::defaultScene();
+  s.layout = parseLayoutSpec("t4,i3x3,t5");
+  ropescope::SceneMetrics m =
+      ropescope::computeSceneMetrics(s, 8, 1, ropescope::BiasSpreadWhen::Later);
+  const QString computing = QStringLiteral("computing\u2026");
+  EXPECT_EQ(biasSpreadText(m, false), computing);
+  EXPECT_EQ(biasSpreadText(m, true), computing);
+  m.bias = ropescope::sceneBiasSpread(s, 1);
+  m.biasPending = false;
+  ASSERT_TRUE(m.bias.defined());
+  EXPECT_EQ(biasSpreadText(m, false), metricText(m.bias.spread));
+  EXPECT_EQ(biasSpreadText(m, true), metricText(m.bias.spread));
+  s.layout = parseLayoutSpec("t5");
+  const ropescope::SceneMetrics text = ropescope::computeSceneMetrics(s, 8, 1);
+  EXPECT_EQ(biasSpreadText(text, false), QStringLiteral("n/a"));
+  EXPECT_EQ(biasSpreadText(text, true), metricText(text.bias.spread, text.bias.undefinedReason));
+  EXPECT_TRUE(biasSpreadText(text, true).startsWith(QStringLiteral("n/a (")));
 }

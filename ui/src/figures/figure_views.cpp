@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <vtkCamera.h>
@@ -194,13 +195,22 @@ QImage compareImage(const Scene& scene, const FigureOptions& o) {
   return out;
 }
 
+// A figure's own model showing `scene` with every result computed: a scene past the model's
+// background size is computed on its worker (waited for here; before, such a picture figure
+// showed the default scene and failed with "needs a picture"). Throws what the model refused.
+void showComputed(SceneModel& model, const Scene& scene) {
+  model.setScene(scene);
+  model.waitForMetrics(std::numeric_limits<int>::max());
+  if (model.isStale())
+    throw InputError(model.problem()->message.toStdString(), model.problem()->field.toStdString());
+}
+
 // The picture view on its own model, painted on any device at `logical` size.
 struct Heatmap {
   SceneModel model;
   PictureView view;
   explicit Heatmap(const Scene& scene, bool bias) : view(&model) {
-    model.setScene(scene);
-    if (model.isStale()) throw InputError(model.problem()->message.toStdString());
+    showComputed(model, scene);
     if (view.shownSegment() < 0)
       throw InputError("this view needs a picture in the layout (an img:FILE item)", "view");
     view.setOverlay(bias ? PictureOverlay::Bias : PictureOverlay::Distance);
@@ -241,8 +251,7 @@ struct SoundFigure {
   SceneModel model;
   SoundView view;
   explicit SoundFigure(const Scene& scene) : view(&model) {
-    model.setScene(scene);
-    if (model.isStale()) throw InputError(model.problem()->message.toStdString());
+    showComputed(model, scene);
     if (view.shownSegment() < 0)
       throw InputError("this view needs audio in the layout (an a<N> or aud:FILE item)", "view");
   }

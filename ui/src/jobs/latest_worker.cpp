@@ -2,12 +2,14 @@
 
 #include <utility>
 
+#include "platform/thread_priority.h"
+
 namespace ropescope::ui {
 
-LatestWorker::LatestWorker(QObject* receiver)
+LatestWorker::LatestWorker(QObject* receiver, Priority priority)
     : receiver_(receiver),
       issued_(std::make_shared<std::atomic<std::uint64_t>>(0)),
-      thread_([this] { run(); }) {}
+      thread_([this, priority] { run(priority); }) {}
 
 LatestWorker::~LatestWorker() {
   {
@@ -81,7 +83,8 @@ void LatestWorker::setSettleHook(std::function<void()> hook) {
   settleHook_ = std::move(hook);
 }
 
-void LatestWorker::run() {
+void LatestWorker::run(Priority priority) {
+  if (priority == Priority::Low) lowerThisThreadPriority();  // where refused: as fast, not slower
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return quit_ || (waiting_ && !held_); });

@@ -12,7 +12,8 @@
 //   passed without a newer request, so that a burst of edits (typing, wheel steps, a dragged
 //   slider) is one job; the wait is the worker's, not a timer of each view.
 // - One thread per worker, the same for every job: a GL context made by one job is current in
-//   the next (the attention backend's), and `setAtExit` lets its owner release it there.
+//   the next (the attention backend's), and `setAtExit` lets its owner release it there. A
+//   worker made with Priority::Low runs its jobs on a thread that yields the CPUs to the window.
 // The destructor drops the waiting job, stops the running one and waits for it to end.
 #pragma once
 
@@ -69,9 +70,13 @@ class LatestWorker {
   };
   using Job = std::function<void(const Context& job)>;
 
+  // How the worker's thread competes for the CPUs: Normal as the window's own threads; Low
+  // yields them to the window (lowerThisThreadPriority), for work the window need not wait for.
+  enum class Priority { Normal, Low };
+
   // Results of the jobs go to `receiver`'s thread (it must outlive the worker, or be a QObject
   // whose deletion drops them: queued calls to a deleted object are not delivered).
-  explicit LatestWorker(QObject* receiver);
+  explicit LatestWorker(QObject* receiver, Priority priority = Priority::Normal);
   ~LatestWorker();
   LatestWorker(const LatestWorker&) = delete;
   LatestWorker& operator=(const LatestWorker&) = delete;
@@ -107,7 +112,7 @@ class LatestWorker {
   void setSettleHook(std::function<void()> hook);
 
  private:
-  void run();
+  void run(Priority priority);
 
   QObject* receiver_;
   std::shared_ptr<std::atomic<std::uint64_t>> issued_;  // the ticket of the newest request

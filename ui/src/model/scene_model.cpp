@@ -32,7 +32,8 @@ InputProblem problemFrom(const std::exception& e) {
 SceneModel::SceneModel(QObject* parent)
     : QObject(parent),
       summaryWorker_(std::make_unique<LatestWorker>(this)),
-      metricsWorker_(std::make_unique<LatestWorker>(this)) {
+      metricsWorker_(std::make_unique<LatestWorker>(this)),
+      biasWorker_(std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low)) {
   qRegisterMetaType<ropescope::SceneChanges>();
   try {
     scene_ = defaultScene();
@@ -102,7 +103,10 @@ void SceneModel::compute(bool mayDefer) {
       });
       return;
     }
-    SceneMetrics metrics = computeSceneMetrics(scene_, 256, threads);
+    // The bias spread of a mid-size scene follows from the background: the views draw the rest.
+    const bool idsFirst = mayDefer && pairs > idsFirstPairs_;
+    SceneMetrics metrics = computeSceneMetrics(
+        scene_, 256, threads, idsFirst ? BiasSpreadWhen::Later : BiasSpreadWhen::Now);
     valid_ = scene_;
     accept(std::move(metrics), static_cast<double>(timer.nsecsElapsed()) / 1e6);
   } catch (const std::exception& e) {
@@ -133,8 +137,11 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
   metrics_ = std::move(metrics);
   hasMetrics_ = true;
   problem_.reset();
+  biasWorker_->cancel();     // a bias spread still running is of an older scene: dropped
   summaryWorker_->cancel();  // a comparison still running is of an older scene: dropped
-  if (first || computeMs_ < synchronousSummaryMs_) {
+  if (metrics_.biasPending) startBackgroundBias();
+  // A scene whose bias spread was left for later is one whose comparison is slow too.
+  if (first || (!metrics_.biasPending && computeMs_ < synchronousSummaryMs_)) {
     computeSummaries();
   } else {
     summariesPending_ = true;
@@ -151,9 +158,38 @@ void SceneModel::refuse(const InputProblem& problem) {
 bool SceneModel::waitForMetrics(int ms) {
   QElapsedTimer clock;
   clock.start();
-  while (computing_ && clock.elapsed() < ms)
+  while ((computing_ || biasPending()) && clock.elapsed() < ms)
     QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-  return !computing_;
+  return !computing_ && !biasPending();
+}
+
+void SceneModel::startBackgroundBias() {
+  // At once, not after edits pause: a dragged slider's spread is shown as often as it can be.
+  // A newer scene's accept() cancels it; a selection click or a refused edit leaves it running,
+  // since neither changes the scene shown. One thread of low priority: the window's frames come
+  // first (on two cores, α dragged on 4096 tokens drew 28 frames a second with the spread on two
+  // threads of the window's priority, 34 with this), and the pool's threads, which the window's
+  // own computations share, keep theirs.
+  biasWorker_->request([this, scene = valid_](const LatestWorker::Context& job) {
+    QElapsedTimer clock;
+    clock.start();
+    BiasResult bias;
+    try {
+      bias = sceneBiasSpread(scene, 1);
+    } catch (const std::exception& e) {
+      // valid_ passed the core's checks: not the user's input, but never shown as a number.
+      bias = BiasResult{};
+      bias.undefinedReason = e.what();
+    }
+    if (job.stop) return;
+    const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    job.post([this, ms, bias = std::move(bias)]() mutable {
+      metrics_.bias = std::move(bias);
+      metrics_.biasPending = false;
+      computeMs_ += ms;  // the scene's whole compute time, as the status bar says
+      emit biasChanged();
+    });
+  });
 }
 
 void SceneModel::computeSummaries() {

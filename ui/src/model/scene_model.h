@@ -53,12 +53,23 @@ class SceneModel : public QObject {
   // True while the metrics of an edited large scene are computed in the background; the views
   // still show validScene(), which is then the scene before that edit.
   bool computing() const { return computing_; }
-  // Waits (running the event loop) until computing() is false; false if `ms` passed first.
+  // True while the bias spread of the shown scene is computed in the background (a scene with
+  // more pairs than setIdsFirstPairs's): every other result of metrics() is the shown scene's,
+  // and metrics().bias is no result yet; biasChanged() tells when it is.
+  bool biasPending() const { return metrics_.biasPending; }
+  // Waits (running the event loop) until computing() and biasPending() are false; false if `ms`
+  // passed first.
   bool waitForMetrics(int ms = 120000);
   LatestWorker* metricsWorker() const { return metricsWorker_.get(); }
+  LatestWorker* biasWorker() const { return biasWorker_.get(); }
   // Scenes with more text x visual pairs than this are computed in the background (default
   // 2^22, about a tenth of a second of bias spread; tests lower it).
   void setBackgroundPairs(double pairs) { backgroundPairs_ = pairs; }
+  // Edited scenes with more text x visual pairs than this (and no more than the background's)
+  // show every result but the bias spread at once and compute the spread in the background
+  // (default 2^20, a few milliseconds of bias spread: dragging α on a 4096-token Circle-RoPE
+  // scene redraws the 3-D view without waiting for its 4 million pairs). The first scene never.
+  void setIdsFirstPairs(double pairs) { idsFirstPairs_ = pairs; }
   // Scenes computed faster than this compare the designs at once, on this thread; slower ones
   // after edits pause, in the background (default 8 ms; tests set 0 to force the background).
   void setSynchronousSummaryLimit(double milliseconds) { synchronousSummaryMs_ = milliseconds; }
@@ -94,6 +105,9 @@ class SceneModel : public QObject {
   // (stale, computing, the edited scene). Views update their stale marks on every signal and
   // recompute the results that read a part in `parts` (scene_changes.h).
   void changed(ropescope::SceneChanges parts);
+  // The bias spread of the shown scene came in from the background (biasPending() turned false;
+  // the scene and every other result are the same).
+  void biasChanged();
   void selectionChanged();
   void summariesChanged();
 
@@ -107,6 +121,7 @@ class SceneModel : public QObject {
   void refuse(const InputProblem& problem);
   void computeSummaries();
   void startBackgroundSummaries();
+  void startBackgroundBias();
 
   Scene scene_;
   Scene valid_;
@@ -119,12 +134,14 @@ class SceneModel : public QObject {
   double synchronousSummaryMs_ = 8.0;
   bool computing_ = false;
   double backgroundPairs_ = 4194304.0;
+  double idsFirstPairs_ = 1048576.0;
   bool hasMetrics_ = false;  // metrics_ belong to valid_ (accept() has run)
   int fullComputations_ = 0;
   std::atomic<int> comparisons_{0};
   // Last members: destroyed (their threads joined) first.
   std::unique_ptr<LatestWorker> summaryWorker_;
   std::unique_ptr<LatestWorker> metricsWorker_;
+  std::unique_ptr<LatestWorker> biasWorker_;
   long selectedVisual_ = -1;
 };
 

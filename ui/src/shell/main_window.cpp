@@ -108,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   // The views and formula panels observe the model themselves; the window keeps its status
   // bar and title.
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
+  connect(model_, &SceneModel::biasChanged, this, &MainWindow::refreshViews);
   buildMenus();
   setDarkPalette(true);
   refreshViews();
@@ -491,7 +492,7 @@ void MainWindow::refreshViews() {
   const QString audioText = audio ? tr(" + %1 audio").arg(audio) : QString();
   status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
                       "\xc2\xb7  computed in %5 ms")
-                       .arg(metricText(m.ptd.ptd), metricText(m.bias.spread))
+                       .arg(metricText(m.ptd.ptd), biasSpreadText(m, false))
                        .arg(m.ptd.nText)
                        .arg(m.ptd.nVisual)
                        .arg(model_->computeMilliseconds(), 0, 'f', 2)

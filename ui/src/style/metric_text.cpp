@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ropescope/metrics.h"
+#include "ropescope/scene_metrics.h"
 
 namespace ropescope::ui {
 
@@ -24,6 +25,11 @@ QString metricText(double value, const std::string& undefinedReason) {
 QString metricTitleText(double value, std::size_t nText, std::size_t nVisual) {
   const std::string missing = missingTokensText(nText, nVisual);
   return missing.empty() ? metricText(value) : metricText(value, missing);
+}
+
+QString biasSpreadText(const SceneMetrics& m, bool withReason) {
+  if (m.biasPending) return QStringLiteral("computing\u2026");
+  return withReason ? metricText(m.bias.spread, m.bias.undefinedReason) : metricText(m.bias.spread);
 }
 
 }  // namespace ropescope::ui

@@ -7,6 +7,10 @@
 #include <cstddef>
 #include <string>
 
+namespace ropescope {
+struct SceneMetrics;
+}
+
 namespace ropescope::ui {
 
 // Significant digits of a shown metric (hard embedding's PTD: 2.2222, as the papers print it).
@@ -25,5 +29,10 @@ QString metricText(double value, const std::string& undefinedReason);
 // For titles, where a sentence would be cut: metricText, and for an undefined value the missing
 // tokens in a few words: "n/a (no visual token)".
 QString metricTitleText(double value, std::size_t nText, std::size_t nVisual);
+
+// The bias spread of live metrics: metricText (with the core's reason for an undefined one when
+// `withReason`), or "computing…" while it comes in from the background (biasPending): never
+// "n/a" for a value that is only not there yet.
+QString biasSpreadText(const SceneMetrics& m, bool withReason);
 
 }  // namespace ropescope::ui

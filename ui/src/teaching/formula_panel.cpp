@@ -95,6 +95,7 @@ void FormulaPanel::follow(SceneModel* model, Formulas formulas) {
     setFormulas(formulas(model->validScene(), model->metrics()));
   };
   connect(model, &SceneModel::changed, this, show);
+  connect(model, &SceneModel::biasChanged, this, show);
   show();
 }
 
@@ -212,7 +213,7 @@ QString chartsFormulas(const Scene& scene, const SceneMetrics& m) {
                              "δ<sub>a(k)</sub>; mean over t of the mean |b − b̄<sub>t</sub>| over "
                              "the visual tokens: <b>%2</b>")
                   .arg(n)
-                  .arg(metricText(m.bias.spread, m.bias.undefinedReason)));
+                  .arg(biasSpreadText(m, true)));
   QString waveTail;
   if (!m.wavelengths.empty() && m.wavelengths.front().wavelength && m.wavelengths.back().wavelength)
     waveTail = QStringLiteral(": λ<sub>0</sub> = %1, λ<sub>%2</sub> = %3")
