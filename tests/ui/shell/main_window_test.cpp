@@ -159,12 +159,16 @@ TEST(MainWindow, AMidSizeEditShowsItsIdsAndThenItsBiasSpread) {
   EXPECT_EQ(win.w.spaceView()->ids().size(), 20u + 12 * 14 + 9);
   EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("bias spread computing\u2026")))
       << win.w.statusText().toStdString();
+  EXPECT_TRUE(win.w.statusText().contains(QStringLiteral(" ms so far")))
+      << win.w.statusText().toStdString();
   EXPECT_TRUE(win.w.staleStatusText().isEmpty()) << win.w.staleStatusText().toStdString();
   m->biasWorker()->setHeld(false);
   ASSERT_TRUE(m->waitForMetrics(kHangGuardMs));
   const QString spread =
       metricText(ropescope::computeSceneMetrics(m->validScene(), 256, 1).bias.spread);
   EXPECT_TRUE(win.w.statusText().contains(QStringLiteral("bias spread ") + spread))
+      << win.w.statusText().toStdString();
+  EXPECT_TRUE(win.w.statusText().endsWith(QStringLiteral(" ms")))
       << win.w.statusText().toStdString();
 }
 

@@ -1,4 +1,5 @@
 #include "shell/main_window.h"
+#include "shell/wheel_guard.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -95,6 +96,8 @@ QPalette darkPalette() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneModel(this)) {
   setObjectName(QStringLiteral("ropescopeMainWindow"));
+  // Scrolling the scene panel must not change the fields passing under the pointer.
+  QCoreApplication::instance()->installEventFilter(new WheelGuard(this));
   savedScene_ = model_->scene();
   buildSceneDock();
   buildCentralViews();
@@ -490,12 +493,15 @@ void MainWindow::refreshViews() {
   // Audio tokens are counted apart: PTD and bias spread here run from text to visual.
   const std::size_t audio = valid.layout.audioCount();
   const QString audioText = audio ? tr(" + %1 audio").arg(audio) : QString();
+  // While the bias spread comes in, the time is of the rest only: said so.
+  const QString took = QString::number(model_->computeMilliseconds(), 'f', 2) +
+                       (m.biasPending ? tr(" ms so far") : tr(" ms"));
   status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
-                      "\xc2\xb7  computed in %5 ms")
+                      "\xc2\xb7  computed in %5")
                        .arg(metricText(m.ptd.ptd), biasSpreadText(m, false))
                        .arg(m.ptd.nText)
                        .arg(m.ptd.nVisual)
-                       .arg(model_->computeMilliseconds(), 0, 'f', 2)
+                       .arg(took)
                        .arg(m.ptd.defined() ? QString()
                                             : QStringLiteral(" (%1)").arg(
                                                   QString::fromStdString(m.ptd.undefinedReason)))
