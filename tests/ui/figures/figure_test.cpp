@@ -350,18 +350,25 @@ TEST(Figure, ZeroBarsReadZero) {
   }
 }
 
+namespace {
+
+// A picture figure's table: one row per patch, whose `column` is `want` of its visual token.
+void expectPerPatch(const std::map<std::string, std::vector<std::string>>& cols,
+                    const std::string& column, const std::vector<double>& want) {
+  ASSERT_EQ(cols.at("visual").size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const auto v = static_cast<std::size_t>(std::stol(cols.at("visual")[i]));
+    EXPECT_EQ(std::stod(cols.at(column)[i]), want.at(v)) << i;
+  }
+}
+}  // namespace
+
 TEST(Figure, PictureCsvMatchesTheTextTokensDistances) {
   QTemporaryDir dir;
   const Scene scene = findFigurePreset("circle-picture").scene;
   const QString path = dir.filePath(QStringLiteral("picture.csv"));
   exportFigure(scene, "picture", path.toStdString(), FigureOptions{});
-  const auto cols = readCsv(path);
-  const SceneMetrics m = computeSceneMetrics(scene);
-  ASSERT_EQ(cols.at("visual").size(), m.selectedDistance.size());  // one row per patch
-  for (std::size_t i = 0; i < cols.at("visual").size(); ++i) {
-    const auto v = static_cast<std::size_t>(std::stol(cols.at("visual")[i]));
-    EXPECT_EQ(std::stod(cols.at("distance")[i]), m.selectedDistance.at(v));
-  }
+  expectPerPatch(readCsv(path), "distance", computeSceneMetrics(scene).selectedDistance);
 }
 
 // A picture figure of a scene past the desktop model's background size (2^22 text x visual
@@ -377,13 +384,7 @@ TEST(Figure, APictureFigureOfALargeSceneIsOfThatScene) {
   ASSERT_GT(double(scene.layout.textCount()) * double(scene.layout.visualCount()), 4194304.0);
   const QString path = dir.filePath(QStringLiteral("picture-bias.csv"));
   exportFigure(scene, "picture-bias", path.toStdString(), FigureOptions{});
-  const auto cols = readCsv(path);
-  const SceneMetrics m = computeSceneMetrics(scene);
-  ASSERT_EQ(cols.at("visual").size(), m.selectedBias.size());  // one row per patch
-  for (std::size_t i = 0; i < cols.at("visual").size(); ++i) {
-    const auto v = static_cast<std::size_t>(std::stol(cols.at("visual")[i]));
-    EXPECT_EQ(std::stod(cols.at("bias")[i]), m.selectedBias.at(v)) << i;
-  }
+  expectPerPatch(readCsv(path), "bias", computeSceneMetrics(scene).selectedBias);
 }
 
 // The Qwen2.5-Omni preset: a sound between text tokens under TMRoPE, 75 audio tokens of 40 ms
