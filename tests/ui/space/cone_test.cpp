@@ -128,3 +128,24 @@ TEST(SpaceTexts, TheAxisKeyHangsBelowATitleThatReachesIt) {
   EXPECT_LE(key.bottom(), longTitle.top()) << "y is up: the key is below the title";
   EXPECT_GE(key.top(), 0.0);
 }
+
+// The note over a stale view sits in the middle, clear of a two-line title (at the top it
+// covered the title at 1366 x 768), and reads as written: VTK's text actors take Latin-1, so the
+// dash and the ellipsis are ASCII (UTF-8 showed the dash as "â").
+TEST(SpaceTexts, TheStaleNoteIsReadableAndClearOfTheTitle) {
+  PositionSpaceView view;
+  view.resize(470, 330);  // a 1366 x 768 window's 3-D view, about
+  view.showIds(idsOf("t4,i8x8,t8"), 2, -1);
+  view.setTitle(QStringLiteral("Circle-RoPE (cone)    PTD 1.217\n(a second line)"));
+  EXPECT_TRUE(view.staleNote().isEmpty());
+  view.setStale(true);
+  view.grabFramebuffer();
+  EXPECT_EQ(view.staleNote(), QStringLiteral("input invalid -\nshowing the last valid scene"));
+  ASSERT_FALSE(view.staleNoteBox().isEmpty());
+  ASSERT_FALSE(view.titleBox().isEmpty());
+  EXPECT_FALSE(view.staleNoteBox().intersects(view.titleBox()));
+  view.setStale(true, QStringLiteral("computing\u2026 \u2212 \u03b1"));
+  EXPECT_EQ(view.staleNote(), QStringLiteral("computing... - ?"));
+  view.setStale(false);
+  EXPECT_TRUE(view.staleNote().isEmpty());
+}

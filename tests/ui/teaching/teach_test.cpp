@@ -553,3 +553,20 @@ TEST(TeachFormula, UndefinedMetricsReadNotApplicableWithTheReason) {
     }
   }
 }
+
+// The Ids line names where each design measures its distances, once ("in the space space" came
+// from pasting the core's one-word name into a phrase that already said "space").
+TEST(TeachFormula, TheIdsLineNamesEachDesignsSpaceOnce) {
+  const std::vector<std::pair<std::string, QString>> designs = {
+      {"hard", QStringLiteral("along the line of t")},
+      {"mrope", QStringLiteral("in (t, h, w) space")},
+      {"vrope", QStringLiteral("over the four maps")}};
+  for (const auto& [design, phrase] : designs) {
+    Scene s = fixedScene();
+    s.design = design;
+    s.designParams = {};
+    const QString text = positionFormulas(s, computeSceneMetrics(s, 16, 1));
+    EXPECT_TRUE(text.contains(phrase)) << design << ": " << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("space space"))) << text.toStdString();
+  }
+}

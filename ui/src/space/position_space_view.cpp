@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>
@@ -75,6 +76,17 @@ constexpr double kFitMargin = 30.0;
 constexpr double kFitTitleBand = 26.0;
 // The content's extent is measured on at most this many tokens.
 constexpr std::size_t kFitSample = 20000;
+// The camera's view angle in degrees, where every fit starts (Zoom changes it).
+constexpr double kViewAngle = 30.0;
+
+// Text for this view's VTK text actors, which read their bytes as Latin-1 (VTK 9.1): UTF-8 showed
+// an em dash as "â". Dashes and the ellipsis become ASCII, anything else outside Latin-1 "?".
+std::string vtkText(QString text) {
+  text.replace(QChar(0x2026), QStringLiteral("..."));
+  for (const char16_t dash : {u'\u2012', u'\u2013', u'\u2014', u'\u2212'})
+    text.replace(QChar(dash), QLatin1Char('-'));
+  return text.toLatin1().toStdString();
+}
 // The cone over picture tiles: fainter, so the picture on the ring stays visible.
 constexpr double kConeOpacity = 0.35;
 constexpr double kConeOpacityOverTiles = 0.18;
@@ -118,9 +130,10 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   staleText_->GetTextProperty()->SetBackgroundColor(0.35, 0.35, 0.35);
   staleText_->GetTextProperty()->SetBackgroundOpacity(0.85);
   staleText_->GetTextProperty()->SetJustificationToCentered();
-  staleText_->GetTextProperty()->SetVerticalJustificationToTop();
+  // In the middle, over the faded tokens: at the top it covered the title (1366 x 768).
+  staleText_->GetTextProperty()->SetVerticalJustificationToCentered();
   staleText_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-  staleText_->SetPosition(0.5, 0.97);
+  staleText_->SetPosition(0.5, 0.5);
   staleText_->SetVisibility(false);
 
   coneNote_ = vtkSmartPointer<vtkTextActor>::New();
@@ -256,6 +269,7 @@ void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
   };
   hangKey(h - 6 * s);
   titleBox_ = box(titleText_);
+  staleBox_ = box(staleText_);
   const auto keyBox = [&] {
     QRectF all;
     for (auto& k : axisKey_) all |= box(k);
@@ -342,11 +356,10 @@ void PositionSpaceView::setColorMode(ColorMode mode) {
 
 void PositionSpaceView::setStale(bool stale, const QString& why) {
   // Two short lines: one was cut off in a compare quadrant at 1366 x 768.
-  const QString text =
-      why.isEmpty() ? QStringLiteral("input invalid \xe2\x80\x94\nshowing the last valid scene")
-                    : why;
-  if (QString::fromUtf8(staleText_->GetInput()) != text) {
-    staleText_->SetInput(text.toUtf8().constData());
+  const std::string text = vtkText(
+      why.isEmpty() ? QStringLiteral("input invalid \u2014\nshowing the last valid scene") : why);
+  if (!staleText_->GetInput() || text != staleText_->GetInput()) {
+    staleText_->SetInput(text.c_str());
     update();
   }
   if (stale == stale_) return;
@@ -400,7 +413,7 @@ void PositionSpaceView::setTextFontFile(const QString& path) {
 }
 
 void PositionSpaceView::setTitle(const QString& title) {
-  titleText_->SetInput(title.toUtf8().constData());
+  titleText_->SetInput(vtkText(title).c_str());
   update();
 }
 
@@ -525,7 +538,11 @@ void PositionSpaceView::rebuild() {
     hasContent_ = true;
     applyPreset(CameraPreset::Default);
   } else if (moved) {
-    // An edit moved the ids: keep the user's direction, fit the new extent.
+    // An edit moved the ids: keep the user's direction, fit the new extent from the start. A
+    // fit from the old camera zoomed a view placed for a ring of radius 10 out to one of 200
+    // while the camera stayed inside it: the tokens were behind it and the view went blank.
+    renderer()->GetActiveCamera()->SetViewAngle(kViewAngle);
+    renderer()->ResetCamera(b);
     fitCamera(nullptr);
     renderer()->ResetCameraClippingRange();
   } else {
@@ -575,7 +592,7 @@ void PositionSpaceView::writeConeNote() {
                  .arg(pointTokens_.size());
   else if (lattice)  // no room for the counts
     lines << QStringLiteral("points: 1 in %1 rows, cols\n(zoom in for all)").arg(pointStride_);
-  coneNote_->SetInput(lines.join(QLatin1Char('\n')).toUtf8().constData());
+  coneNote_->SetInput(vtkText(lines.join(QLatin1Char('\n'))).c_str());
 }
 
 int PositionSpaceView::wantedPointStride(vtkRenderer* renderer) const {
@@ -649,7 +666,12 @@ void PositionSpaceView::buildVisualPoints() {
 
 QString PositionSpaceView::coneNote() const {
   if (!coneNote_->GetVisibility() || !coneNote_->GetInput()) return {};
-  return QString::fromUtf8(coneNote_->GetInput());
+  return QString::fromLatin1(coneNote_->GetInput());
+}
+
+QString PositionSpaceView::staleNote() const {
+  if (!staleText_->GetVisibility() || !staleText_->GetInput()) return {};
+  return QString::fromLatin1(staleText_->GetInput());
 }
 
 void PositionSpaceView::rebuildSelection() {
@@ -810,7 +832,7 @@ void PositionSpaceView::applyPreset(CameraPreset preset, const double* bounds) {
   cam->SetPosition(c[0] + dir[0], c[1] + dir[1], c[2] + dir[2]);
   cam->SetViewUp(up);
   cam->OrthogonalizeViewUp();
-  cam->SetViewAngle(30.0);  // Zoom changes the angle: start every preset from the same one
+  cam->SetViewAngle(kViewAngle);  // Zoom changes the angle: start every preset from the same one
   double padded[6];
   std::copy(bounds, bounds + 6, padded);
   renderer()->ResetCamera(padded);

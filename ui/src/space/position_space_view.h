@@ -69,10 +69,13 @@ class PositionSpaceView : public VtkView {
   bool coneSampled() const { return !coneSample_.empty() && !coneEnds_.empty(); }
   // The note under the cone ("cone: lines to N of M visual tokens ..."); empty when unsampled.
   QString coneNote() const;
+  // The note over a stale view as drawn ("input invalid ..."), empty while it is hidden.
+  QString staleNote() const;
   // Where the title and the axis key were drawn last, in display pixels with y up (VTK's);
   // empty when not shown. The key hangs below a title that would reach it.
   QRectF titleBox() const { return titleBox_; }
   QRectF axisKeyBox() const { return keyBox_; }
+  QRectF staleNoteBox() const { return staleBox_; }
   // The layout the ids belong to: its picture segments are drawn as textured tiles. Set it
   // before showIds(); an empty layout (the default) draws every visual token as a point.
   void setLayout(const Layout& layout);
@@ -200,7 +203,7 @@ class PositionSpaceView : public VtkView {
       highlightActor_;
   std::unique_ptr<SpaceAxes> axes_;
   vtkSmartPointer<vtkTextActor> staleText_, titleText_, coneNote_;
-  QRectF titleBox_, keyBox_;
+  QRectF titleBox_, keyBox_, staleBox_;
   // Colour key of the axes: the cube axes' own titles get small in a busy scene.
   std::array<vtkSmartPointer<vtkTextActor>, 3> axisKey_;
 };

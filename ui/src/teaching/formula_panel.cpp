@@ -14,6 +14,22 @@ namespace ropescope::ui {
 
 namespace {
 
+// Where a design's distances are measured, as the Ids line says it ("in the space space" read
+// the core's one-word name into a phrase that already said "space").
+QString distanceSpaceText(MetricSpace space) {
+  switch (space) {
+    case MetricSpace::Line:
+      return QStringLiteral("along the line of t");
+    case MetricSpace::Plane:
+      return QStringLiteral("in the (h, w) plane");
+    case MetricSpace::Space:
+      return QStringLiteral("in (t, h, w) space");
+    case MetricSpace::FourMaps:
+      return QStringLiteral("over the four maps");
+  }
+  return QString();
+}
+
 const char* const kAxisNames[3] = {"t", "h", "w"};
 
 // `axis`: static_cast<int>(Axis); the colours of axis_colors.h.
@@ -263,15 +279,14 @@ QString positionFormulas(const Scene& scene, const SceneMetrics& m) {
                     .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
                     .arg(spread));
   } else {
-    out << line(
-        QStringLiteral("Ids"),
-        QStringLiteral("%1: every token at %5; distance d = ‖p<sub>t</sub> − "
-                       "p<sub>i</sub>‖ in the %2 space; PTD = <b>%3</b>%4")
-            .arg(QString::fromStdString(design), QString::fromLatin1(metricSpaceName(m.ids.space)))
-            .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
-            .arg(spread)
-            .arg(m.ids.space == MetricSpace::FourMaps ? QStringLiteral("(t, h, w, h+w−t)")
-                                                      : QStringLiteral("(t, h, w)")));
+    out << line(QStringLiteral("Ids"),
+                QStringLiteral("%1: every token at %5; distance d = ‖p<sub>t</sub> − "
+                               "p<sub>i</sub>‖ %2; PTD = <b>%3</b>%4")
+                    .arg(QString::fromStdString(design), distanceSpaceText(m.ids.space))
+                    .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
+                    .arg(spread)
+                    .arg(m.ids.space == MetricSpace::FourMaps ? QStringLiteral("(t, h, w, h+w−t)")
+                                                              : QStringLiteral("(t, h, w)")));
   }
   return out.join(QString());
 }

@@ -1,0 +1,66 @@
+// The 3-D view's camera after an edit moves the ids (Circle-RoPE's radius from 10 to 200, to a
+// million and back): every token stays on screen, in front of the camera and within its
+// clipping range, and the content fills a good part of the view. A fit from the old camera
+// left the camera inside a ring 20 times larger, and the view went blank.
+#include <gtest/gtest.h>
+
+#include <vtkCamera.h>
+#include <vtkMatrix4x4.h>
+#include <vtkRenderer.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gui_test_util.h"
+#include "ropescope/position_design.h"
+#include "space/position_space_view.h"
+
+using namespace ropescope;
+using namespace ropescope::ui;
+using namespace ropescope::ui::test;
+
+namespace {
+
+PositionIds circleIds(double radius) {
+  Scene s = fixedScene();
+  s.designParams.set("radius", radius);
+  return findDesign(s.design).ids(s.layout, s.designParams);
+}
+
+// Projected extent of the tokens in normalized device coordinates; false if any token is behind
+// the camera, off screen, or outside the clipping range.
+bool allInView(PositionSpaceView& view, const PositionIds& ids, double& width, double& height) {
+  vtkCamera* cam = view.renderer()->GetActiveCamera();
+  const double aspect = double(view.width()) / view.height();
+  vtkMatrix4x4* m = cam->GetCompositeProjectionTransformMatrix(aspect, -1.0, 1.0);
+  double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+  for (const Id3& p : ids.ids) {
+    const double in[4] = {p[0], p[1], p[2], 1.0};
+    double q[4];
+    m->MultiplyPoint(in, q);
+    if (q[3] <= 0) return false;
+    const double x = q[0] / q[3], y = q[1] / q[3], z = q[2] / q[3];
+    if (std::abs(x) > 1 || std::abs(y) > 1 || std::abs(z) > 1) return false;
+    x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+  }
+  width = x1 - x0;
+  height = y1 - y0;
+  return true;
+}
+
+}  // namespace
+
+TEST(SpaceCamera, AnEditThatMovesTheIdsKeepsEveryTokenInView) {
+  PositionSpaceView view;
+  view.resize(470, 540);
+  for (double radius : {10.0, 200.0, 1e6, 10.0, 0.5, 10.0}) {
+    SCOPED_TRACE(radius);
+    const PositionIds ids = circleIds(radius);
+    view.showIds(ids, 2, -1);
+    double w = 0, h = 0;
+    EXPECT_TRUE(allInView(view, ids, w, h));
+    // The content is not shrunk to a dot (a token's scene, the text line included, fills at
+    // least a third of the view along one side).
+    EXPECT_GT(std::max(w / 2, h / 2), 1.0 / 3.0) << w << " x " << h;
+  }
+}
