@@ -13,6 +13,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTimer>
@@ -24,6 +26,7 @@
 #include "model/sample_scene.h"
 #include "model/scene_model.h"
 #include "screen_util.h"
+#include "editors/scene_panel.h"
 #include "shell/main_window.h"
 #include "teaching/tour.h"
 
@@ -77,6 +80,14 @@ TEST(ScreenFit, TheStartedWindowWithEveryDockTabAndModeFitsTheScreen) {
   w.attentionDock()->hide();
   expectFitsTheScreen(&w, "with the tour");
   saveScreen(QStringLiteral("tour"));
+  // The tour takes room from the scene panel: what no longer fits scrolls into view sideways
+  // (the fields' right edges and the Remove button were cut off, out of reach).
+  QCoreApplication::processEvents();
+  auto* area = qobject_cast<QScrollArea*>(w.panel()->parentWidget()->parentWidget());
+  ASSERT_NE(area, nullptr);
+  EXPECT_TRUE(w.panel()->width() <= area->viewport()->width() ||
+              area->horizontalScrollBar()->isVisible())
+      << "panel " << w.panel()->width() << " px in a " << area->viewport()->width() << " px view";
   // The tour's buttons are on the screen, Close among them.
   const QRect avail = w.screen()->availableGeometry();
   for (const char* name : {"tourBack", "tourNext", "tourClose"}) {

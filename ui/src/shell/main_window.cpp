@@ -125,7 +125,10 @@ void MainWindow::buildSceneDock() {
   auto* scroll = new QScrollArea;
   scroll->setWidget(panel_);
   scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // Narrower than the panel (the tour open on a 1366 x 768 screen, the window at its smallest)
+  // it scrolls sideways too: without the bar the fields' right edges and the Remove button were
+  // cut off out of reach. A minimum as wide as the panel made the window wider than the screen.
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   scroll->setMinimumWidth(340);
   auto* dock = new QDockWidget(tr("Scene"), this);
   dock->setObjectName(QStringLiteral("sceneDock"));
