@@ -553,3 +553,36 @@ TEST(SceneModel, DestroyingTheModelDropsTheComingSpread) {
     QCoreApplication::processEvents();  // a spread posted meanwhile is not delivered
   }
 }
+
+// A design the user comes back to has the parameters it had when left: switching to MCA and
+// back kept none of Circle-RoPE's tuned alpha and beta. A design never chosen starts at its
+// defaults; the chart's way in keeps the frequency plan, the design box's sets the design's own.
+TEST(SceneModel, ADesignChosenAgainHasTheParametersItWasLeftWith) {
+  SceneModel model;
+  Scene tuned = circleScene();
+  tuned.designParams.set("alpha", 0.3);
+  tuned.designParams.set("dff", 0.5);
+  model.setScene(tuned);
+  ASSERT_FALSE(model.isStale());
+  model.chooseDesign("mca", true);
+  EXPECT_EQ(model.scene().design, "mca");
+  EXPECT_TRUE(model.scene().designParams == ropescope::ParameterSet{});  // never chosen before
+  model.chooseDesign("circle", true);
+  EXPECT_TRUE(model.validScene() == tuned);
+  EXPECT_EQ(model.metrics().ptd.ptd, ropescope::computeSceneMetrics(tuned, 256, 1).ptd.ptd);
+  EXPECT_NE(model.metrics().ptd.ptd, ropescope::computeSceneMetrics(circleScene(), 256, 1).ptd.ptd);
+  // Choosing the shown design again changes nothing.
+  model.chooseDesign("circle", true);
+  EXPECT_TRUE(model.validScene() == tuned);
+
+  // The charts' way: the plan stays, the parameters come back the same.
+  Scene vanilla = tuned;
+  vanilla.frequency.plan = "vanilla";
+  vanilla.frequency.sections.clear();
+  model.setScene(vanilla);
+  ASSERT_FALSE(model.isStale());
+  model.chooseDesign("hard", false);
+  EXPECT_EQ(model.scene().frequency.plan, "vanilla");
+  model.chooseDesign("circle", false);
+  EXPECT_TRUE(model.validScene() == vanilla);
+}

@@ -22,11 +22,11 @@
 #include <cstdio>
 #include <map>
 
+#include "editors/scene_panel.h"
 #include "gui_test_util.h"
 #include "model/sample_scene.h"
 #include "model/scene_model.h"
 #include "screen_util.h"
-#include "editors/scene_panel.h"
 #include "shell/main_window.h"
 #include "teaching/tour.h"
 

@@ -231,7 +231,7 @@ void ChartsPanel::buildDesignBars() {
       // Charts deletes a bar item whose set changes size while that item's event still runs.
       afterEvent(this, [this, name] {
         if (name == model_->scene().design) return;
-        model_->edit([&](Scene& s) { setDesign(s, name); });
+        model_->chooseDesign(name, false);
       });
     });
     auto* view = viewFor(chart, bars);

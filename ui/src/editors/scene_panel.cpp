@@ -101,7 +101,7 @@ void ScenePanel::buildDesignBox(QVBoxLayout* column) {
   column->addWidget(designBox);
   connect(design_, &QComboBox::currentIndexChanged, this, [this](int index) {
     const std::string name = design_->itemData(index).toString().toStdString();
-    model_->edit([&](Scene& s) { pickDesign(s, name); });
+    model_->chooseDesign(name, true);
   });
 }
 

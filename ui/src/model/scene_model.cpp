@@ -245,6 +245,21 @@ void SceneModel::reportProblem(const InputProblem& problem) {
   emit changed({});  // the shown scene stays: only its state changed
 }
 
+void SceneModel::chooseDesign(const std::string& name, bool suggestedPlan) {
+  edit([&](Scene& s) {
+    const std::string left = s.design;
+    const ParameterSet params = s.designParams;
+    if (suggestedPlan)
+      pickDesign(s, name);
+    else
+      setDesign(s, name);
+    if (s.design == left) return;  // the same design keeps its parameters
+    leftParams_[left] = params;
+    if (const auto it = leftParams_.find(s.design); it != leftParams_.end())
+      s.designParams = it->second;
+  });
+}
+
 void SceneModel::setSelectedText(int textIndex) {
   if (textIndex == scene_.selectedText) return;
   edit([textIndex](Scene& s) { s.selectedText = textIndex; });

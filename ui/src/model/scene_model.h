@@ -8,8 +8,10 @@
 #include <atomic>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ropescope/modality_metrics.h"
@@ -95,6 +97,11 @@ class SceneModel : public QObject {
   }
   // For input the ui parses itself before it is a Scene (e.g. a typed layout spec).
   void reportProblem(const InputProblem& problem);
+  // The user's choice of a design (the design box, a bar of the every-design charts): the
+  // design with the parameters it had when the user last left it in this session (defaults the
+  // first time: setDesign), and with `suggestedPlan` the frequency plan it was published with
+  // (pickDesign). Switching to MCA and back kept none of Circle-RoPE's tuned alpha and beta.
+  void chooseDesign(const std::string& name, bool suggestedPlan);
 
   void setSelectedText(int textIndex);
   void setSelectedVisual(long visualIndex);
@@ -143,6 +150,7 @@ class SceneModel : public QObject {
   std::unique_ptr<LatestWorker> metricsWorker_;
   std::unique_ptr<LatestWorker> biasWorker_;
   long selectedVisual_ = -1;
+  std::map<std::string, ParameterSet> leftParams_;  // by design: its parameters when left
 };
 
 }  // namespace ropescope::ui
