@@ -14,6 +14,7 @@
 #include "ropescope/image_probe.h"
 #include "ropescope/layout.h"
 #include "ropescope/npy.h"
+#include "ropescope/scene.h"
 #include "ropescope/sound_file.h"
 
 using namespace ropescope;
@@ -58,6 +59,18 @@ TEST(FuzzFindings, MessagesQuotingInputStayOneLine) {
       "a\tb\x7f"
       "c");
   EXPECT_STREQ(e.what(), "a\\x09b\\x7Fc");
+  // A user's-eye report: a PNG opened as a scene file put the JSON parser's quote of its first
+  // byte (0x89, not UTF-8) raw into the message. UTF-8 stays; a byte outside a well-formed
+  // sequence (a lone continuation, a truncated or overlong sequence, a surrogate) is escaped.
+  EXPECT_STREQ(InputError("last read: '\x89'").what(), "last read: '\\x89'");
+  EXPECT_STREQ(InputError("caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x99\x82").what(),
+               "caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x99\x82");
+  EXPECT_STREQ(InputError("\xC3").what(), "\\xC3");
+  EXPECT_STREQ(InputError("\xC0\xAF").what(), "\\xC0\\xAF");
+  EXPECT_STREQ(InputError("\xED\xA0\x80").what(), "\\xED\\xA0\\x80");
+  EXPECT_STREQ(InputError("\xE2\x86x").what(), "\\xE2\\x86x");
+  const std::string png = messageOf([] { sceneFromJson("\x89PNG\r\n\x1A\n"); });
+  EXPECT_EQ(png.find('\x89'), std::string::npos) << png;
 }
 
 TEST(FuzzFindings, TiffSidesOf2To32AreRefusedWithoutOverflow) {
