@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
+#include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
 
@@ -482,6 +484,12 @@ Scene applyModel(Scene scene, const ModelConfig& model) {
   scene.frequency = model.frequency;
   validateImageGridSettings(model.grid);
   scene.imageGrid = model.grid;
+  // The pictures are cut again by the model's processor (patch, merge, min/max pixels, its
+  // resize rule) and the sounds counted by its family's rule, as a layout parsed after the
+  // model would be: the app kept the old grid (99 tokens of castle.png under Qwen3-VL, which
+  // cuts 80) and showed numbers the command line did not give.
+  regridLayout(scene.layout, scene.imageGrid);
+  setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
   scene.model = model.name;
   return scene;
 }

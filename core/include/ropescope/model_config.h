@@ -53,7 +53,9 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
 
 // The scene with the model's family as design (its parameters from the config, the scene's
 // other parameters of that design kept), the model's frequency spec and image-grid settings,
-// and its name as Scene::model.
+// its pictures cut again by that grid and its sounds counted by the family's rule
+// (regridLayout, setAudioTokenRule: a picture that can no longer be read throws), and its name
+// as Scene::model.
 Scene applyModel(Scene scene, const ModelConfig& model);
 
 // Where shipped model configs live. The program that ships them installs one, as for sample

@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "ropescope/errors.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/layout.h"
 #include "ropescope/model_config.h"
 #include "ropescope/position_design.h"
 #include "temp_dir.h"
@@ -387,4 +389,30 @@ TEST(ModelConfig, TheFamilyChoosesTheResizeRuleAndTheSceneKeepsIt) {
   EXPECT_NE(text.find("\"resize_rule\": \"glm4v\""), std::string::npos) << text;
   EXPECT_EQ(sceneFromJson(text).imageGrid, s.imageGrid);
   EXPECT_EQ(sceneToJson(defaultScene()).find("resize_rule"), std::string::npos);
+}
+
+// A user's-eye report: File -> Open model kept the pictures on the old model's grid (castle.png
+// 9 x 11 under Qwen3-VL, which cuts it 8 x 10, as the CLI did): the app's PTD was not the
+// CLI's. The model's grid cuts the scene's pictures again, both ways.
+TEST(ModelConfig, APictureIsCutAgainByTheModelsGrid) {
+  const std::string samples = ROPESCOPE_SAMPLES;
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t4,img:castle.png,t8", {samples, s.imageGrid});
+  const Segment& before = s.layout.segments[1];
+  // The expected grids from smart_resize itself (320 x 240 picture).
+  const ModelConfig qwen3 = readModelConfig("qwen3-vl-8b");
+  const ModelConfig glm = readModelConfig("glm-4.5v");
+  const ImageGrid q3 = smartResize(240, 320, qwen3.grid);
+  const ImageGrid g = smartResize(240, 320, glm.grid);
+  ASSERT_NE(q3.rows * q3.cols, before.rows * before.cols);  // the models cut it differently
+  const Scene a = applyModel(s, qwen3);
+  EXPECT_EQ(a.layout.segments[1].rows, q3.rows);
+  EXPECT_EQ(a.layout.segments[1].cols, q3.cols);
+  EXPECT_EQ(a.layout.tokenCount(), 12 + std::size_t(q3.rows * q3.cols));
+  // The same as the layout parsed after the model (the command line's order).
+  EXPECT_EQ(a.layout, parseLayoutSpec("t4,img:castle.png,t8", {samples, qwen3.grid}));
+  const Scene b = applyModel(a, glm);
+  EXPECT_EQ(b.layout.segments[1].rows, g.rows);
+  EXPECT_EQ(b.layout.segments[1].cols, g.cols);
+  EXPECT_EQ(b.layout, parseLayoutSpec("t4,img:castle.png,t8", {samples, glm.grid}));
 }
