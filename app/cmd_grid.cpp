@@ -2,6 +2,7 @@
 // count, as JSON. Every file is checked before anything is printed, so a bad file gives one
 // line on stderr, exit status 2 and no partial output.
 #include <iostream>
+#include <string>
 
 #include "cli_commands.h"
 #include "cli_options.h"
@@ -18,16 +19,28 @@ namespace {
 
 const char* kGridHelp =
     "usage: ropescope grid [options] FILE...\n"
-    "Prints, as JSON, each picture's size, its size after the Hugging Face Qwen2-VL /\n"
-    "Qwen2.5-VL smart_resize, the LLM grid (rows x cols after the merge) and the token count:\n"
+    "Prints, as JSON, each picture's size, its size after the Hugging Face smart_resize of the\n"
+    "chosen processor, the LLM grid (rows x cols after the merge) and the token count:\n"
     "  [{\"file\": ..., \"width\": W, \"height\": H, \"resized\": [h, w], \"grid\": [rows, cols],\n"
     "    \"tokens\": N}, ...]\n"
     "Reads PNG, JPEG, BMP, WebP, GIF (first frame) and TIFF headers only; pictures above\n"
     "8192x8192 pixels are refused without being decoded. A bad file stops the command with one\n"
-    "line on stderr and exit status 2, before anything is printed. Presets: qwen2.5-vl (patch\n"
-    "14, merge 2, min 3136, max 12845056 pixels) and qwen3-vl (16, 2, 65536, 16777216). The\n"
-    "image-grid options are the ones every layout command (ids, ptd, bias, attention, render)\n"
-    "takes.\n";
+    "line on stderr and exit status 2, before anything is printed. The image-grid options are\n"
+    "the ones every layout command (ids, ptd, bias, attention, render) takes.\n";
+
+// "Presets (patch, merge, min and max pixels, resize rule):" and a line per preset, from the
+// preset table itself.
+std::string presetsHelp() {
+  std::string s = "Presets (patch, merge, min and max pixels, resize rule):\n";
+  for (const std::string& name : imageGridPresetNames()) {
+    const ImageGridSettings g = imageGridPreset(name);
+    s += "  " + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') +
+         std::to_string(g.patch) + ", " + std::to_string(g.merge) + ", " +
+         std::to_string(g.minPixels) + ", " + std::to_string(g.maxPixels) + ", " +
+         resizeRuleName(g.rule) + "\n";
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -35,7 +48,7 @@ int runGridCommand(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   const Request req = parseArguments(kGrid, args, {}, nullptr, &files);
   if (req.help) {
-    std::cout << kGridHelp << optionsHelp(kGrid);
+    std::cout << kGridHelp << presetsHelp() << optionsHelp(kGrid);
     return 0;
   }
   if (files.empty())

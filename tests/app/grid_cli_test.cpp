@@ -145,6 +145,11 @@ TEST(GridCli, WritesToOutAndHasHelp) {
   for (const char* opt :
        {"--min-pixels", "--max-pixels", "--patch", "--merge", "--preset", "--out", "qwen3-vl"})
     EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
+  // Every preset with its processor's published numbers (the help named two of the four).
+  for (const char* preset :
+       {"qwen2.5-vl  14, 2, 3136, 12845056, qwen", "qwen3-vl    16, 2, 65536, 16777216, qwen",
+        "glm4v       14, 2, 12544, 11760000, glm4v", "ernie4.5-vl 14, 2, 3136, 4842768, ernie"})
+    EXPECT_NE(h.out.find(preset), std::string::npos) << preset << "\n" << h.out;
 }
 
 TEST(GridCli, EveryBadFileExitsTwoWithOneLineAndNoOutput) {
