@@ -13,6 +13,8 @@
 
 #include "cli_options.h"
 #include "editors/field_widgets.h"
+#include "editors/open_spin_box.h"
+#include "editors/parameter_editor.h"
 #include "editors/scene_panel.h"
 #include "model/scene_model.h"
 #include "ropescope/errors.h"
@@ -43,28 +45,39 @@ std::pair<std::string, std::string> cliRefusal(const SceneField& f, long long va
 
 }  // namespace
 
-// Every whole-number field the panel edits with a spin box: its range is the table's.
+// Every whole-number field the panel edits with a spin box: its arrows keep to the table's range
+// (a typed number outside it goes to core, which refuses it beside the box).
 TEST(ScenePanelFields, SpinBoxesHoldTheTableRanges) {
   SceneModel model;
   ScenePanel panel(&model);
   int checked = 0;
   for (const SceneField& f : sceneFields()) {
     if (f.spec.kind != ParameterSpec::Kind::Integer || f.list || f.text) continue;
-    auto* spin = panel.findChild<QSpinBox*>(QString::fromStdString(f.key()));
-    if (!spin) continue;  // edited otherwise (the AGE layer's slider, the selection's count)
+    auto* found = panel.findChild<QSpinBox*>(QString::fromStdString(f.key()));
+    if (!found) continue;  // edited otherwise (the AGE layer's slider, the selection's count)
+    auto* spin = dynamic_cast<OpenIntSpinBox*>(found);
+    ASSERT_NE(spin, nullptr) << f.key();
     ++checked;
-    EXPECT_EQ(spin->minimum(), fieldSpinMinimum(f)) << f.key();
-    EXPECT_EQ(spin->maximum(), fieldSpinMaximum(f)) << f.key();
-    EXPECT_EQ(spin->minimum(), static_cast<int>(f.spec.min)) << f.key();
+    EXPECT_EQ(spin->acceptedMinimum(), fieldSpinMinimum(f)) << f.key();
+    EXPECT_EQ(spin->acceptedMaximum(), fieldSpinMaximum(f)) << f.key();
+    EXPECT_EQ(spin->acceptedMinimum(), static_cast<int>(f.spec.min)) << f.key();
     if (f.spec.max <= std::numeric_limits<int>::max())
-      EXPECT_EQ(spin->maximum(), static_cast<int>(f.spec.max)) << f.key();
+      EXPECT_EQ(spin->acceptedMaximum(), static_cast<int>(f.spec.max)) << f.key();
+    // The arrows stop at the range's ends.
+    spin->setValue(spin->acceptedMaximum());
+    spin->stepBy(1);
+    EXPECT_EQ(spin->value(), spin->acceptedMaximum()) << f.key();
+    spin->setValue(spin->acceptedMinimum());
+    spin->stepBy(-1);
+    EXPECT_EQ(spin->value(), spin->acceptedMinimum()) << f.key();
   }
   // head dim, rotary dim, KV heads, KV head, AGE layers, patch, merge, min and max pixels.
   EXPECT_EQ(checked, 9);
-  auto* base = panel.findChild<QDoubleSpinBox*>(QStringLiteral("base"));
+  auto* base =
+      dynamic_cast<OpenDoubleSpinBox*>(panel.findChild<QDoubleSpinBox*>(QStringLiteral("base")));
   ASSERT_NE(base, nullptr);
-  EXPECT_EQ(base->minimum(), sceneField("base").spec.min);
-  EXPECT_EQ(base->maximum(), sceneField("base").spec.max);
+  EXPECT_EQ(base->acceptedMinimum(), sceneField("base").spec.min);
+  EXPECT_EQ(base->acceptedMaximum(), sceneField("base").spec.max);
 }
 
 // Every whole-number field with a flag: the CLI accepts the table's bounds and refuses one past
@@ -94,9 +107,9 @@ TEST(ScenePanelFields, CliAcceptsTheTableRanges) {
   EXPECT_EQ(checked, 10);
 }
 
-// A bad AGE value reaches the message beside the AGE box: typed out of range, the box refuses it
-// (the GUI accepts what core and the CLI accept); one core refuses (1 layer and layer 0 shown
-// is fine, 0 layers is not) is reported by the AGE box, not at the top of the panel.
+// A bad AGE value reaches the message beside the AGE box: typed out of range (0 layers), core
+// refuses it with the range, reported by the AGE box, not at the top of the panel, and the box
+// keeps what was typed.
 TEST(ScenePanelFields, AgeErrorShowsBesideTheAgeBox) {
   SceneModel model;
   ScenePanel panel(&model);
@@ -106,16 +119,13 @@ TEST(ScenePanelFields, AgeErrorShowsBesideTheAgeBox) {
   ASSERT_NE(ageBox, nullptr);
   ASSERT_EQ(model.scene().age.layers, 36);
 
-  // Typed: "0" then Enter; the box keeps a value in range and the scene follows it.
+  // Typed: "0" then Enter: core refuses it, with the AGE layers' key: beside the AGE box.
   layers->setFocus();
   layers->selectAll();
   QTest::keyClicks(layers, QStringLiteral("0"));
   QTest::keyClick(layers, Qt::Key_Enter);
-  EXPECT_GE(layers->value(), 1);
-  EXPECT_EQ(model.scene().age.layers, layers->value());
-
-  // A value core refuses, with the AGE layers' key: beside the AGE box.
-  model.edit([](Scene& s) { s.age.layers = 0; });
+  EXPECT_EQ(layers->value(), 0);
+  EXPECT_EQ(model.scene().age.layers, 0);
   ASSERT_TRUE(model.problem());
   EXPECT_EQ(model.problem()->field, QStringLiteral("age_layers"));
   const QString message = panel.errorFor(QStringLiteral("age_layers"));
@@ -208,4 +218,41 @@ TEST(ScenePanelFields, SectionsBoxAndCliReadOneTextForm) {
   type(QString());  // empty: the plan's default
   EXPECT_FALSE(model.problem());
   EXPECT_TRUE(model.scene().frequency.sections.empty());
+}
+
+// A user's-eye report: V2PE's visual stride typed as -5 became "-" and then the old value, and
+// 99999999 became the maximum, without a word. Typed out of range, the number stays in the box
+// and core's message, with the range, shows beside it; the last valid scene stays computed.
+TEST(ScenePanelFields, ATypedParameterOutOfRangeShowsTheRangeBesideIt) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  panel.show();
+  model.chooseDesign("v2pe", false);
+  ParameterEditor* stride = panel.parameterEditor("visual_stride");
+  ASSERT_NE(stride, nullptr);
+  auto* spin = stride->findChild<QDoubleSpinBox*>();
+  ASSERT_NE(spin, nullptr);
+  const double valid = model.validScene().designParams.find("visual_stride").value_or(-1.0);
+  for (const char* typed : {"-5", "99999999", "0"}) {
+    SCOPED_TRACE(typed);
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, QLatin1String(typed));
+    QTest::keyClick(spin, Qt::Key_Enter);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(spin->value(), std::stod(typed));
+    ASSERT_TRUE(model.problem());
+    EXPECT_EQ(model.problem()->field, QStringLiteral("visual_stride"));
+    const std::string message = panel.errorFor(QStringLiteral("visual_stride")).toStdString();
+    EXPECT_NE(message.find("1000000"), std::string::npos) << message;
+    EXPECT_NE(message.find(typed), std::string::npos) << message;
+    EXPECT_EQ(model.validScene().designParams.find("visual_stride").value_or(-1.0), valid);
+  }
+  // In range again: the message goes, the scene follows.
+  spin->selectAll();
+  QTest::keyClicks(spin, QStringLiteral("8"));
+  QTest::keyClick(spin, Qt::Key_Enter);
+  EXPECT_FALSE(model.problem());
+  EXPECT_TRUE(panel.errorFor(QStringLiteral("visual_stride")).isEmpty());
+  EXPECT_EQ(model.validScene().designParams.find("visual_stride").value_or(-1.0), 8.0);
 }

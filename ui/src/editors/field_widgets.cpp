@@ -1,12 +1,10 @@
 // Spin boxes generated from the field table.
 #include "editors/field_widgets.h"
 
-#include <QDoubleSpinBox>
-#include <QSpinBox>
-
 #include <algorithm>
 #include <limits>
 
+#include "editors/open_spin_box.h"
 #include "ropescope/scene_fields.h"
 
 namespace ropescope::ui {
@@ -26,9 +24,9 @@ int fieldSpinMaximum(const SceneField& field) {
 
 QSpinBox* fieldSpinBox(const char* key, QWidget* parent) {
   const SceneField& f = sceneField(key);
-  auto* s = new QSpinBox(parent);
+  auto* s = new OpenIntSpinBox(parent);
   s->setObjectName(QString::fromStdString(f.key()));
-  s->setRange(fieldSpinMinimum(f), fieldSpinMaximum(f));
+  s->setAcceptedRange(fieldSpinMinimum(f), fieldSpinMaximum(f));
   if (f.even) s->setSingleStep(2);
   s->setKeyboardTracking(false);
   s->setToolTip(QString::fromStdString(sceneFieldHelp(f)));
@@ -37,11 +35,11 @@ QSpinBox* fieldSpinBox(const char* key, QWidget* parent) {
 
 QDoubleSpinBox* fieldDoubleSpinBox(const char* key, QWidget* parent) {
   const SceneField& f = sceneField(key);
-  auto* s = new QDoubleSpinBox(parent);
+  auto* s = new OpenDoubleSpinBox(parent);
   s->setObjectName(QString::fromStdString(f.key()));
-  // An exclusive minimum (base > 1) is the spin box's minimum too: core refuses the bound
-  // itself, beside the box.
-  s->setRange(f.spec.min, f.spec.max);
+  // An exclusive minimum (base > 1) is the arrows' minimum too: core refuses the bound itself,
+  // and any typed number outside the range, beside the box.
+  s->setAcceptedRange(f.spec.min, f.spec.max);
   s->setKeyboardTracking(false);
   s->setToolTip(QString::fromStdString(sceneFieldHelp(f)));
   return s;

@@ -19,8 +19,9 @@ namespace ropescope::ui {
 int fieldSpinMinimum(const SceneField& field);
 int fieldSpinMaximum(const SceneField& field);
 
-// A spin box over the field `key`: its table range (even fields step by 2), no keyboard
-// tracking (a value counts when typed in full), the help as tooltip.
+// A spin box over the field `key`: its table range for the arrows (even fields step by 2), any
+// typed number for core to check (open_spin_box.h), no keyboard tracking (a value counts when
+// typed in full), the help as tooltip.
 QSpinBox* fieldSpinBox(const char* key, QWidget* parent);
 QDoubleSpinBox* fieldDoubleSpinBox(const char* key, QWidget* parent);
 

@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -11,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "editors/open_spin_box.h"
 
 namespace ropescope::ui {
 
@@ -45,11 +46,13 @@ ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
             [this](int index) { commit(static_cast<double>(index)); });
   } else {
     slider_ = new QSlider(Qt::Horizontal, this);
-    spin_ = new QDoubleSpinBox(this);
+    auto* spin = new OpenDoubleSpinBox(this);
+    spin_ = spin;
     const bool integer = spec_.kind == Kind::Integer;
-    // The lower end stays reachable even when it is exclusive, so the core's message can show.
-    spin_->setRange(spec_.min, spec_.max);
     spin_->setDecimals(integer ? 0 : 4);
+    // The lower end stays reachable even when it is exclusive, and a number typed outside the
+    // range goes through, so the core's message can show.
+    spin->setAcceptedRange(spec_.min, spec_.max);
     const double span = spec_.max - spec_.min;
     spin_->setSingleStep(
         integer ? 1.0 : (span > 0 ? std::pow(10.0, std::floor(std::log10(span))) / 100 : 0.01));

@@ -15,6 +15,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "editors/open_spin_box.h"
 #include "ropescope/errors.h"
 
 namespace ropescope::ui {
@@ -214,9 +215,10 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
       emitFromRows();
     });
     for (int c = FramesColumn; c < ColumnCount; ++c) {
-      auto* spin = new QSpinBox(table_);
-      // 0 stays reachable so the core's message about it can show beside the list.
-      spin->setRange(0, static_cast<int>(kMaxLayoutTokens));
+      auto* spin = new OpenIntSpinBox(table_);
+      // 0 stays reachable, and a number typed past the range goes through, so that the core's
+      // message about it shows beside the list.
+      spin->setAcceptedRange(0, static_cast<int>(kMaxLayoutTokens));
       spin->setKeyboardTracking(false);
       table_->setCellWidget(r, c, spin);
       connect(spin, &QSpinBox::valueChanged, this, [this] { emitFromRows(); });

@@ -31,11 +31,15 @@ bool WheelGuard::guards(const QWidget* w) {
 }
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() != QEvent::Wheel && event->type() != QEvent::Polish) return false;
+  const QEvent::Type type = event->type();
+  if (type != QEvent::Wheel && type != QEvent::Polish && type != QEvent::Show) return false;
   auto* w = qobject_cast<QWidget*>(watched);
   if (!w || !guards(w)) return false;
-  if (event->type() == QEvent::Polish) {
-    // No focus from the wheel itself (Qt gives it before any filter sees the event).
+  if (type != QEvent::Wheel) {
+    // No focus from the wheel itself (Qt gives it before any filter sees the event). Also when
+    // shown: a field polished before its panel was put into the scroll area (a spin box sized
+    // in its constructor) was not inside one yet, kept its wheel focus, and the first notch
+    // that brought it under the pointer focused it: the next ones changed its value.
     if ((w->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus) w->setFocusPolicy(Qt::StrongFocus);
     return false;
   }
