@@ -74,6 +74,54 @@ TEST_P(ChartClick, ClickingEachDesignsBarSwitchesToItAndTheChartStillPaints) {
   w.startWith(w.model()->scene());  // no unsaved-changes prompt
 }
 
+// A user's-eye report: Circle-RoPE's PTD bar has length 0, so with another design current
+// there was nothing to click to reach it. A click on a row's name or on the empty row beside it
+// switches too.
+TEST_P(ChartClick, ClickingTheRowOrTheNameOfABarOfLengthZeroSwitchesToItsDesign) {
+  MainWindow w;
+  Scene hard = sampleScene();
+  hard.design = "hard";
+  w.startWith(hard);
+  w.showSideTab(QStringLiteral("charts"));
+  showAndSettle(&w);
+  w.model()->flushSummaries();
+  QCoreApplication::processEvents();
+  QChartView* view = chartTitled(w, QString::fromUtf8(GetParam()));
+  ASSERT_NE(view, nullptr) << GetParam();
+  const auto designs = w.model()->designSummaries();
+  int circle = -1;
+  for (int i = 0; i < int(designs.size()); ++i)
+    if (designs[std::size_t(i)].design == "circle") circle = i;
+  ASSERT_GE(circle, 0);
+  QChart* chart = view->chart();
+  QAbstractSeries* series = chart->series().at(0);
+  const QRectF plot = chart->plotArea();
+  // The row's centre in the plot, and the middle of its name left of the plot.
+  const QPointF rowCentre = chart->mapToPosition(QPointF(0, circle), series);
+  for (const double x : {plot.left() / 2, plot.right() - 4}) {
+    SCOPED_TRACE(x);
+    w.model()->chooseDesign("hard", false);
+    ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+    QCoreApplication::processEvents();
+    const QPoint at = view->mapFromScene(chart->mapToScene(QPointF(x, rowCentre.y())));
+    hoverAndClick(view->viewport(), at);
+    ASSERT_TRUE(waitUntil([&] { return w.model()->scene().design == "circle"; }))
+        << "the click at " << at.x() << "," << at.y() << " left " << w.model()->scene().design;
+    expectPaintsAndAnswers(view);
+  }
+  // Outside the rows (the value axis under the plot) nothing changes.
+  w.model()->chooseDesign("hard", false);
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  QCoreApplication::processEvents();
+  hoverAndClick(
+      view->viewport(),
+      view->mapFromScene(chart->mapToScene(QPointF(plot.center().x(), plot.bottom() + 6))));
+  QCoreApplication::processEvents();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(w.model()->scene().design, "hard");
+  w.startWith(w.model()->scene());  // no unsaved-changes prompt
+}
+
 INSTANTIATE_TEST_SUITE_P(Bars, ChartClick,
                          ::testing::Values("PTD of every design", "Bias spread of every design"));
 

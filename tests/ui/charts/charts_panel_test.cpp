@@ -3,6 +3,7 @@
 // on a model change until it is shown.
 #include <gtest/gtest.h>
 
+#include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
@@ -151,4 +152,38 @@ TEST(ChartsPanel, ZeroBarsReadZero) {
     if (std::abs(after[i].ptd) < 1e-12) zeroAfter.push_back(static_cast<int>(i));
   ASSERT_NE(zeroAfter, zero);
   EXPECT_TRUE(waitUntil([&] { return shownIndices() == zeroAfter; }));
+}
+
+// A user's-eye report: after switching to another design and back with the design box, the PTD
+// chart's Circle-RoPE row had neither its marker nor its colour. The marked row follows every
+// switch, in both charts.
+TEST(ChartsPanel, TheMarkedDesignFollowsEverySwitch) {
+  SceneModel model;
+  model.setScene(sceneWith("t4,i6x6,t8"));
+  ASSERT_TRUE(model.waitForMetrics());
+  ChartsPanel panel(&model);
+  panel.resize(900, 1400);
+  panel.show();
+  const auto marked = [&](const char* chart) {
+    auto* view = panel.findChild<QChartView*>(QLatin1String(chart));
+    QStringList out;
+    for (QAbstractAxis* axis : view->chart()->axes(Qt::Vertical))
+      if (auto* c = qobject_cast<QBarCategoryAxis*>(axis))
+        for (const QString& name : c->categories())
+          if (name.startsWith(QStringLiteral("\u25b8 "))) out << name.mid(2);
+    return out;
+  };
+  for (const char* design : {"hard", "circle", "mrope", "circle", "circle", "unordered"}) {
+    SCOPED_TRACE(design);
+    model.chooseDesign(design, false);
+    ASSERT_TRUE(model.waitForMetrics());
+    model.flushSummaries();
+    for (const char* chart : {"ptdBarsChart", "biasBarsChart"}) {
+      EXPECT_TRUE(waitUntil([&] { return marked(chart) == QStringList{QLatin1String(design)}; }))
+          << chart << ": " << marked(chart).join(QLatin1Char(',')).toStdString();
+    }
+    const auto& all = model.designSummaries();
+    ASSERT_GE(panel.highlightedDesign(), 0);
+    EXPECT_EQ(all[std::size_t(panel.highlightedDesign())].design, design);
+  }
 }

@@ -14,6 +14,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QScatterSeries>
 #include <QScreen>
 #include <QScrollArea>
@@ -65,6 +66,39 @@ QChartView* viewFor(QChart* chart, QWidget* parent) {
 void afterEvent(QObject* context, std::function<void()> f) {
   QMetaObject::invokeMethod(context, std::move(f), Qt::QueuedConnection);
 }
+
+// A left click on a row of a horizontal bar chart, on its bar, beside it or on its name: a bar
+// of length 0 (Circle-RoPE's PTD, unordered) has nothing to hit, and Qt Charts reports clicks on
+// bars only. Gives the row's category index; the click goes on to the view.
+class RowClicks : public QObject {
+ public:
+  RowClicks(QChartView* view, QAbstractSeries* series, std::function<void(int)> clicked)
+      : QObject(view), view_(view), series_(series), clicked_(std::move(clicked)) {
+    view->viewport()->installEventFilter(this);
+  }
+
+ protected:
+  bool eventFilter(QObject*, QEvent* event) override {
+    if (event->type() != QEvent::MouseButtonRelease) return false;
+    const auto* mouse = static_cast<QMouseEvent*>(event);
+    if (mouse->button() != Qt::LeftButton) return false;
+    QChart* chart = view_->chart();
+    const QPointF at = chart->mapFromScene(view_->mapToScene(mouse->position().toPoint()));
+    const QRectF plot = chart->plotArea();
+    if (at.y() < plot.top() || at.y() > plot.bottom() || at.x() > plot.right() || at.x() < 0)
+      return false;
+    const long row = std::lround(chart->mapToValue(at, series_).y());
+    if (auto* bars = qobject_cast<QAbstractBarSeries*>(series_);
+        bars && !bars->barSets().isEmpty() && row >= 0 && row < bars->barSets()[0]->count())
+      clicked_(static_cast<int>(row));
+    return false;
+  }
+
+ private:
+  QChartView* view_;
+  QAbstractSeries* series_;
+  std::function<void(int)> clicked_;
+};
 
 // Text sizes (issue 17, item 9): a chart that is short of room shows smaller text, then shorter
 // forms of its titles, and grows (its panel scrolls) before a label would be dropped or cut.
@@ -216,13 +250,20 @@ void ChartsPanel::buildDesignBars() {
       const auto& all = model_->designSummaries();
       if (!on || index < 0 || index >= static_cast<int>(all.size())) return;
       const auto& d = all[index];
-      QToolTip::showText(QCursor::pos(), tr("%1\n%2 = %3\nclick to switch to this design")
-                                             .arg(QString::fromStdString(d.title))
-                                             .arg(ptd ? tr("PTD") : tr("bias spread"))
-                                             .arg(ptd ? metricText(d.ptd, d.ptdUndefined)
-                                                      : metricText(d.biasSpread, d.biasUndefined)));
+      // The comparison gives every other design its default parameters (compareDesigns).
+      const bool current = d.design == model_->validScene().design;
+      QToolTip::showText(
+          QCursor::pos(),
+          tr("%1 (%2)\n%3 = %4\n%5")
+              .arg(QString::fromStdString(d.title),
+                   current ? tr("the scene's design and parameters") : tr("default parameters"),
+                   ptd ? tr("PTD") : tr("bias spread"),
+                   ptd ? metricText(d.ptd, d.ptdUndefined)
+                       : metricText(d.biasSpread, d.biasUndefined),
+                   current ? tr("the design shown") : tr("click to switch to this design")));
     });
-    connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet*) {
+    auto* view = viewFor(chart, bars);
+    new RowClicks(view, series, [this](int index) {
       const auto& all = model_->designSummaries();
       if (index < 0 || index >= static_cast<int>(all.size())) return;
       const std::string name = all[index].design;
@@ -234,7 +275,6 @@ void ChartsPanel::buildDesignBars() {
         model_->chooseDesign(name, false);
       });
     });
-    auto* view = viewFor(chart, bars);
     view->setObjectName(ptd ? QStringLiteral("ptdBarsChart") : QStringLiteral("biasBarsChart"));
     view->setMinimumHeight(150);
     barsColumn->addWidget(view);
@@ -563,9 +603,13 @@ void ChartsPanel::refreshDesigns() {
     const QList<qreal>& values = bars->values;
     // Values change in place: removing and appending bars deletes their graphics items, and
     // a refresh can run while one of them is still handling a hover or a click.
-    if (set->count() == values.size() && x->categories() == bars->names) {
+    // A new design renames two categories (the marked one), in place too.
+    if (set->count() == values.size() && x->count() == bars->names.size()) {
       for (qsizetype i = 0; i < values.size(); ++i)
         if (set->at(i) != values[i]) set->replace(i, values[i]);
+      const QStringList shown = x->categories();
+      for (qsizetype i = 0; i < shown.size(); ++i)
+        if (shown[i] != bars->names[i]) x->replace(shown[i], bars->names[i]);
     } else {
       set->remove(0, set->count());
       set->append(values);

@@ -216,10 +216,14 @@ DesignBars designBars(const std::vector<DesignSummary>& designs, const std::stri
   if (!designs.empty()) b.undefined = ptd ? designs[0].ptdUndefined : designs[0].biasUndefined;
   for (const DesignSummary& d : designs) {
     const double v = ptd ? d.ptd : d.biasSpread;
-    b.names << QString::fromStdString(d.design);
+    // The scene's design is marked in its name too: its bar's colour shows nothing when its
+    // value is 0 (Circle-RoPE's PTD) or undefined.
+    const bool isCurrent = d.design == current;
+    b.names << (isCurrent ? QStringLiteral("\u25b8 ") : QString()) +
+                   QString::fromStdString(d.design);
     b.values << (std::isnan(v) ? 0.0 : shownMetric(v));
     if (!std::isnan(v)) b.top = std::max(b.top, v);
-    if (d.design == current) b.highlighted = static_cast<int>(b.names.size() - 1);
+    if (isCurrent) b.highlighted = static_cast<int>(b.names.size() - 1);
   }
   return b;
 }

@@ -73,6 +73,7 @@ QPen streamCurvePen(double width = kLineWidth);
 // What the design bars show, live and exported: one bar per design in the registry's order (a
 // horizontal bar axis counts from the bottom: the first design is the lowest bar), undefined
 // (NaN) as an empty bar with the reason in `undefined`, rounding noise as 0 (metric_text.h).
+// The scene's design is named "▸ design".
 struct DesignBars {
   QStringList names;
   QList<qreal> values;
