@@ -6,13 +6,16 @@
 // show dash patterns in their legends; the phasor view exports.
 #include <gtest/gtest.h>
 
+#include <QAbstractBarSeries>
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QFontInfo>
 #include <QGraphicsScene>
 #include <QGroupBox>
 #include <QLabel>
@@ -148,6 +151,14 @@ QChart* liveChart(ChartsPanel* panel, const QString& titleStart) {
   return nullptr;
 }
 
+// The pixel size of the value labels at the bars' ends.
+int valueLabelPixels(QChart* chart) {
+  for (QAbstractSeries* s : chart->series())
+    if (auto* bars = qobject_cast<QAbstractBarSeries*>(s); bars && !bars->barSets().isEmpty())
+      return QFontInfo(bars->barSets()[0]->labelFont()).pixelSize();
+  return 0;
+}
+
 QStringList categories(QChart* chart) {
   for (QAbstractAxis* axis : chart->axes(Qt::Vertical))
     if (auto* c = qobject_cast<QBarCategoryAxis*>(axis)) return c->categories();
@@ -251,6 +262,38 @@ TEST(FigureReadability, SizesTooSmallForTheTextAreRefusedWithOneThatWorks) {
 
 // Items 5 and 6: numbers and names on the axes, round values, no label on another, on the
 // title or off the view, for every scheme, camera preset and size (compare quarters included).
+// A user's-eye report: the "h" of the four-schemes figure was drawn over a token in every
+// quadrant. At that figure's quadrant size an axis name keeps off the tokens in every design
+// and camera preset (the cone's "h" seen side-on covered a token).
+TEST(FigureReadability, SpaceAxisNamesKeepOffTheTokens) {
+  const Scene base = findFigurePreset("circle-four-schemes").scene;
+  int names = 0;
+  for (const std::string design : {"hard", "unordered", "spatial", "circle", "mrope"}) {
+    // A quadrant of the four-schemes figure (1050 x 750).
+    SpaceFixture f(withDesign(base, design), QSize(525, 375), 1.04,
+                   QStringLiteral("A panel title  PTD 0.1234"));
+    for (CameraPreset preset :
+         {CameraPreset::Default, CameraPreset::DownTextAxis, CameraPreset::SideOn}) {
+      f.view.applyPreset(preset);
+      f.draw();
+      const double dpr = f.view.devicePixelRatioF();
+      for (const SpaceAxes::Label& label : f.view.axes().shownLabels()) {
+        if (!label.name) continue;
+        ++names;
+        for (std::size_t t = 0; t < f.view.ids().size(); ++t) {
+          const QPointF at = f.view.tokenPosition(static_cast<long>(t));
+          const QPointF display(at.x() * dpr, (f.view.height() - at.y()) * dpr);
+          const double r = 4 * 1.04 * dpr;  // most of a token's drawn radius
+          EXPECT_FALSE(label.box.intersects(QRectF(display.x() - r, display.y() - r, 2 * r, 2 * r)))
+              << design << " preset " << static_cast<int>(preset) << ": the name " << label.text
+              << " covers token " << t;
+        }
+      }
+    }
+  }
+  EXPECT_GE(names, 5 * 3 * 2);
+}
+
 TEST(FigureReadability, SpaceAxesAreNumberedNamedAndNeverCollide) {
   const Scene base = findFigurePreset("circle-four-schemes").scene;
   struct Case {
@@ -465,9 +508,13 @@ TEST(FigureReadability, LiveAndExportedBarChartsListTheDesignsInOneOrder) {
       60000);
   auto exported = figureChart(w.model()->validScene(), findFigureView("ptd"), FigureOptions{});
   EXPECT_EQ(categories(live), categories(exported.get()));
+  // The registry's names, the scene's own marked (its bar of PTD 0 shows no colour).
   QStringList registry;
   for (const DesignSummary& d : compareDesigns(w.model()->validScene()))
-    registry << QString::fromStdString(d.design);
+    registry << (d.design == w.model()->validScene().design ? QStringLiteral("\u25b8 ")
+                                                            : QString()) +
+                    QString::fromStdString(d.design);
+  EXPECT_EQ(registry.filter(QStringLiteral("\u25b8 ")).size(), 1);
   EXPECT_EQ(categories(exported.get()), registry);
 }
 
@@ -658,7 +705,10 @@ TEST(FigureReadability, PicturesAreNamedAndSizedOneWayEverywhere) {
 }
 
 // The exported bar charts name every row: with every design (23 rows) on the default
-// 1050x750 figure Qt Charts dropped every other name until the names got a smaller font.
+// 1050x750 figure Qt Charts dropped every other name until the names got a smaller font, and
+// then they were 7 layout px (3.5 pt in a column), half the size of the value labels beside
+// them. The names are as large as the rows allow: no two touch, no smaller than a value label
+// by more than 3 px (10 against 13 at the default size), left of the plot.
 TEST(FigureReadability, EveryBarChartNamesEveryRow) {
   Scene scene = sampleScene();
   scene.layout = parseLayoutSpec("t4,i6x6,t3,a20,v2x4x4,t2");
@@ -673,6 +723,7 @@ TEST(FigureReadability, EveryBarChartNamesEveryRow) {
       layOutFigureChart(chart.get(), &graphics, figure::logicalSize(o));
       const std::vector<test::ChartText> texts = test::chartTexts(&graphics);
       int rows = 0;
+      std::vector<QRectF> names;
       for (QAbstractAxis* axis : chart->axes()) {
         auto* categories = qobject_cast<QBarCategoryAxis*>(axis);
         if (!categories) continue;
@@ -684,8 +735,18 @@ TEST(FigureReadability, EveryBarChartNamesEveryRow) {
           ASSERT_NE(it, texts.end())
               << what << ": the row \"" << row.toStdString() << "\" is unnamed";
           EXPECT_GE(it->pixelSize, figure::kMinLabelPixels) << what << ": " << row.toStdString();
+          if (rows >= 20) {  // every design: the rows' height allows more than the minimum
+            EXPECT_GE(it->pixelSize, valueLabelPixels(chart.get()) - 3)
+                << what << ": " << row.toStdString();
+            EXPECT_LT(it->rect.right(), chart->plotArea().left())
+                << what << ": " << row.toStdString();
+          }
+          names.push_back(it->rect);
         }
       }
+      for (std::size_t a = 0; a < names.size(); ++a)
+        for (std::size_t b = a + 1; b < names.size(); ++b)
+          EXPECT_FALSE(names[a].intersects(names[b])) << what << ": names " << a << " and " << b;
       EXPECT_GE(rows, std::string(name).rfind("modality", 0) == 0 ? 6 : 20) << what;
     }
   }

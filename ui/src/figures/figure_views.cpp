@@ -1,5 +1,6 @@
 #include "figures/figure_views.h"
 
+#include <QAbstractBarSeries>
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBuffer>
@@ -24,6 +25,7 @@
 
 #include "figures/figure_attention.h"
 #include "figures/figure_charts.h"
+#include "figures/row_names.h"
 #include "model/scene_model.h"
 #include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
@@ -555,17 +557,17 @@ void layOutFigureChart(QChart* chart, QGraphicsScene* scene, const QSizeF& logic
   scene->addItem(chart);
   chart->setGeometry(QRectF(QPointF(0, 0), logical));
   QApplication::processEvents();  // lets the chart lay out its axes and legend
-  // With many rows (every design) the category names get a smaller font, a pixel at a time down
-  // to figure::kMinLabelPixels, until each one shows.
+  // With many rows (every design) Qt Charts hides some category names: the figure draws them
+  // itself, as large as the rows allow (figure::RowNames).
   for (QAbstractAxis* axis : chart->axes(Qt::Vertical)) {
     auto* categories = qobject_cast<QBarCategoryAxis*>(axis);
-    if (!categories || categories->count() == 0) continue;
-    QFont f = categories->labelsFont();
-    while (!everyNameShows(scene, categories) && f.pixelSize() > figure::kMinLabelPixels) {
-      f.setPixelSize(f.pixelSize() - 1);
-      categories->setLabelsFont(f);
-      QApplication::processEvents();
-    }
+    if (!categories || categories->count() == 0 || everyNameShows(scene, categories)) continue;
+    QAbstractBarSeries* bars = nullptr;
+    for (QAbstractSeries* s : chart->series())
+      if (s->attachedAxes().contains(categories)) bars = qobject_cast<QAbstractBarSeries*>(s);
+    if (!bars) continue;
+    figure::RowNames::attach(chart, bars, categories);
+    QApplication::processEvents();  // lays the chart out with the names' margin
   }
   scene->setSceneRect(QRectF(QPointF(0, 0), logical));
 }
