@@ -12,8 +12,14 @@
 #include <cmath>
 
 #include "gui_test_util.h"
+#include "image_compare.h"
+#include "model/sample_scene.h"
+#include "model/scene_model.h"
+#include "ropescope/layout.h"
 #include "ropescope/position_design.h"
+#include "shell/main_window.h"
 #include "space/position_space_view.h"
+#include "teaching/tour.h"
 
 using namespace ropescope;
 using namespace ropescope::ui;
@@ -63,4 +69,51 @@ TEST(SpaceCamera, AnEditThatMovesTheIdsKeepsEveryTokenInView) {
     // least a third of the view along one side).
     EXPECT_GT(std::max(w / 2, h / 2), 1.0 / 3.0) << w << " x " << h;
   }
+}
+
+// A user's-eye report: V2PE's visual stride typed as 1000000 and then 16 left the window's 3-D
+// view blank (its axis numbers floating over nothing) until the camera was reset or dragged.
+TEST(SpaceCamera, AStrideEditInTheWindowKeepsEveryTokenInView) {
+  MainWindow w;
+  w.resize(1366, 768);
+  showAndSettle(&w);
+  SceneModel* m = w.model();
+  m->edit([](Scene& s) { s.layout = parseLayoutSpec("t4,i6x6,t8"); });
+  m->chooseDesign("v2pe", false);
+  ASSERT_TRUE(m->waitForMetrics(kHangGuardMs));
+  for (double stride : {1000.0, 16.0, 1e6, 16.0, 1e6, 1.0}) {
+    SCOPED_TRACE(stride);
+    m->edit([stride](Scene& s) { s.designParams.set("visual_stride", stride); });
+    ASSERT_TRUE(m->waitForMetrics(kHangGuardMs));
+    QCoreApplication::processEvents();
+    const PositionIds& ids = w.spaceView()->ids();
+    ASSERT_EQ(ids.size(), 4u + 36 + 8);
+    double wd = 0, ht = 0;
+    EXPECT_TRUE(allInView(*w.spaceView(), ids, wd, ht));
+  }
+  w.startWith(m->scene());  // no unsaved-changes prompt
+}
+
+// The same report: the tour closed at its Circle-RoPE step left the view blank.
+TEST(SpaceCamera, TheTourClosedAtItsLastStepLeavesEveryTokenInView) {
+  MainWindow w;
+  w.resize(1366, 768);
+  showAndSettle(&w);
+  w.startWith(sampleScene());
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  w.startTour();
+  for (int i = 1; i < w.tourPanel()->stepCount(); ++i) {
+    w.tourPanel()->next();
+    ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+    QCoreApplication::processEvents();
+    w.spaceView()->grabFramebuffer();  // painted: the axes' lines are rebuilt for this step
+  }
+  w.tourPanel()->finish();
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  QCoreApplication::processEvents();
+  const PositionIds& ids = w.spaceView()->ids();
+  ASSERT_EQ(ids.size(), w.model()->metrics().ids.size());
+  double wd = 0, ht = 0;
+  EXPECT_TRUE(allInView(*w.spaceView(), ids, wd, ht));
+  w.startWith(w.model()->scene());
 }

@@ -183,7 +183,7 @@ void CompareView::followCamera(PositionSpaceView* source) {
     cam->SetPosition(fp[0] - dir[0] * d, fp[1] - dir[1] * d, fp[2] - dir[2] * d);
     cam->SetViewUp(up);
     distances_[i] = d;
-    views_[i]->renderer()->ResetCameraClippingRange();
+    views_[i]->resetClippingRange();
     views_[i]->update();
   }
 }

@@ -76,6 +76,8 @@ constexpr double kFitMargin = 30.0;
 constexpr double kFitTitleBand = 26.0;
 // The content's extent is measured on at most this many tokens.
 constexpr std::size_t kFitSample = 20000;
+// The tokens the axis names keep off, at most (every token of the scenes one reads one by one).
+constexpr std::size_t kAvoidSample = 1024;
 // The camera's view angle in degrees, where every fit starts (Zoom changes it).
 constexpr double kViewAngle = 30.0;
 
@@ -236,7 +238,7 @@ void PositionSpaceView::restoreCameraState(const CameraState& state) {
   camera()->DeepCopy(state.camera);
   preset_ = state.preset;
   cameraMoved_ = state.moved;
-  renderer()->ResetCameraClippingRange();
+  resetClippingRange();
   update();
 }
 
@@ -284,6 +286,24 @@ void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
   for (auto& k : axisKey_)
     if (const QRectF r = box(k); !r.isEmpty()) obstacles.push_back(r);
   axes_->setObstacles(obstacles);
+  // The axis names keep off the tokens where they can (a sample of at most kAvoidSample, in
+  // display pixels with the origin bottom-left, as the labels' boxes).
+  std::vector<QRectF> tokens;
+  if (w > 0 && h > 0) {
+    const double r = 6 * s;  // about a token's drawn radius, and a little room
+    vtkMatrix4x4* m =
+        renderer->GetActiveCamera()->GetCompositeProjectionTransformMatrix(w / h, -1.0, 1.0);
+    const std::size_t step = std::max<std::size_t>(1, ids_.size() / kAvoidSample);
+    for (std::size_t i = 0; i < ids_.size(); i += step) {
+      const double p[4] = {ids_.ids[i][0], ids_.ids[i][1], ids_.ids[i][2], 1.0};
+      double q[4];
+      m->MultiplyPoint(p, q);
+      if (q[3] <= 0) continue;
+      const double x = (q[0] / q[3] + 1.0) * 0.5 * w, y = (q[1] / q[3] + 1.0) * 0.5 * h;
+      tokens.emplace_back(x - r, y - r, 2 * r, 2 * r);
+    }
+  }
+  axes_->setAvoided(std::move(tokens));
   axes_->update();
 }
 
@@ -306,7 +326,7 @@ bool PositionSpaceView::showSelection(long selectedToken, long selectedVisual) {
   selectedToken_ = selectedToken;
   selectedVisual_ = selectedVisual;
   rebuildSelection();
-  renderer()->ResetCameraClippingRange();
+  resetClippingRange();
   update();
   return true;
 }
@@ -544,9 +564,9 @@ void PositionSpaceView::rebuild() {
     renderer()->GetActiveCamera()->SetViewAngle(kViewAngle);
     renderer()->ResetCamera(b);
     fitCamera(nullptr);
-    renderer()->ResetCameraClippingRange();
+    resetClippingRange();
   } else {
-    renderer()->ResetCameraClippingRange();
+    resetClippingRange();
   }
   update();
 }
@@ -800,6 +820,23 @@ void PositionSpaceView::contentBounds(double b[6]) const {
       b[2 * a + 1] += 0.5;
     }
   }
+}
+
+void PositionSpaceView::resetClippingRange() {
+  // From the tokens' box, not from the actors': the axes' lines are rebuilt when the view
+  // paints, so after an edit they still spanned the old ids. V2PE's visual stride from 10^6 to
+  // 16 set the near plane 500 units out with the camera 150 from the tokens: a blank view. The
+  // box is widened for the axes' ticks and the picture tiles' half cells.
+  double b[6];
+  contentBounds(b);
+  double span = 0;
+  for (int a = 0; a < 3; ++a) span = std::max(span, b[2 * a + 1] - b[2 * a]);
+  const double pad = std::max(0.05 * span, 1.0);
+  for (int a = 0; a < 3; ++a) {
+    b[2 * a] -= pad;
+    b[2 * a + 1] += pad;
+  }
+  renderer()->ResetCameraClippingRange(b);
 }
 
 void PositionSpaceView::applyPreset(CameraPreset preset, const double* bounds) {

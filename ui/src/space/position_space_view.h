@@ -114,6 +114,8 @@ class PositionSpaceView : public VtkView {
   // view up to a margin for the axis labels and the title.
   void applyPreset(CameraPreset preset, const double* bounds = nullptr);
   void contentBounds(double bounds[6]) const;
+  // The camera's near and far planes around the tokens' box (with room for the axes).
+  void resetClippingRange();
   // Lets several views share one camera (compare mode's linked cameras).
   void setCamera(vtkCamera* camera);
   vtkCamera* camera() const;

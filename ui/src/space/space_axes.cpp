@@ -103,23 +103,57 @@ std::vector<double> ticksThatFit(double lo, double hi, double len, Vec2 u, doubl
 // between; one that leaves `view` or touches a shown label or an obstacle is left out, and of a
 // group only the first that fits is shown.
 std::vector<const Candidate*> fitting(std::vector<Candidate>& candidates, const QRectF& view,
-                                      const std::vector<QRectF>& obstacles) {
+                                      const std::vector<QRectF>& obstacles,
+                                      const std::vector<QRectF>& avoided) {
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& x, const Candidate& y) { return x.priority < y.priority; });
   std::vector<const Candidate*> shown;
   std::vector<QRectF> taken;
+  const auto padded = [](const Candidate& c) {
+    return c.label.box.adjusted(-kPad / 2, -kPad / 2, kPad / 2, kPad / 2);
+  };
+  // The axes' end numbers (priority 1): a name placed first must not take their place.
+  std::vector<QRectF> ends;
+  for (const Candidate& c : candidates)
+    if (c.priority == 1) ends.push_back(padded(c));
+  // Clear of what is placed and of the obstacles; `avoiding`: of the tokens and the end numbers
+  // too.
+  const auto fits = [&](const Candidate& c, bool avoiding) {
+    const QRectF box = padded(c);
+    if (!view.contains(c.label.box)) return false;
+    for (const QRectF& r : taken)
+      if (r.intersects(box)) return false;
+    for (const QRectF& r : obstacles)
+      if (r.intersects(box)) return false;
+    if (!avoiding) return true;
+    for (const QRectF& r : ends)
+      if (r.intersects(box)) return false;
+    for (const QRectF& r : avoided)
+      if (r.intersects(c.label.box)) return false;
+    return true;
+  };
   std::vector<char> groupDone(3, 0);
-  for (const Candidate& cand : candidates) {
-    if (cand.group >= 0 && groupDone[static_cast<std::size_t>(cand.group)]) continue;
-    const QRectF box = cand.label.box.adjusted(-kPad / 2, -kPad / 2, kPad / 2, kPad / 2);
-    if (!view.contains(cand.label.box)) continue;
-    bool clash = false;
-    for (const QRectF& r : taken) clash = clash || r.intersects(box);
-    for (const QRectF& r : obstacles) clash = clash || r.intersects(box);
-    if (clash) continue;
-    taken.push_back(box);
-    if (cand.group >= 0) groupDone[static_cast<std::size_t>(cand.group)] = 1;
-    shown.push_back(&cand);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& cand = candidates[i];
+    if (cand.group < 0) {
+      if (!fits(cand, false)) continue;
+      taken.push_back(padded(cand));
+      shown.push_back(&cand);
+      continue;
+    }
+    if (groupDone[static_cast<std::size_t>(cand.group)]) continue;
+    groupDone[static_cast<std::size_t>(cand.group)] = 1;
+    // A group's places (one axis name's) follow each other: the first clear of the tokens and
+    // the end numbers, else the first that fits (where the name went before tokens counted).
+    std::size_t end = i;
+    while (end < candidates.size() && candidates[end].group == cand.group) ++end;
+    const Candidate* chosen = nullptr;
+    for (const bool avoiding : {true, false})
+      for (std::size_t k = i; k < end && !chosen; ++k)
+        if (fits(candidates[k], avoiding)) chosen = &candidates[k];
+    if (!chosen) continue;
+    taken.push_back(padded(*chosen));
+    shown.push_back(chosen);
   }
   return shown;
 }
@@ -318,7 +352,7 @@ void SpaceAxes::update() {
   lines_->Modified();
 
   for (const Candidate* cand :
-       fitting(candidates, QRectF(kPad, kPad, W - 2 * kPad, H - 2 * kPad), obstacles_)) {
+       fitting(candidates, QRectF(kPad, kPad, W - 2 * kPad, H - 2 * kPad), obstacles_, avoided_)) {
     vtkTextActor* t = textActor(shown_.size());
     t->SetInput(cand->label.text.c_str());
     vtkTextProperty* p = t->GetTextProperty();

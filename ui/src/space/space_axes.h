@@ -37,6 +37,9 @@ class SpaceAxes {
   void setFontFile(const QString& path);
   // Rectangles (display pixels, origin bottom-left) no label may cover.
   void setObstacles(const std::vector<QRectF>& rects) { obstacles_ = rects; }
+  // Rectangles an axis name keeps off where one of its places allows (the tokens): the "h" was
+  // drawn over the text tokens in every quadrant of the four-schemes figure.
+  void setAvoided(std::vector<QRectF> rects) { avoided_ = std::move(rects); }
 
   // Places ticks and labels for the renderer's camera; call before each frame.
   void update();
@@ -62,6 +65,7 @@ class SpaceAxes {
   std::array<std::array<double, 3>, 3> axisRgb_{};
   std::string fontFile_;
   std::vector<QRectF> obstacles_;
+  std::vector<QRectF> avoided_;
   vtkSmartPointer<vtkPolyData> lines_;
   vtkSmartPointer<vtkActor> linesActor_;
   std::vector<vtkSmartPointer<vtkTextActor>> texts_;
