@@ -146,7 +146,13 @@ TEST(Attention, ZoomedInShowsExactValuesAndTokenIdentities) {
   const QString tip = v->describeAt(at);
   EXPECT_TRUE(tip.contains(QStringLiteral("query token 20 (image, segment 2, row 2, col 4)")))
       << tip.toStdString();
-  EXPECT_TRUE(tip.contains(QStringLiteral("key token 2 (text)"))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("key text token 2 (#2)"))) << tip.toStdString();
+  // A text token after the image: its index among the text tokens (as the formulas and charts
+  // name the selected one) and its place in the sequence; it read "text token 45 (text)".
+  const QPointF after(rect.left() + 45.5 * rect.width() / n, rect.top() + 46.5 * rect.height() / n);
+  const QString tip2 = v->describeAt(after);
+  EXPECT_TRUE(tip2.contains(QStringLiteral("key text token 9 (#45)"))) << tip2.toStdString();
+  EXPECT_TRUE(tip2.contains(QStringLiteral("query text token 10 (#46)"))) << tip2.toStdString();
   const QPointF masked(rect.left() + 30.5 * rect.width() / n, at.y());
   EXPECT_TRUE(std::isinf(v->valueAt(masked)));
   EXPECT_EQ(v->heatmapImage().pixelColor(30, 20), v->maskedColor());
@@ -291,19 +297,26 @@ TEST(Attention, ParameterChangeDuringWorkDropsTheStaleJob) {
   v->setRandomQk(4, 3);
   Scene last = big;
   last.layout = parseLayoutSpec("t16,i60x64,t20");
+  // The final job (seed 3) is held in its turn, so that the GUI thread is seen turning while the
+  // worker is inside a job: a zero-delay timer fires then (an event, not a count of 5 ms ticks,
+  // which a loaded machine made fail).
+  std::atomic<bool> finalHeld{false};
+  QSemaphore goFinal;
+  v->setJobStepHook([&](const AttentionRequest& r, int percent) {
+    if (percent != 25 || r.source.kind != QkSourceSpec::Kind::Random || r.source.seed != 3) return;
+    finalHeld = true;
+    goFinal.acquire();
+  });
   win.w.model()->setScene(last);
   go.release();
-  v->setJobStepHook({});
-  // The GUI thread keeps turning while the worker computes: a 5 ms timer ticks meanwhile
-  // (counted, not timed: a loaded machine ticks less often, but a GUI thread that waited for
-  // the worker would not tick until the result came).
-  int ticks = 0;
-  QTimer ticker;
-  QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
-  ticker.start(5);
+  ASSERT_TRUE(waitUntil([&] { return finalHeld.load(); }));
+  bool fired = false;
+  QTimer::singleShot(0, [&fired] { fired = true; });
+  EXPECT_TRUE(waitUntil([&] { return fired; }))
+      << "the GUI thread's event loop did not run while the worker computed";
+  goFinal.release();
   ASSERT_TRUE(attentionSettled(v));
-  ticker.stop();
-  EXPECT_GE(ticks, 3) << "the GUI thread's event loop hardly ran while the worker computed";
+  v->setJobStepHook({});
   // The running job was dropped, and only the final request's result reached the screen.
   bool firstDropped = false;
   for (const QList<QVariant>& args : dropped) firstDropped |= args.at(0).toULongLong() == first;

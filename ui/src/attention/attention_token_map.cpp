@@ -128,11 +128,11 @@ void AttentionTokenMap::rebuild() {
     canvas_->clear();
   }
   if (token_ >= 0 && hidden) {
-    caption_->setText(tr("Text %1 comes before this block: causal masking hides it all")
+    caption_->setText(tr("The query, %1, comes before this block: causal masking hides it all")
                           .arg(attentionTokenName(tokens, std::size_t(token_))));
   } else if (token_ >= 0) {
     const QString what = r->request.value == AttentionValue::Softmax ? tr("softmax") : tr("logits");
-    caption_->setText(tr("%1 of text %2 over this block: %3 \xe2\x80\x93 %4")
+    caption_->setText(tr("%1 of %2 over this block: %3 \xe2\x80\x93 %4")
                           .arg(what, attentionTokenName(tokens, std::size_t(token_)))
                           .arg(QString::number(scale.lo(), 'g', 4))
                           .arg(QString::number(scale.hi(), 'g', 4)));

@@ -1,5 +1,7 @@
 #include "attention/token_name.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 
 namespace ropescope::ui {
@@ -10,7 +12,14 @@ QString attentionTokenName(const std::vector<TokenInfo>& tokens, std::size_t tok
   };
   if (token >= tokens.size()) return tr("token %1").arg(token);
   const TokenInfo& t = tokens[token];
-  if (t.modality == Modality::Text) return tr("token %1 (text)").arg(token);
+  // A text token by its index among the text tokens and its place in the sequence, as the
+  // formulas, the charts and the status bar name the selected one ("text token 11 (#47)").
+  if (t.modality == Modality::Text) {
+    const auto before =
+        std::count_if(tokens.begin(), tokens.begin() + std::ptrdiff_t(token),
+                      [](const TokenInfo& o) { return o.modality == Modality::Text; });
+    return tr("text token %1 (#%2)").arg(before).arg(token);
+  }
   QString cell = tr("row %1, col %2").arg(t.row).arg(t.col);
   if (t.modality == Modality::Video) cell = tr("t %1, ").arg(t.frame) + cell;
   return tr("token %1 (%2, segment %3, %4)")
