@@ -27,7 +27,11 @@
 #include "image_compare.h"
 #include "model/sample_scene.h"
 #include "model/scene_model.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/layout.h"
+#include "ropescope/model_config.h"
 #include "ropescope/npy.h"
+#include "ropescope/scene_metrics.h"
 #include "screen_util.h"
 #include "shell/main_window.h"
 #include "space/position_space_view.h"
@@ -205,6 +209,16 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   message = messageOf([&] { EXPECT_FALSE(w.checkIds(dir.filePath("short.npy"))); });
   EXPECT_TRUE(message.contains(QStringLiteral("hold 10 tokens"))) << message.toStdString();
   EXPECT_EQ(w.model()->scene(), before);
+  EXPECT_EQ(w.statusBar()->currentMessage(), w.checkMessage());
+
+  // Another layout: the check's marks and its status line go (the line stayed).
+  w.model()->edit([](Scene& s) { s.layout.segments.push_back(Segment::text(1)); });
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(w.spaceView()->markedTokens().empty());
+  EXPECT_FALSE(w.statusBar()->currentMessage().startsWith(QStringLiteral("Check ids")))
+      << w.statusBar()->currentMessage().toStdString();
+  EXPECT_TRUE(w.idsCheckText().isEmpty());
+  w.model()->edit([](Scene& s) { s.layout.segments.pop_back(); });
 
   // The scene file remembers the model.
   const QString scene = dir.filePath(QStringLiteral("scene.json"));
@@ -217,6 +231,28 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
 
 // At 1366x768 under a window manager: the window with a model loaded, and its File menu and
 // model submenu, saved for a person to look at; the model box text is not cut off.
+// A user's-eye report: Open model left castle.png on the old model's grid (9 x 11 under
+// Qwen3-VL, PTD 1.848) while the CLI cut it 8 x 10 (PTD 1.6707). Opened models cut the scene's
+// pictures again: the window's ids and PTD are those of the layout parsed under the model.
+TEST(ModelGui, OpenModelCutsThePicturesAgain) {
+  MainWindow w;
+  w.startWith(sampleScene());  // the castle under the default grid
+  showAndSettle(&w);
+  const std::string picture = samplePicturePath().toStdString();
+  for (const char* name : {"qwen3-vl-8b", "glm-4.5v", "qwen3-vl-8b"}) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(w.openModel(QString::fromLatin1(name)));
+    ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+    const ModelConfig model = readModelConfig(name);
+    Scene expected = applyModel(defaultScene(), model);
+    expected.layout = parseLayoutSpec("t4,img:" + picture + ",t8", {"", model.grid});
+    const ImageGrid grid = smartResize(240, 320, model.grid);
+    EXPECT_EQ(w.model()->metrics().ids.size(), 12u + std::size_t(grid.tokens()));
+    EXPECT_EQ(w.model()->metrics().ptd.ptd, computeSceneMetrics(expected, 256, 1).ptd.ptd);
+  }
+  w.startWith(w.model()->scene());
+}
+
 TEST(ModelGui, ScreenshotWithModelLoaded) {
   (void)samplePicturePath();
   MainWindow w;

@@ -65,6 +65,14 @@ TEST(ScreenFit, TheStartedWindowWithEveryDockTabAndModeFitsTheScreen) {
   startLikeTheApp(w);
   expectFitsTheScreen(&w, "as started");
   saveScreen(QStringLiteral("start"));
+  // As started, the scene panel fits its dock's width: at 1920x1080 it was a few pixels wider
+  // than the dock and scrolled sideways.
+  auto* area = qobject_cast<QScrollArea*>(w.panel()->parentWidget()->parentWidget());
+  ASSERT_NE(area, nullptr);
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(area->horizontalScrollBar()->isVisible())
+      << "panel " << w.panel()->minimumSizeHint().width() << " px in a "
+      << area->viewport()->width() << " px view";
   auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("sideTabs"));
   ASSERT_NE(tabs, nullptr);
   for (int i = 0; i < tabs->count(); ++i) {
@@ -83,8 +91,6 @@ TEST(ScreenFit, TheStartedWindowWithEveryDockTabAndModeFitsTheScreen) {
   // The tour takes room from the scene panel: what no longer fits scrolls into view sideways
   // (the fields' right edges and the Remove button were cut off, out of reach).
   QCoreApplication::processEvents();
-  auto* area = qobject_cast<QScrollArea*>(w.panel()->parentWidget()->parentWidget());
-  ASSERT_NE(area, nullptr);
   EXPECT_TRUE(w.panel()->width() <= area->viewport()->width() ||
               area->horizontalScrollBar()->isVisible())
       << "panel " << w.panel()->width() << " px in a " << area->viewport()->width() << " px view";
@@ -98,6 +104,14 @@ TEST(ScreenFit, TheStartedWindowWithEveryDockTabAndModeFitsTheScreen) {
         << name << " at " << rectText(global) << ", screen " << rectText(avail);
   }
   w.tourPanel()->finish();
+  // Closed, the tour gives the scene panel its width back: it no longer scrolls sideways.
+  for (int i = 0; i < 4; ++i) {
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+  }
+  EXPECT_FALSE(area->horizontalScrollBar()->isVisible())
+      << "after the tour: panel " << w.panel()->minimumSizeHint().width() << " px in a "
+      << area->viewport()->width() << " px view";
   w.setCompareMode(true);
   expectFitsTheScreen(&w, "in compare mode");
   w.attentionDock()->show();

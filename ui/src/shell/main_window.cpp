@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -117,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   refreshViews();
   resize(1500, 950);  // on a large screen; fitted to a smaller one
   fitToScreen();
+  fitSceneDock();
 }
 
 // The scene panel, scrolling, in the left dock.
@@ -130,11 +132,33 @@ void MainWindow::buildSceneDock() {
   // cut off out of reach. A minimum as wide as the panel made the window wider than the screen.
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   scroll->setMinimumWidth(340);
-  auto* dock = new QDockWidget(tr("Scene"), this);
-  dock->setObjectName(QStringLiteral("sceneDock"));
-  dock->setWidget(scroll);
-  dock->setFeatures(QDockWidget::DockWidgetMovable);
-  addDockWidget(Qt::LeftDockWidgetArea, dock);
+  sceneDock_ = new QDockWidget(tr("Scene"), this);
+  sceneDock_->setObjectName(QStringLiteral("sceneDock"));
+  sceneDock_->setWidget(scroll);
+  sceneDock_->setFeatures(QDockWidget::DockWidgetMovable);
+  addDockWidget(Qt::LeftDockWidgetArea, sceneDock_);
+}
+
+// The scene dock opens as wide as the panel with its vertical bar: at the scroll area's minimum
+// the panel was a few pixels wider than its view and scrolled sideways on every screen. At most
+// two fifths of the window, so that the views keep the rest on a small screen; never narrower
+// than the user made it.
+void MainWindow::fitSceneDock() {
+  auto* scroll = qobject_cast<QScrollArea*>(sceneDock_->widget());
+  const int wanted =
+      std::min(panel_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
+                   2 * scroll->frameWidth(),
+               width() * 2 / 5);
+  if (sceneDock_->width() < wanted) resizeDocks({sceneDock_}, {wanted}, Qt::Horizontal);
+}
+
+// A dock that opens (the tour, the attention view) takes its room from the scene panel, which
+// then scrolls sideways; once it closes, the panel gets its width back (after the window has
+// laid out the closed dock's room).
+void MainWindow::refitSceneDockWhenHidden(QDockWidget* dock) {
+  connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (!visible) QMetaObject::invokeMethod(this, &MainWindow::fitSceneDock, Qt::QueuedConnection);
+  });
 }
 
 // The 3-D view (or the four compare views) over its formula panel, beside the tabs of charts,
@@ -231,6 +255,7 @@ void MainWindow::buildAttentionDock() {
   // Opened, the dock takes a readable share of the window's height: left to the layout it got
   // what the central tabs' minimum heights spared (118 px on a 1366x768 screen). Once the dock
   // is laid out (queued), so that a dock the user made taller keeps its height.
+  refitSceneDockWhenHidden(attentionDock_);
   connect(attentionDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
     if (!visible || attentionDock_->isFloating()) return;
     QMetaObject::invokeMethod(
@@ -275,6 +300,7 @@ void MainWindow::buildTour() {
   connect(tour_, &TourPanel::started, this, &MainWindow::keepBeforeTour);
   connect(tour_, &TourPanel::finished, this, &MainWindow::giveBackAfterTour);
   connect(tour_, &TourPanel::finished, tourDock_, &QDockWidget::hide);
+  refitSceneDockWhenHidden(tourDock_);
 }
 
 void MainWindow::fitToScreen() {
@@ -487,9 +513,13 @@ void MainWindow::buildHelpMenus() {
 void MainWindow::refreshViews() {
   const SceneMetrics& m = model_->metrics();
   const Scene& valid = model_->validScene();
-  // Marks of a check belong to the scene it checked.
-  if (model_->scene() != checkedScene_ && !view_->markedTokens().empty())
+  // Marks of a check, and its line in the status bar, belong to the scene it checked: the line
+  // stayed after the layout had changed to one without the checked picture.
+  if (model_->scene() != checkedScene_ && !idsCheck_.isEmpty()) {
     view_->setMarkedTokens({});
+    if (statusBar()->currentMessage() == checkMessage()) statusBar()->clearMessage();
+    idsCheck_.clear();
+  }
   if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
 
   // An undefined PTD and bias spread share their reason (no text or no visual token): said once.
@@ -747,12 +777,16 @@ bool MainWindow::checkIds(const QString& path) {
     idsCheck_ = lines.join(QStringLiteral("; "));
     checkedScene_ = scene;
     view_->setMarkedTokens(std::vector<long>(result.differing.begin(), result.differing.end()));
-    statusBar()->showMessage(tr("Check ids: %1").arg(idsCheck_));
+    statusBar()->showMessage(checkMessage());
     return true;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Check position ids"), QString::fromStdString(e.what()));
     return false;
   }
+}
+
+QString MainWindow::checkMessage() const {
+  return tr("Check ids: %1").arg(idsCheck_);
 }
 
 void MainWindow::checkIdsDialog() {

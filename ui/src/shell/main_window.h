@@ -110,6 +110,8 @@ class MainWindow : public QMainWindow {
   // check ran (identical or not); bad input: a message box, false.
   bool checkIds(const QString& path);
   QString idsCheckText() const { return idsCheck_; }
+  // The status bar's line for the last check of position ids.
+  QString checkMessage() const;
   bool isModified() const;
   QString currentFile() const { return currentFile_; }
 
@@ -133,6 +135,8 @@ class MainWindow : public QMainWindow {
  private:
   // The constructor's parts, in its order.
   void buildSceneDock();
+  void fitSceneDock();
+  void refitSceneDockWhenHidden(QDockWidget* dock);
   void buildCentralViews();
   void buildImporters();
   void buildStatusBar();
@@ -178,6 +182,7 @@ class MainWindow : public QMainWindow {
   FormulaPanel* positionFormulas_ = nullptr;
   TourPanel* tour_ = nullptr;
   QDockWidget* tourDock_ = nullptr;
+  QDockWidget* sceneDock_ = nullptr;
   QTabWidget* sideTabs_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QSplitter* splitter_ = nullptr;
