@@ -33,6 +33,7 @@ struct RenderSettings {
   double scale = 0.0;
   int maxDistance = -1;  // -1: the preset's, else kDefaultDecayDistance
   bool title = true, legend = true;
+  std::string colorBy;  // --color-by cell|modality, empty when not given
   bool listViews = false, listPresets = false;
   std::string animate;  // --animate SPEC: an animation instead of a figure
   int frames = 32;
@@ -94,6 +95,11 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     } else if (name == "along") {
       s.phasorAlong = value();
       s.phasorGiven = true;
+    } else if (name == "color-by") {
+      s.colorBy = value();
+      if (s.colorBy != "cell" && s.colorBy != "modality")
+        throw InputError("--color-by must be cell or modality (got \"" + s.colorBy + "\")",
+                         "color-by");
     } else if (name == "no-title") {
       s.title = false;
     } else if (name == "no-legend") {
@@ -133,6 +139,14 @@ std::string listViews() {
   return o.str();
 }
 
+// A view that is known and not drawn in 3-D (an unknown name is refused by the renderer, with
+// the list of views).
+bool flatView(const std::string& name) {
+  for (const ui::FigureViewInfo& v : ui::figureViewList())
+    if (v.name == name) return !v.needsDisplay;
+  return false;
+}
+
 std::string listPresets() {
   std::ostringstream o;
   for (const ui::FigurePresetInfo& p : ui::figurePresetList())
@@ -156,12 +170,18 @@ int runRenderCommand(const std::vector<std::string>& args) {
     return 0;
   }
   if (!s.animate.empty()) {
+    if (!s.colorBy.empty())
+      throw InputError("--color-by is an option of a figure, not of --animate", "color-by");
     if (s.request.out.empty())
       throw InputError("render --animate needs --out FILE.gif or a folder for PNG frames", "out");
     return ui::renderAnimationCommand(s.request.scene, s.animate, s.frames, s.width, s.height,
                                       s.request.out, std::cout);
   }
   if (s.framesGiven) throw InputError("--frames needs --animate SPEC", "frames");
+  if (!s.colorBy.empty() && flatView(s.view))
+    throw InputError(
+        "--color-by is an option of the 3-D views space and compare (got --view " + s.view + ")",
+        "color-by");
   if (s.phasorGiven && s.view != "phasor")
     throw InputError(
         "--distance and --along are options of --view phasor (got --view " + s.view + ")",
@@ -177,6 +197,7 @@ int runRenderCommand(const std::vector<std::string>& args) {
   job.scale = s.scale;
   job.title = s.title;
   job.legend = s.legend;
+  job.colorByModality = s.colorBy == "modality";
   job.maxDistance = s.maxDistance;
   job.phasorDistance = s.phasorDistance;
   job.phasorAlong = s.phasorAlong;

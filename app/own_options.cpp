@@ -73,6 +73,9 @@ const std::vector<OwnOption>& ownOptions() {
       {kRender, "along", "t|h|w|thw",
        "phasor view: the axis the displacement runs along, thw all three as text tokens move "
        "(default h)"},
+      {kRender, "color-by", "cell|modality",
+       "3-D views (space, compare): colour the tokens by grid cell, row x col (default), or by "
+       "modality, as the app's Colour by"},
       {kRender, "no-title", nullptr, "leave the title out"},
       {kRender, "no-legend", nullptr, "leave the legend (3-D: the axis key) out"},
       {kRender, "list-views", nullptr, "list the views and their formats"},

@@ -171,6 +171,47 @@ TEST(RenderCli, DecayCsvEqualsTheDecaySubcommand) {
   EXPECT_EQ(csvRows(slurp(work() / "short.csv")).size(), 18u);
 }
 
+// --color-by: the app's "Colour by" for the 3-D views; a bad value, a view without tokens in 3-D
+// or an animation: one line, exit 2, nothing written.
+TEST(RenderCli, ColorByIsRefusedInOneLineWhereItMeansNothing) {
+  const auto refused = [&](std::vector<std::string> args, const std::string& what,
+                           std::vector<std::string> words) {
+    args.insert(args.end(), {"--out", "colour.png"});
+    expectOneLineError(run(args), what, std::move(words));
+    EXPECT_FALSE(fs::exists(work() / "colour.png")) << what;
+  };
+  refused({"render", "--view", "space", "--color-by", "rainbow"}, "bad value",
+          {"--color-by must be cell or modality", "rainbow"});
+  refused({"render", "--view", "ptd", "--color-by", "modality"}, "2-D view",
+          {"--color-by", "3-D views space and compare", "--view ptd"});
+  refused({"render", "--preset", "roformer-decay", "--color-by", "cell"}, "a preset's 2-D view",
+          {"--view decay"});
+  refused({"render", "--animate", "alpha:0:1", "--color-by", "cell"}, "animation",
+          {"--color-by", "--animate"});
+  const ProcessResult help = run({"render", "--help"});
+  EXPECT_NE(help.out.find("--color-by cell|modality"), std::string::npos) << help.out;
+}
+
+TEST(RenderCliX, ColorByModalityChangesTheTokensColoursOnly) {
+  ASSERT_NE(std::getenv("DISPLAY"), nullptr) << "needs an X display: ctest runs it under xvfb-run";
+  const auto render = [&](std::vector<std::string> extra, const std::string& out) {
+    std::vector<std::string> args = {"render",  "--layout", "t4,i6x6,t4", "--design",
+                                     "spatial", "--view",   "space",      "--size",
+                                     "480x360", "--out",    out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = run(args, false);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return slurp(work() / out);
+  };
+  const std::string plain = render({}, "plain.png");
+  const std::string cell = render({"--color-by", "cell"}, "cell.png");
+  const std::string modality = render({"--color-by", "modality"}, "modality.png");
+  ASSERT_FALSE(plain.empty());
+  EXPECT_EQ(cell, plain);  // grid cell is the default
+  EXPECT_NE(modality, plain);
+  EXPECT_EQ(pngSize(work() / "modality.png"), std::make_pair(480u, 360u));
+}
+
 TEST(RenderCliX, ThreeDViewsRenderUnderXvfbAtTheRequestedSize) {
   ASSERT_NE(std::getenv("DISPLAY"), nullptr) << "needs an X display: ctest runs it under xvfb-run";
   const ProcessResult r = run({"render", "--preset", "circle-four-schemes", "--view", "compare",

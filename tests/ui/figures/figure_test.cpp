@@ -503,6 +503,37 @@ TEST(Figure, GuiExportIsTheSameFigureAndThePresetsMenuWorks) {
   }
 }
 
+// A user's-eye report: with "Colour by: modality" on, File -> Export figure -> 3-D view still
+// wrote the grid-cell colours. The export follows the toolbar, both ways, as render --color-by.
+TEST(Figure, ThreeDExportsAreColouredAsTheWindowShowsThem) {
+  MainWindow w;
+  w.resize(1200, 800);
+  test::showAndSettle(&w);
+  Scene s = w.model()->validScene();
+  s.layout = parseLayoutSpec("t4,i6x6,t4");
+  w.model()->setScene(s);
+  QAction* toggle = nullptr;
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_K)) toggle = a;
+  ASSERT_NE(toggle, nullptr);
+  QTemporaryDir dir;
+  const auto exported = [&](const char* name) {
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    w.figures()->exportTo("space", path);
+    return QImage(path);
+  };
+  FigureOptions byModality;
+  byModality.colorByModality = true;
+  const QImage cell = figureImage(w.model()->validScene(), findFigureView("space"), {});
+  const QImage modality = figureImage(w.model()->validScene(), findFigureView("space"), byModality);
+  ASSERT_GT(test::compareImages(cell, modality, 1).differingFraction, 0.0);
+  EXPECT_EQ(test::compareImages(exported("before.png"), cell, 1).differingFraction, 0.0);
+  toggle->trigger();
+  EXPECT_EQ(test::compareImages(exported("modality.png"), modality, 1).differingFraction, 0.0);
+  toggle->trigger();
+  EXPECT_EQ(test::compareImages(exported("after.png"), cell, 1).differingFraction, 0.0);
+}
+
 TEST(Figure, RightClickOnA3DViewAsksForItsMenuButARightDragZooms) {
   // A view of its own: in the main window the signal opens the (modal) export menu.
   PositionSpaceView standalone;

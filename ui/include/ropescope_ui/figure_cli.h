@@ -33,6 +33,7 @@ struct RenderJob {
   int width = 1050, height = 750;
   double scale = 0.0;  // 0: auto (the canvas is one 3.5 in column wide)
   bool title = true, legend = true;
+  bool colorByModality = false;  // 3-D views: --color-by modality
   int maxDistance = 256;
   // The phasor view: the displacement, phasorDistance positions along phasorAlong (t h w thw).
   int phasorDistance = 3;

@@ -22,6 +22,7 @@ FigureOptions optionsOf(const RenderJob& job) {
   o.scale = job.scale;
   o.title = job.title;
   o.legend = job.legend;
+  o.colorByModality = job.colorByModality;
   o.maxDistance = job.maxDistance;
   o.phasorDistance = job.phasorDistance;
   o.phasorAlong = job.phasorAlong;

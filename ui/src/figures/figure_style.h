@@ -27,6 +27,8 @@ struct FigureOptions {
   double scale = 0.0;     // device pixels per logical pixel; 0 = auto (a 3.5 in wide canvas)
   bool title = true;
   bool legend = true;
+  // 3-D views: tokens coloured by modality (the toolbar's "Colour by"), else by grid cell.
+  bool colorByModality = false;
   int maxDistance = kDefaultDecayDistance;  // decay charts: distances 0..maxDistance
   // The phasor view: Δ = phasorDistance positions along phasorAlong (t, h, w or thw), as the
   // Phasors tab's slider; phasorDelta, when set, is the displacement itself (the tab's

@@ -127,6 +127,7 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
   view.setDark(false);
   view.renderer()->GradientBackgroundOff();
   view.renderer()->SetBackground(1.0, 1.0, 1.0);
+  if (o.colorByModality) view.setColorMode(ColorMode::Modality);
   view.setLayout(scene.layout);
   view.showIds(ids, selectedToken, -1);
   view.setTitle(o.title ? title : QString());

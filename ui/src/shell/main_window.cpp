@@ -426,6 +426,7 @@ void MainWindow::buildViewMenu() {
     const ColorMode mode = i == 0 ? ColorMode::GridCell : ColorMode::Modality;
     view_->setColorMode(mode);
     compare_->setColorMode(mode);
+    figures_->options().colorByModality = mode == ColorMode::Modality;  // exported as shown
   });
   QAction* toggleColor = viewMenu->addAction(tr("Toggle colour by &modality"), this, [this] {
     colorBy_->setCurrentIndex(1 - colorBy_->currentIndex());
