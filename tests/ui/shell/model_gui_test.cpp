@@ -201,6 +201,26 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   EXPECT_TRUE(w.idsCheckText().contains(QStringLiteral("1 of 11 tokens differ")));
   EXPECT_TRUE(w.idsCheckText().contains(QStringLiteral("token id 151655")));
   EXPECT_EQ(w.spaceView()->markedTokens(), (std::vector<long>{6}));
+  // The line fits the status bar: shortened with an ellipsis in a narrow window, whole as the
+  // bar's tooltip; whole, with no tooltip, where it fits.
+  const QFontMetrics metrics = w.statusBar()->fontMetrics();
+  const QString whole = w.checkMessage();
+  const QSize wide = w.size();
+  w.resize(std::min(wide.width(), metrics.horizontalAdvance(whole) / 2 + 100), wide.height());
+  QCoreApplication::processEvents();
+  ASSERT_LT(w.statusBar()->width(), metrics.horizontalAdvance(whole));
+  ASSERT_TRUE(w.checkIds(dir.filePath(QStringLiteral("changed.npy"))));
+  const QString shown = w.statusBar()->currentMessage();
+  EXPECT_TRUE(shown.endsWith(QChar(0x2026))) << shown.toStdString();
+  EXPECT_TRUE(whole.startsWith(shown.chopped(1))) << shown.toStdString();
+  EXPECT_LE(metrics.horizontalAdvance(shown), w.statusBar()->width());
+  EXPECT_EQ(w.statusBar()->toolTip(), whole);
+  w.resize(std::max(wide.width(), metrics.horizontalAdvance(whole) + 200), wide.height());
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(w.checkIds(dir.filePath(QStringLiteral("changed.npy"))));
+  EXPECT_EQ(w.statusBar()->currentMessage(), whole);
+  EXPECT_TRUE(w.statusBar()->toolTip().isEmpty());
+  w.resize(wide);
 
   // A dump of another length: message, the marks and scene stay.
   before = w.model()->scene();
@@ -210,6 +230,7 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   EXPECT_TRUE(message.contains(QStringLiteral("hold 10 tokens"))) << message.toStdString();
   EXPECT_EQ(w.model()->scene(), before);
   EXPECT_EQ(w.statusBar()->currentMessage(), w.checkMessage());
+  EXPECT_FALSE(w.statusBar()->currentMessage().isEmpty());
 
   // Another layout: the check's marks and its status line go (the line stayed).
   w.model()->edit([](Scene& s) { s.layout.segments.push_back(Segment::text(1)); });
@@ -218,6 +239,7 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   EXPECT_FALSE(w.statusBar()->currentMessage().startsWith(QStringLiteral("Check ids")))
       << w.statusBar()->currentMessage().toStdString();
   EXPECT_TRUE(w.idsCheckText().isEmpty());
+  EXPECT_TRUE(w.statusBar()->toolTip().isEmpty());
   w.model()->edit([](Scene& s) { s.layout.segments.pop_back(); });
 
   // The scene file remembers the model.

@@ -518,8 +518,10 @@ void MainWindow::refreshViews() {
   // stayed after the layout had changed to one without the checked picture.
   if (model_->scene() != checkedScene_ && !idsCheck_.isEmpty()) {
     view_->setMarkedTokens({});
-    if (statusBar()->currentMessage() == checkMessage()) statusBar()->clearMessage();
+    if (statusBar()->currentMessage() == checkShown_) statusBar()->clearMessage();
+    statusBar()->setToolTip(QString());
     idsCheck_.clear();
+    checkShown_.clear();
   }
   if (memoryRelease_) memoryRelease_->sceneShown(m.ids.size());
 
@@ -778,7 +780,7 @@ bool MainWindow::checkIds(const QString& path) {
     idsCheck_ = lines.join(QStringLiteral("; "));
     checkedScene_ = scene;
     view_->setMarkedTokens(std::vector<long>(result.differing.begin(), result.differing.end()));
-    statusBar()->showMessage(checkMessage());
+    showCheckMessage();
     return true;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Check position ids"), QString::fromStdString(e.what()));
@@ -788,6 +790,17 @@ bool MainWindow::checkIds(const QString& path) {
 
 QString MainWindow::checkMessage() const {
   return tr("Check ids: %1").arg(idsCheck_);
+}
+
+// A differing dump's line (first token with both ids, the count, the rule set each rule set
+// matches) ran past a 1366-pixel status bar, cut mid-word: it is shortened with "..." to the
+// bar's room, and the whole line is the bar's tooltip.
+void MainWindow::showCheckMessage() {
+  const QString full = checkMessage();
+  const int room = statusBar()->width() - staleStatus_->sizeHint().width() - 32;
+  checkShown_ = statusBar()->fontMetrics().elidedText(full, Qt::ElideRight, std::max(room, 120));
+  statusBar()->showMessage(checkShown_);
+  statusBar()->setToolTip(checkShown_ == full ? QString() : full);
 }
 
 void MainWindow::checkIdsDialog() {

@@ -110,7 +110,8 @@ class MainWindow : public QMainWindow {
   // check ran (identical or not); bad input: a message box, false.
   bool checkIds(const QString& path);
   QString idsCheckText() const { return idsCheck_; }
-  // The status bar's line for the last check of position ids.
+  // The status bar's line for the last check of position ids, whole (the bar shows it shortened
+  // to its width, the whole line as its tooltip).
   QString checkMessage() const;
   bool isModified() const;
   QString currentFile() const { return currentFile_; }
@@ -137,6 +138,7 @@ class MainWindow : public QMainWindow {
   void buildSceneDock();
   void fitSceneDock();
   void refitSceneDockWhenHidden(QDockWidget* dock);
+  void showCheckMessage();
   void buildCentralViews();
   void buildImporters();
   void buildStatusBar();
@@ -196,6 +198,7 @@ class MainWindow : public QMainWindow {
   std::optional<ModelConfig> modelConfig_;
   std::vector<long long> tokenIds_;
   QString idsCheck_;
+  QString checkShown_;  // idsCheck_ as the status bar shows it
   Scene checkedScene_;  // the scene the marks in the 3-D view belong to
   QLabel* status_ = nullptr;
   QLabel* staleStatus_ = nullptr;
