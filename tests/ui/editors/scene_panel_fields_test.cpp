@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
 
 #include "cli_options.h"
@@ -16,6 +17,7 @@
 #include "editors/open_spin_box.h"
 #include "editors/parameter_editor.h"
 #include "editors/scene_panel.h"
+#include "editors/segment_list_editor.h"
 #include "model/scene_model.h"
 #include "ropescope/errors.h"
 #include "ropescope/scene_fields.h"
@@ -255,4 +257,101 @@ TEST(ScenePanelFields, ATypedParameterOutOfRangeShowsTheRangeBesideIt) {
   EXPECT_FALSE(model.problem());
   EXPECT_TRUE(panel.errorFor(QStringLiteral("visual_stride")).isEmpty());
   EXPECT_EQ(model.validScene().designParams.find("visual_stride").value_or(-1.0), 8.0);
+}
+
+// A user's-eye report: a base typed as 1e6 (the README's --base 1e6) became 16 without a word,
+// 1e30 became 130, 1.5 became 2 and alpha's 2e-1 became 21. Numbers are read as the command
+// line reads them: with an exponent, and with decimals where the field has them.
+TEST(ScenePanelFields, TypedNumbersWithAnExponentAreReadAsTheCommandLineReadsThem) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  panel.show();
+  const auto type = [](QAbstractSpinBox* box, const QString& text) {
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Enter);
+    QCoreApplication::processEvents();
+  };
+  auto* base = panel.findChild<QDoubleSpinBox*>(QStringLiteral("base"));
+  ASSERT_NE(base, nullptr);
+  for (const auto& [typed, value] : std::vector<std::pair<QString, double>>{
+           {"1e6", 1e6}, {"5E6", 5e6}, {"1.5", 1.5}, {"2.5e4", 25000}, {"10000", 1e4}}) {
+    SCOPED_TRACE(typed.toStdString());
+    type(base, typed);
+    EXPECT_FALSE(model.problem());
+    EXPECT_EQ(model.validScene().frequency.rotary.base, value);
+  }
+  EXPECT_EQ(base->text(), QStringLiteral("10000"));  // no trailing zeros shown
+  type(base, QStringLiteral("1.5"));
+  EXPECT_EQ(base->text(),
+            QStringLiteral("1") + base->locale().decimalPoint() + QStringLiteral("5"));
+  // Past the range: kept as typed, refused beside the box with the range.
+  type(base, QStringLiteral("1e30"));
+  EXPECT_EQ(base->value(), 1e30);
+  ASSERT_TRUE(model.problem());
+  EXPECT_EQ(model.problem()->field, QStringLiteral("base"));
+  EXPECT_EQ(model.validScene().frequency.rotary.base, 1.5);
+  type(base, QStringLiteral("1e4"));
+  EXPECT_FALSE(model.problem());
+
+  model.chooseDesign("circle", false);
+  ParameterEditor* alpha = panel.parameterEditor("alpha");
+  ASSERT_NE(alpha, nullptr);
+  auto* spin = alpha->findChild<QDoubleSpinBox*>();
+  ASSERT_NE(spin, nullptr);
+  type(spin, QStringLiteral("2e-1"));
+  EXPECT_FALSE(model.problem());
+  EXPECT_DOUBLE_EQ(model.validScene().designParams.find("alpha").value_or(-1.0), 0.2);
+  // Text that is no number is not taken at all (the box keeps its value).
+  type(spin, QStringLiteral("x"));
+  EXPECT_DOUBLE_EQ(spin->value(), 0.2);
+  // A whole-number box takes an exponent when the number is whole.
+  auto* maxPixels = panel.findChild<QSpinBox*>(QStringLiteral("max_pixels"));
+  ASSERT_NE(maxPixels, nullptr);
+  type(maxPixels, QStringLiteral("1e6"));
+  EXPECT_EQ(model.validScene().imageGrid.maxPixels, 1000000);
+}
+
+// A user's-eye report: a count typed out of range in the segment table (0) went back to the
+// valid value in its cell while the layout line and the message said t0, and the next edit of
+// another row brought the old value back; the arrows went down to 0. The cell keeps what was
+// typed, and the arrows stop at 1.
+TEST(ScenePanelFields, ASegmentCountTypedOutOfRangeStaysInItsCell) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  panel.show();
+  model.edit([](Scene& s) { s.layout = parseLayoutSpec("t4,i3x3,t5"); });
+  QCoreApplication::processEvents();
+  auto* table = panel.segmentEditor()->findChild<QTableWidget*>();
+  ASSERT_NE(table, nullptr);
+  ASSERT_EQ(table->rowCount(), 3);
+  auto* first = qobject_cast<QSpinBox*>(table->cellWidget(0, 1));
+  auto* last = qobject_cast<QSpinBox*>(table->cellWidget(2, 1));
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(last, nullptr);
+  first->setFocus();
+  first->selectAll();
+  QTest::keyClicks(first, QStringLiteral("0"));
+  QTest::keyClick(first, Qt::Key_Enter);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(model.problem());
+  EXPECT_EQ(model.scene().layout.segments[0].length, 0);
+  EXPECT_EQ(first->value(), 0);  // what was typed, as the line says
+  // Another row's edit keeps the refused count (and its message).
+  last->setValue(6);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(model.scene().layout.segments[0].length, 0);
+  EXPECT_EQ(model.scene().layout.segments[2].length, 6);
+  EXPECT_EQ(first->value(), 0);
+  // Fixed: the scene follows.
+  first->setValue(2);
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(model.problem());
+  EXPECT_EQ(formatLayoutSpec(model.validScene().layout), "t2,i3x3,t6");
+  // The arrows stop at 1.
+  last->setValue(1);
+  last->stepBy(-1);
+  EXPECT_EQ(last->value(), 1);
+  EXPECT_FALSE(model.problem());
 }

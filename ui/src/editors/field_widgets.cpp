@@ -40,6 +40,10 @@ QDoubleSpinBox* fieldDoubleSpinBox(const char* key, QWidget* parent) {
   // An exclusive minimum (base > 1) is the arrows' minimum too: core refuses the bound itself,
   // and any typed number outside the range, beside the box.
   s->setAcceptedRange(f.spec.min, f.spec.max);
+  // A base of 1.5 is a base too (the command line takes it): decimals where a number has them,
+  // none shown where it has none (10,000).
+  s->setDecimals(6);
+  s->setTrimmedZeros(true);
   s->setKeyboardTracking(false);
   s->setToolTip(QString::fromStdString(sceneFieldHelp(f)));
   return s;

@@ -169,7 +169,6 @@ void ScenePanel::buildPlanBox(QVBoxLayout* column) {
   rr->addWidget(rotaryDim_, 1);
   rr->addWidget(pairs_, 1);
   base_ = fieldDoubleSpinBox("base", planBox);
-  base_->setDecimals(0);
   base_->setSingleStep(10000);
   base_->setToolTip(
       tr("θ_p = base^(−2p/d): 10000 RoFormer, 1000000 Qwen2/2.5-VL, 5000000 Qwen3-VL"));
