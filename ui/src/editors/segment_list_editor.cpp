@@ -163,7 +163,12 @@ QString SegmentListEditor::error() const {
 
 void SegmentListEditor::showLayout(const Layout& typed, const Layout* table) {
   if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(typed)));
-  const Layout& layout = table ? *table : typed;
+  // A refused layout with the table's rows (a count typed out of range in a cell, or in the line)
+  // is shown as typed there too: the cell went back to the valid value while the line and the
+  // message said otherwise, and the next edit of another row brought the old value back. One
+  // of another shape keeps the last valid rows.
+  const bool sameRows = typed.segments.size() == static_cast<std::size_t>(table_->rowCount());
+  const Layout& layout = table && !sameRows ? *table : typed;
   shown_ = layout;
   std::vector<bool> fileRows;
   for (const Segment& seg : layout.segments) fileRows.push_back(seg.source.isFile());
@@ -216,9 +221,9 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
     });
     for (int c = FramesColumn; c < ColumnCount; ++c) {
       auto* spin = new OpenIntSpinBox(table_);
-      // 0 stays reachable, and a number typed past the range goes through, so that the core's
-      // message about it shows beside the list.
-      spin->setAcceptedRange(0, static_cast<int>(kMaxLayoutTokens));
+      // The arrows keep to 1..max; a number typed outside (0, or past the maximum) goes
+      // through, so that the core's message about it shows beside the list.
+      spin->setAcceptedRange(1, static_cast<int>(kMaxLayoutTokens));
       spin->setKeyboardTracking(false);
       table_->setCellWidget(r, c, spin);
       connect(spin, &QSpinBox::valueChanged, this, [this] { emitFromRows(); });

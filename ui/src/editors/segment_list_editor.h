@@ -22,7 +22,8 @@ class SegmentListEditor : public QWidget {
   explicit SegmentListEditor(QWidget* parent = nullptr);
 
   // Shows the model's layout without emitting edited(). A refused layout (`table` is then the
-  // last valid one) stays in the line as typed, and the table keeps the last valid segments.
+  // last valid one) stays in the line as typed, and in the table where it has the table's
+  // number of rows (else the table keeps the last valid segments).
   void showLayout(const Layout& layout, const Layout* table = nullptr);
   int rowCount() const;
   void setError(const QString& message);
