@@ -120,9 +120,9 @@ IdsCheck checkPositionIds(const Scene& scene, const std::vector<Id3>& dump,
   const std::size_t n = scene.layout.tokenCount();
   if (dump.size() != n)
     throw InputError("position ids \"" + path + "\" hold " + std::to_string(dump.size()) +
-                         " tokens, the tokens file " + std::to_string(n) +
-                         " (after dropping padding; a dump of the padded inputs has one column "
-                         "per input_ids entry): dump the same inputs",
+                         " tokens, the layout " + std::to_string(n) +
+                         " (a tokens file's after dropping padding; a dump of the padded inputs "
+                         "has one column per input_ids entry): dump the same inputs",
                      "position-ids");
   IdsCheck out;
   std::vector<Comparison> results;

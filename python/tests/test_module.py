@@ -265,7 +265,7 @@ def test_check_ids():
     padded[1, 0, np.flatnonzero(mask)[4]] = 77
     bad = ropescope.check_ids(padded, model="qwen2.5-vl-7b", tokens=inputs)
     assert not bad and list(bad.differing) == [4]
-    with pytest.raises(ValueError, match=r"hold 14 tokens, the tokens file 13"):
+    with pytest.raises(ValueError, match=r"hold 14 tokens, the layout 13"):
         ropescope.check_ids(padded[:, :, 1:], model="qwen2.5-vl-7b", tokens=inputs)
 
 

@@ -168,7 +168,7 @@ TEST_F(ModelCli, CheckIdsRefusesBadInput) {
   writeIds("short.npy", {{0}, {0}, {0}}, "3, 1");
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
                           "--position-ids", "short.npy"}),
-                     "length", {"hold 1 tokens, the tokens file 13"});
+                     "length", {"hold 1 tokens, the layout 13"});
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json"}),
                      "no dump", {"--position-ids"});
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",

@@ -114,6 +114,24 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   EXPECT_TRUE(message.contains(QStringLiteral("Open a model first"))) << message.toStdString();
   EXPECT_EQ(w.model()->scene(), before);
 
+  // File -> Check position ids without a model family's design: said at once (it asked for a
+  // file first, and only then said that nothing could be checked).
+  QAction* check = nullptr;
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->text().startsWith(QStringLiteral("&Check position ids"))) check = a;
+  ASSERT_NE(check, nullptr);
+  QString asked;
+  QTimer::singleShot(0, [&] {
+    waitUntil([] { return QApplication::activeModalWidget() != nullptr; });
+    QWidget* modal = QApplication::activeModalWidget();
+    auto* box = qobject_cast<QMessageBox*>(modal);
+    asked = box ? box->text() : QStringLiteral("a file dialog");
+    if (modal) dismissModal(modal);
+  });
+  check->trigger();
+  EXPECT_TRUE(asked.contains(QStringLiteral("needs a model family's design")))
+      << asked.toStdString();
+
   // A bad folder: the one-line message, scene unchanged.
   message = messageOf([&] { EXPECT_FALSE(w.openModel(dir.filePath(QStringLiteral("nope")))); });
   EXPECT_FALSE(message.isEmpty());

@@ -757,22 +757,31 @@ void MainWindow::openTokensDialog() {
   if (!path.isEmpty()) openTokens(path);
 }
 
+namespace {
+
+// The rule set the scene's design checks position ids under (its Rules box); InputError for a
+// design that is no model family's.
+RuleSet checkedRuleSet(const Scene& scene) {
+  const auto specs = findDesign(scene.design).parameters();
+  const ParameterSpec* rules = nullptr;
+  for (const ParameterSpec& spec : specs)
+    if (spec.key == "rules") rules = &spec;
+  if (!rules)
+    throw InputError(
+        "check ids needs a model family's design (File \xe2\x86\x92 Open model); "
+        "the scene's design " +
+            scene.design + " has no rule set",
+        "position-ids");
+  const auto value = scene.designParams.find("rules");
+  return static_cast<RuleSet>(static_cast<int>(value ? *value : rules->defaultValue));
+}
+
+}  // namespace
+
 bool MainWindow::checkIds(const QString& path) {
   const Scene& scene = model_->scene();
   try {
-    const auto specs = findDesign(scene.design).parameters();
-    const ParameterSpec* rules = nullptr;
-    for (const ParameterSpec& spec : specs)
-      if (spec.key == "rules") rules = &spec;
-    if (!rules)
-      throw InputError(
-          "check ids needs a model family's design (File \xe2\x86\x92 Open model); "
-          "the scene's design " +
-              scene.design + " has no rule set",
-          "position-ids");
-    const auto value = scene.designParams.find("rules");
-    const auto ruleSet =
-        static_cast<RuleSet>(static_cast<int>(value ? *value : rules->defaultValue));
+    const RuleSet ruleSet = checkedRuleSet(scene);
     const std::vector<Id3> dump = readPositionIdsDump(path.toStdString());
     const IdsCheck result = checkPositionIds(scene, dump, {ruleSet}, tokenIds_, path.toStdString());
     QStringList lines =
@@ -804,6 +813,14 @@ void MainWindow::showCheckMessage() {
 }
 
 void MainWindow::checkIdsDialog() {
+  // Without a model family's design there is nothing to check against: said before a file is
+  // chosen, not after.
+  try {
+    checkedRuleSet(model_->scene());
+  } catch (const InputError& e) {
+    QMessageBox::warning(this, tr("Check position ids"), QString::fromStdString(e.what()));
+    return;
+  }
   const QString path = QFileDialog::getOpenFileName(this, tr("Check position ids"), QString(),
                                                     tr("NumPy array (*.npy);;All files (*)"));
   if (!path.isEmpty()) checkIds(path);
@@ -884,6 +901,7 @@ void MainWindow::keepBeforeTour() {
   b.phasorDirection = static_cast<int>(phasor_->direction());
   b.selectedVisual = model_->selectedVisual();
   b.camera = view_->cameraState();
+  b.scene = model_->scene();
   beforeTour_ = b;
 }
 
@@ -895,7 +913,12 @@ void MainWindow::giveBackAfterTour() {
   phasor_->setDirection(static_cast<PhasorView::Direction>(b.phasorDirection));
   phasor_->setDistance(b.phasorDistance);
   model_->setSelectedVisual(b.selectedVisual);
-  view_->restoreCameraState(b.camera);
+  // A scene edited during the tour stays, framed afresh: the camera kept for the scene before
+  // the tour left a grown one's tokens and axis names off-screen.
+  if (model_->scene() == b.scene)
+    view_->restoreCameraState(b.camera);
+  else
+    applyPreset(CameraPreset::Default);
   refreshTitle();
 }
 

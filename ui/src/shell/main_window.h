@@ -214,6 +214,7 @@ class MainWindow : public QMainWindow {
     int phasorDirection = 0;
     long selectedVisual = -1;
     PositionSpaceView::CameraState camera;
+    Scene scene;  // the camera is given back with this scene only
   };
   std::optional<BeforeTour> beforeTour_;
   void keepBeforeTour();
