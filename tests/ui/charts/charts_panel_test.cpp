@@ -3,7 +3,9 @@
 // on a model change until it is shown.
 #include <gtest/gtest.h>
 
+#include <QAbstractBarSeries>
 #include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
@@ -185,5 +187,44 @@ TEST(ChartsPanel, TheMarkedDesignFollowsEverySwitch) {
     const auto& all = model.designSummaries();
     ASSERT_GE(panel.highlightedDesign(), 0);
     EXPECT_EQ(all[std::size_t(panel.highlightedDesign())].design, design);
+  }
+}
+
+// A user's-eye report: dark -> light -> dark palette left the scene's bar in the light palette's
+// magenta until the next edit. Each palette colours the marked bar at once.
+TEST(ChartsPanel, TheMarkedBarTakesEachPalettesColour) {
+  SceneModel model;
+  model.setScene(sceneWith("t4,i6x6,t8"));
+  model.chooseDesign("hard", false);
+  ASSERT_TRUE(model.waitForMetrics());
+  model.flushSummaries();
+  ChartsPanel panel(&model);
+  panel.resize(900, 1400);
+  panel.show();
+  auto* view = panel.findChild<QChartView*>(QStringLiteral("ptdBarsChart"));
+  ASSERT_NE(view, nullptr);
+  ASSERT_TRUE(waitUntil([&] { return panel.highlightedDesign() >= 0; }));
+  auto* series = qobject_cast<QAbstractBarSeries*>(view->chart()->series().value(0));
+  ASSERT_NE(series, nullptr);
+  const int row = panel.highlightedDesign();
+  const qreal value = series->barSets()[0]->at(row);
+  ASSERT_GT(value, 0);  // hard's PTD: a bar to look at
+  const auto barColour = [&] {
+    QCoreApplication::processEvents();
+    const QPointF mid = view->chart()->mapToPosition(QPointF(value / 2, row), series);
+    const QPoint at = view->mapFromScene(view->chart()->mapToScene(mid));
+    return view->grab().toImage().pixelColor(at);
+  };
+  const auto near = [](QColor a, QColor b) {
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+               std::abs(a.blue() - b.blue()) <
+           40;
+  };
+  const QColor yellow(255, 214, 70), magenta(215, 40, 140);
+  for (const bool dark : {true, false, true, false}) {
+    panel.setDark(dark);
+    const QColor c = barColour();
+    EXPECT_TRUE(near(c, dark ? yellow : magenta))
+        << (dark ? "dark" : "light") << ": " << c.name().toStdString();
   }
 }

@@ -250,13 +250,18 @@ void ChartsPanel::buildDesignBars() {
       const auto& all = model_->designSummaries();
       if (!on || index < 0 || index >= static_cast<int>(all.size())) return;
       const auto& d = all[index];
-      // The comparison gives every other design its default parameters (compareDesigns).
-      const bool current = d.design == model_->validScene().design;
+      // The comparison gives every other design its default parameters under the scene's
+      // frequency plan (compareDesigns); the design box switches to the design's own plan, so
+      // the hover says which plan the bar used.
+      const Scene& scene = model_->validScene();
+      const bool current = d.design == scene.design;
       QToolTip::showText(
           QCursor::pos(),
           tr("%1 (%2)\n%3 = %4\n%5")
               .arg(QString::fromStdString(d.title),
-                   current ? tr("the scene's design and parameters") : tr("default parameters"),
+                   current ? tr("the scene's design and parameters")
+                           : tr("default parameters, this scene's frequency plan %1")
+                                 .arg(QString::fromStdString(scene.frequency.plan)),
                    ptd ? tr("PTD") : tr("bias spread"),
                    ptd ? metricText(d.ptd, d.ptdUndefined)
                        : metricText(d.biasSpread, d.biasUndefined),
@@ -497,6 +502,9 @@ void ChartsPanel::applyColors() {
     set->setBorderColor(bar);
     set->setSelectedColor(current);
     set->setLabelColor(dark_ ? QColor(235, 235, 235) : QColor(30, 30, 30));
+    // A bar selected before keeps the old selected colour until it is selected again.
+    set->deselectAllBars();
+    if (highlighted_ >= 0) set->selectBar(highlighted_);
   }
   // setTheme resets the fonts too.
   for (QChart* c : {decayChart_, ptdChart_, biasChart_, profileChart_, waveChart_}) fitText(c);
