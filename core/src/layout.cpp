@@ -263,6 +263,12 @@ Segment parseFileItem(std::size_t item, std::string_view text, const LayoutFileC
     return videoSegmentFromFrames(frames, ctx.grid);
   }
   const std::string path = resolvePath(body, ctx.baseDir);
+  // vid:moving.gif, the shipped animation, as img:castle.png is the shipped picture.
+  if (const std::string name(trim(body)), sample = sampleFile(name, path); !sample.empty()) {
+    Segment s = videoSegmentFromAnimation(sample, ctx.grid);
+    s.source.sample = name;
+    return s;
+  }
   std::error_code ec;
   if (body.back() == '/' || fs::is_directory(path, ec))
     return videoSegmentFromFolder(path, ctx.grid);
@@ -561,7 +567,7 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
         out += "vid:" + rel(s.source.path) + "/";
         continue;
       case SourceKind::Animation:
-        out += "vid:" + rel(s.source.path);
+        out += "vid:" + (s.source.sample.empty() ? rel(s.source.path) : s.source.sample);
         continue;
       case SourceKind::FrameList: {
         out += "vid:";

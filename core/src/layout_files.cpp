@@ -252,8 +252,11 @@ Segment refreshFileSegment(const Segment& segment, const ImageGridSettings& grid
       return videoSegmentFromFrames(segment.source.frames, grid);
     case SourceKind::Folder:
       return videoSegmentFromFolder(segment.source.path, grid);
-    case SourceKind::Animation:
-      return videoSegmentFromAnimation(segment.source.path, grid);
+    case SourceKind::Animation: {
+      Segment s = videoSegmentFromAnimation(segment.source.path, grid);
+      s.source.sample = segment.source.sample;
+      return s;
+    }
     case SourceKind::Sound: {
       Segment s = soundSegmentFromFile(segment.source.path, ruleOf(segment));
       s.source.sample = segment.source.sample;

@@ -48,8 +48,9 @@ struct SegmentSource {
   // copy it there, the CLI takes --param fps=N.
   double fps = 0.0;
   std::vector<std::string> warnings;  // e.g. an extension that disagrees with the content
-  // Image, Sound: the name of the shipped sample it is ("castle.png", "chirp.wav",
-  // sample_pictures.h), written back as img:castle.png / aud:chirp.wav instead of the path;
+  // Image, Sound, Animation: the name of the shipped sample it is ("castle.png", "chirp.wav",
+  // "moving.gif", sample_pictures.h), written back as img:castle.png / aud:chirp.wav /
+  // vid:moving.gif instead of the path;
   // empty for the user's own files.
   std::string sample;
   // Sound: what the header says (sound_file.h); the token count is the family's formula over

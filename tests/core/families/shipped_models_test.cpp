@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/layout.h"
+#include "ropescope/layout_files.h"
 #include "ropescope/model_config.h"
 #include "ropescope/sample_pictures.h"
 #include "ropescope/shipped_models.h"
@@ -83,6 +85,21 @@ TEST(ShippedSamples, TheSampleIsCopiedToTheCacheByteForByte) {
   for (const char* name : {"castle.jpg", "checker.png", "moving.gif"})
     EXPECT_EQ(slurp(locateSample(name)), slurp(fs::path(ROPESCOPE_SAMPLES) / name)) << name;
   EXPECT_EQ(locateSample("../castle.png"), "");
+  // A user's-eye report: vid:moving.gif was "file not found" where img:castle.png is the shipped
+  // picture. The bare name is the shipped animation, written back as such, also when regridded.
+  const LayoutFileContext ctx{cache.string(), {}};  // no moving.gif of the user's there
+  const Layout l = parseLayoutSpec("t2,vid:moving.gif,t2", ctx);
+  ASSERT_EQ(l.segments.size(), 3u);
+  EXPECT_EQ(l.segments[1].kind, SegmentKind::Video);
+  EXPECT_EQ(l.segments[1].frames, 4);
+  EXPECT_EQ(l.segments[1].source.sample, "moving.gif");
+  EXPECT_EQ(formatLayoutSpec(l), "t2,vid:moving.gif,t2");
+  EXPECT_EQ(refreshFileSegment(l.segments[1], {}).source.sample, "moving.gif");
+  // A file of the user's of that name is theirs (a still picture: a one-frame video).
+  fs::copy_file(fs::path(ROPESCOPE_SAMPLES) / "checker.png", cache / "moving.gif");
+  const Layout own = parseLayoutSpec("t2,vid:moving.gif,t2", ctx);
+  EXPECT_EQ(own.segments[1].frames, 1);
+  EXPECT_TRUE(own.segments[1].source.sample.empty());
   setSampleLocator({});
   ::unsetenv("XDG_CACHE_HOME");
   fs::remove_all(cache);
