@@ -16,6 +16,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFontInfo>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QGroupBox>
 #include <QLabel>
@@ -53,6 +54,7 @@
 #include "ropescope/scene_metrics.h"
 #include "shell/main_window.h"
 #include "space/position_space_view.h"
+#include "style/color_scale.h"
 #include "teaching/phasor_view.h"
 
 using namespace ropescope;
@@ -750,4 +752,19 @@ TEST(FigureReadability, EveryBarChartNamesEveryRow) {
       EXPECT_GE(rows, std::string(name).rfind("modality", 0) == 0 ? 6 : 20) << what;
     }
   }
+}
+
+// The same report: "1.732e+06" was cut to "1.732e-" beside the picture's narrow colour bar. A
+// label wider than its room is drawn smaller, down to a floor; one that fits keeps the font.
+TEST(FigureReadability, ColourBarLabelsShrinkToTheirRoom) {
+  QFont font(QStringLiteral("DejaVu Sans"));
+  font.setPixelSize(13);
+  const QStringList wide{QStringLiteral("1.732e+06"), QStringLiteral("0")};
+  const double full = QFontMetricsF(font).horizontalAdvance(wide[0]);
+  const QFont fitted = colorTickFont(font, wide, full * 0.8);
+  EXPECT_LT(fitted.pixelSize(), font.pixelSize());
+  EXPECT_LE(QFontMetricsF(fitted).horizontalAdvance(wide[0]), full * 0.8);
+  EXPECT_EQ(colorTickFont(font, wide, full + 1), font);
+  // Never below the floor, however narrow the room.
+  EXPECT_GE(colorTickFont(font, wide, 1.0).pixelSize(), 7);
 }

@@ -120,3 +120,20 @@ TEST(ColorScale, FittingTheValuesSeen) {
   EXPECT_EQ(ColorScale::fitting(none, true).lo(), 0.0);
   EXPECT_EQ(ColorScale::fitting(none, true).hi(), 1.0);
 }
+
+// A user's-eye report: Circle-RoPE at R = 10^6 labelled the picture's colour bar "8.66e+05" at
+// every tick. Labels keep four significant digits where they differ, and take more where two
+// different values would read the same.
+TEST(ColorScale, TickLabelsTellDifferentValuesApart) {
+  EXPECT_EQ(colorTickLabels(ColorScale::linear(0, 1).ticks(5), 4),
+            (QStringList{"0", "0.25", "0.5", "0.75", "1"}));
+  const auto ticks = ColorScale::linear(866025.40, 866025.45).ticks(5);
+  const QStringList labels = colorTickLabels(ticks, 4);
+  ASSERT_EQ(labels.size(), 5);
+  for (qsizetype i = 1; i < labels.size(); ++i) {
+    EXPECT_NE(labels[i], labels[i - 1]) << labels.join(' ').toStdString();
+    EXPECT_NEAR(labels[i].toDouble(), ticks[std::size_t(i)].value, 0.01);
+  }
+  // One value (a flat scale's) keeps its four digits.
+  EXPECT_EQ(colorTickLabels({{866025.4, 0.5}}, 4), QStringList{"8.66e+05"});
+}

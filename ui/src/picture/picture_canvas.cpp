@@ -152,7 +152,9 @@ void PictureCanvas::paint(QPainter& p) const {
   if (!c_.values.empty()) {
     const ColorScale scale = ColorScale::linear(min_, max_);
     ColorBarStyle style;
-    style.labelWidth = kBarMargin - kBarWidth - 10;
+    // From the labels' start (the bar's right edge and the gap) to the canvas's edge, less a
+    // pixel: the room was 4 px wider than that, and a long label ran off the canvas.
+    style.labelWidth = rect().right() - colorBarRect().right() - style.gap - 1;
     p.setPen(palette().color(QPalette::Text));
     paintColorBar(p, colorBarRect(), scale, scale.ticks(5), style);
   }

@@ -1,9 +1,11 @@
 #include "style/color_scale.h"
 
 #include <QCoreApplication>
+#include <QFont>
 #include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QPainter>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +21,10 @@ constexpr double kFlatRelative = 1e-9;
 constexpr int kGradientStops = 16;
 constexpr double kTickLength = 4.0;
 constexpr double kLabelHeight = 18.0;
+// Tick labels: at most this many significant digits, and never smaller than this share of the
+// painter's font.
+constexpr int kMostLabelDigits = 12;
+constexpr double kSmallestLabelShare = 0.6;
 
 }  // namespace
 
@@ -87,6 +93,36 @@ std::vector<ColorTick> ColorScale::ticks(int count) const {
   return out;
 }
 
+QStringList colorTickLabels(const std::vector<ColorTick>& ticks, int digits) {
+  QStringList labels;
+  for (int d = digits;; ++d) {
+    labels.clear();
+    bool clash = false;
+    for (std::size_t i = 0; i < ticks.size(); ++i) {
+      labels << QString::number(ticks[i].value, 'g', d);
+      if (i > 0 && labels[qsizetype(i)] == labels[qsizetype(i) - 1] &&
+          ticks[i].value != ticks[i - 1].value)
+        clash = true;
+    }
+    if (!clash || d >= kMostLabelDigits) return labels;
+  }
+}
+
+QFont colorTickFont(const QFont& font, const QStringList& labels, double width,
+                    const QPaintDevice* device) {
+  double widest = 0;
+  const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
+  for (const QString& l : labels) widest = std::max(widest, metrics.horizontalAdvance(l));
+  if (widest <= width || widest <= 0) return font;
+  const double share = std::max(kSmallestLabelShare, width / widest);
+  QFont smaller = font;
+  if (font.pixelSize() > 0)
+    smaller.setPixelSize(std::max(1, static_cast<int>(std::floor(font.pixelSize() * share))));
+  else
+    smaller.setPointSizeF(font.pointSizeF() * share);
+  return smaller;
+}
+
 void paintColorBar(QPainter& p, const QRectF& bar, const ColorScale& scale,
                    const std::vector<ColorTick>& ticks, const ColorBarStyle& style) {
   QLinearGradient g(bar.bottomLeft(), bar.topLeft());
@@ -95,11 +131,15 @@ void paintColorBar(QPainter& p, const QRectF& bar, const ColorScale& scale,
                  viridis(static_cast<double>(k) / kGradientStops));
   p.fillRect(bar, g);
   p.drawRect(bar);
+  const QStringList labels = colorTickLabels(ticks, style.digits);
+  const QFont before = p.font();
+  p.setFont(colorTickFont(before, labels, style.labelWidth, p.device()));
   const double ascent = QFontMetricsF(p.font()).ascent();
   const double x = bar.right() + style.gap;
-  for (const ColorTick& t : ticks) {
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const ColorTick& t = ticks[i];
     const double y = bar.bottom() - std::clamp(t.position, 0.0, 1.0) * bar.height();
-    const QString label = QString::number(t.value, 'g', style.digits);
+    const QString& label = labels[qsizetype(i)];
     if (style.tickMarks) {
       p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + kTickLength, y));
       p.drawText(QRectF(x, y - kLabelHeight / 2, style.labelWidth, kLabelHeight),
@@ -115,6 +155,7 @@ void paintColorBar(QPainter& p, const QRectF& bar, const ColorScale& scale,
                Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                QCoreApplication::translate("ColorScale", "all equal"));
   }
+  p.setFont(before);
 }
 
 }  // namespace ropescope::ui

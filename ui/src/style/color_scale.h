@@ -3,10 +3,13 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QRectF>
+#include <QStringList>
 
 #include <vector>
 
+class QPaintDevice;
 class QPainter;
 
 namespace ropescope::ui {
@@ -68,6 +71,15 @@ struct ColorBarStyle {
   double gap = 6.0;          // from the bar's right edge to the labels
   double labelWidth = 60.0;  // room for a label (and the flat scale's note under it)
 };
+
+// The ticks' labels: `digits` significant digits, more where two different values would read
+// the same (866025.40..866025.45 was labelled "8.66e+05" five times), at most 12.
+QStringList colorTickLabels(const std::vector<ColorTick>& ticks, int digits);
+// `font`, smaller where the widest label is wider than `width` ("1.732e+06" beside a narrow bar
+// was cut to "1.732e-"), down to a least share of its size (color_scale.cpp).
+// Measured as drawn on `device` (a figure's image has its own resolution), else on the screen.
+QFont colorTickFont(const QFont& font, const QStringList& labels, double width,
+                    const QPaintDevice* device = nullptr);
 
 // The vertical viridis bar in `bar` (low at the bottom) framed and labelled in the painter's pen
 // and font, with `ticks`; a flat scale gets "all equal" under its one label.
