@@ -110,17 +110,26 @@ QStringList colorTickLabels(const std::vector<ColorTick>& ticks, int digits) {
 
 QFont colorTickFont(const QFont& font, const QStringList& labels, double width,
                     const QPaintDevice* device) {
-  double widest = 0;
-  const QFontMetricsF metrics = device ? QFontMetricsF(font, device) : QFontMetricsF(font);
-  for (const QString& l : labels) widest = std::max(widest, metrics.horizontalAdvance(l));
-  if (widest <= width || widest <= 0) return font;
-  const double share = std::max(kSmallestLabelShare, width / widest);
-  QFont smaller = font;
-  if (font.pixelSize() > 0)
-    smaller.setPixelSize(std::max(1, static_cast<int>(std::floor(font.pixelSize() * share))));
-  else
-    smaller.setPointSizeF(font.pointSizeF() * share);
-  return smaller;
+  const auto widest = [&](const QFont& f) {
+    const QFontMetricsF metrics = device ? QFontMetricsF(f, device) : QFontMetricsF(f);
+    double w = 0;
+    for (const QString& l : labels) w = std::max(w, metrics.horizontalAdvance(l));
+    return w;
+  };
+  // A step at a time, measured at each size: a small font's hinting keeps it wider than its
+  // share of the large one (a label scaled by that share was still cut on screen).
+  const bool pixels = font.pixelSize() > 0;
+  const double full = pixels ? font.pixelSize() : font.pointSizeF();
+  const double step = pixels ? 1.0 : 0.25;
+  QFont f = font;
+  for (double size = full; widest(f) > width && size - step >= full * kSmallestLabelShare;) {
+    size -= step;
+    if (pixels)
+      f.setPixelSize(static_cast<int>(size));
+    else
+      f.setPointSizeF(size);
+  }
+  return f;
 }
 
 void paintColorBar(QPainter& p, const QRectF& bar, const ColorScale& scale,
