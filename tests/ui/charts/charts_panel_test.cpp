@@ -41,6 +41,13 @@ QLineSeries* profileSeries(ChartsPanel* panel, const QString& name) {
   return nullptr;
 }
 
+// The panel shown tall enough for every chart, and its "PTD of every design" bar chart.
+QChartView* showWithPtdBars(ChartsPanel& panel) {
+  panel.resize(900, 1400);
+  panel.show();
+  return panel.findChild<QChartView*>(QStringLiteral("ptdBarsChart"));
+}
+
 }  // namespace
 
 TEST(ChartsPanel, DrawsALongProfileDecimatedWithItsExtremes) {
@@ -128,9 +135,7 @@ TEST(ChartsPanel, ZeroBarsReadZero) {
   model.setScene(s);
   model.flushSummaries();
   ChartsPanel panel(&model);
-  panel.resize(900, 1400);
-  panel.show();
-  auto* view = panel.findChild<QChartView*>(QStringLiteral("ptdBarsChart"));
+  auto* view = showWithPtdBars(panel);
   ASSERT_NE(view, nullptr);
   auto* labels = view->chart()->findChild<figure::ZeroBarLabels*>();
   ASSERT_NE(labels, nullptr);
@@ -199,9 +204,7 @@ TEST(ChartsPanel, TheMarkedBarTakesEachPalettesColour) {
   ASSERT_TRUE(model.waitForMetrics());
   model.flushSummaries();
   ChartsPanel panel(&model);
-  panel.resize(900, 1400);
-  panel.show();
-  auto* view = panel.findChild<QChartView*>(QStringLiteral("ptdBarsChart"));
+  auto* view = showWithPtdBars(panel);
   ASSERT_NE(view, nullptr);
   ASSERT_TRUE(waitUntil([&] { return panel.highlightedDesign() >= 0; }));
   auto* series = qobject_cast<QAbstractBarSeries*>(view->chart()->series().value(0));

@@ -55,6 +55,14 @@ bool allInView(PositionSpaceView& view, const PositionIds& ids, double& width, d
   return true;
 }
 
+// The window at a laptop's size, shown and settled, on the sample scene with its metrics in.
+void showSampleAtLaptopSize(MainWindow& w) {
+  w.resize(1366, 768);
+  showAndSettle(&w);
+  w.startWith(sampleScene());
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+}
+
 }  // namespace
 
 TEST(SpaceCamera, AnEditThatMovesTheIdsKeepsEveryTokenInView) {
@@ -98,10 +106,7 @@ TEST(SpaceCamera, AStrideEditInTheWindowKeepsEveryTokenInView) {
 // The same report: the tour closed at its Circle-RoPE step left the view blank.
 TEST(SpaceCamera, TheTourClosedAtItsLastStepLeavesEveryTokenInView) {
   MainWindow w;
-  w.resize(1366, 768);
-  showAndSettle(&w);
-  w.startWith(sampleScene());
-  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  ASSERT_NO_FATAL_FAILURE(showSampleAtLaptopSize(w));
   w.startTour();
   for (int i = 1; i < w.tourPanel()->stepCount(); ++i) {
     w.tourPanel()->next();
@@ -124,10 +129,7 @@ TEST(SpaceCamera, TheTourClosedAtItsLastStepLeavesEveryTokenInView) {
 // names were off-screen. The kept scene is framed; an unedited tour gives the camera back.
 TEST(SpaceCamera, ATourClosedAfterAnEditFramesTheEditedScene) {
   MainWindow w;
-  w.resize(1366, 768);
-  showAndSettle(&w);
-  w.startWith(sampleScene());
-  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  ASSERT_NO_FATAL_FAILURE(showSampleAtLaptopSize(w));
   const auto cameraPosition = [&] {
     std::array<double, 3> p{};
     w.spaceView()->camera()->GetPosition(p.data());
