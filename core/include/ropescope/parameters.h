@@ -31,6 +31,7 @@ struct ParameterSpec {
 class ParameterSet {
  public:
   void set(const std::string& key, double value) { values_[key] = value; }
+  void erase(const std::string& key) { values_.erase(key); }  // back to the spec's default
   std::optional<double> find(const std::string& key) const;
   double get(const std::string& key, const std::vector<ParameterSpec>& specs) const;
   const std::map<std::string, double>& values() const { return values_; }

@@ -355,3 +355,44 @@ TEST(ScenePanelFields, ASegmentCountTypedOutOfRangeStaysInItsCell) {
   EXPECT_EQ(last->value(), 1);
   EXPECT_FALSE(model.problem());
 }
+
+// A user's-eye report: with V2PE's stride typed out of range, a head dim typed odd showed no
+// message anywhere (core stopped at the stride). Every bad field shows its own message, each
+// goes when its field is put right, and the scene is computed when both are.
+TEST(ScenePanelFields, TwoBadFieldsEachShowTheirMessage) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  panel.show();
+  model.chooseDesign("v2pe", false);
+  auto* stride = panel.parameterEditor("visual_stride")->findChild<QDoubleSpinBox*>();
+  auto* head = panel.findChild<QSpinBox*>(QStringLiteral("head_dim"));
+  ASSERT_NE(stride, nullptr);
+  ASSERT_NE(head, nullptr);
+  const auto type = [](QAbstractSpinBox* box, const char* text) {
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, QLatin1String(text));
+    QTest::keyClick(box, Qt::Key_Enter);
+    QCoreApplication::processEvents();
+  };
+  type(stride, "-5");
+  type(head, "127");
+  const QString strideMessage = panel.errorFor(QStringLiteral("visual_stride"));
+  const QString headMessage = panel.errorFor(QStringLiteral("head_dim"));
+  EXPECT_NE(strideMessage.toStdString().find("-5"), std::string::npos)
+      << strideMessage.toStdString();
+  EXPECT_NE(headMessage.toStdString().find("even"), std::string::npos) << headMessage.toStdString();
+  EXPECT_NE(headMessage.toStdString().find("127"), std::string::npos) << headMessage.toStdString();
+  ASSERT_EQ(model.problems().size(), 2u);
+  EXPECT_TRUE(panel.errorFor(QString()).isEmpty());
+
+  type(head, "64");  // the stride is still bad: its message stays, the head dim's goes
+  EXPECT_EQ(panel.errorFor(QStringLiteral("visual_stride")), strideMessage);
+  EXPECT_TRUE(panel.errorFor(QStringLiteral("head_dim")).isEmpty());
+  EXPECT_EQ(model.validScene().frequency.rotary.headDim, 128);  // still the last valid scene
+
+  type(stride, "8");
+  EXPECT_FALSE(model.problem());
+  EXPECT_TRUE(panel.errorFor(QStringLiteral("visual_stride")).isEmpty());
+  EXPECT_EQ(model.validScene().frequency.rotary.headDim, 64);
+}

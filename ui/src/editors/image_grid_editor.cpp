@@ -82,15 +82,18 @@ void ImageGridEditor::sync() {
   for (int i = 0; i + 1 < preset_->count(); ++i)
     if (imageGridPreset(preset_->itemData(i).toString().toStdString()) == g) match = i;
   preset_->setCurrentIndex(match);
-  const auto& problem = model_->problem();
-  // The image_grid fields of the table, the box itself and the preset box.
-  bool ours = problem && (problem->field == QLatin1String("image_grid") ||
-                          problem->field == QLatin1String("preset"));
+  QString message;
+  for (const InputProblem& problem : model_->problems())
+    if (message.isEmpty() && shows(problem.field)) message = problem.message;
+  error_->setText(message);
+  error_->setVisible(!message.isEmpty());
+}
+
+bool ImageGridEditor::shows(const QString& field) {
+  if (field == QLatin1String("image_grid") || field == QLatin1String("preset")) return true;
   for (const SceneField& f : sceneFields())
-    ours = ours || (problem && f.section == "image_grid" &&
-                    problem->field == QString::fromStdString(f.key()));
-  error_->setText(ours ? problem->message : QString());
-  error_->setVisible(ours);
+    if (f.section == "image_grid" && field == QString::fromStdString(f.key())) return true;
+  return false;
 }
 
 QString ImageGridEditor::error() const {

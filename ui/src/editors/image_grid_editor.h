@@ -25,6 +25,9 @@ class ImageGridEditor : public QGroupBox {
   // Applies a preset by its core name (imageGridPresetNames: "qwen2.5-vl", "glm4v", ...).
   void applyPreset(const QString& name);
   QString error() const;
+  // Whether a problem about `field` is shown here: the image_grid fields of the table, the box
+  // itself ("image_grid") and the preset box ("preset").
+  static bool shows(const QString& field);
 
  private:
   void commit(ResizeRule rule);

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 
 #include "editors/field_widgets.h"
 #include "editors/image_grid_editor.h"
@@ -372,25 +373,28 @@ void ScenePanel::rebuildParameterEditors() {
 }
 
 void ScenePanel::showErrors() {
-  errorsShown_ = model_->problem().has_value();
+  errorsShown_ = model_->isStale();
   for (auto& [field, label] : fieldErrors_) label->hide();
   for (auto& [key, editor] : editors_) editor->setError({});
   segments_->setError({});
-  const auto& problem = model_->problem();
-  if (!problem) return;
-  const std::string field = problem->field.toStdString();
-  if (auto it = editors_.find(field); it != editors_.end()) {
-    it->second->setError(problem->message);
-  } else if (problem->field == QLatin1String("layout")) {
-    segments_->setError(problem->message);
-  } else if (!imageGrid_->error().isEmpty()) {
-    // shown by the image grid box
-  } else if (auto label = fieldErrors_.find(problem->field); label != fieldErrors_.end()) {
-    label->second->setText(problem->message);
-    label->second->show();
-  } else {
-    generalError_->setText(problem->message);
-    generalError_->show();
+  // Each problem beside its field; fields that share a label (the AGE box) list theirs there.
+  std::map<QLabel*, QStringList> lines;
+  for (const InputProblem& problem : model_->problems()) {
+    if (auto it = editors_.find(problem.field.toStdString()); it != editors_.end()) {
+      it->second->setError(problem.message);
+    } else if (problem.field == QLatin1String("layout")) {
+      segments_->setError(problem.message);
+    } else if (ImageGridEditor::shows(problem.field)) {
+      // shown by the image grid box
+    } else if (auto label = fieldErrors_.find(problem.field); label != fieldErrors_.end()) {
+      lines[label->second] << problem.message;
+    } else {
+      lines[generalError_] << problem.message;
+    }
+  }
+  for (auto& [label, text] : lines) {
+    label->setText(text.join(QLatin1Char('\n')));
+    label->show();
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
+#include "ropescope/scene_problems.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -52,7 +53,7 @@ void SceneModel::setScene(const Scene& scene) {
   // Sound files count their tokens as the design's processor does: a switch to or from an omni
   // family recounts them (no file is read).
   setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
-  if (next == scene_ && !problem_) return;
+  if (next == scene_ && problems_.empty()) return;
   scene_ = std::move(next);
   const Scene shown = valid_;
   compute();
@@ -74,7 +75,7 @@ void SceneModel::compute(bool mayDefer) {
       // Seconds of work: the checks first (their message belongs beside the field at once),
       // the metrics on the worker; the views keep the last valid scene meanwhile.
       validateScene(scene_);
-      problem_.reset();
+      problems_.clear();
       computing_ = true;
       metricsWorker_->request([this, threads, scene = scene_](const LatestWorker::Context& job) {
         QElapsedTimer clock;
@@ -124,7 +125,7 @@ bool SceneModel::computeSmallChange(int threads) {
   timer.start();
   updateSceneMetrics(metrics_, scene_, changes, 256, threads);  // throws before changing it
   valid_ = scene_;
-  problem_.reset();
+  problems_.clear();
   computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   return true;
 }
@@ -136,7 +137,7 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
   computeMs_ = milliseconds;
   metrics_ = std::move(metrics);
   hasMetrics_ = true;
-  problem_.reset();
+  problems_.clear();
   biasWorker_->cancel();     // a bias spread still running is of an older scene: dropped
   summaryWorker_->cancel();  // a comparison still running is of an older scene: dropped
   if (metrics_.biasPending) startBackgroundBias();
@@ -152,7 +153,14 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
 
 void SceneModel::refuse(const InputProblem& problem) {
   computing_ = false;
-  problem_ = problem;
+  problems_ = {problem};
+  if (problem.field.isEmpty()) return;  // not about one field: no other field is looked at
+  for (const InputError& e : sceneProblems(scene_, valid_)) {
+    const QString field = QString::fromStdString(e.field());
+    if (std::none_of(problems_.begin(), problems_.end(),
+                     [&](const InputProblem& p) { return p.field == field; }))
+      problems_.push_back({QString::fromStdString(e.what()), field});
+  }
 }
 
 bool SceneModel::waitForMetrics(int ms) {

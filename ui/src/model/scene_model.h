@@ -75,8 +75,14 @@ class SceneModel : public QObject {
   // Scenes computed faster than this compare the designs at once, on this thread; slower ones
   // after edits pause, in the background (default 8 ms; tests set 0 to force the background).
   void setSynchronousSummaryLimit(double milliseconds) { synchronousSummaryMs_ = milliseconds; }
-  bool isStale() const { return problem_.has_value(); }
-  const std::optional<InputProblem>& problem() const { return problem_; }
+  bool isStale() const { return !problems_.empty(); }
+  // The first problem (what the core refused first; the views keep the last valid scene).
+  std::optional<InputProblem> problem() const {
+    return problems_.empty() ? std::nullopt : std::optional(problems_.front());
+  }
+  // Every problem, one per field: the first, then the other fields the edited scene has wrong
+  // (sceneProblems), so each editor can show its own message.
+  const std::vector<InputProblem>& problems() const { return problems_; }
   double computeMilliseconds() const { return computeMs_; }
   // How often the full metrics and the all-designs comparison were computed (started, on this
   // thread or a worker's), for tests: a selection click starts neither.
@@ -135,7 +141,7 @@ class SceneModel : public QObject {
   SceneMetrics metrics_;
   std::vector<DesignSummary> summaries_;
   std::vector<ModalityPairMetrics> modalities_;
-  std::optional<InputProblem> problem_;
+  std::vector<InputProblem> problems_;
   double computeMs_ = 0.0;
   bool summariesPending_ = false;
   double synchronousSummaryMs_ = 8.0;
