@@ -1,7 +1,9 @@
 // Subcommand bodies: a few lines each over core.
 #include "cli_commands.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "ropescope/atomic_file.h"
@@ -86,9 +88,13 @@ ReportText runCommand(const Request& r) {
 
 void writeOutput(std::string_view text, const std::string& path) {
   if (path.empty()) {
+    errno = 0;
     std::cout << text;
     std::cout.flush();
-    return;
+    if (std::cout && std::fflush(stdout) == 0) return;
+    const int error = errno;  // of the write that failed (ENOSPC for > /dev/full)
+    throw InputError(std::string("cannot write the standard output") +
+                     (error ? std::string(" (") + std::strerror(error) + ")" : std::string()));
   }
   writeFileAtomically(path, {ByteSpan{text.data(), text.size()}}, "out");
 }

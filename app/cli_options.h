@@ -100,6 +100,10 @@ std::string designsHelp(Command command);
 
 // A command's --help: usage, summary, its options (cli_parser.h optionsHelp), the designs.
 std::string commandHelp(Command command);
+// What render's --help says after its options (the front prints it without starting the GUI).
+inline constexpr const char* kRenderHelpNotes =
+    "3-D views (space, compare) need an X display: run them under xvfb-run -a. Charts and\n"
+    "heat maps need none.\n";
 
 // One row of the option table, for what reads it besides the parser: the man page and the
 // shell completion (cli_docs.h), the Python module's keyword arguments.

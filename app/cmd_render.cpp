@@ -22,10 +22,6 @@ namespace ropescope::cli {
 namespace {
 
 // After the options (cli_parser.h optionsHelp).
-const char* kRenderNotes =
-    "3-D views (space, compare) need an X display: run them under xvfb-run -a. Charts and\n"
-    "heat maps need none.\n";
-
 struct RenderSettings {
   Request request;  // the scene and --out
   std::string preset, view;
@@ -161,7 +157,7 @@ std::string listPresets() {
 int runRenderCommand(const std::vector<std::string>& args) {
   const RenderSettings s = parseRenderArguments(args);
   if (s.request.help) {
-    std::cout << commandHelp(kRender) << kRenderNotes;
+    std::cout << commandHelp(kRender) << kRenderHelpNotes;
     return 0;
   }
 #ifdef ROPESCOPE_WITH_GUI

@@ -3,6 +3,7 @@
 // Built twice (app/CMakeLists.txt): `ropescope`, the front without Qt or VTK, which runs the
 // core subcommands itself and starts ropescope-gui (gui_exec.h) for the GUI, render and
 // attention on the GPU; and ropescope-gui (ROPESCOPE_WITH_GUI), which runs everything.
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -38,7 +39,7 @@ void printUsage(std::ostream& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
   using namespace ropescope;
   std::vector<std::string> args(argv + 1, argv + argc);
   installShippedModels();
@@ -51,7 +52,15 @@ int main(int argc, char** argv) {
       // render and attention start Qt: none of its own words on the CLI's stderr.
       if (command == cli::kRender || command == cli::kAttention) ui::quietQtForCommandLine();
 #else
-      if (command == cli::kRender) cli::execGui(args, "render");
+      if (command == cli::kRender) {
+        // --help needs no GUI: said here, also where ropescope-gui is not installed.
+        for (const std::string& a : rest)
+          if (a == "--help" || a == "-h") {
+            std::cout << cli::commandHelp(command) << cli::kRenderHelpNotes;
+            return 0;
+          }
+        cli::execGui(args, "render");
+      }
 #endif
       if (command == cli::kGrid) return cli::runGridCommand(rest);
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
@@ -85,9 +94,9 @@ int main(int argc, char** argv) {
     if (!args.empty() && !sceneArg) {
       std::string accepted;
       for (cli::Command c : cli::kAllCommands) accepted += std::string(cli::commandName(c)) + ", ";
-      std::cerr << "ropescope: unknown command \"" << args[0] << "\" (accepted: " << accepted
-                << "or a scene FILE.json)\n";
-      return 2;
+      // An InputError: its message shows the name's control bytes as \xHH, in one line.
+      throw InputError("unknown command \"" + args[0] + "\" (accepted: " + accepted +
+                       "or a scene FILE.json)");
     }
 #ifdef ROPESCOPE_WITH_GUI
     return ui::runGui(argc, argv, args.empty() ? std::string() : args[0]);
@@ -104,4 +113,15 @@ int main(int argc, char** argv) {
     std::cerr << "ropescope: " << e.what() << "\n";
     return 2;
   }
+}
+
+// What was printed must have reached the standard output: a full disk or a closed stream
+// (`> /dev/full`, `>&-`) is an error of its own, said in one line, not a silent exit 0.
+int main(int argc, char** argv) {
+  const int status = run(argc, argv);
+  if (status != 0) return status;  // said already
+  std::cout.flush();
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout) return status;
+  std::cerr << "ropescope: cannot write the standard output\n";
+  return 2;
 }

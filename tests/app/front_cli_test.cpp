@@ -159,6 +159,11 @@ TEST(FrontCli, AMissingGuiBinaryIsOneLineAndExitTwo) {
                      {"attention --backend gpu needs ropescope-gui"});
   expectOneLineError(run({}), "gui", {"the desktop app needs ropescope-gui"});
   expectOneLineError(run({"scene.json"}), "scene", {"the desktop app needs ropescope-gui"});
+  // render's --help is the front's own (a hunt found it refused without ropescope-gui).
+  const ProcessResult help = run({"render", "--help"});
+  EXPECT_EQ(help.status, 0) << help.err;
+  EXPECT_NE(help.out.find("--view"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("xvfb-run"), std::string::npos) << help.out;
   // auto with a display but no ropescope-gui: the CPU, and the summary says why.
   const ScopedEnv display("QT_QPA_PLATFORM", "offscreen");
   const ProcessResult a = run({"attention", "--layout", "t4"});

@@ -9,6 +9,10 @@
 //   that target is replaced as above; the link stays a link.
 // - a device, FIFO, socket or other non-regular file: opened and written directly (no temporary
 //   file, no rename), so /dev/null stays a device and a FIFO's reader gets the bytes.
+// - one of this process's open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
+//   /proc/self/fd/N): written into that descriptor as it is open, so `--out /dev/stdout | cat`
+//   feeds the pipe and `--out /dev/stdout >> log` appends to the log (reopening the path would
+//   fail for a pipe and replace the file).
 // - a folder, a read-only file (no write bit at all: refused even for root) or a file this user
 //   may not write: refused with one line (InputError), nothing changed.
 #pragma once
@@ -30,13 +34,14 @@ struct ByteSpan {
 enum class OutputKind {
   NewFile,      // nothing there yet: a temporary file renamed into place
   ReplaceFile,  // a regular file: a temporary file renamed over it, its mode kept
-  Direct,       // a device, FIFO or socket: written in place
+  Direct,       // a device, FIFO or socket, or an open descriptor: written in place
 };
 
 struct OutputTarget {
   std::string path;      // as given
   std::string resolved;  // after following symbolic links (== path when none)
   OutputKind kind = OutputKind::NewFile;
+  int descriptor = -1;  // Direct: this process's descriptor the path names, else -1
 };
 
 // Checks what is at `path` without opening or changing anything (a FIFO is not opened, so this

@@ -38,6 +38,21 @@ std::string named(const OutputTarget& t) {
                               : quote(t.path) + " (a link to " + quote(t.resolved) + ")";
 }
 
+// N where `path` names this process's descriptor N (/dev/fd/N, /proc/self/fd/N,
+// /proc/thread-self/fd/N, /proc/<this pid>/fd/N; /dev/stdout and its kin are links to the
+// second); -1 for any other path.
+int descriptorNamed(const std::string& path) {
+  const std::string pid = "/proc/" + std::to_string(::getpid()) + "/fd/";
+  for (const std::string prefix :
+       {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", pid.c_str()}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = path.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+    return std::stoi(digits);
+  }
+  return -1;
+}
+
 bool writeAll(int fd, const void* data, std::size_t size) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {
@@ -97,6 +112,15 @@ OutputTarget checkOutputPath(const std::string& path, const std::string& field) 
   };
   struct stat st {};
   for (int links = 0;; ++links) {
+    if (const int fd = descriptorNamed(t.resolved); fd >= 0) {
+      const int flags = ::fcntl(fd, F_GETFL);
+      if (flags < 0) refuse("descriptor " + std::to_string(fd) + " is not open");
+      if ((flags & O_ACCMODE) == O_RDONLY)
+        refuse("descriptor " + std::to_string(fd) + " is open for reading only");
+      t.kind = OutputKind::Direct;
+      t.descriptor = fd;
+      return t;
+    }
     if (::lstat(t.resolved.c_str(), &st) != 0) {
       const int e = errno;
       if (e == ENOENT) break;  // a new file (the folder is checked below)
@@ -144,8 +168,11 @@ OutputFile::OutputFile(const std::string& path, const std::string& field)
     : target_(checkOutputPath(path, field)), field_(field) {
   if (target_.kind == OutputKind::Direct) {
     // No O_CREAT, no O_TRUNC: what is there stays what it is. Blocks on a FIFO until it has a
-    // reader, as any writer of a FIFO does.
-    fd_ = ::open(target_.resolved.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    // reader, as any writer of a FIFO does. An open descriptor is written through a copy of it
+    // (closing the copy leaves it open), at its offset and in its mode (appending or not).
+    fd_ = target_.descriptor >= 0
+              ? ::fcntl(target_.descriptor, F_DUPFD_CLOEXEC, 0)
+              : ::open(target_.resolved.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) fail("cannot open", errno);
     return;
   }
