@@ -4,6 +4,7 @@
 #include "ropescope/decay.h"
 
 #include <cmath>
+#include <limits>
 
 #include "kernels/metric_kernels.h"
 #include "parallel.h"
@@ -19,7 +20,8 @@ double decayBound(const PairTable& pairs, const Id3& delta) {
     im += std::sin(phi);
     total += std::hypot(re, im);
   }
-  return pairs.size() ? total / pairs.size() : 0.0;
+  // (1/n) sum over no pairs is undefined, not 0.
+  return pairs.size() ? total / pairs.size() : std::numeric_limits<double>::quiet_NaN();
 }
 
 PairTable subsetPairs(const PairTable& pairs, Axis axis) {
@@ -55,7 +57,19 @@ PairTable curveTable(const PairTable& pairs, const Id3& direction, DecayForm for
           "the subset decay form is not defined for a plan with pairs on the h+w-t map (vrope): "
           "use the full form",
           "direction");
-  return subsetPairs(pairs, static_cast<Axis>(moving));
+  PairTable subset = subsetPairs(pairs, static_cast<Axis>(moving));
+  if (subset.size() == 0) {
+    std::string counts;
+    for (Axis a : {Axis::T, Axis::H, Axis::W})
+      counts += (counts.empty() ? "" : ", ") + std::string(axisName(a)) + " " +
+                std::to_string(pairs.pairsOf(a).size());
+    throw InputError(std::string("the subset decay form is undefined along ") +
+                         axisName(static_cast<Axis>(moving)) +
+                         ": the plan puts no pair on that axis (pairs per axis: " + counts +
+                         "); use the full form or an axis with pairs",
+                     "direction");
+  }
+  return subset;
 }
 
 constexpr int kLanes = 8;

@@ -153,6 +153,8 @@ TEST(Cli, BadParametersExitTwoWithTheRange) {
   expectBadInput({"bias", "--layout", L, "--sections", "16,24,23"}, "sum to 63");
   expectBadInput({"decay", "--base", "nan"}, "finite");
   expectBadInput({"decay", "--axis", "x"}, "t, h or w");
+  expectBadInput({"decay", "--plan", "vanilla", "--axis", "h", "--form", "subset"},
+                 "undefined along h");  // no pair on h: was a curve of zeros
   expectBadInput({"decay", "--max-distance", "-5"}, "1..1000000");  // render's range too
   expectBadInput({"decay", "--direction", "1,2"}, "3 comma-separated");
   expectBadInput({"ptd", "--layout", L, "--frobnicate"}, "unknown option");

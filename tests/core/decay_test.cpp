@@ -2,6 +2,8 @@
 // over long ranges, and the multi-axis sanity row (all axes together = 1-D).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "test_util.h"
@@ -80,6 +82,23 @@ TEST(Decay, AllAxesTogetherReproduceTheOneDimensionalCurve) {
 TEST(Decay, SubsetFormNeedsOneAxis) {
   EXPECT_THROW(decayCurve(table("mrope", 1e6), {1, 1, 0}, 10, DecayForm::Subset), InputError);
   EXPECT_THROW(decayCurve(table("mrope", 1e6), {1, 0, 0}, -1), InputError);
+}
+
+// (1/n) sum over n = 0 pairs is undefined: a hunt found the subset curve of an axis the plan
+// puts no pair on (vanilla: every pair on t) written as zeros. It is refused, naming the axis
+// and the pairs per axis; the full form of the same direction is defined (phase 0: U = (n+1)/2).
+TEST(Decay, TheSubsetFormOfAnAxisWithoutPairsIsUndefined) {
+  const PairTable vanilla = table("vanilla", 1e4);
+  try {
+    decayCurve(vanilla, {0, 1, 0}, 3, DecayForm::Subset);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "direction");
+    EXPECT_NE(std::string(e.what()).find("along h"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("t 64, h 0, w 0"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(decayCurve(vanilla, {0, 1, 0}, 3, DecayForm::Full), std::vector<double>(4, 32.5));
+  EXPECT_TRUE(std::isnan(decayBound(subsetPairs(vanilla, Axis::H), {0, 1, 0})));
 }
 
 TEST(Decay, ThreadsAndFractionalDirectionsAgreeWithReference) {
