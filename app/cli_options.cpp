@@ -305,7 +305,13 @@ const std::vector<Option>& options() {
          s.haveAxis = true;
          s.req.direction = {v == "t" ? 1.0 : 0.0, v == "h" ? 1.0 : 0.0, v == "w" ? 1.0 : 0.0};
        }},
-      {"direction", "A,B,C", kDecay, "decay along the displacement direction (t, h, w)",
+      {"direction", "A,B,C", kDecay,
+       [] {
+         static const std::string help =
+             std::string("decay along the displacement direction (t, h, w), each in ") +
+             kDecayDirectionRange;
+         return help.c_str();
+       }(),
        [](State& s, const std::string& v) {
          if (s.haveAxis)
            throw InputError("give either --axis or --direction, not both", "direction");

@@ -9,6 +9,7 @@
 #include "kernels/metric_kernels.h"
 #include "parallel.h"
 #include "ropescope/errors.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -125,8 +126,11 @@ std::vector<double> decayCurve(const PairTable& pairs, const Id3& direction, int
                          std::to_string(maxDistance) + ")",
                      "max_distance");
   for (double d : direction)
-    if (!std::isfinite(d))
-      throw InputError("direction components must be finite numbers", "direction");
+    if (!(std::abs(d) <= kMaxDecayDirection))  // NaN too
+      throw InputError(std::string("direction components must be finite numbers in ") +
+                           kDecayDirectionRange + " (got " + formatDouble(direction[0]) + "," +
+                           formatDouble(direction[1]) + "," + formatDouble(direction[2]) + ")",
+                       "direction");
   const PairTable table = curveTable(pairs, direction, form);
   const int n = table.size();
   std::vector<double> omega(n);

@@ -28,6 +28,13 @@ std::string formatDouble(double v) {
   return std::string(buf, res.ptr);
 }
 
+std::string csvNumber(double v) {
+  if (!std::isfinite(v)) return {};
+  if (std::abs(v) < 9007199254740992.0 && v == std::trunc(v) && !(v == 0 && std::signbit(v)))
+    return std::to_string(static_cast<long long>(v));
+  return formatDouble(v);
+}
+
 namespace {
 
 std::string dumpJson(const json& j) {
@@ -59,9 +66,9 @@ std::string idsReport(const PositionIds& ids, TableFormat f,
       s += std::to_string(i) + ',' + modalityName(t.modality) + ',' + std::to_string(t.segment) +
            ',' + (t.frame < 0 ? "" : std::to_string(t.frame)) + ',' +
            (t.row < 0 ? "" : std::to_string(t.row)) + ',' +
-           (t.col < 0 ? "" : std::to_string(t.col)) + ',' + formatDouble(ids.ids[i][0]) + ',' +
-           formatDouble(ids.ids[i][1]) + ',' + formatDouble(ids.ids[i][2]);
-      if (fourth) s += ',' + formatDouble(axisCoordinate(Axis::Mix, ids.ids[i]));
+           (t.col < 0 ? "" : std::to_string(t.col)) + ',' + csvNumber(ids.ids[i][0]) + ',' +
+           csvNumber(ids.ids[i][1]) + ',' + csvNumber(ids.ids[i][2]);
+      if (fourth) s += ',' + csvNumber(axisCoordinate(Axis::Mix, ids.ids[i]));
       if (labelled) s += ',' + std::to_string(labels[i].tokenId) + ',' + labels[i].role;
       s += '\n';
     }
@@ -98,7 +105,7 @@ std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat 
     std::string s = fromColumn(g) + ",token,mean_distance,ptd\n";
     for (std::size_t i = 0; i < ptd.perText.size(); ++i)
       s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' +
-           formatDouble(ptd.meanDistance[i]) + ',' + formatDouble(ptd.perText[i]) + '\n';
+           csvNumber(ptd.meanDistance[i]) + ',' + csvNumber(ptd.perText[i]) + '\n';
     return s;
   }
   const std::string from = tokenGroupName(g.from), to = tokenGroupName(g.to);
@@ -117,8 +124,8 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
   if (f == TableFormat::Csv) {
     std::string s = fromColumn(g) + ",token,mean_bias,bias_spread\n";
     for (std::size_t i = 0; i < bias.perText.size(); ++i)
-      s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' +
-           formatDouble(bias.meanBias[i]) + ',' + formatDouble(bias.perText[i]) + '\n';
+      s += std::to_string(i) + ',' + std::to_string(text[i]) + ',' + csvNumber(bias.meanBias[i]) +
+           ',' + csvNumber(bias.perText[i]) + '\n';
     return s;
   }
   const std::string from = tokenGroupName(g.from);
@@ -161,6 +168,13 @@ char* putJsonNumber(char* p, double v) {
   if (!std::isfinite(v)) return putText(p, "null");
   if (std::abs(v) < 1e15)
     if (char* e = putWhole(p, v)) return putText(e, ".0");  // 100000.0, not 1e+05
+  return putNumber(p, v);
+}
+
+// As csvNumber writes it: nothing where undefined, whole numbers in integer digits.
+char* putCsvNumber(char* p, double v) {
+  if (!std::isfinite(v)) return p;
+  if (char* e = putWhole(p, v)) return e;
   return putNumber(p, v);
 }
 
@@ -214,12 +228,9 @@ ReportText decayReport(const std::vector<double>& bound, TableFormat f, int thre
   if (f == TableFormat::Csv) {
     p = putText(p, "distance,bound\n");
     p = putParallel(p, n, 2 * kNumberChars + 2, threads, [&](char* q, std::size_t i) {
-      // Shortest round trip, as before: 100000 is "1e+05" there, so only below 1e5 as integers.
-      const double d = static_cast<double>(i);
-      char* e = d < 1e5 ? putWhole(q, d) : nullptr;
-      q = e ? e : putNumber(q, d);
+      q = putCsvNumber(q, static_cast<double>(i));
       *q++ = ',';
-      q = putNumber(q, bound[i]);
+      q = putCsvNumber(q, bound[i]);
       *q++ = '\n';
       return q;
     });
@@ -240,9 +251,9 @@ std::string freqsReport(const std::vector<PairWavelength>& pairs, double context
   if (f == TableFormat::Csv) {
     std::string s = "index,axis,theta,wavelength,full_turn,dim_a,dim_b\n";
     for (const PairWavelength& p : pairs)
-      s += std::to_string(p.index) + ',' + axisName(p.axis) + ',' + formatDouble(p.theta) + ',' +
-           (p.wavelength ? formatDouble(*p.wavelength) : "") + ',' + (p.fullTurn ? "1" : "0") +
-           ',' + std::to_string(p.dims.first) + ',' + std::to_string(p.dims.second) + '\n';
+      s += std::to_string(p.index) + ',' + axisName(p.axis) + ',' + csvNumber(p.theta) + ',' +
+           (p.wavelength ? csvNumber(*p.wavelength) : "") + ',' + (p.fullTurn ? "1" : "0") + ',' +
+           std::to_string(p.dims.first) + ',' + std::to_string(p.dims.second) + '\n';
     return s;
   }
   json arr = json::array();

@@ -22,7 +22,7 @@ std::string csvText(const std::string& s) {
 
 std::string csvCell(const TableCell& cell) {
   // An undefined value (NaN: a PTD with no visual token) is an empty cell, as JSON's null.
-  if (const auto* d = std::get_if<double>(&cell)) return std::isnan(*d) ? "" : formatDouble(*d);
+  if (const auto* d = std::get_if<double>(&cell)) return csvNumber(*d);
   if (const auto* i = std::get_if<long long>(&cell)) return std::to_string(*i);
   return csvText(std::get<std::string>(cell));
 }

@@ -23,6 +23,11 @@ inline constexpr int kMinDecayDistance = 1;
 // The N of a decay curve nobody chose (`decay`, `render` and a figure without a preset's own).
 inline constexpr int kDefaultDecayDistance = 256;
 inline constexpr int kMaxDecayDistance = 1'000'000;
+// Each component of a decay curve's direction is in [-kMaxDecayDirection, kMaxDecayDirection]:
+// a displacement of up to 10^12 at the longest curve, whose phases still carry digits (a
+// component of 1e308 made every phase infinite and the curve NaN).
+inline constexpr double kMaxDecayDirection = 1e6;
+inline constexpr const char* kDecayDirectionRange = "-1e6..1e6";  // as messages and --help say it
 
 // U for any displacement; exact cos/sin per pair.
 double decayBound(const PairTable& pairs, const Id3& delta);

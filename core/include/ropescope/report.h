@@ -18,6 +18,10 @@ TableFormat parseTableFormat(const std::string& name);  // "json" | "csv", throw
 
 // Shortest decimal that reads back to the same double ("nan"/"inf" never occur in results).
 std::string formatDouble(double v);
+// A number as a CSV cell: empty where it is undefined (NaN, infinite: JSON's null), a whole
+// number below 2^53 in integer digits ("100000", where formatDouble writes "1e+05", so a
+// column of whole numbers reads back with int()), anything else as formatDouble.
+std::string csvNumber(double v);
 
 std::string idsReport(const PositionIds& ids, TableFormat f);
 // What each token of a model's token sequence is (ids --tokens): its token id and role ("text",
