@@ -6,6 +6,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -27,6 +28,7 @@
 #include "editors/parameter_editor.h"
 #include "editors/scene_panel.h"
 #include "editors/segment_list_editor.h"
+#include "figures/figure_presets.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
 #include "jobs/latest_worker.h"
@@ -319,6 +321,55 @@ TEST(MainWindow, QuitAsksAboutUnsavedChanges) {
   answer(QMessageBox::Discard, &asked);
   EXPECT_TRUE(win.w.close());
   EXPECT_TRUE(asked);
+}
+
+// A user's-eye report: a preset chosen over a scene with unsaved changes replaced it without a
+// word, and the next Ctrl+S wrote the preset over the scene's file. The preset asks first, as
+// Open does; Cancel keeps everything; Discard opens it as a new untitled scene, so the file
+// that was open is left as it was saved.
+TEST(MainWindow, APresetAsksAboutUnsavedChangesAndOpensUntitled) {
+  Window win;
+  QTemporaryDir dir;
+  const QString file = dir.filePath(QStringLiteral("s1.json"));
+  ASSERT_TRUE(win.w.saveTo(file));
+  const QByteArray saved = [&] {
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+  }();
+  ASSERT_FALSE(saved.isEmpty());
+  numberField(win.w.panel(), "alpha")->setValue(0.1);
+  ASSERT_TRUE(win.w.isModified());
+  const ropescope::Scene edited = win.w.model()->scene();
+  auto* preset = win.w.findChild<QAction*>(QStringLiteral("preset_roformer-decay"));
+  ASSERT_NE(preset, nullptr);
+  bool asked = false;
+  QMessageBox::StandardButton button = QMessageBox::Cancel;
+  QTimer answer;  // answers the question inside its own event loop, whenever it shows
+  QObject::connect(&answer, &QTimer::timeout, [&] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      asked = true;
+      box->button(button)->click();
+    }
+  });
+  answer.start(10);
+
+  preset->trigger();
+  EXPECT_TRUE(asked);
+  EXPECT_EQ(win.w.model()->scene(), edited);
+  EXPECT_EQ(win.w.currentFile(), file);
+  EXPECT_TRUE(win.w.isModified());
+
+  asked = false;
+  button = QMessageBox::Discard;
+  preset->trigger();
+  EXPECT_TRUE(asked);
+  EXPECT_EQ(win.w.model()->scene(), ropescope::ui::findFigurePreset("roformer-decay").scene);
+  EXPECT_TRUE(win.w.currentFile().isEmpty());
+  EXPECT_FALSE(win.w.isModified());
+  EXPECT_TRUE(win.w.windowTitle().startsWith(QStringLiteral("untitled")));
+  QFile f(file);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_EQ(f.readAll(), saved);
 }
 
 TEST(MainWindow, QuitAfterSavingDoesNotAsk) {

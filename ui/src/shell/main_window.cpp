@@ -498,12 +498,9 @@ void MainWindow::addCameraActions(QMenu* viewMenu, QToolBar* toolbar) {
 
 // The Presets menu (the papers' figures as scenes) and Help.
 void MainWindow::buildHelpMenus() {
-  figures_->fillPresetsMenu(menuBar()->addMenu(tr("&Presets")),
-                            [this](const Scene& scene, const std::string& view) {
-                              model_->setScene(scene);
-                              setCompareMode(view == "compare");
-                              showPictureTab(view.rfind("picture", 0) == 0);
-                            });
+  figures_->fillPresetsMenu(
+      menuBar()->addMenu(tr("&Presets")),
+      [this](const Scene& scene, const std::string& view) { openPreset(scene, view); });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* tour = help->addAction(tr("&Tour"), this, &MainWindow::startTour);
   tour->setShortcut(QKeySequence(Qt::Key_F1));
@@ -944,6 +941,14 @@ void MainWindow::startWith(const Scene& scene) {
   for (const Segment& s : scene.layout.segments) picture = picture || s.source.isPicture();
   showPictureTab(picture);
   refreshTitle();
+}
+
+void MainWindow::openPreset(const Scene& scene, const std::string& view) {
+  if (!maybeSave()) return;
+  currentFile_.clear();
+  startWith(scene);
+  setCompareMode(view == "compare");
+  showPictureTab(view.rfind("picture", 0) == 0);
 }
 
 void MainWindow::showPictureTab(bool picture) {

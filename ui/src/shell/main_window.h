@@ -91,6 +91,10 @@ class MainWindow : public QMainWindow {
   bool openFile(const QString& path);
   // Starts on `scene` as if it had been saved (no unsaved-changes prompt for it).
   void startWith(const Scene& scene);
+  // A preset of the Presets menu, opened as a new untitled scene in its view (the Save /
+  // Discard / Cancel question first where the scene has unsaved changes): Save then asks for a
+  // file name rather than writing the preset over the file that was open.
+  void openPreset(const Scene& scene, const std::string& view);
   bool saveTo(const QString& path);
   // File → Load ids…: the scene's design becomes ids-file with the ids of a .npy ([N,3] or
   // [3,N]) over the current layout. A bad file or a token count that differs from the layout's
