@@ -396,3 +396,31 @@ TEST(ScenePanelFields, TwoBadFieldsEachShowTheirMessage) {
   EXPECT_TRUE(panel.errorFor(QStringLiteral("visual_stride")).isEmpty());
   EXPECT_EQ(model.validScene().frequency.rotary.headDim, 64);
 }
+
+// A user's-eye report: a layout typed and entered in the line, the cursor still there, and then
+// a preset: the line kept the typed layout while the table and the views showed the preset's.
+// Text entered is handed over (the scene's layout shows from then on); text being typed stays.
+TEST(ScenePanelFields, TheLayoutLineFollowsTheSceneOnceItsTextIsEntered) {
+  SceneModel model;
+  ScenePanel panel(&model);
+  panel.show();
+  panel.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&panel));
+  auto* line = panel.findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(line, nullptr);
+  line->setFocus();
+  line->selectAll();
+  QTest::keyClicks(line, QStringLiteral("t3,i5x5,t3"));
+  QTest::keyClick(line, Qt::Key_Enter);
+  ASSERT_FALSE(model.problem());
+  ASSERT_EQ(model.scene().layout.tokenCount(), 31u);
+  ASSERT_TRUE(line->hasFocus());  // the cursor stays in the line
+
+  model.edit([](Scene& s) { s.layout = parseLayoutSpec("i3x3,t5"); });  // as a preset does
+  EXPECT_EQ(line->text(), QStringLiteral("i3x3,t5"));
+
+  QTest::keyClicks(line, QStringLiteral(",t9"));  // typing, not entered: kept over an edit
+  ASSERT_EQ(line->text(), QStringLiteral("i3x3,t5,t9")) << line->isModified() << line->hasFocus();
+  model.edit([](Scene& s) { s.designParams.set("alpha", 0.25); });
+  EXPECT_EQ(line->text(), QStringLiteral("i3x3,t5,t9"));
+}

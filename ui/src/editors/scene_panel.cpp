@@ -233,6 +233,7 @@ void ScenePanel::buildPlanBox(QVBoxLayout* column) {
       model_->reportProblem({QString::fromStdString(e.what()), QString::fromStdString(e.field())});
       return;
     }
+    sections_->setModified(false);  // handed over, as the layout line's text
     model_->edit([&](Scene& s) { s.frequency.sections = values; });
   });
 }
@@ -334,7 +335,7 @@ void ScenePanel::sync(SceneChanges parts) {
     kvHead_->setValue(s.frequency.kvHead);
   }
   multiheadRow_->setEnabled(s.frequency.plan == "multihead");
-  if (!sections_->hasFocus())
+  if (!sections_->hasFocus() || !sections_->isModified())
     sections_->setText(QString::fromStdString(formatSectionsText(s.frequency.sections)));
 
   syncSelection();

@@ -71,6 +71,7 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   connect(spec_, &QLineEdit::returnPressed, this, [this] {
     try {
       const Layout layout = parseLayoutSpec(spec_->text().toStdString(), {{}, grid_});
+      spec_->setModified(false);  // handed over: the scene's layout shows here from now on
       emit edited(layout);
     } catch (const InputError& e) {
       emit specRejected(QString::fromStdString(e.what()));
@@ -162,7 +163,10 @@ QString SegmentListEditor::error() const {
 }
 
 void SegmentListEditor::showLayout(const Layout& typed, const Layout* table) {
-  if (!spec_->hasFocus()) spec_->setText(QString::fromStdString(formatLayoutSpec(typed)));
+  // Text being typed stays; anything else shows the scene's layout, also with the cursor in the
+  // line (a preset chosen after Enter left the line on the old layout).
+  if (!spec_->hasFocus() || !spec_->isModified())
+    spec_->setText(QString::fromStdString(formatLayoutSpec(typed)));
   // A refused layout with the table's rows (a count typed out of range in a cell, or in the line)
   // is shown as typed there too: the cell went back to the valid value while the line and the
   // message said otherwise, and the next edit of another row brought the old value back. One
