@@ -88,6 +88,9 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   table_->setColumnWidth(KindColumn, 118);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  // Tab leaves the table (its own Tab walked the cells without end); the cells come in the tab
+  // order between the line and the buttons (rebuildRows).
+  table_->setTabKeyNavigation(false);
   table_->setMinimumHeight(130);
   table_->setMaximumHeight(190);
   column->addWidget(table_);
@@ -101,7 +104,8 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
     connect(b, &QToolButton::clicked, this, slot);
     return b;
   };
-  button(tr("+ Text"), tr("Append a text run"), [this] { addSegment(Segment::text(4)); });
+  firstButton_ =
+      button(tr("+ Text"), tr("Append a text run"), [this] { addSegment(Segment::text(4)); });
   button(tr("+ Image"), tr("Append an image grid"), [this] { addSegment(Segment::image(4, 4)); });
   button(tr("+ Video"), tr("Append a video grid"), [this] { addSegment(Segment::video(2, 4, 4)); });
   button(tr("+ Audio"), tr("Append a run of audio tokens (40 tokens: 1.6 s of Qwen2.5-Omni)"),
@@ -193,8 +197,7 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
     const Segment& seg = layout.segments[r];
     if (seg.source.isFile()) {
       // A file's grid comes from smart_resize: shown, not edited (remove or reorder it).
-      auto* name = new QLabel(fileLabel(seg), table_);
-      name->setToolTip(QString::fromStdString(seg.source.path));
+      auto* name = new QLabel(table_);  // its text and tooltip: fillRow
       name->setContentsMargins(4, 0, 4, 0);
       table_->setCellWidget(r, KindColumn, name);
       for (int c = FramesColumn; c < ColumnCount; ++c) {
@@ -235,6 +238,16 @@ void SegmentListEditor::rebuildRows(const Layout& layout) {
     fillRow(r, layout.segments[r]);
   }
   if (current >= 0 && current < table_->rowCount()) table_->selectRow(current);
+  // The cells are made after the buttons: without this Tab went from the last cell elsewhere.
+  QWidget* previous = table_;
+  QWidget::setTabOrder(spec_, table_);
+  for (int r = 0; r < table_->rowCount(); ++r)
+    for (int c = 0; c < ColumnCount; ++c)
+      if (QWidget* cell = table_->cellWidget(r, c); cell && (cell->focusPolicy() & Qt::TabFocus)) {
+        QWidget::setTabOrder(previous, cell);
+        previous = cell;
+      }
+  QWidget::setTabOrder(previous, firstButton_);
 }
 
 void SegmentListEditor::fillRow(int row, const Segment& s) {
@@ -245,7 +258,11 @@ void SegmentListEditor::fillRow(int row, const Segment& s) {
   const QSignalBlocker b1(a), b2(rows), b3(cols);
   // Text and audio runs: a length; pictures: frames x rows x cols.
   const bool run = s.kind == SegmentKind::Text || s.kind == SegmentKind::Audio;
-  if (!kind) {  // a file row: sizes only
+  if (!kind) {  // a file row: its file's name and sizes
+    if (auto* name = qobject_cast<QLabel*>(table_->cellWidget(row, KindColumn))) {
+      name->setText(fileLabel(s));  // another file can take the row (img: -> aud:)
+      name->setToolTip(QString::fromStdString(s.source.path));
+    }
     a->setValue(run ? s.length : s.frames);
     rows->setValue(s.rows);
     cols->setValue(s.cols);

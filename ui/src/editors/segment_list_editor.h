@@ -11,6 +11,7 @@
 
 class QLineEdit;
 class QTableWidget;
+class QToolButton;
 class QLabel;
 
 namespace ropescope::ui {
@@ -60,6 +61,7 @@ class SegmentListEditor : public QWidget {
   ImageGridSettings grid_;
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
+  QToolButton* firstButton_ = nullptr;  // "+ Text": where Tab goes after the table
   QLabel* error_ = nullptr;
   QLabel* fileMessage_ = nullptr;
   std::vector<bool> fileRows_;  // which rows show a file segment (a name, not editable sizes)
