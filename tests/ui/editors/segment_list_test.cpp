@@ -78,3 +78,19 @@ TEST(SegmentList, AFileRowNamesTheFileNowInIt) {
   EXPECT_TRUE(fileName().contains(QStringLiteral("second-picture.png")))
       << fileName().toStdString();
 }
+
+// The same report: "picture 1x1 has a side shorter than 28 px" stayed under the list for the
+// whole session, after other layouts and presets. It stays while the layout it was refused for
+// does, and goes with the next layout.
+TEST(SegmentList, ARefusedFilesMessageGoesWithItsLayout) {
+  SegmentListEditor list;
+  auto* message = list.findChild<QLabel*>(QStringLiteral("fileMessage"));
+  ASSERT_NE(message, nullptr);
+  list.showLayout(parseLayoutSpec("t4,i6x6,t8"));
+  list.setFileMessage(QStringLiteral("picture 1x1 has a side shorter than 28 px"));
+  EXPECT_FALSE(message->isHidden());
+  list.showLayout(parseLayoutSpec("t4,i6x6,t8"));  // the same layout again (another field)
+  EXPECT_FALSE(message->isHidden());
+  list.showLayout(parseLayoutSpec("t4,i6x6,t9"));
+  EXPECT_TRUE(message->isHidden());
+}

@@ -134,6 +134,7 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
 }
 
 void SegmentListEditor::setFileMessage(const QString& message) {
+  fileMessageLayout_ = shown_;
   fileMessage_->setText(message);
   fileMessage_->setVisible(!message.isEmpty());
 }
@@ -167,6 +168,9 @@ QString SegmentListEditor::error() const {
 }
 
 void SegmentListEditor::showLayout(const Layout& typed, const Layout* table) {
+  // A refused file's message is about the layout it was refused for: another layout (typed, a
+  // preset, a scene opened) takes it away.
+  if (!fileMessage_->isHidden() && typed != fileMessageLayout_) setFileMessage({});
   // Text being typed stays; anything else shows the scene's layout, also with the cursor in the
   // line (a preset chosen after Enter left the line on the old layout).
   if (!spec_->hasFocus() || !spec_->isModified())

@@ -61,6 +61,7 @@ class SegmentListEditor : public QWidget {
   ImageGridSettings grid_;
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
+  Layout fileMessageLayout_;            // the layout shown when the file message was set
   QToolButton* firstButton_ = nullptr;  // "+ Text": where Tab goes after the table
   QLabel* error_ = nullptr;
   QLabel* fileMessage_ = nullptr;
