@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -29,6 +30,7 @@
 #include "sound/sound_spectrogram.h"
 #include "sound/sound_view.h"
 #include "sound/sound_waveform.h"
+#include "style/color_scale.h"
 
 using namespace ropescope;
 using namespace ropescope::ui;
@@ -264,5 +266,38 @@ TEST(SoundView, FigureExportsEveryFormatWithTheCoresNumbers) {
     ADD_FAILURE() << "exported a sound figure without audio";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("a<N>"), std::string::npos) << e.what();
+  }
+}
+
+// A user's-eye report: the distance overlay's colour bar read "3.59e+" and "3.46e+" for 3464 to
+// 3592 (three digits written with an exponent, cut at the canvas's edge). The labels are whole
+// numbers, and nothing is drawn past the canvas: a wider image around the same canvas stays
+// blank right of it.
+TEST(SoundView, TheOverlaysColourBarLabelsStayOnTheCanvas) {
+  SoundPicture pic;
+  pic.duration = 2.0;
+  pic.spans = {{0.0, 1.0}, {1.0, 2.0}};
+  pic.overlay = {3464.0, 3592.0};
+  pic.overlayMin = 3464.0;
+  pic.overlayMax = 3592.0;
+  pic.overlayName = QStringLiteral("distance");
+  EXPECT_EQ(colorTickLabels(ColorScale::linear(3464.0, 3592.0).ticks(2), 4),
+            (QStringList{QStringLiteral("3464"), QStringLiteral("3592")}));
+  for (const bool dark : {false, true}) {
+    pic.dark = dark;
+    const QRectF canvas(0, 0, 420, 160);
+    QImage image(620, 160, QImage::Format_ARGB32);
+    const QRgb sentinel = qRgb(255, 0, 255);
+    image.fill(sentinel);
+    {
+      QPainter p(&image);
+      p.setClipping(false);
+      paintWaveform(p, canvas, pic);
+    }
+    int outside = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = static_cast<int>(canvas.right()) + 1; x < image.width(); ++x)
+        outside += image.pixel(x, y) != sentinel;
+    EXPECT_EQ(outside, 0) << (dark ? "dark" : "light");
   }
 }

@@ -65,8 +65,10 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
     p.setPen(fg);
     ColorBarStyle style;
     style.tickMarks = false;
-    style.digits = 3;
     style.gap = 3;
+    // The labels' room ends at the canvas: with the default room and 3 digits, 3592 was drawn
+    // as "3.59e+03" and cut to "3.59e+".
+    style.labelWidth = canvas.right() - (bar.right() + style.gap) - 1;
     paintColorBar(p, bar, scale, scale.ticks(2), style);
   }
 }
