@@ -80,6 +80,52 @@ TEST(SpaceCamera, AnEditThatMovesTheIdsKeepsEveryTokenInView) {
   }
 }
 
+// A user's-eye report: every Circle-RoPE alpha animation jumped after its first frame (framed
+// for all frames) as each later frame was refitted to its own ids, with other axis ticks. With
+// bounds fixed (an animation's box of all frames), ids that move keep the camera and the box.
+TEST(SpaceCamera, FixedBoundsKeepTheCameraWhileTheIdsMove) {
+  PositionSpaceView view;
+  view.resize(470, 540);
+  const PositionIds wide = circleIds(200.0), narrow = circleIds(10.0);
+  double all[6];
+  for (int a = 0; a < 3; ++a) {
+    all[2 * a] = 1e300;
+    all[2 * a + 1] = -1e300;
+    for (const PositionIds* ids : {&wide, &narrow})
+      for (const Id3& p : ids->ids) {
+        all[2 * a] = std::min(all[2 * a], p[a]);
+        all[2 * a + 1] = std::max(all[2 * a + 1], p[a]);
+      }
+  }
+  view.setFixedBounds(all);
+  view.showIds(narrow, 2, -1);
+  view.applyPreset(CameraPreset::Default, all);
+  const auto camera = [&] {
+    std::array<double, 7> c{};
+    vtkCamera* cam = view.renderer()->GetActiveCamera();
+    cam->GetPosition(c.data());
+    cam->GetFocalPoint(c.data() + 3);
+    c[6] = cam->GetViewAngle();
+    return c;
+  };
+  const auto first = camera();
+  for (const PositionIds* ids : {&wide, &narrow, &wide}) {
+    view.showIds(*ids, 2, -1);
+    EXPECT_EQ(camera(), first);
+    double b[6];
+    view.contentBounds(b);
+    EXPECT_TRUE(std::equal(b, b + 6, all));
+    double w = 0, h = 0;
+    EXPECT_TRUE(allInView(view, *ids, w, h));
+  }
+  // Cleared: the view fits its own ids again, as without fixed bounds.
+  view.setFixedBounds(nullptr);
+  view.showIds(narrow, 1, -1);
+  double w = 0, h = 0;
+  EXPECT_TRUE(allInView(view, narrow, w, h));
+  EXPECT_GT(std::max(w / 2, h / 2), 1.0 / 3.0) << w << " x " << h;
+}
+
 // A user's-eye report: V2PE's visual stride typed as 1000000 and then 16 left the window's 3-D
 // view blank (its axis numbers floating over nothing) until the camera was reset or dragged.
 TEST(SpaceCamera, AStrideEditInTheWindowKeepsEveryTokenInView) {

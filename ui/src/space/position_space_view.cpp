@@ -557,7 +557,7 @@ void PositionSpaceView::rebuild() {
     shapeKey_ = key;
     hasContent_ = true;
     applyPreset(CameraPreset::Default);
-  } else if (moved) {
+  } else if (moved && !fixedBounds_) {
     // An edit moved the ids: keep the user's direction, fit the new extent from the start. A
     // fit from the old camera zoomed a view placed for a ring of radius 10 out to one of 200
     // while the camera stayed inside it: the tokens were behind it and the view went blank.
@@ -795,22 +795,33 @@ void PositionSpaceView::applyColors() {
   visualPoints_->Modified();
 }
 
+void PositionSpaceView::setFixedBounds(const double* bounds) {
+  if (bounds)
+    fixedBounds_.emplace(
+        std::array<double, 6>{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]});
+  else
+    fixedBounds_.reset();
+}
+
 void PositionSpaceView::contentBounds(double b[6]) const {
-  if (ids_.size() == 0) {
+  if (fixedBounds_) {
+    std::copy(fixedBounds_->begin(), fixedBounds_->end(), b);
+  } else if (ids_.size() == 0) {
     for (int a = 0; a < 3; ++a) {
       b[2 * a] = 0.0;
       b[2 * a + 1] = 1.0;
     }
     return;
-  }
-  for (int a = 0; a < 3; ++a) {
-    b[2 * a] = ids_.ids[0][a];
-    b[2 * a + 1] = ids_.ids[0][a];
-  }
-  for (const Id3& p : ids_.ids) {
+  } else {
     for (int a = 0; a < 3; ++a) {
-      b[2 * a] = std::min(b[2 * a], p[a]);
-      b[2 * a + 1] = std::max(b[2 * a + 1], p[a]);
+      b[2 * a] = ids_.ids[0][a];
+      b[2 * a + 1] = ids_.ids[0][a];
+    }
+    for (const Id3& p : ids_.ids) {
+      for (int a = 0; a < 3; ++a) {
+        b[2 * a] = std::min(b[2 * a], p[a]);
+        b[2 * a + 1] = std::max(b[2 * a + 1], p[a]);
+      }
     }
   }
   // A flat axis (e.g. one image row) still needs a visible extent for the axes' ticks.

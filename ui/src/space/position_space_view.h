@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <vtkSmartPointer.h>
@@ -113,7 +114,12 @@ class PositionSpaceView : public VtkView {
   // view's own content when bounds is null: the content (its tokens and the axes) fills the
   // view up to a margin for the axis labels and the title.
   void applyPreset(CameraPreset preset, const double* bounds = nullptr);
+  // The tokens' box, or the fixed bounds where they are set.
   void contentBounds(double bounds[6]) const;
+  // Bounds that stand for the content's (camera fit, axes, clipping) until cleared (null): an
+  // animation's frames share the box of all its frames, so the camera and the axes' ticks stay
+  // put (the first frame was framed for all frames and every later one refitted to its own).
+  void setFixedBounds(const double* bounds);
   // The camera's near and far planes around the tokens' box (with room for the axes).
   void resetClippingRange();
   // Lets several views share one camera (compare mode's linked cameras).
@@ -204,6 +210,7 @@ class PositionSpaceView : public VtkView {
   vtkSmartPointer<vtkActor> textPointsActor_, textLineActor_, visualActor_, coneActor_,
       highlightActor_;
   std::unique_ptr<SpaceAxes> axes_;
+  std::optional<std::array<double, 6>> fixedBounds_;
   vtkSmartPointer<vtkTextActor> staleText_, titleText_, coneNote_;
   QRectF titleBox_, keyBox_, staleBox_;
   // Colour key of the axes: the cube axes' own titles get small in a busy scene.

@@ -103,6 +103,7 @@ class FrameRenderer {
     view_->setDark(false);
     view_->renderer()->GradientBackgroundOff();
     view_->renderer()->SetBackground(1.0, 1.0, 1.0);
+    view_->setFixedBounds(bounds_);  // every frame framed, and its axes ticked, alike
     view_->resize(size);
     view_->show();
   }
