@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli_parser.h"
+#include "ropescope/atomic_file.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
@@ -242,7 +243,10 @@ const std::vector<Option>& options() {
        }},
       {fieldFlag("design"), "NAME", kScene,
        namesHelp("position design: ", designChoices(), " (ids-file with --ids)"),
-       [](State& s, const std::string& v) { s.designFlag = v; }},
+       [](State& s, const std::string& v) {
+         if (v.empty()) findDesign(v);  // refused with the designs' names (empty means unset)
+         s.designFlag = v;
+       }},
       {"rules", "NAME", kScene,
        "model families: transformers rule set hf-4.57 (default), hf-5.3 or hf-main",
        [](State& s, const std::string& v) { param(s, "rules", v, "--rules"); }},
@@ -356,10 +360,12 @@ const std::vector<Option>& options() {
        "write the rows (or pooled blocks) to FILE.npy as float32 [heads, rows, N]",
        [](State& s, const std::string& v) {
          setOut(s, v);
-         if (v.size() < 4 || v.compare(v.size() - 4, 4, ".npy") != 0)
-           throw InputError("--out must name a .npy file (got \"" + v +
-                                "\"): attention writes "
-                                "float32 .npy",
+         // A device, FIFO or open descriptor (/dev/null, a pipe to numpy) takes the bytes as
+         // they are; a file is named as what it holds.
+         const bool npy = v.size() >= 4 && v.compare(v.size() - 4, 4, ".npy") == 0;
+         if (!npy && checkOutputPath(v).kind != OutputKind::Direct)
+           throw InputError("--out must name a .npy file, a device or a FIFO (got \"" + v +
+                                "\"): attention writes float32 .npy",
                             "out");
        }},
       // render lists --out among its own options (cmd_render.cpp), with the formats it writes.

@@ -120,7 +120,8 @@ const std::vector<Case>& cases() {
        "attention prints its summary as JSON only (--format json; got \"csv\"); the rows go to "
        "--out FILE.npy"},
       {{"attention", "--layout", "t2,i2x2", "--out", "x.csv"},
-       "--out must name a .npy file (got \"x.csv\"): attention writes float32 .npy"},
+       "--out must name a .npy file, a device or a FIFO (got \"x.csv\"): attention writes "
+       "float32 .npy"},
       // issue 13: --rules belongs to the model families
       {{"ids", "--layout", "t2,i2x2", "--design", "mrope", "--rules", "hf-5.3"},
        "--rules applies to designs qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl, "
