@@ -119,9 +119,15 @@ PairTable resolvePairs(const FrequencySpec& input) {
                              std::to_string(spec.kvHeads) + ")",
                          kvHeads.key());
       if (sum > spec.kvHeads)
-        throw InputError("multihead sections count KV heads and must sum to at most kv heads " +
-                             std::to_string(spec.kvHeads) + " (got " + joined(spec.sections) + ")",
-                         "sections");
+        throw InputError(
+            input.sections.empty()
+                ? "multihead's default sections " + joined(spec.sections) + " count " +
+                      std::to_string(sum) + " KV heads: with kv heads " +
+                      std::to_string(spec.kvHeads) + " give sections t,h,w that sum to at most " +
+                      std::to_string(spec.kvHeads)
+                : "multihead sections count KV heads and must sum to at most kv heads " +
+                      std::to_string(spec.kvHeads) + " (got " + joined(spec.sections) + ")",
+            "sections");
       if (spec.kvHead < 0 || spec.kvHead >= spec.kvHeads)
         throw InputError("kv head must be 0.." + std::to_string(spec.kvHeads - 1) + " (got " +
                              std::to_string(spec.kvHead) + ")",

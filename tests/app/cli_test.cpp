@@ -160,6 +160,8 @@ TEST(Cli, BadParametersExitTwoWithTheRange) {
   expectBadInput({"ptd", "--layout", L, "--frobnicate"}, "unknown option");
   expectBadInput({"ptd", "--layout"}, "needs a value");
   expectBadInput({"ptd", "--layout", L, "--format", "xml"}, "json, csv");
+  expectBadInput({"freqs", "--plan", "multihead", "--kv-heads", "4"},
+                 "default sections 2,3,3 count 8 KV heads: with kv heads 4 give sections");
   expectBadInput({"ptd", "--layout", L, "--design", ""}, "unknown design \"\" (accepted: hard");
   expectBadInput({"frobnicate"}, "unknown command");
   expectBadInput({"fo\no\x1b[2J"}, "unknown command \"fo\\x0Ao\\x1B[2J\"");  // one line, no escape
