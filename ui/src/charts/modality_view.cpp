@@ -2,12 +2,14 @@
 // model's comparison (which computes the pairs) finishes; lazily while the tab is hidden.
 #include "charts/modality_view.h"
 
+#include <QBarCategoryAxis>
 #include <QChart>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "charts/chart_view.h"
@@ -20,6 +22,10 @@
 namespace ropescope::ui {
 
 namespace {
+
+// A bar chart's least height, and its height besides the bars (title, value axis, margins).
+constexpr int kChartMinimumHeight = 160;
+constexpr int kChartOverhead = 100;
 
 QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
   auto* item = new QTableWidgetItem(text);
@@ -61,7 +67,7 @@ ModalityView::ModalityView(SceneModel* model, QWidget* parent) : QWidget(parent)
   biasView_->setObjectName(QStringLiteral("modalityBiasChart"));
   for (ChartView* v : {ptdView_, biasView_}) {
     v->setRenderHint(QPainter::Antialiasing);
-    v->setMinimumHeight(160);  // the tab scrolls when the attention dock leaves less room
+    v->setMinimumHeight(kChartMinimumHeight);  // the tab scrolls when the dock leaves less room
     layout->addWidget(v, 1);
   }
   outer->addWidget(scrolling(body, true));  // built: it keeps the width it needs
@@ -111,6 +117,15 @@ void ModalityView::refresh() {
     }
     chart->setAnimationOptions(QChart::NoAnimation);
     ChartView* view = ptd ? ptdView_ : biasView_;
+    // Every pair named: a line of the names' font per bar, on top of the title and the value
+    // axis (Qt Charts drops names that would touch: 4 of 12 were named at 1366x768). The tab
+    // scrolls rather than lose one.
+    for (QAbstractAxis* axis : chart->axes())
+      if (auto* names = qobject_cast<QBarCategoryAxis*>(axis)) {
+        const int line = QFontMetrics(names->labelsFont()).height() + 2;
+        view->setMinimumHeight(std::max(kChartMinimumHeight,
+                                        kChartOverhead + static_cast<int>(names->count()) * line));
+      }
     QChart* old = view->chart();
     view->setChart(chart);
     delete old;
