@@ -58,6 +58,7 @@
 #include "sound/sound_view.h"
 #include "sound/sound_waveform.h"
 #include "space/scene_space_view.h"
+#include "style/elided_label.h"
 #include "style/metric_text.h"
 #include "style/scrolling.h"
 #include "teaching/animation_dialog.h"
@@ -233,7 +234,7 @@ void MainWindow::buildImporters() {
 }
 
 void MainWindow::buildStatusBar() {
-  status_ = new QLabel;
+  status_ = new ElidedLabel;  // shortened with "…" where the bar is narrow, whole as tooltip
   status_->setObjectName(QStringLiteral("statusMetrics"));
   staleStatus_ = new QLabel;
   staleStatus_->setStyleSheet(QStringLiteral("color: #e04040; font-weight: bold;"));
@@ -529,16 +530,17 @@ void MainWindow::refreshViews() {
   // While the bias spread comes in, the time is of the rest only: said so.
   const QString took = QString::number(model_->computeMilliseconds(), 'f', 2) +
                        (m.biasPending ? tr(" ms so far") : tr(" ms"));
-  status_->setText(tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
-                      "\xc2\xb7  computed in %5")
-                       .arg(metricText(m.ptd.ptd), biasSpreadText(m, false))
-                       .arg(m.ptd.nText)
-                       .arg(m.ptd.nVisual)
-                       .arg(took)
-                       .arg(m.ptd.defined() ? QString()
-                                            : QStringLiteral(" (%1)").arg(
-                                                  QString::fromStdString(m.ptd.undefinedReason)))
-                       .arg(audioText));
+  status_->setFullText(
+      tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
+         "\xc2\xb7  computed in %5")
+          .arg(metricText(m.ptd.ptd), biasSpreadText(m, false))
+          .arg(m.ptd.nText)
+          .arg(m.ptd.nVisual)
+          .arg(took)
+          .arg(m.ptd.defined()
+                   ? QString()
+                   : QStringLiteral(" (%1)").arg(QString::fromStdString(m.ptd.undefinedReason)))
+          .arg(audioText));
   staleStatus_->setText(
       model_->isStale() ? tr("input invalid \xe2\x80\x94 showing last valid scene")
       : model_->computing()
@@ -556,7 +558,7 @@ void MainWindow::refreshViews() {
 }
 
 QString MainWindow::statusText() const {
-  return status_->text();
+  return status_->fullText();
 }
 
 QString MainWindow::staleStatusText() const {

@@ -34,6 +34,7 @@ class ModalityView;
 class TourPanel;
 class ChartsPanel;
 class CompareView;
+class ElidedLabel;
 class FigureMenu;
 class SceneModel;
 class PictureImporter;
@@ -204,7 +205,7 @@ class MainWindow : public QMainWindow {
   QString idsCheck_;
   QString checkShown_;  // idsCheck_ as the status bar shows it
   Scene checkedScene_;  // the scene the marks in the 3-D view belong to
-  QLabel* status_ = nullptr;
+  ElidedLabel* status_ = nullptr;
   QLabel* staleStatus_ = nullptr;
   QString currentFile_;
   Scene savedScene_;
