@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -494,8 +496,12 @@ std::string readSceneText(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError("scene file \"" + path + "\" is a folder", "scene");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open scene file \"" + path + "\"", "scene");
+  if (!in)  // the reason: no such file, permission denied, ...
+    throw InputError("cannot open scene file \"" + path + "\"" +
+                         (errno ? std::string(" (") + std::strerror(errno) + ")" : std::string()),
+                     "scene");
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();
   if (size < 0) throw InputError("cannot read scene file \"" + path + "\"", "scene");
