@@ -56,6 +56,12 @@ def _word(value):
     return str(value)
 
 
+# The command line's own options: what it prints and where. A function returns its result (a
+# dict or an array) instead; help=, out= and format= were taken and then ignored (help=True even
+# computed the default scene instead of the one asked for).
+_COMMAND_LINE_ONLY = {"help", "out", "format"}
+
+
 def _args(command, options):
     table = _OPTIONS[command]
     words = []
@@ -66,6 +72,9 @@ def _args(command, options):
             continue
         # A trailing underscore is Python's way to write a keyword as a name: from_="audio".
         name = key.rstrip("_").replace("_", "-")
+        if name in _COMMAND_LINE_ONLY:
+            raise ValueError(f"{key}= is an option of the command line only: {command}() returns "
+                             "its result (see help(ropescope))")
         if name in table:
             if table[name]:
                 words += ["--" + name, _word(value)]
@@ -76,7 +85,8 @@ def _args(command, options):
         elif "param" in table:
             words += ["--param", f"{key}={_word(value)}"]
         else:  # decay, freqs, grid: no design parameters
-            known = ", ".join(sorted(n.replace("-", "_") for n in table if n != "help"))
+            known = ", ".join(sorted(n.replace("-", "_") for n in table
+                                     if n not in _COMMAND_LINE_ONLY))
             raise ValueError(f"unknown keyword {key}= for {command} (accepted: {known})")
     return words
 

@@ -174,6 +174,18 @@ def test_attention_arguments_are_checked_in_one_line():
 def test_other_bad_arguments_are_value_errors(tmp_path):
     with pytest.raises(ValueError, match=r"^unknown keyword head_dimension= for decay \(accepted: "):
         ropescope.decay(head_dimension=64)
+    # The command line's own options are refused, not ignored: help=True computed the default
+    # scene, out= wrote nothing; the accepted list does not offer them.
+    for call, key in [(lambda: ropescope.ptd("t2,i2x2", design="hard", help=True), "help"),
+                      (lambda: ropescope.decay(max_distance=2, out=str(tmp_path / "x.json")), "out"),
+                      (lambda: ropescope.ids("t2,i2x2", format="csv"), "format")]:
+        with pytest.raises(ValueError, match=rf"^{key}= is an option of the command line only"):
+            call()
+    assert not (tmp_path / "x.json").exists()
+    with pytest.raises(ValueError) as listed:
+        ropescope.decay(head_dimension=64)
+    assert not {"out", "format", "help"} & {k.strip() for k in
+                                            str(listed.value).split("accepted: ")[1][:-1].split(",")}
     with pytest.raises(ValueError, match=r"^q is complex"):
         ropescope.attention(np.ones((3, 8), complex), np.ones((3, 8)), layout="t3", head_dim=8)
     with pytest.raises(ValueError, match=r"is a folder"):
