@@ -5,6 +5,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDialog>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
@@ -370,6 +371,31 @@ TEST(MainWindow, APresetAsksAboutUnsavedChangesAndOpensUntitled) {
   QFile f(file);
   ASSERT_TRUE(f.open(QIODevice::ReadOnly));
   EXPECT_EQ(f.readAll(), saved);
+}
+
+// A user's-eye report: Open processor output without a model let the user pick a file and only
+// then said "Open a model first". It says so before any file dialog.
+TEST(MainWindow, OpenProcessorOutputWithoutAModelSaysSoFirst) {
+  Window win;
+  ASSERT_TRUE(win.w.model()->scene().model.empty());
+  QAction* open = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>())
+    if (a->text().startsWith(QStringLiteral("Open &processor output"))) open = a;
+  ASSERT_NE(open, nullptr);
+  QStringList seen;
+  QTimer answer;  // closes each modal window as it shows, and notes what it was
+  QObject::connect(&answer, &QTimer::timeout, [&] {
+    QWidget* modal = QApplication::activeModalWidget();
+    if (!modal) return;
+    seen << QString::fromLatin1(modal->metaObject()->className());
+    if (auto* box = qobject_cast<QMessageBox*>(modal))
+      box->button(QMessageBox::Ok)->click();
+    else if (auto* dialog = qobject_cast<QDialog*>(modal))
+      dialog->reject();
+  });
+  answer.start(10);
+  open->trigger();
+  EXPECT_EQ(seen, QStringList{QStringLiteral("QMessageBox")});
 }
 
 TEST(MainWindow, QuitAfterSavingDoesNotAsk) {

@@ -27,6 +27,7 @@
 #include "ropescope/sound_display.h"
 #include "shell/main_window.h"
 #include "sound/sound_importer.h"
+#include "sound/sound_picture.h"
 #include "sound/sound_spectrogram.h"
 #include "sound/sound_view.h"
 #include "sound/sound_waveform.h"
@@ -300,4 +301,33 @@ TEST(SoundView, TheOverlaysColourBarLabelsStayOnTheCanvas) {
         outside += image.pixel(x, y) != sentinel;
     EXPECT_EQ(outside, 0) << (dark ? "dark" : "light");
   }
+}
+
+// A user's-eye report: with no audio in the layout the plot read "silence: a plain a<N> has no
+// sound..." under "No audio in the layout", about an a<N> that is not there. Without spans the
+// plot's top-left stays empty; with spans of a plain a<N> the note is there.
+TEST(SoundView, NoAudioDrawsNoNoteAboutAPlainRun) {
+  const QRectF canvas(0, 0, 420, 160);
+  const auto inkAtTopLeft = [&](const SoundPicture& pic) {
+    QImage image(canvas.size().toSize(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    {
+      QPainter p(&image);
+      paintWaveform(p, canvas, pic);
+    }
+    const QRectF plot = soundPlotRect(canvas);
+    const QRgb background =
+        image.pixel(static_cast<int>(plot.left()) + 3, static_cast<int>(plot.top()) + 30);
+    int ink = 0;
+    for (int y = static_cast<int>(plot.top()) + 4; y < plot.top() + 22; ++y)
+      for (int x = static_cast<int>(plot.left()) + 6; x < plot.left() + 200; ++x)
+        ink += image.pixel(x, y) != background;
+    return ink;
+  };
+  SoundPicture none;
+  none.duration = 1.0;
+  EXPECT_EQ(inkAtTopLeft(none), 0);
+  SoundPicture plain = none;
+  plain.spans = {{0.0, 1.0}};  // one span: one shade under the note
+  EXPECT_GT(inkAtTopLeft(plain), 0);
 }

@@ -717,7 +717,7 @@ void MainWindow::openModelDialog() {
   if (!dir.isEmpty()) openModel(dir);
 }
 
-bool MainWindow::openTokens(const QString& path) {
+bool MainWindow::tokensModelReady() {
   const std::string sceneModel = model_->scene().model;
   if ((!modelConfig_ || modelConfig_->name != sceneModel) && !sceneModel.empty()) {
     try {  // a scene saved with a shipped model's name
@@ -732,6 +732,11 @@ bool MainWindow::openTokens(const QString& path) {
                             "and patch sizes read the tokens file"));
     return false;
   }
+  return true;
+}
+
+bool MainWindow::openTokens(const QString& path) {
+  if (!tokensModelReady()) return false;
   try {
     const TokenInput input = readTokensFile(path.toStdString());
     Scene next = applyModel(model_->scene(), *modelConfig_);
@@ -751,6 +756,7 @@ bool MainWindow::openTokens(const QString& path) {
 }
 
 void MainWindow::openTokensDialog() {
+  if (!tokensModelReady()) return;  // said before a file is chosen, not after
   const QString path = QFileDialog::getOpenFileName(this, tr("Open processor output"), QString(),
                                                     tr("Tokens JSON (*.json);;All files (*)"));
   if (!path.isEmpty()) openTokens(path);

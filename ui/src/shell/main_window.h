@@ -165,6 +165,8 @@ class MainWindow : public QMainWindow {
   void openTokensDialog();
   void checkIdsDialog();
   void rebuildModelMenu();
+  // Whether a model is open to read a processor output with; if not, says so and returns false.
+  bool tokensModelReady();
   bool maybeSave();
   void addRecent(const QString& path);
   void rebuildRecentMenu();

@@ -51,10 +51,12 @@ void paintWaveform(QPainter& p, const QRectF& canvas, const SoundPicture& pic) {
     }
   } else {
     p.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid));
-    p.drawText(plot.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop,
-               pic.clip.problem.isEmpty()
-                   ? QObject::tr("silence: a plain a<N> has no sound, only its tokens' spans")
-                   : QObject::tr("silence (%1)").arg(pic.clip.problem));
+    // Without audio tokens there is no a<N> to speak of (the view says there is no audio).
+    if (!pic.spans.empty())
+      p.drawText(plot.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop,
+                 pic.clip.problem.isEmpty()
+                     ? QObject::tr("silence: a plain a<N> has no sound, only its tokens' spans")
+                     : QObject::tr("silence (%1)").arg(pic.clip.problem));
   }
 
   paintSelectionAndFrame(p, plot, pic, d);
