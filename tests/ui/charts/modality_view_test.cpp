@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include <QBarCategoryAxis>
 #include <QChart>
@@ -37,15 +38,25 @@ Scene audioScene(const std::string& spec) {
   return s;
 }
 
+// A model on the layout `spec` with its comparison in, and its Modalities view shown.
+struct ShownModalities {
+  SceneModel model;
+  std::unique_ptr<ModalityView> view;
+  ShownModalities(const std::string& spec, QSize size) {
+    model.setScene(audioScene(spec));
+    model.flushSummaries();
+    view = std::make_unique<ModalityView>(&model);
+    view->resize(size);
+    view->show();
+  }
+};
+
 }  // namespace
 
 TEST(ModalityView, TableShowsTheCoreNumbersForEveryPair) {
-  SceneModel model;
-  model.setScene(audioScene("t4,a12,i3x3,t2"));
-  model.flushSummaries();
-  ModalityView view(&model);
-  view.resize(560, 700);
-  view.show();
+  ShownModalities shown("t4,a12,i3x3,t2", QSize(560, 700));
+  SceneModel& model = shown.model;
+  ModalityView& view = *shown.view;
   ASSERT_TRUE(waitUntil([&] { return view.isVisible(); }));
   const std::vector<ModalityPairMetrics> want = sceneModalityMetrics(model.validScene());
   ASSERT_EQ(want.size(), 6u);  // text, image, audio
@@ -157,12 +168,8 @@ TEST(MainWindow, ASoundFileIsNoPicture) {
 // chart were named (Qt Charts drops names that would touch). Each chart is tall enough to name
 // every pair; the tab scrolls instead.
 TEST(ModalityView, EveryPairIsNamedWithFourModalities) {
-  SceneModel model;
-  model.setScene(audioScene("t4,i3x3,t4,v2x2x2,t2,a12,t3"));
-  model.flushSummaries();
-  ModalityView view(&model);
-  view.resize(480, 560);
-  view.show();
+  ShownModalities shown("t4,i3x3,t4,v2x2x2,t2,a12,t3", QSize(480, 560));
+  ModalityView& view = *shown.view;
   ASSERT_TRUE(waitUntil([&] { return view.isVisible(); }));
   ASSERT_EQ(view.table()->rowCount(), 12);
   for (QChartView* chart :
