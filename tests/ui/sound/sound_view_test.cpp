@@ -304,16 +304,20 @@ TEST(SoundView, TheOverlaysColourBarLabelsStayOnTheCanvas) {
 }
 
 // A user's-eye report: with no audio in the layout the plot read "silence: a plain a<N> has no
-// sound..." under "No audio in the layout", about an a<N> that is not there. Without spans the
-// plot's top-left stays empty; with spans of a plain a<N> the note is there.
+// sound..." under "No audio in the layout", about an a<N> that is not there, and the
+// spectrogram's note about a segment. Without spans the plots' top-left stays empty; with the
+// spans of a plain a<N> the notes are there.
 TEST(SoundView, NoAudioDrawsNoNoteAboutAPlainRun) {
   const QRectF canvas(0, 0, 420, 160);
-  const auto inkAtTopLeft = [&](const SoundPicture& pic) {
+  const auto inkAtTopLeft = [&](const SoundPicture& pic, bool spectrogram) {
     QImage image(canvas.size().toSize(), QImage::Format_ARGB32);
     image.fill(Qt::white);
     {
       QPainter p(&image);
-      paintWaveform(p, canvas, pic);
+      if (spectrogram)
+        paintSpectrogram(p, canvas, pic);
+      else
+        paintWaveform(p, canvas, pic);
     }
     const QRectF plot = soundPlotRect(canvas);
     const QRgb background =
@@ -326,8 +330,10 @@ TEST(SoundView, NoAudioDrawsNoNoteAboutAPlainRun) {
   };
   SoundPicture none;
   none.duration = 1.0;
-  EXPECT_EQ(inkAtTopLeft(none), 0);
   SoundPicture plain = none;
-  plain.spans = {{0.0, 1.0}};  // one span: one shade under the note
-  EXPECT_GT(inkAtTopLeft(plain), 0);
+  plain.spans = {{0.0, 1.0}};                     // one span: one shade under the note
+  for (const bool spectrogram : {false, true}) {  // "no spectrogram: the segment has no sound"
+    EXPECT_EQ(inkAtTopLeft(none, spectrogram), 0) << spectrogram;
+    EXPECT_GT(inkAtTopLeft(plain, spectrogram), 0) << spectrogram;
+  }
 }

@@ -21,8 +21,10 @@ void paintSpectrogram(QPainter& p, const QRectF& canvas, const SoundPicture& pic
     // No sound is no value, not the quietest level.
     p.fillRect(plot, ColorScale::noValueColor());
     p.setPen(QColor(230, 230, 230));
-    p.drawText(plot.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop,
-               QObject::tr("no spectrogram: the segment has no sound"));
+    // Only about a segment there is (without audio tokens the view says there is no audio).
+    if (!pic.spans.empty())
+      p.drawText(plot.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop,
+                 QObject::tr("no spectrogram: the segment has no sound"));
   }
   // Span boundaries as ticks along the bottom edge, the selected span outlined.
   p.setPen(QPen(QColor(255, 255, 255, 150), 1.0));
