@@ -114,7 +114,8 @@ const std::vector<Case>& cases() {
       {{"ptd", "--scene", "huge.json"},
        "scene file \"huge.json\": number 1e400 is out of range at line 2 (accepted: finite "
        "numbers up to about 1.8e308)"},
-      {{"ptd", "--scene", "missing.json"}, "cannot open scene file \"missing.json\" (No such file or directory)"},
+      {{"ptd", "--scene", "missing.json"},
+       "cannot open scene file \"missing.json\" (No such file or directory)"},
       // 19: attention's --format and --out say what it writes
       {{"attention", "--layout", "t2,i2x2", "--format", "csv"},
        "attention prints its summary as JSON only (--format json; got \"csv\"); the rows go to "

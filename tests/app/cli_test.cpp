@@ -84,7 +84,8 @@ TEST(Cli, DecayBiasAndFreqs) {
   const json axis = json::parse(
       runCli({"decay", "--plan", "mrope", "--base", "1e4", "--axis", "t", "--max-distance", "50"})
           .out);
-  EXPECT_NEAR(axis["bound"][50].get<double>(), 21.855130565307, 1e-11);  // docs/math.md#decay-curves
+  EXPECT_NEAR(axis["bound"][50].get<double>(), 21.855130565307,
+              1e-11);  // docs/math.md#decay-curves
   const json b = json::parse(runCli({"bias", "--layout", "i3x3,t5", "--design", "circle"}).out);
   EXPECT_GT(b["bias_spread"].get<double>(), 1e-3);
   EXPECT_EQ(b["per_text"].size(), 5u);
