@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli_parser.h"
+#include "ropescope/age_schedule.h"
 #include "ropescope/atomic_file.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
@@ -665,6 +666,22 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
                        "ids_file");
     s.req.scene = withIdsFile(s.req.scene, s.idsPath);
   }
+  // A design's or a plan's own option where the scene has another is refused, as --alpha is for
+  // another design (--age-layer with mrope and --kv-head without multihead were ignored).
+  const auto gave = [&given](const char* name) {
+    return std::find(given.begin(), given.end(), name) != given.end();
+  };
+  const Scene& scene = s.req.scene;
+  if (gave(fieldFlag("age_layer")) && scene.design != kAgeDesign)
+    throw InputError("--" + std::string(fieldFlag("age_layer")) + " applies to design " +
+                         kAgeDesign + " (the design is " + scene.design + ")",
+                     "age_layer");
+  for (const char* key : {"kv_head", "kv_heads"})
+    if (const std::string flag = fieldFlag(key);
+        gave(flag.c_str()) && scene.frequency.plan != "multihead")
+      throw InputError(
+          "--" + flag + " applies to plan multihead (the plan is " + scene.frequency.plan + ")",
+          key);
   validateScene(s.req.scene);
   return s.req;
 }

@@ -82,6 +82,8 @@ static int run(int argc, char** argv) {
       return 0;
     }
     if (!args.empty() && args[0] == "--version") {
+      if (args.size() > 1)
+        throw InputError("--version takes nothing after it (got \"" + args[1] + "\")");
       std::cout << "ropescope " << ROPESCOPE_VERSION << "\n";
       return 0;
     }

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "ropescope/age_schedule.h"
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/position_design.h"
@@ -10,7 +11,8 @@
 namespace ropescope {
 
 std::string effectiveDesign(const Scene& scene) {
-  if (scene.design == "circle" && scene.ageLayer >= 0 && !ageUsesCircle(scene.age, scene.ageLayer))
+  if (scene.design == kAgeDesign && scene.ageLayer >= 0 &&
+      !ageUsesCircle(scene.age, scene.ageLayer))
     return "mrope";
   return scene.design;
 }

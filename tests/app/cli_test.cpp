@@ -164,6 +164,12 @@ TEST(Cli, BadParametersExitTwoWithTheRange) {
   expectBadInput({"freqs", "--plan", "multihead", "--kv-heads", "4"},
                  "default sections 2,3,3 count 8 KV heads: with kv heads 4 give sections");
   expectBadInput({"ptd", "--layout", L, "--design", ""}, "unknown design \"\" (accepted: hard");
+  // A design's or plan's own option where the scene has another: refused, not ignored.
+  expectBadInput({"ids", "--layout", L, "--design", "mrope", "--age-layer", "3"},
+                 "--age-layer applies to design circle (the design is mrope)");
+  expectBadInput({"freqs", "--kv-head", "3"}, "--kv-head applies to plan multihead");
+  expectBadInput({"freqs", "--kv-heads", "4"}, "--kv-heads applies to plan multihead");
+  expectBadInput({"--version", "extra"}, "--version takes nothing after it");
   expectBadInput({"frobnicate"}, "unknown command");
   expectBadInput({"fo\no\x1b[2J"}, "unknown command \"fo\\x0Ao\\x1B[2J\"");  // one line, no escape
 }

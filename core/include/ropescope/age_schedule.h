@@ -19,6 +19,9 @@ struct AgeSchedule {
 // Alternate starts with circle at layer 0 (the released strategy_4).
 std::vector<bool> ageLayers(const AgeSchedule& schedule);
 bool ageUsesCircle(const AgeSchedule& schedule, int layer);
+// The design an AGE layer applies to (its layers use circle or M-RoPE ids); other designs have
+// none (the CLI refuses --age-layer for them).
+inline constexpr const char* kAgeDesign = "circle";
 
 const char* ageStrategyName(AgeStrategy s);  // "all", "first-half", "second-half", "alternate"
 AgeStrategy parseAgeStrategy(const std::string& name);  // throws InputError
