@@ -111,8 +111,9 @@ struct Option {
   std::function<void(State&, const std::string&)> apply;
 };
 
-double parseNumber(const std::string& option, const std::string& text) {
-  return parseNumberAs("--" + option, option, text);
+double parseNumber(const std::string& option, const std::string& text,
+                   const std::string& accepted) {
+  return parseNumberAs("--" + option, option, text, accepted);
 }
 
 // The rows' name for parseWholeOption<int>.
@@ -131,11 +132,12 @@ int fieldInt(const char* key, const std::string& text) {
   }
 }
 
-std::vector<double> parseList(const std::string& option, const std::string& text, std::size_t n) {
+std::vector<double> parseList(const std::string& option, const std::string& text, std::size_t n,
+                              const std::string& accepted) {
   std::vector<double> out;
   std::stringstream ss(text);
   std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(parseNumber(option, item));
+  while (std::getline(ss, item, ',')) out.push_back(parseNumber(option, item, accepted));
   if (out.size() != n || (!text.empty() && text.back() == ','))
     throw InputError("--" + option + " expects " + std::to_string(n) +
                          " comma-separated numbers (got \"" + text + "\")",
@@ -150,7 +152,7 @@ FieldValue fieldValueOf(const SceneField& f, const std::string& text) {
   if (f.list) return parseSectionsText(text, "--" + f.cliFlag);
   if (f.text || f.spec.kind == ParameterSpec::Kind::Choice) return text;
   if (f.spec.kind == ParameterSpec::Kind::Number)
-    return parseNumberAs("--" + f.cliFlag, f.key(), text);
+    return parseNumberAs("--" + f.cliFlag, f.key(), text, "in " + f.spec.rangeText());
   return static_cast<long long>(fieldInt(f.key().c_str(), text));
 }
 
@@ -320,7 +322,7 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          if (s.haveAxis)
            throw InputError("give either --axis or --direction, not both", "direction");
-         const auto d = parseList("direction", v, 3);
+         const auto d = parseList("direction", v, 3, std::string("in ") + kDecayDirectionRange);
          if (d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0)
            throw InputError("--direction must not be 0,0,0 (give a nonzero t,h,w direction)",
                             "direction");
@@ -341,7 +343,7 @@ const std::vector<Option>& options() {
        }},
       {"context", "L", kFreqs, "context length for the full-turn test (default 32768)",
        [](State& s, const std::string& v) {
-         s.req.contextLength = parseNumber("context", v);
+         s.req.contextLength = parseNumber("context", v, "> 0");
          if (s.req.contextLength <= 0)
            throw InputError("--context must be > 0 (got \"" + v + "\")", "context");
        }},
@@ -394,7 +396,7 @@ const std::vector<Option>& options() {
 double parseSwitch(const ParamValue& p, const ParameterSpec& spec) {
   if (const auto named = namedParameterValue(spec, p.raw)) return *named;
   try {
-    return parseNumberAs(p.flag, p.key, p.raw);
+    return parseNumberAs(p.flag, p.key, p.raw, spec.rangeText());
   } catch (const InputError&) {
     throw InputError(p.flag + " must be " + spec.rangeText() + " (got \"" + p.raw + "\")", p.key);
   }
@@ -404,7 +406,7 @@ double parseSwitch(const ParamValue& p, const ParameterSpec& spec) {
 double parseChoice(const ParamValue& p, const ParameterSpec& spec) {
   if (const auto named = namedParameterValue(spec, p.raw)) return *named;
   try {
-    return parseNumberAs(p.flag, p.key, p.raw);
+    return parseNumberAs(p.flag, p.key, p.raw, spec.rangeText());
   } catch (const InputError&) {
     throw InputError(p.flag + " must be one of " + spec.rangeText() + " (got \"" + p.raw + "\")",
                      p.key);
@@ -443,7 +445,7 @@ void applyParams(State& s) {
     } else if (spec->kind == ParameterSpec::Kind::Bool) {
       value = parseSwitch(p, *spec);
     } else {
-      value = parseNumberAs(p.flag, p.key, p.raw);
+      value = parseNumberAs(p.flag, p.key, p.raw, "in " + spec->rangeText());
     }
     if (std::string m = spec->check(value); !m.empty()) {
       // The K of --radius auto-K is the auto_k parameter: say so in the flag's terms.
@@ -503,12 +505,14 @@ template unsigned long long parseWholeOption<unsigned long long>(const std::stri
                                                                  unsigned long long,
                                                                  unsigned long long);
 
-double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text) {
+double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text,
+                     const std::string& accepted) {
   double v = 0.0;
   if (!readAll(text, &v))
-    throw InputError(flag + " expects a number (got \"" + text + "\")", field);
+    throw InputError(flag + " expects a number " + accepted + " (got \"" + text + "\")", field);
   if (!std::isfinite(v))
-    throw InputError(flag + " must be a finite number (got \"" + text + "\")", field);
+    throw InputError(flag + " must be a finite number " + accepted + " (got \"" + text + "\")",
+                     field);
   return v;
 }
 

@@ -59,10 +59,12 @@ template <class T>
 T parseWholeOption(const std::string& option, const std::string& text, T lo, T hi);
 // A finite number in lo..hi: "--scale expects a number in 0.5..16 (got "99")".
 double parseNumberOption(const std::string& option, const std::string& text, double lo, double hi);
-// Any finite number, for values whose range core checks: "--base expects a number (got "x")",
-// "... must be a finite number (got "inf")". `flag` as the user typed it ("--param alpha"),
+// Any finite number, for values whose range core checks; the message names the accepted range
+// as `accepted` words it: "--base expects a number in (1, 1e+09] (got "x")", "... must be a
+// finite number in (1, 1e+09] (got "inf")". `flag` as the user typed it ("--param alpha"),
 // `field` the error's field id.
-double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text);
+double parseNumberAs(const std::string& flag, const std::string& field, const std::string& text,
+                     const std::string& accepted);
 
 // --max-distance N (decay, render): kMinDecayDistance..kMaxDecayDistance (decay.h).
 int parseMaxDistance(const std::string& text);

@@ -74,12 +74,15 @@ std::vector<long long> parseDims(std::size_t item, std::string_view whole, std::
     std::size_t end = body.find('x', pos);
     std::string_view part = body.substr(pos, end == std::string_view::npos ? end : end - pos);
     if (part.empty()) specError(item, whole, std::string("missing number; ") + kSpecForm);
+    // A sign is read, so that "t-1" meets the size's range check, which names the range.
+    if (part.front() == '+') part.remove_prefix(1);
+    if (part.empty()) specError(item, whole, std::string("missing number; ") + kSpecForm);
     long long value = 0;
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
-    if (part.front() == '-' || part.front() == '+')
-      specError(item, whole, "sizes must be positive whole numbers");
     if (ec == std::errc::result_out_of_range || (ec == std::errc() && part.size() > 12))
-      specError(item, whole, "number too large");
+      specError(item, whole,
+                "number too large (lengths are 1.." + std::to_string(kMaxLayoutTokens) +
+                    " tokens, image and video sides 1.." + std::to_string(kMaxGridSide) + ")");
     if (ec != std::errc() || ptr != part.data() + part.size())
       specError(item, whole,
                 std::string(1, '"').append(part) + "\" is not a whole number; " + kSpecForm);
@@ -341,7 +344,7 @@ Segment parsePlainItem(std::size_t item, std::string_view whole, std::string_vie
       break;
     }
     default:
-      specError(item, whole, std::string("unknown segment kind '") + kind + "'; " + kSpecForm);
+      specError(item, whole, "unknown segment kind '" + firstCharacter(text) + "'; " + kSpecForm);
   }
   return s;
 }

@@ -53,17 +53,32 @@ TEST_P(LayoutSpecErrors, RefusedWithOneLineMessage) {
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, LayoutSpecErrors,
-    ::testing::Values(BadSpec{"i0x3", "1..4096"}, BadSpec{"t-1", "positive"},
-                      BadSpec{"i3x", "missing number"}, BadSpec{"q4", "unknown segment kind"},
-                      BadSpec{"", "empty"}, BadSpec{"   ", "empty"},
-                      BadSpec{"t1,", "trailing comma"}, BadSpec{",t1", "empty item"},
-                      BadSpec{"t1,,t2", "empty item"}, BadSpec{"i3x3x3", "rows x cols"},
-                      BadSpec{"v2x2", "frames x rows x cols"}, BadSpec{"t0", "1..262144"},
-                      BadSpec{"t1.5", "not a whole number"}, BadSpec{"tx", "missing number"},
-                      BadSpec{"t99999999999999999999", "too large"}, BadSpec{"i5000x1", "1..4096"},
-                      BadSpec{"v4096x4096x4096", "more than 262144"},
-                      BadSpec{"t200000,t100000", "more than 262144"},
-                      BadSpec{"i+3x3", "positive"}));
+    ::testing::Values(
+        BadSpec{"i0x3", "1..4096"}, BadSpec{"t-1", "text length must be 1..262144 (got -1)"},
+        BadSpec{"i3x", "missing number"}, BadSpec{"q4", "unknown segment kind"},
+        BadSpec{"", "empty"}, BadSpec{"   ", "empty"}, BadSpec{"t1,", "trailing comma"},
+        BadSpec{",t1", "empty item"}, BadSpec{"t1,,t2", "empty item"},
+        BadSpec{"i3x3x3", "rows x cols"}, BadSpec{"v2x2", "frames x rows x cols"},
+        BadSpec{"t0", "1..262144"}, BadSpec{"t1.5", "not a whole number"},
+        BadSpec{"tx", "missing number"},
+        BadSpec{"t99999999999999999999",
+                "too large (lengths are 1..262144 tokens, image and video sides 1..4096)"},
+        BadSpec{"i5000x1", "1..4096"}, BadSpec{"v4096x4096x4096", "more than 262144"},
+        BadSpec{"t200000,t100000", "more than 262144"},
+        BadSpec{"i-3x3", "image sides must be 1..4096 (got -3)"},
+        BadSpec{"\xEF\xBD\x94"
+                "5",
+                "unknown segment kind '\xEF\xBD\x94'"},
+        BadSpec{"t+", "missing number"}));
+
+// A sign is read like any other character of the number: "+3" is 3, and "-1" meets the range check.
+TEST(LayoutSpec, ReadsAPlusSignAsThePositiveNumber) {
+  const Layout l = parseLayoutSpec("t+3,i+2x3");
+  ASSERT_EQ(l.segments.size(), 2u);
+  EXPECT_EQ(l.segments[0].length, 3);
+  EXPECT_EQ(l.segments[1].rows, 2);
+  EXPECT_EQ(l.segments[1].cols, 3);
+}
 
 TEST(LayoutValidation, RefusesLayoutsBuiltInCode) {
   EXPECT_THROW(validateLayout(Layout{}), InputError);
