@@ -16,6 +16,7 @@ one-line message.
 
 import json as _json
 import os as _os
+import numbers as _numbers
 from collections.abc import Mapping as _Mapping
 
 from . import _ropescope as _core
@@ -41,19 +42,37 @@ if _folder:
     _core.set_resource_folder(_folder)
 
 
-def _word(value):
-    """One command-line value: numbers round-trip (repr), sequences comma-joined."""
+def _word(key, value):
+    """One command-line value: numbers round-trip (repr), sequences comma-joined, bytes and
+    paths as the file system reads them."""
     if hasattr(value, "tolist"):  # numpy scalars and arrays
         value = value.tolist()
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (str, _os.PathLike)):
-        return _os.fspath(value)
+    if isinstance(value, (str, bytes, _os.PathLike)):
+        return _os.fsdecode(value)
     if isinstance(value, (list, tuple)):
-        return ",".join(_word(v) for v in value)
+        if any(isinstance(v, (list, tuple, _Mapping)) or getattr(v, "ndim", 0) for v in value):
+            raise ValueError(f"{key}= takes one number or name per item, a flat list "
+                             f"(got {value!r})")
+        return ",".join(_word(key, v) for v in value)
     if isinstance(value, float):
         return repr(value)
-    return str(value)
+    if isinstance(value, _numbers.Number):
+        return str(value)
+    raise ValueError(f"{key}= takes a number, a string or a list of them "
+                     f"(got {type(value).__name__} {value!r})")
+
+
+def _encoded(key, text):
+    """`text` as the bytes the core reads: UTF-8, with file names that are not UTF-8 (os.listdir
+    hands them over as surrogate escapes) given back their own bytes."""
+    try:
+        return _os.fsencode(text)
+    except UnicodeEncodeError as e:
+        shown = key.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise ValueError(f"{shown}= is not text: {e.object[e.start:e.end]!r} at position "
+                         f"{e.start} is a lone surrogate") from None
 
 
 # The command line's own options: what it prints and where. A function returns its result (a
@@ -77,13 +96,13 @@ def _args(command, options):
                              "its result (see help(ropescope))")
         if name in table:
             if table[name]:
-                words += ["--" + name, _word(value)]
+                words += [b"--" + _encoded(key, name), _encoded(key, _word(key, value))]
             elif value is True:
-                words.append("--" + name)
+                words.append(b"--" + _encoded(key, name))
             elif value is not False:
                 raise ValueError(f"{key}= is a switch: True or False (got {value!r})")
         elif "param" in table:
-            words += ["--param", f"{key}={_word(value)}"]
+            words += [b"--param", _encoded(key, f"{key}={_word(key, value)}")]
         else:  # decay, freqs, grid: no design parameters
             known = ", ".join(sorted(n.replace("-", "_") for n in table
                                      if n not in _COMMAND_LINE_ONLY))
@@ -150,7 +169,7 @@ def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options
         options["layout"] = layout
     return _core.Inputs(_args(command, options), scene_json,
                         None if tokens is None else _tokens_json(tokens),
-                        "" if model is None else _os.fspath(model))
+                        b"" if model is None else _encoded("model", model))
 
 
 def ids(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
@@ -201,7 +220,7 @@ def freqs(*, plan=None, base=None, model=None, **options):
 def grid(*pictures, **options):
     """Each picture's size, smart_resize size and LLM grid, as the grid command prints them.
     Options: preset ("qwen2.5-vl", "qwen3-vl"), min_pixels, max_pixels, patch, merge."""
-    files = [_os.fspath(p) for p in pictures]
+    files = [_encoded("picture", p) for p in pictures]
     return _core.grid(_inputs("grid", **options), files)
 
 
@@ -216,6 +235,8 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     [heads, rows, N] (pooled: [heads, ceil(N/B), ceil(N/B)]).
     """
     import numpy
+    if not isinstance(qk, str):
+        raise ValueError(f'qk must be "identical" or "random" (got {qk!r})')
     for name, a in (("q", q), ("k", k)):
         if a is not None and numpy.iscomplexobj(a):
             raise ValueError(f"{name} is complex: give the real pre-RoPE {name} (float)")
@@ -230,7 +251,7 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
         rows = (start, stop)
     if rows is not None and (not isinstance(rows, (tuple, list)) or len(rows) != 2):
         raise ValueError(f"rows must be a pair (a, b) or a slice (got {rows!r})")
-    return _core.attention(inputs, qa, ka, qk, _whole("heads", heads), _whole("seed", seed, 2**64 - 1),
+    return _core.attention(inputs, qa, ka, _encoded("qk", qk), _whole("heads", heads), _whole("seed", seed, 2**64 - 1),
                            _switch("causal", causal), _switch("softmax", softmax),
                            None if rows is None else tuple(_whole("rows", r) for r in rows),
                            _whole("pool", pool), _whole("threads", threads))
@@ -266,12 +287,12 @@ def scene(layout=None, *, design=None, scene=None, model=None, tokens=None, **pa
 
 def load_scene(path):
     """A scene file read (and checked) as a dict; picture paths become absolute."""
-    return _json.loads(_core.load_scene(_os.fspath(path)))
+    return _json.loads(_core.load_scene(_encoded("path", path)))
 
 
 def save_scene(scene, path):
     """Writes a scene dict to a scene file, atomically (picture paths relative to it)."""
-    _core.save_scene(_json.dumps(scene), _os.fspath(path))
+    _core.save_scene(_json.dumps(scene), _encoded("path", path))
 
 
 def check_ids(position_ids, *, model, tokens, rules=None):
@@ -281,7 +302,8 @@ def check_ids(position_ids, *, model, tokens, rules=None):
     identical; str() is the verdict `ropescope check-ids` prints."""
     import numpy
     dump = numpy.ascontiguousarray(_plain_array(position_ids), dtype=numpy.float64)
-    return _core.check_ids(dump, _inputs("check-ids", model=model, tokens=tokens), rules or "")
+    return _core.check_ids(dump, _inputs("check-ids", model=model, tokens=tokens),
+                            _encoded("rules", rules or ""))
 
 
 def _plain_array(value):

@@ -202,6 +202,30 @@ def test_other_bad_arguments_are_value_errors(tmp_path):
                                   ropescope.ids(model="qwen2.5-vl-7b", tokens=inputs))
 
 
+def test_odd_python_values_are_value_errors(tmp_path):
+    # Each was a pybind11 TypeError listing the C++ signature, or was read as its repr.
+    for call, msg in [
+            (lambda: ropescope.attention(layout="t3", qk=None), r'^qk must be "identical" or "random"'),
+            (lambda: ropescope.ids("t5\ud800"), r"^layout= is not text: '\\ud800' at position 2"),
+            (lambda: ropescope.ids(model="\ud800", tokens={"input_ids": [1]}), r"^model= is not text"),
+            (lambda: ropescope.load_scene("\ud800.json"), r"^path= is not text"),
+            (lambda: ropescope.ids("t5", **{"\ud800": 1}), r"^\\ud800= is not text"),
+            (lambda: ropescope.ids("t2,i2x2", design="mrope", sections=[[16, 24], 24]),
+             r"^sections= takes one number or name per item, a flat list"),
+            (lambda: ropescope.ids("t5", base={"a": 1}), r"^base= takes a number, a string or a list"),
+            (lambda: ropescope.ids("t5", base=[1, 2]),
+             r'^--base expects a number in \(1, 1e\+12\] \(got "1,2"\)')]:
+        with pytest.raises(ValueError, match=msg):
+            call()
+    # bytes and paths are what the file system holds: a layout as bytes is the layout, and a
+    # file name that is not UTF-8 reaches the core as its own bytes.
+    np.testing.assert_array_equal(ropescope.ids(b"t2,i2x2"), ropescope.ids("t2,i2x2"))
+    name = tmp_path / os.fsdecode(b"\xff.json")
+    ropescope.save_scene(ropescope.scene("t2,i2x2", design="hard"), name)
+    assert os.path.exists(os.fsencode(tmp_path) + b"/\xff.json")
+    assert ropescope.load_scene(name)["design"] == "hard"
+
+
 def test_large_qk_are_borrowed_not_copied():
     # In a fresh interpreter (its peak memory is its own): q = k of 64 MiB, one query row. The
     # CPU backend holds the rotated q and k and a packed k, 3 x 64 MiB; a copy of q and k on the
