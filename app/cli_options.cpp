@@ -52,8 +52,11 @@ struct State {
   bool haveLayout = false, haveScene = false;
   std::string layoutSpec;  // parsed last, with the image-grid options
   std::string designFlag;
-  std::string idsPath;             // --ids FILE.npy
-  bool havePlan = false;           // --plan given: a design's suggested plan does not replace it
+  std::string idsPath;    // --ids FILE.npy
+  bool havePlan = false;  // --plan given: a design's suggested plan does not replace it
+  // The plan options as given, in order: applied again over the rotary a model family's
+  // --design brings (pickDesign), so that they override it as they override --model's.
+  std::vector<std::function<void(Scene&)>> planEdits;
   std::vector<ParamValue> params;  // in order
   bool haveAxis = false, haveDirection = false;
   std::string gridPreset, gridPresetFlag;
@@ -203,6 +206,18 @@ Option fieldOption(const char* key, const char* arg, unsigned commands) {
           }};
 }
 
+// A frequency-plan option: a Scene field, kept in State::planEdits.
+Option planOption(const char* key, const char* arg) {
+  Option o = fieldOption(key, arg, kPlan);
+  o.apply = [key](State& s, const std::string& v) {
+    const SceneField& f = sceneField(key);
+    const FieldValue value = fieldValueOf(f, v);
+    f.set(s.req.scene, value);
+    s.planEdits.push_back([&f, value](Scene& scene) { f.set(scene, value); });
+  };
+  return o;
+}
+
 const std::vector<Option>& options() {
   static const std::vector<Option> table = {
       {"layout", "SPEC", kScene,
@@ -290,19 +305,23 @@ const std::vector<Option>& options() {
       fieldOption("age_layers", "L", kScene),
       {fieldFlag("plan"), "NAME", kPlan, namesHelp("frequency plan: ", planChoices()),
        [](State& s, const std::string& v) {
-         if (v != s.req.scene.frequency.plan) s.req.scene.frequency.sections.clear();
-         s.req.scene.frequency.plan = v;
+         const auto edit = [v](Scene& scene) {
+           if (v != scene.frequency.plan) scene.frequency.sections.clear();
+           scene.frequency.plan = v;
+         };
+         edit(s.req.scene);
+         s.planEdits.push_back(edit);
          s.havePlan = true;
        }},
       // Parsed within the table's range; core then checks what depends on other fields (even,
       // the rotary dim at most the head dim) and names the range.
-      fieldOption("head_dim", "D", kPlan),
-      fieldOption("rotary_dim", "R", kPlan),
-      fieldOption("pairs", "neox|gptj", kPlan),
-      fieldOption("base", "B", kPlan),
-      fieldOption("sections", "T,H,W", kPlan),
-      fieldOption("kv_heads", "N", kPlan),
-      fieldOption("kv_head", "K", kPlan),
+      planOption("head_dim", "D"),
+      planOption("rotary_dim", "R"),
+      planOption("pairs", "neox|gptj"),
+      planOption("base", "B"),
+      planOption("sections", "T,H,W"),
+      planOption("kv_heads", "N"),
+      planOption("kv_head", "K"),
       {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
        [](State& s, const std::string& v) {
          if (v != "t" && v != "h" && v != "w")
@@ -316,7 +335,7 @@ const std::vector<Option>& options() {
        [] {
          static const std::string help =
              std::string("decay along the displacement direction (t, h, w), each in ") +
-             kDecayDirectionRange;
+             kDecayDirectionRange + "; distance d moves d*(t, h, w), not normalised";
          return help.c_str();
        }(),
        [](State& s, const std::string& v) {
@@ -427,7 +446,10 @@ std::string designsWith(const std::string& key) {
 void applyParams(State& s) {
   Scene& scene = s.req.scene;
   // The plan the design was published with, unless --plan chose one.
-  if (!s.designFlag.empty()) pickDesign(scene, s.designFlag, s.havePlan);
+  if (!s.designFlag.empty()) {
+    pickDesign(scene, s.designFlag, s.havePlan);
+    for (const auto& edit : s.planEdits) edit(scene);
+  }
   const PositionDesign& design = findDesign(scene.design);
   const auto specs = design.parameters();
   for (const ParamValue& p : s.params) {

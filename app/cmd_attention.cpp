@@ -7,6 +7,9 @@
 #include <limits>
 #include <memory>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "chunk_pipeline.h"
 #include "cli_options.h"
 #include "own_options.h"
@@ -52,7 +55,20 @@ struct AttentionOptions {
 const char* kHelpNotes =
     "\n--out FILE.npy receives float32 [heads, rows, N] (C order); the JSON summary goes to\n"
     "standard output: tokens, heads, backend used, and per-row max logit, peak probability\n"
-    "and entropy (nats) as min/mean/max over the summarised rows of every head.\n";
+    "and entropy (nats) as min/mean/max over the summarised rows of every head. With --out\n"
+    "/dev/stdout (the rows piped on) the summary goes to standard error.\n";
+
+// Where the summary goes: standard error when --out is the standard output's own pipe, FIFO,
+// socket or file (/dev/stdout, /dev/fd/N onto it), which then holds the .npy alone; the summary
+// after the rows made it an .npy with 1 KB of JSON behind it.
+std::ostream& summaryStream(const std::string& out) {
+  struct stat o {
+  }, s{};
+  if (out.empty() || ::stat(out.c_str(), &o) != 0 || ::fstat(STDOUT_FILENO, &s) != 0)
+    return std::cout;
+  const bool same = o.st_dev == s.st_dev && o.st_ino == s.st_ino && !S_ISCHR(s.st_mode);
+  return same ? std::cerr : std::cout;
+}
 
 struct Selected {
   std::unique_ptr<AttentionBackend> backend;
@@ -332,8 +348,9 @@ int runAttentionCommand(const std::vector<std::string>& args) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const AttentionRun run = describeRun(o, req, be, sel, shape, rows, seconds);
-  std::cout << attentionReport(req.scene, problem, run);
-  std::cout.flush();
+  std::ostream& summary = summaryStream(req.out);
+  summary << attentionReport(req.scene, problem, run);
+  summary.flush();
   return 0;
 }
 

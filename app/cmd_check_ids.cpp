@@ -10,6 +10,7 @@
 #include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
+#include "ropescope/named.h"
 #include "subcommands.h"
 
 namespace ropescope::cli {
@@ -39,7 +40,18 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     }
     if (name == "rules") {
       rulesArg = value();
-      if (rulesArg != "all") parseRuleSet(rulesArg);  // refuses an unknown name now
+      // An unknown name is refused now, with every accepted one: the rule sets and "all".
+      if (rulesArg != "all") {
+        std::vector<std::string> accepted = ruleSetNames();
+        accepted.push_back("all");
+        try {
+          parseRuleSet(rulesArg);
+        } catch (const InputError&) {
+          throw InputError(
+              "unknown rule set \"" + rulesArg + "\" (accepted: " + joinNames(accepted) + ")",
+              "rules");
+        }
+      }
       return true;
     }
     return false;

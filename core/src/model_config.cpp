@@ -143,13 +143,16 @@ bool readProcessor(const json& p, const std::string& where, ImageGridSettings& g
     g.patch = static_cast<int>(wholeNumber(f, where, 1, kMaxPatch));
   if (Found f = find(top, "merge_size"); f.value)
     g.merge = static_cast<int>(wholeNumber(f, where, 1, kMaxMerge));
-  if (!lo.value || !hi.value) return false;
-  g.minPixels = wholeNumber(lo, where, 1, kMaxMaxPixels);
-  g.maxPixels = wholeNumber(hi, where, 1, kMaxMaxPixels);
+  // Each bound on its own, as the processor reads them: the one not given keeps the family's
+  // default (a config with only max_pixels was ignored whole).
+  if (lo.value) g.minPixels = wholeNumber(lo, where, 1, kMaxMaxPixels);
+  if (hi.value) g.maxPixels = wholeNumber(hi, where, 1, kMaxMaxPixels);
   if (g.minPixels > g.maxPixels)
-    fail(where, lo.path + " (" + std::to_string(g.minPixels) + ") is above " + hi.path + " (" +
+    fail(where, (lo.value ? lo.path : "the default min_pixels") + " (" +
+                    std::to_string(g.minPixels) + ") is above " +
+                    (hi.value ? hi.path : "the default max_pixels") + " (" +
                     std::to_string(g.maxPixels) + ")");
-  return true;
+  return lo.value || hi.value;
 }
 
 }  // namespace
@@ -328,7 +331,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
           find({{vision, pre + "vision_config."}, {text, pre + "text_config."}, {&root, pre}},
                "tokens_per_second");
       tps.value) {
-    m.tokensPerSecond = realNumber(tps, where, 0.0, 1e6, true);
+    m.tokensPerSecond = realNumber(tps, where, 0.0, kMaxTokensPerSecond, true);
   } else if (family->name() == "qwen2.5-vl") {
     fail(where, "missing field vision_config.tokens_per_second (Qwen2.5-VL's video time scale)");
   }

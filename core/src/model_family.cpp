@@ -2,6 +2,7 @@
 #include "ropescope/model_family.h"
 
 #include "ropescope/errors.h"
+#include "ropescope/named.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope {
@@ -19,7 +20,7 @@ RuleSet parseRuleSet(const std::string& name) {
   const auto& names = ruleSetNames();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<RuleSet>(i);
-  throw InputError("unknown rule set \"" + name + "\" (accepted: hf-4.57, hf-5.3, hf-main)",
+  throw InputError("unknown rule set \"" + name + "\" (accepted: " + joinNames(names) + ")",
                    "rules");
 }
 

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include <filesystem>
@@ -111,6 +114,23 @@ json parseJsonStrictly(const std::string& text) {
   return j;
 }
 
+// A JSON whole number: an integer, or a float with a whole value (128.0, as numpy's float64
+// values and many writers put it) up to 2^53, where every whole number is exact.
+std::optional<long long> wholeValue(const json& v) {
+  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<long long>();
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<unsigned long long>();
+    if (u <= static_cast<unsigned long long>(LLONG_MAX)) return static_cast<long long>(u);
+    return std::nullopt;
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0)
+      return static_cast<long long>(d);
+  }
+  return std::nullopt;
+}
+
 // `field`: the error's field id; empty for the key itself (keys that are not Scene fields).
 template <typename T>
 T getAs(const json& obj, const char* key, const std::string& where, std::string field = {}) {
@@ -119,8 +139,9 @@ T getAs(const json& obj, const char* key, const std::string& where, std::string 
   if constexpr (std::is_same_v<T, std::string>) {
     if (!v.is_string()) sceneError(where + "." + key + " must be a string", field);
   } else if constexpr (std::is_same_v<T, int>) {
-    if (!v.is_number_integer()) sceneError(where + "." + key + " must be a whole number", field);
-    const long long x = v.get<long long>();
+    const std::optional<long long> whole = wholeValue(v);
+    if (!whole) sceneError(where + "." + key + " must be a whole number", field);
+    const long long x = *whole;
     if (x < -1000000000LL || x > 1000000000LL)
       sceneError(where + "." + key + " is out of range", field);
     return static_cast<int>(x);
@@ -157,10 +178,9 @@ FieldValue readField(const json& obj, const SceneField& f) {
     if (!v.is_array() || v.size() > 3) refuse(accepted);
     std::vector<int> out;
     for (const json& x : v) {
-      if (!x.is_number_integer() || x.get<long long>() < f.spec.min ||
-          x.get<long long>() > f.spec.max)
-        refuse(accepted);
-      out.push_back(x.get<int>());
+      const std::optional<long long> whole = wholeValue(x);
+      if (!whole || *whole < f.spec.min || *whole > f.spec.max) refuse(accepted);
+      out.push_back(static_cast<int>(*whole));
     }
     return out;
   }
@@ -178,11 +198,10 @@ FieldValue readField(const json& obj, const SceneField& f) {
   }
   // An int member holds +-1e9; the pixel counts' long long holds the table's range.
   const double reach = std::max(1e9, f.spec.max);
-  if (!v.is_number_integer() ||
-      (v.is_number_unsigned() ? static_cast<double>(v.get<unsigned long long>()) > reach
-                              : std::abs(static_cast<double>(v.get<long long>())) > reach))
+  const std::optional<long long> whole = wholeValue(v);
+  if (!whole || std::abs(static_cast<double>(*whole)) > reach)
     refuse(std::string(f.even ? "an even" : "a") + " whole number in " + f.rangeText());
-  return v.get<long long>();
+  return *whole;
 }
 
 // Sets every field of `section` that `obj` holds, in table order. A name the field does not
@@ -270,7 +289,14 @@ void setDesign(Scene& scene, const std::string& name) {
 }
 
 void pickDesign(Scene& scene, const std::string& name, bool keepPlan) {
+  const bool changed = scene.design != name;
   setDesign(scene, name);
+  if (const ModelFamily* family = familyOfDesign(name)) {
+    // A model family's rotary is its released checkpoints' (plan, sections, head and rotary
+    // dim, base, pairs); a scene already under the family (a --model config) keeps its own.
+    if (changed) scene.frequency = family->defaultFrequency();
+    return;
+  }
   const std::string plan = findDesign(name).suggestedPlan();
   if (keepPlan || plan.empty() || plan == scene.frequency.plan) return;
   scene.frequency.plan = plan;
@@ -391,10 +417,11 @@ void applyVideoTiming(const json& timing, Layout& layout) {
     }
     if (e.contains("video_item")) {
       const json& v = e.at("video_item");
-      if (!v.is_number_integer() || v.get<long long>() < -1 || v.get<long long>() > 1 << 30)
+      const std::optional<long long> item = wholeValue(v);
+      if (!item || *item < -1 || *item > 1 << 30)
         sceneError("video_timing video_item must be a whole number, -1 for a standalone video",
                    "video_timing");
-      videos[i]->videoItem = v.get<int>();
+      videos[i]->videoItem = static_cast<int>(*item);
     }
   }
 }

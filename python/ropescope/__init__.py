@@ -91,6 +91,10 @@ def _args(command, options):
             continue
         # A trailing underscore is Python's way to write a keyword as a name: from_="audio".
         name = key.rstrip("_").replace("_", "-")
+        if name == "ids" and not isinstance(value, (str, bytes, _os.PathLike)):
+            raise ValueError("ids= names a .npy file of position ids, [N, 3] or [3, N] "
+                             f"(got {type(options[key]).__name__}); write an array with "
+                             "numpy.save first")
         if name in _COMMAND_LINE_ONLY:
             raise ValueError(f"{key}= is an option of the command line only: {command}() returns "
                              "its result (see help(ropescope))")
@@ -152,11 +156,18 @@ def _tokens_json(tokens):
         raise ValueError("tokens: a value is not finite (NaN or infinity)") from None
 
 
+def _json_value(value):
+    """numpy scalars and arrays (np.int64(1) from an array) as the JSON values they hold."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options):
     scene_json = None
     if isinstance(scene, _Mapping):
         try:
-            scene_json = _json.dumps(scene, allow_nan=False)
+            scene_json = _json.dumps(scene, allow_nan=False, default=_json_value)
         except (TypeError, ValueError) as e:
             raise ValueError(f"scene: not a scene dict of JSON values ({e})") from None
     elif scene is not None:
@@ -225,23 +236,25 @@ def grid(*pictures, **options):
 
 
 def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=None,
-              tokens=None, qk="identical", heads=1, seed=0, causal=False, softmax=False,
+              tokens=None, qk=None, heads=1, seed=0, causal=False, softmax=False,
               rows=None, pool=0, threads=0, **params):
     """RoPE attention logits q'k'^T/sqrt(d) (softmax=True: probabilities) on the CPU.
 
     q, k: pre-RoPE arrays [N, d] or [heads, N, d] (any float dtype; q heads a multiple of k
-    heads), or None for qk="identical" (the pure positional bias) or qk="random" (seed).
+    heads); without them qk="identical" (the default: the pure positional bias) or
+    qk="random" (seed).
     rows=(a, b): query rows a..b-1; pool=B: means over B x B blocks. Returns float32
     [heads, rows, N] (pooled: [heads, ceil(N/B), ceil(N/B)]).
     """
     import numpy
+    if qk is not None and (q is not None or k is not None):
+        raise ValueError("give either q and k or qk, not both (qk is for runs without q and k)")
+    if qk is None:
+        qk = "identical"
     if not isinstance(qk, str):
         raise ValueError(f'qk must be "identical" or "random" (got {qk!r})')
-    for name, a in (("q", q), ("k", k)):
-        if a is not None and numpy.iscomplexobj(a):
-            raise ValueError(f"{name} is complex: give the real pre-RoPE {name} (float)")
-    qa = None if q is None else numpy.ascontiguousarray(q, dtype=numpy.float32)
-    ka = None if k is None else numpy.ascontiguousarray(k, dtype=numpy.float32)
+    qa = None if q is None else _real_array("q", q, numpy.float32)
+    ka = None if k is None else _real_array("k", k, numpy.float32)
     inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)
     if isinstance(rows, slice):
         if rows.step not in (None, 1):
@@ -292,7 +305,7 @@ def load_scene(path):
 
 def save_scene(scene, path):
     """Writes a scene dict to a scene file, atomically (picture paths relative to it)."""
-    _core.save_scene(_json.dumps(scene), _encoded("path", path))
+    _core.save_scene(_json.dumps(scene, default=_json_value), _encoded("path", path))
 
 
 def check_ids(position_ids, *, model, tokens, rules=None):
@@ -301,9 +314,30 @@ def check_ids(position_ids, *, model, tokens, rules=None):
     rules: "hf-4.57" (default), "hf-5.3", "hf-main" or "all". Returns an IdsCheck: true when
     identical; str() is the verdict `ropescope check-ids` prints."""
     import numpy
-    dump = numpy.ascontiguousarray(_plain_array(position_ids), dtype=numpy.float64)
+    if isinstance(position_ids, (str, bytes, _os.PathLike)):
+        raise ValueError("position_ids is the array the model computed (numpy or torch); for a "
+                         ".npy file give numpy.load(path)")
+    dump = _real_array("position_ids", _plain_array(position_ids), numpy.float64)
     return _core.check_ids(dump, _inputs("check-ids", model=model, tokens=tokens),
                             _encoded("rules", rules or ""))
+
+
+def _real_array(name, value, dtype):
+    """`value` as a C-order array of `dtype`, or a ValueError naming the argument: None, text,
+    complex numbers and ragged nested lists were numpy's own errors or a warning."""
+    import numpy
+    if value is None or isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be an array of numbers (got {type(value).__name__})")
+    try:
+        array = numpy.asarray(value)
+        complex_ = numpy.iscomplexobj(array)
+        if not complex_:
+            array = numpy.ascontiguousarray(array, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{name} is not an array of numbers ({e})") from None
+    if complex_:
+        raise ValueError(f"{name} is complex: give the real {name}")
+    return array
 
 
 def _plain_array(value):

@@ -205,7 +205,9 @@ def test_other_bad_arguments_are_value_errors(tmp_path):
 def test_odd_python_values_are_value_errors(tmp_path):
     # Each was a pybind11 TypeError listing the C++ signature, or was read as its repr.
     for call, msg in [
-            (lambda: ropescope.attention(layout="t3", qk=None), r'^qk must be "identical" or "random"'),
+            (lambda: ropescope.attention(layout="t3", qk=5), r'^qk must be "identical" or "random"'),
+            (lambda: ropescope.attention(np.ones((3, 8)), np.ones((3, 8)), layout="t3", head_dim=8,
+                                         qk="random"), r"^give either q and k or qk, not both"),
             (lambda: ropescope.ids("t5\ud800"), r"^layout= is not text: '\\ud800' at position 2"),
             (lambda: ropescope.ids(model="\ud800", tokens={"input_ids": [1]}), r"^model= is not text"),
             (lambda: ropescope.load_scene("\ud800.json"), r"^path= is not text"),
@@ -213,6 +215,16 @@ def test_odd_python_values_are_value_errors(tmp_path):
             (lambda: ropescope.ids("t2,i2x2", design="mrope", sections=[[16, 24], 24]),
              r"^sections= takes one number or name per item, a flat list"),
             (lambda: ropescope.ids("t5", base={"a": 1}), r"^base= takes a number, a string or a list"),
+            (lambda: ropescope.attention([[1.0] * 8, [1.0]], np.ones((2, 8)), layout="t2",
+                                         head_dim=8), r"^q is not an array of numbers"),
+            (lambda: ropescope.check_ids(None, model="qwen2.5-vl-7b", tokens={"input_ids": [1]}),
+             r"^position_ids must be an array of numbers \(got NoneType\)"),
+            (lambda: ropescope.check_ids(np.zeros((3, 1), complex), model="qwen2.5-vl-7b",
+                                         tokens={"input_ids": [1]}), r"^position_ids is complex"),
+            (lambda: ropescope.check_ids("pos.npy", model="qwen2.5-vl-7b", tokens={"input_ids": [1]}),
+             r"^position_ids is the array the model computed"),
+            (lambda: ropescope.ptd("t3,i2x3", ids=np.zeros((9, 3))),
+             r"^ids= names a \.npy file of position ids, \[N, 3\] or \[3, N\] \(got ndarray\)"),
             (lambda: ropescope.ids("t5", base=[1, 2]),
              r'^--base expects a number in \(1, 1e\+12\] \(got "1,2"\)')]:
         with pytest.raises(ValueError, match=msg):
@@ -220,6 +232,9 @@ def test_odd_python_values_are_value_errors(tmp_path):
     # bytes and paths are what the file system holds: a layout as bytes is the layout, and a
     # file name that is not UTF-8 reaches the core as its own bytes.
     np.testing.assert_array_equal(ropescope.ids(b"t2,i2x2"), ropescope.ids("t2,i2x2"))
+    # numpy values in a scene dict are the values they hold.
+    s = ropescope.scene("t2,i2x2", design="hard")
+    assert ropescope.ptd(scene=dict(s, selected_text=np.int64(1))) == ropescope.ptd(scene=s)
     name = tmp_path / os.fsdecode(b"\xff.json")
     ropescope.save_scene(ropescope.scene("t2,i2x2", design="hard"), name)
     assert os.path.exists(os.fsencode(tmp_path) + b"/\xff.json")

@@ -97,6 +97,8 @@ const std::vector<Case>& cases() {
        "--param alpha must be a finite number in [0, 1] (got \"nan\")"},
       {{"ptd", "--layout", "t2,i2x2", "--alpha", "x"},
        "--alpha expects a number in [0, 1] (got \"x\")"},
+      {{"check-ids", "--rules", "bogus"},
+       "unknown rule set \"bogus\" (accepted: hf-4.57, hf-5.3, hf-main, all)"},
       {{"decay", "--base", "abc"}, "--base expects a number in (1, 1e+12] (got \"abc\")"},
       {{"freqs", "--context", "x"}, "--context expects a number > 0 (got \"x\")"},
       {{"decay", "--direction", "1,x,0"}, "--direction expects a number in -1e6..1e6 (got \"x\")"},

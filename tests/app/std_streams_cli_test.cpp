@@ -69,6 +69,36 @@ TEST(StdStreams, OutDevStdoutFeedsAPipe) {
   fs::remove_all(work);
 }
 
+// attention writes rows (.npy) to --out and a JSON summary to the standard output: with
+// --out /dev/stdout the summary followed the .npy in the pipe. The pipe holds the .npy alone
+// (its size is what its header says), and the summary is on the standard error.
+TEST(StdStreams, AttentionRowsOnStdoutLeaveTheSummaryToStderr) {
+  const fs::path work = makeWorkDir("rs-streams-attention");
+  int pipeFds[2];
+  ASSERT_EQ(::pipe(pipeFds), 0);
+  std::string got;
+  std::thread reader([&] {
+    char buf[4096];
+    for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;) got.append(buf, std::size_t(n));
+  });
+  const Streams s = runWithStdout(work, pipeFds[1],
+                                  {"attention", "--layout", "t5,i3x3,t2", "--backend", "cpu",
+                                   "--rows", "0:4", "--out", "/dev/stdout"});
+  ::close(pipeFds[1]);
+  reader.join();
+  ::close(pipeFds[0]);
+  EXPECT_EQ(s.status, 0) << s.err;
+  // NPY v1: magic (6), version (2), header length (2, little-endian), header, then the data.
+  ASSERT_GT(got.size(), 10u);
+  EXPECT_EQ(got.compare(0, 6, "\x93NUMPY"), 0);
+  const std::size_t header = 10 + std::size_t(static_cast<unsigned char>(got[8])) +
+                             256 * std::size_t(static_cast<unsigned char>(got[9]));
+  EXPECT_NE(got.find("(1, 4, 16)"), std::string::npos) << got.substr(0, header);
+  EXPECT_EQ(got.size(), header + 1 * 4 * 16 * sizeof(float));
+  EXPECT_NE(s.err.find("\"backend\""), std::string::npos) << s.err;
+  fs::remove_all(work);
+}
+
 TEST(StdStreams, OutDevStdoutAppendsToTheFileItIsOpenOn) {
   const fs::path work = makeWorkDir("rs-streams-append");
   const fs::path log = work / "log.txt";

@@ -83,6 +83,8 @@ TEST(SceneJson, MalformedFilesGiveOneLineErrors) {
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","age":{"strategy":"odd"}})",
        "AGE strategy"},
       {R"({"format":"ropescope-scene","version":1,"layout":"t1","age":{"layer":40}})", "AGE layer"},
+      {R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":{"head_dim":128.5}})",
+       "frequency.head_dim must be an even whole number in 2..1024 (got 128.5)"},
   };
   for (const auto& c : cases) {
     try {
@@ -96,6 +98,18 @@ TEST(SceneJson, MalformedFilesGiveOneLineErrors) {
       EXPECT_NE(m.find(c[1]), std::string::npos) << "for " << c[0] << " got: " << m;
     }
   }
+}
+
+// Whole numbers written as floats (numpy's float64, writers that put every number as a float)
+// are the whole numbers they hold: "head_dim": 128.0 was refused as "must be an even whole
+// number (got 128.0)", and so was "version": 1.0.
+TEST(SceneJson, WholeNumbersWrittenAsFloatsAreRead) {
+  const Scene s = sceneFromJson(
+      R"({"format":"ropescope-scene","version":1.0,"layout":"t2,i2x2","selected_text":1.0,)"
+      R"("frequency":{"head_dim":64.0,"sections":[8.0,12.0,12.0]}})");
+  EXPECT_EQ(s.frequency.rotary.headDim, 64);
+  EXPECT_EQ(s.frequency.sections, (std::vector<int>{8, 12, 12}));
+  EXPECT_EQ(s.selectedText, 1);
 }
 
 TEST(SceneFile, SavesAtomicallyAndLoadsBack) {

@@ -22,9 +22,12 @@ const PositionDesign& idsFileDesign();
 
 // Reads (t, h, w) per token from a .npy of shape [N, 3] or [3, N] (a [3, 3] file is read as
 // [N, 3]: one row per token), any float or integer dtype. Throws InputError with one line naming
-// the file for: a bad .npy, another shape, no tokens, a NaN or infinite value (naming the token),
-// or more than kMaxIdTokens tokens.
+// the file for: a bad .npy, another shape, no tokens, a NaN or infinite value or one beyond
+// kMaxIdMagnitude (naming the token), or more than kMaxIdTokens tokens.
 inline constexpr std::size_t kMaxIdTokens = std::size_t{1} << 26;
+// Every id is within +-kMaxIdMagnitude (2^53, below which every whole number is a double): a file
+// of 1e300 ids overflowed the distances' squares and gave an undefined PTD without a reason.
+inline constexpr double kMaxIdMagnitude = 9007199254740992.0;
 std::vector<Id3> readIdsFile(const std::string& path);
 
 // The ids of `ids` over `layout`'s tokens (modality, segment, frame, row, col as the layout

@@ -106,6 +106,8 @@ const std::vector<const ModelFamily*>& allFamilies();
 const ModelFamily& findFamily(const std::string& name);
 // nullptr when no family has this config.json model_type.
 const ModelFamily* familyForModelType(const std::string& modelType);
+// The family whose design is `design` ("qwen3-vl"); nullptr for the research designs.
+const ModelFamily* familyOfDesign(const std::string& design);
 
 // How sound files (aud:) become audio tokens under a design: an omni family's own rule, and
 // Qwen2.5-Omni's for every other design (the research designs have no processor of their own).

@@ -9,6 +9,10 @@
 
 namespace ropescope {
 
+// tokens_per_second (temporal ids per second of video: Qwen2-VL's M-RoPE, Qwen2.5-VL, the
+// omni families) is in (0, kMaxTokensPerSecond], as a design parameter and in a config.json.
+inline constexpr double kMaxTokensPerSecond = 1000.0;
+
 struct ParameterSpec {
   enum class Kind { Number, Integer, Bool, Choice };
 

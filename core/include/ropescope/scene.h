@@ -50,7 +50,10 @@ Scene withIdsFile(Scene scene, const std::string& path);
 void setDesign(Scene& scene, const std::string& name);
 // What picking a design does (GUI design box, CLI --design): setDesign, then the frequency plan
 // the design was published with (PositionDesign::suggestedPlan, IL-RoPE: interleaved) at that
-// plan's default sections, unless `keepPlan` (the CLI's --plan chose one).
+// plan's default sections, unless `keepPlan` (the CLI's --plan chose one). A model family's
+// design brings the whole rotary of its released checkpoints (ModelFamily::defaultFrequency),
+// whatever `keepPlan` says, when the scene was under another design: the CLI applies its plan
+// options over it.
 void pickDesign(Scene& scene, const std::string& name, bool keepPlan = false);
 // The scene as the design comparison shows it under `name`: setDesign, and no AGE layer for a
 // design other than the scene's (the layer is the circle design's).

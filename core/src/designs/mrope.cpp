@@ -29,7 +29,7 @@ class MropeDesign final : public DesignBase {
               "Qwen2-VL's t = k)",
               ParameterSpec::Kind::Number,
               0.0,
-              1000.0,
+              kMaxTokensPerSecond,
               true,
               2.0,
               {}}}) {}

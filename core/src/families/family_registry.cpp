@@ -28,10 +28,15 @@ const ModelFamily* familyForModelType(const std::string& modelType) {
   return nullptr;
 }
 
-AudioTokenRule audioTokenRuleOf(const std::string& design) {
+const ModelFamily* familyOfDesign(const std::string& design) {
   for (const ModelFamily* f : allFamilies())
-    if (f->name() == design && f->omni()) return f->omni()->audio;
-  return AudioTokenRule::Qwen25Omni;
+    if (f->name() == design) return f;
+  return nullptr;
+}
+
+AudioTokenRule audioTokenRuleOf(const std::string& design) {
+  const ModelFamily* f = familyOfDesign(design);
+  return f && f->omni() ? f->omni()->audio : AudioTokenRule::Qwen25Omni;
 }
 
 namespace detail {

@@ -147,7 +147,7 @@ FamilyDesign::FamilyDesign(std::string name, std::string title, std::string summ
                                       "tokens_per_second, 2 in the released configs)",
                                       ParameterSpec::Kind::Number,
                                       0.0,
-                                      1000.0,
+                                      kMaxTokensPerSecond,
                                       true,
                                       2.0,
                                       {}});

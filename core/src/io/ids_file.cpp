@@ -7,6 +7,7 @@
 #include "ropescope/errors.h"
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -37,6 +38,10 @@ const PositionDesign& idsFileDesign() {
   return d;
 }
 
+namespace {
+constexpr long long kMaxIdMagnitude_ = static_cast<long long>(kMaxIdMagnitude);
+}  // namespace
+
 std::vector<Id3> readIdsFile(const std::string& path) {
   const NpyNumbers a = readNpyNumbers(path, "ids file", 3 * kMaxIdTokens);
   const std::string where = "ids file \"" + path + "\" ";
@@ -57,6 +62,12 @@ std::vector<Id3> readIdsFile(const std::string& path) {
       if (!std::isfinite(v))
         throw InputError(where + "has a " + (std::isnan(v) ? "NaN" : "infinite") + " " + "thw"[k] +
                              " id at token " + std::to_string(i) + " (ids must be finite numbers)",
+                         "ids_file");
+      if (std::abs(v) > kMaxIdMagnitude)
+        throw InputError(where + "has a " + "thw"[k] + " id of " + formatDouble(v) + " at token " +
+                             std::to_string(i) + " (ids must be within -" +
+                             std::to_string(kMaxIdMagnitude_) + ".." +
+                             std::to_string(kMaxIdMagnitude_) + ", 2^53)",
                          "ids_file");
       out[i][k] = v;
     }

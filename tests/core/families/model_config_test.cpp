@@ -259,6 +259,23 @@ TEST(ModelConfig, ProcessorConfigsInBothFormsSetThePixelBounds) {
               modelConfigFromJson(kFlatQwen25, R"({"min_pixels": 9000, "max_pixels": 10})");
             }).find("min_pixels"),
             std::string::npos);
+  // One bound alone sets that bound; the other keeps the family's default, as the processor
+  // does (a config with only max_pixels was ignored whole, and its picture got 99 tokens, not 54).
+  const ImageGridSettings family = modelConfigFromJson(kFlatQwen25).grid;
+  const ModelConfig d = modelConfigFromJson(kFlatQwen25, R"({"max_pixels": 50176})");
+  EXPECT_EQ(d.grid.maxPixels, 50176);
+  EXPECT_EQ(d.grid.minPixels, family.minPixels);
+  const ModelConfig e = modelConfigFromJson(kFlatQwen25, R"({"size": {"shortest_edge": 200000}})");
+  EXPECT_EQ(e.grid.minPixels, 200000);
+  EXPECT_EQ(e.grid.maxPixels, family.maxPixels);
+  EXPECT_NE(errorOf([] {
+              modelConfigFromJson(kFlatQwen25, R"({"min_pixels": "x"})");
+            }).find("min_pixels"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              modelConfigFromJson(kFlatQwen25, R"({"min_pixels": 99999999})");
+            }).find("the default max_pixels (12845056)"),
+            std::string::npos);
 }
 
 TEST(ModelConfig, ErnieOwnConfigFormTakesFreqAllocation) {

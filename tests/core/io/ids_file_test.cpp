@@ -97,6 +97,16 @@ TEST(IdsFile, RefusesBadFilesWithOneLine) {
   m = errorOf(
       writeRaw(dir.path / "inf.npy", "<f4", {3, 2}, raw(std::vector<float>{0, 1, 2, 3, 4, -inf})));
   EXPECT_NE(m.find("infinite w id at token 1"), std::string::npos) << m;
+  // Finite but beyond 2^53: 1e300 ids overflowed the distances and gave an undefined PTD.
+  m = errorOf(writeRaw(dir.path / "huge.npy", "<f8", {2, 3},
+                       raw(std::vector<double>{0, 1, 2, 3, 4, 1e300})));
+  EXPECT_NE(m.find("has a w id of 1e+300 at token 1 (ids must be within "
+                   "-9007199254740992..9007199254740992, 2^53)"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(readIdsFile(writeRaw(dir.path / "edge.npy", "<f8", {1, 3},
+                                 raw(std::vector<double>{-9007199254740992.0, 0, 1})))[0][0],
+            -9007199254740992.0);
   m = errorOf(writeRaw(dir.path / "shape.npy", "<f8", {2, 4}, raw(std::vector<double>(8, 0.0))));
   EXPECT_NE(m.find("has shape [2,4] (accepted: [N,3] or [3,N]"), std::string::npos) << m;
   m = errorOf(writeRaw(dir.path / "flat.npy", "<f8", {6}, raw(std::vector<double>(6, 0.0))));

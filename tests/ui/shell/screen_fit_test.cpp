@@ -112,6 +112,20 @@ TEST(ScreenFit, TheStartedWindowWithEveryDockTabAndModeFitsTheScreen) {
   EXPECT_FALSE(area->horizontalScrollBar()->isVisible())
       << "after the tour: panel " << w.panel()->minimumSizeHint().width() << " px in a "
       << area->viewport()->width() << " px view";
+  // Made as small as it goes and then as wide as before, the window gives the panel its width
+  // back: the room went to the views and the panel stayed squeezed, scrolling sideways.
+  const QSize started = w.size();
+  w.resize(1, 1);  // clamped to the window's minimum
+  ASSERT_TRUE(waitUntil([&] { return w.width() < started.width(); }));
+  w.resize(started);
+  ASSERT_TRUE(waitUntil([&] { return w.width() == started.width(); }));
+  for (int i = 0; i < 4; ++i) {
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+  }
+  EXPECT_FALSE(area->horizontalScrollBar()->isVisible())
+      << "after shrinking and widening: panel " << w.panel()->minimumSizeHint().width()
+      << " px in a " << area->viewport()->width() << " px view";
   w.setCompareMode(true);
   expectFitsTheScreen(&w, "in compare mode");
   w.attentionDock()->show();

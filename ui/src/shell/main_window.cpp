@@ -18,6 +18,7 @@
 #include <QMimeData>
 #include <QPalette>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -990,6 +991,15 @@ void MainWindow::addDroppedFiles(const QStringList& paths) {
   for (const QString& p : paths) (isSoundFile(p) ? sounds : pictures) << p;
   if (!sounds.isEmpty()) soundImporter_->addSounds(sounds);
   if (!pictures.isEmpty()) importer_->addDropped(pictures);
+}
+
+// A window made small squeezes the scene dock below its width; made wider again, the room goes
+// back to the panel first (the splitter would give it all to the views), once the window has
+// laid the new width out.
+void MainWindow::resizeEvent(QResizeEvent* e) {
+  QMainWindow::resizeEvent(e);
+  if (e->oldSize().isValid() && e->size().width() > e->oldSize().width())
+    QMetaObject::invokeMethod(this, &MainWindow::fitSceneDock, Qt::QueuedConnection);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

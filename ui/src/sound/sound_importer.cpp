@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "model/scene_model.h"
-#include "ropescope/layout.h"
+#include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
 
 namespace ropescope::ui {
 
@@ -37,8 +38,9 @@ int SoundImporter::addSounds(const QStringList& files) {
       continue;
     }
     try {
-      const Layout l = parseLayoutSpec("aud:" + path.toStdString());
-      for (const Segment& s : l.segments) segments.push_back(s);
+      // Read as the file it is, not as item 1 of a layout: a refusal names the file only.
+      segments.push_back(
+          soundSegmentFromFile(path.toStdString(), audioTokenRuleOf(model_->scene().design)));
     } catch (const std::exception& e) {
       const QString what = QString::fromStdString(e.what());
       problems << (what.contains(QFileInfo(file).fileName())
