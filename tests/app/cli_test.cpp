@@ -98,6 +98,38 @@ TEST(Cli, DecayBiasAndFreqs) {
   EXPECT_TRUE(hope["pairs"][63]["wavelength"].is_null());
 }
 
+// --design FAMILY brings the family's released rotary: it kept the default M-RoPE plan, so that
+// `bias --design qwen3-vl` (5.6e-5) and `bias --model qwen3-vl-8b` (7.7e-3) differed 140-fold
+// with nothing in the output to tell them apart. Plan options given with it override.
+TEST(Cli, AFamilyDesignBringsItsReleasedRotary) {
+  const auto attention = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"attention", "--layout", "t3,i2x2", "--backend", "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = runCli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return json::parse(r.out);
+  };
+  const json glm = attention({"--design", "glm4v"});
+  EXPECT_EQ(glm["rotary_dim"], 64);
+  EXPECT_EQ(glm["pairs"], "gptj");
+  EXPECT_EQ(glm["base"].get<double>(), 1e4);
+  const json qwen3 = attention({"--design", "qwen3-vl"});
+  EXPECT_EQ(qwen3["plan"], "interleaved");
+  EXPECT_EQ(qwen3["base"].get<double>(), 5e6);
+  const json overridden = attention({"--base", "5e5", "--design", "glm4v", "--plan", "vanilla"});
+  EXPECT_EQ(overridden["base"].get<double>(), 5e5);
+  EXPECT_EQ(overridden["plan"], "vanilla");
+  EXPECT_EQ(overridden["rotary_dim"], 64);
+  // The family's design alone measures as its shipped checkpoint does.
+  const auto spread = [](std::vector<std::string> args) {
+    const ProcessResult r = runCli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return json::parse(r.out)["bias_spread"].get<double>();
+  };
+  EXPECT_EQ(spread({"bias", "--layout", "t3,i2x2", "--design", "qwen3-vl"}),
+            spread({"bias", "--layout", "t3,i2x2", "--model", "qwen3-vl-8b"}));
+}
+
 TEST(Cli, CsvTables) {
   const ProcessResult r =
       runCli({"ids", "--layout", "t1,i1x2", "--design", "mrope", "--format", "csv"});

@@ -10,6 +10,7 @@
 
 #include "ropescope/age_schedule.h"
 #include "ropescope/errors.h"
+#include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
@@ -110,6 +111,20 @@ TEST(SceneJson, WholeNumbersWrittenAsFloatsAreRead) {
   EXPECT_EQ(s.frequency.rotary.headDim, 64);
   EXPECT_EQ(s.frequency.sections, (std::vector<int>{8, 12, 12}));
   EXPECT_EQ(s.selectedText, 1);
+}
+
+// Picking a model family's design gives the family's released rotary; a scene already under
+// the family (a --model config with its own base) keeps its own.
+TEST(SceneDesign, AFamilyBringsItsRotaryOnceWhenPicked) {
+  Scene s = defaultScene();
+  pickDesign(s, "glm4v");
+  EXPECT_EQ(s.frequency, findFamily("glm4v").defaultFrequency());
+  EXPECT_EQ(s.frequency.rotary.pairs, PairLayout::GptJ);
+  s.frequency.rotary.base = 123456.0;
+  pickDesign(s, "glm4v", false);
+  EXPECT_EQ(s.frequency.rotary.base, 123456.0);
+  pickDesign(s, "hard");  // a research design without a plan of its own keeps the rotary
+  EXPECT_EQ(s.frequency.rotary.base, 123456.0);
 }
 
 TEST(SceneFile, SavesAtomicallyAndLoadsBack) {
