@@ -39,6 +39,22 @@ Streams runWithStdout(const fs::path& work, int out, const std::vector<std::stri
   return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), slurp(errFile)};
 }
 
+// Runs ropescope with a pipe as its standard output; *got receives what came down the pipe.
+Streams runIntoPipe(const fs::path& work, const std::vector<std::string>& args, std::string* got) {
+  int pipeFds[2];
+  if (::pipe(pipeFds) != 0) return {};
+  std::thread reader([&] {
+    char buf[4096];
+    for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;)
+      got->append(buf, std::size_t(n));
+  });
+  const Streams s = runWithStdout(work, pipeFds[1], args);
+  ::close(pipeFds[1]);
+  reader.join();
+  ::close(pipeFds[0]);
+  return s;
+}
+
 const std::vector<std::string> kDecay = {"decay", "--max-distance", "3", "--format", "csv"};
 
 std::string decayCsv(const fs::path& work) {
@@ -51,19 +67,10 @@ std::string decayCsv(const fs::path& work) {
 
 TEST(StdStreams, OutDevStdoutFeedsAPipe) {
   const fs::path work = makeWorkDir("rs-streams-pipe");
-  int pipeFds[2];
-  ASSERT_EQ(::pipe(pipeFds), 0);
-  std::string got;
-  std::thread reader([&] {
-    char buf[4096];
-    for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;) got.append(buf, std::size_t(n));
-  });
   std::vector<std::string> args = kDecay;
   args.insert(args.end(), {"--out", "/dev/stdout"});
-  const Streams s = runWithStdout(work, pipeFds[1], args);
-  ::close(pipeFds[1]);
-  reader.join();
-  ::close(pipeFds[0]);
+  std::string got;
+  const Streams s = runIntoPipe(work, args, &got);
   EXPECT_EQ(s.status, 0) << s.err;
   EXPECT_EQ(got, decayCsv(work));
   fs::remove_all(work);
@@ -74,19 +81,11 @@ TEST(StdStreams, OutDevStdoutFeedsAPipe) {
 // (its size is what its header says), and the summary is on the standard error.
 TEST(StdStreams, AttentionRowsOnStdoutLeaveTheSummaryToStderr) {
   const fs::path work = makeWorkDir("rs-streams-attention");
-  int pipeFds[2];
-  ASSERT_EQ(::pipe(pipeFds), 0);
   std::string got;
-  std::thread reader([&] {
-    char buf[4096];
-    for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;) got.append(buf, std::size_t(n));
-  });
-  const Streams s = runWithStdout(work, pipeFds[1],
-                                  {"attention", "--layout", "t5,i3x3,t2", "--backend", "cpu",
-                                   "--rows", "0:4", "--out", "/dev/stdout"});
-  ::close(pipeFds[1]);
-  reader.join();
-  ::close(pipeFds[0]);
+  const Streams s = runIntoPipe(work,
+                                {"attention", "--layout", "t5,i3x3,t2", "--backend", "cpu",
+                                 "--rows", "0:4", "--out", "/dev/stdout"},
+                                &got);
   EXPECT_EQ(s.status, 0) << s.err;
   // NPY v1: magic (6), version (2), header length (2, little-endian), header, then the data.
   ASSERT_GT(got.size(), 10u);
