@@ -289,7 +289,8 @@ void setDesign(Scene& scene, const std::string& name) {
 }
 
 void pickDesign(Scene& scene, const std::string& name, bool keepPlan) {
-  const bool changed = scene.design != name;
+  const std::string previous = scene.design;
+  const bool changed = previous != name;
   setDesign(scene, name);
   if (const ModelFamily* family = familyOfDesign(name)) {
     // A model family's rotary is its released checkpoints' (plan, sections, head and rotary
@@ -298,6 +299,15 @@ void pickDesign(Scene& scene, const std::string& name, bool keepPlan) {
     return;
   }
   const std::string plan = findDesign(name).suggestedPlan();
+  // The rotary a design brought goes with it: a design without a plan of its own picked after
+  // a family's (GLM's 64-dim GPT-J rotary) or one with its own plan (MM-RoPE's) starts from the
+  // default rotary, as it does in a new scene; it kept the other's, so the same layout measured
+  // differently by the order of clicks.
+  if (plan.empty() && changed && !keepPlan &&
+      (familyOfDesign(previous) || !findDesign(previous).suggestedPlan().empty())) {
+    scene.frequency = defaultScene().frequency;
+    return;
+  }
   if (keepPlan || plan.empty() || plan == scene.frequency.plan) return;
   scene.frequency.plan = plan;
   scene.frequency.sections.clear();  // each plan counts sections in its own units

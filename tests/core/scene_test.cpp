@@ -123,8 +123,19 @@ TEST(SceneDesign, AFamilyBringsItsRotaryOnceWhenPicked) {
   s.frequency.rotary.base = 123456.0;
   pickDesign(s, "glm4v", false);
   EXPECT_EQ(s.frequency.rotary.base, 123456.0);
-  pickDesign(s, "hard");  // a research design without a plan of its own keeps the rotary
-  EXPECT_EQ(s.frequency.rotary.base, 123456.0);
+  // Leaving the family for a design without a plan of its own: the default rotary, as in a new
+  // scene (the GUI kept GLM's 64-dim GPT-J rotary under Circle-RoPE: bias 0.0383, not 0.0362).
+  pickDesign(s, "circle");
+  EXPECT_EQ(s.frequency, defaultScene().frequency);
+  pickDesign(s, "mm-rope");
+  EXPECT_EQ(s.frequency.plan, "mm-rope");
+  pickDesign(s, "circle");
+  EXPECT_EQ(s.frequency, defaultScene().frequency);
+  // Between designs without plans of their own the user's rotary stays.
+  s.frequency.rotary.base = 5e5;
+  pickDesign(s, "hard");
+  pickDesign(s, "circle");
+  EXPECT_EQ(s.frequency.rotary.base, 5e5);
 }
 
 TEST(SceneFile, SavesAtomicallyAndLoadsBack) {

@@ -53,7 +53,9 @@ void setDesign(Scene& scene, const std::string& name);
 // plan's default sections, unless `keepPlan` (the CLI's --plan chose one). A model family's
 // design brings the whole rotary of its released checkpoints (ModelFamily::defaultFrequency),
 // whatever `keepPlan` says, when the scene was under another design: the CLI applies its plan
-// options over it.
+// options over it. A design without a plan of its own, picked after one that brought its own
+// (a family, or a design with a suggested plan), starts from defaultScene()'s rotary unless
+// `keepPlan`; between designs without plans of their own the rotary is kept.
 void pickDesign(Scene& scene, const std::string& name, bool keepPlan = false);
 // The scene as the design comparison shows it under `name`: setDesign, and no AGE layer for a
 // design other than the scene's (the layer is the circle design's).
