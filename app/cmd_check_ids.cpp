@@ -41,17 +41,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     if (name == "rules") {
       rulesArg = value();
       // An unknown name is refused now, with every accepted one: the rule sets and "all".
-      if (rulesArg != "all") {
-        std::vector<std::string> accepted = ruleSetNames();
-        accepted.push_back("all");
-        try {
-          parseRuleSet(rulesArg);
-        } catch (const InputError&) {
-          throw InputError(
-              "unknown rule set \"" + rulesArg + "\" (accepted: " + joinNames(accepted) + ")",
-              "rules");
-        }
-      }
+      checkRuleSetName(rulesArg, {"all"});
       return true;
     }
     return false;

@@ -11,6 +11,7 @@
 #include "ropescope/grid_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
+#include "ropescope/sample_pictures.h"
 #include "subcommands.h"
 
 namespace ropescope::cli {
@@ -24,7 +25,8 @@ const char* kGridHelp =
     "  [{\"file\": ..., \"width\": W, \"height\": H, \"resized\": [h, w], \"grid\": [rows, cols],\n"
     "    \"tokens\": N}, ...]\n"
     "Reads PNG, JPEG, BMP, WebP, GIF (first frame) and TIFF headers only; pictures above\n"
-    "8192x8192 pixels are refused without being decoded. A bad file stops the command with one\n"
+    "8192x8192 pixels are refused without being decoded. A shipped sample's name (castle.png)\n"
+    "reads the sample where no such file is here. A bad file stops the command with one\n"
     "line on stderr and exit status 2, before anything is printed. The image-grid options are\n"
     "the ones every layout command (ids, ptd, bias, attention, render) takes.\n";
 
@@ -59,7 +61,7 @@ int runGridCommand(const std::vector<std::string>& args) {
   std::vector<GridReportEntry> entries;
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    const ImageInfo info = probeImage(files[i]);
+    const ImageInfo info = probeImage(fileOrSample(files[i]));
     if (!info.warning.empty()) warnings.push_back(info.warning);
     ImageGrid g;
     try {

@@ -61,6 +61,17 @@ AxisTicks fitAxisTicks(double lo, double hi) {
   return a;
 }
 
+int tickDecimals(const AxisTicks& t) {
+  const double step = t.interval > 0 ? t.interval : (t.max - t.min) / std::max(1, t.ticks - 1);
+  if (!(step > 0) || !std::isfinite(step)) return 0;
+  constexpr int kMaxDecimals = 15;
+  for (int d = 0; d < kMaxDecimals; ++d) {
+    const double scaled = step * std::pow(10.0, d);
+    if (std::abs(scaled - std::round(scaled)) <= 1e-6 * scaled) return d;
+  }
+  return kMaxDecimals;
+}
+
 std::vector<double> ticksWithin(double lo, double hi, int maxTicks) {
   std::vector<double> out;
   if (!(hi >= lo) || maxTicks < 1) return out;

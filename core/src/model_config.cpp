@@ -493,6 +493,10 @@ Scene applyModel(Scene scene, const ModelConfig& model) {
   // cuts 80) and showed numbers the command line did not give.
   regridLayout(scene.layout, scene.imageGrid);
   setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
+  // Ids loaded from a file were the ids of the layout and design before the model: a scene saved
+  // after the model kept naming that file (and failed to open where the file was gone).
+  scene.idsFile.clear();
+  scene.fileIds.clear();
   scene.model = model.name;
   return scene;
 }

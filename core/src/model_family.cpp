@@ -1,6 +1,8 @@
 // Rule-set names and the link from a model family to its position design.
 #include "ropescope/model_family.h"
 
+#include <algorithm>
+
 #include "ropescope/errors.h"
 #include "ropescope/named.h"
 #include "ropescope/position_design.h"
@@ -16,12 +18,18 @@ const char* ruleSetName(RuleSet r) {
   return ruleSetNames()[static_cast<std::size_t>(r)].c_str();
 }
 
-RuleSet parseRuleSet(const std::string& name) {
-  const auto& names = ruleSetNames();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<RuleSet>(i);
+void checkRuleSetName(const std::string& name, const std::vector<std::string>& alsoAccepted) {
+  std::vector<std::string> names = ruleSetNames();
+  names.insert(names.end(), alsoAccepted.begin(), alsoAccepted.end());
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
   throw InputError("unknown rule set \"" + name + "\" (accepted: " + joinNames(names) + ")",
                    "rules");
+}
+
+RuleSet parseRuleSet(const std::string& name) {
+  checkRuleSetName(name);
+  const auto& names = ruleSetNames();
+  return static_cast<RuleSet>(std::find(names.begin(), names.end(), name) - names.begin());
 }
 
 const PositionDesign& ModelFamily::design() const {

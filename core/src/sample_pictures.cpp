@@ -45,4 +45,11 @@ std::string locateSample(const std::string& name) {
   return locator ? locator(name) : std::string();
 }
 
+std::string fileOrSample(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return path;
+  const std::string sample = locateSample(path);
+  return sample.empty() ? path : sample;
+}
+
 }  // namespace ropescope

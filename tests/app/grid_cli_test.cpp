@@ -107,6 +107,28 @@ TEST(GridCli, PrintsSizesGridsAndTokensOfTheSamples) {
   EXPECT_LT(text.find("castle.jpg"), text.find("checker.png"));
 }
 
+// A user's-eye report: layouts take the shipped samples by name (img:castle.png) but `grid
+// castle.png` said "file not found" outside the samples folder. Where no such file is, the name
+// reads the sample; a file of that name here wins; another missing name is still refused.
+TEST(GridCli, ASampleNameReadsTheShippedSample) {
+  const fs::path here = workDir() / "sample-names";
+  fs::create_directories(here);
+  const ProcessResult r = runIn(here, {"grid", "castle.png"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["file"], "castle.png");
+  EXPECT_EQ(j[0]["width"], 320);
+  EXPECT_EQ(j[0]["tokens"], 99);
+  std::ofstream(here / "castle.png", std::ios::binary) << png(64, 32);
+  const ProcessResult own = runIn(here, {"grid", "castle.png"});
+  ASSERT_EQ(own.status, 0) << own.err;
+  EXPECT_EQ(json::parse(own.out)[0]["width"], 64);
+  const ProcessResult missing = runIn(here, {"grid", "castle2.png"});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("castle2.png: file not found"), std::string::npos) << missing.err;
+}
+
 TEST(GridCli, SettingsAndPresetsChangeTheGrid) {
   write("photo.png", png(640, 480));
   auto grid = [](std::vector<std::string> extra) {

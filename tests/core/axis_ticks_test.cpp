@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "ropescope/axis_ticks.h"
@@ -109,4 +112,33 @@ TEST(AxisTicks, TicksWithinARangeAreRoundAndFewEnough) {
   EXPECT_EQ(ropescope::ticksWithin(2, 2, 5), (std::vector<double>{2}));
   EXPECT_TRUE(ropescope::ticksWithin(3, 2, 5).empty());
   for (int n = 2; n <= 8; ++n) EXPECT_LE(ropescope::ticksWithin(0, 9, n).size(), std::size_t(n));
+}
+
+// Tick labels written with tickDecimals decimals are exact and all different, over steps of
+// every decade and mantissa a fitted axis gives (the profile chart wrote five bias ticks 1e-5
+// apart as "0.872" each with "%.3g").
+TEST(AxisTicks, TickDecimalsWriteEveryTickApart) {
+  EXPECT_EQ(ropescope::tickDecimals({0.0, 1.0, 5, 0.05}), 2);
+  EXPECT_EQ(ropescope::tickDecimals({0.8719, 0.8721, 5, 0.0}), 5);  // step 5e-5
+  EXPECT_EQ(ropescope::tickDecimals({0.0, 1.0, 5, 0.0}), 2);        // step 0.25
+  EXPECT_EQ(ropescope::tickDecimals({0.0, 100.0, 6, 0.0}), 0);      // step 20
+  EXPECT_EQ(ropescope::tickDecimals({0.0, 0.0, 5, 0.0}), 0);        // no step
+  unsigned state = 7u;
+  for (int i = 0; i < 2000; ++i) {
+    state = state * 1664525u + 1013904223u;
+    const double span = std::pow(10.0, -7.0 + 14.0 * ((state >> 8) / 16777216.0));
+    state = state * 1664525u + 1013904223u;
+    const double lo = span * (((state >> 8) / 16777216.0) * 20.0 - 10.0);
+    const ropescope::AxisTicks t = ropescope::fitAxisTicks(lo, lo + span);
+    const int d = ropescope::tickDecimals(t);
+    const double step = t.interval > 0 ? t.interval : (t.max - t.min) / (t.ticks - 1);
+    std::string previous;
+    for (double v = std::ceil(t.min / step - 1e-9) * step; v <= t.max + step * 1e-9; v += step) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.*f", d, v);
+      ASSERT_NE(previous, text) << lo << ' ' << span << ' ' << d;
+      EXPECT_NEAR(std::strtod(text, nullptr), v, step * 1e-6) << text;
+      previous = text;
+    }
+  }
 }

@@ -37,6 +37,11 @@ double roundTickStep(double span);
 // same range instead.
 AxisTicks fitAxisTicks(double lo, double hi);
 
+// How many decimals print the ticks of `t` exactly, and so apart from each other: the fewest
+// (at most 15) that write the tick step as a whole number of their last place (step 0.05 -> 2,
+// 1e-5 -> 5, 0.25 -> 2, 20 -> 0). "%.3g" wrote five ticks 1e-5 apart as "0.872" each.
+int tickDecimals(const AxisTicks& t);
+
 // Round tick values within [lo, hi], at most `maxTicks` of them: the smallest step of 1, 2 or 5
 // times a power of ten that needs no more, from the first multiple of it at or above lo (the 3-D
 // view's axes). Empty for hi < lo or maxTicks < 1; just lo for one tick or an empty range.

@@ -30,6 +30,9 @@ const char* ruleSetName(RuleSet r);
 const std::vector<std::string>& ruleSetNames();
 // Throws InputError (field "rules") naming the rule sets for an unknown name.
 RuleSet parseRuleSet(const std::string& name);
+// Refuses a name that is neither a rule set nor one of `alsoAccepted` (check-ids --rules takes
+// "all"), with one line listing every accepted name.
+void checkRuleSetName(const std::string& name, const std::vector<std::string>& alsoAccepted = {});
 
 // Token ids a family's processor writes around vision content; -1 where the family has none.
 struct SpecialTokenIds {

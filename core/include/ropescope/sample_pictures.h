@@ -26,4 +26,10 @@ SampleLocator sampleFolderLocator(const std::string& folder);
 // folder part ("dir/castle.png") is never a sample.
 std::string locateSample(const std::string& name);
 
+// The file a picture named on the command line is read from: `path` itself where there is such
+// a file (or it has a folder part), else the shipped sample of that name, else `path` (so that
+// reading it says it is missing). `ropescope grid castle.png` reads the sample, as a layout's
+// img:castle.png does.
+std::string fileOrSample(const std::string& path);
+
 }  // namespace ropescope

@@ -378,6 +378,21 @@ TEST(ModelConfig, ApplyModelSetsDesignFrequencyAndGrid) {
   EXPECT_NO_THROW(validateScene(out));
 }
 
+// A user's-eye report: Load ids, then Open model, then Save wrote the ids file's name into a
+// scene whose design is the model's, and that scene failed to open once the file was gone. The
+// model's scene holds no loaded ids.
+TEST(ModelConfig, ApplyModelDropsIdsLoadedForTheLayoutBefore) {
+  Scene s = defaultScene();
+  s.idsFile = "/nowhere/ids.npy";
+  s.fileIds = std::vector<Id3>(s.layout.tokenCount(), Id3{0.0, 0.0, 0.0});
+  const Scene out = applyModel(s, readModelConfig("qwen2.5-vl-7b"));
+  EXPECT_TRUE(out.idsFile.empty());
+  EXPECT_TRUE(out.fileIds.empty());
+  const std::string text = sceneToJson(out);
+  EXPECT_EQ(text.find("ids_file"), std::string::npos) << text;
+  EXPECT_NO_THROW(sceneFromJson(text));
+}
+
 TEST(ModelConfig, TheSceneKeepsTheModelName) {
   const Scene out = applyModel(defaultScene(), readModelConfig("qwen2.5-vl-7b"));
   EXPECT_EQ(out.model, "qwen2.5-vl-7b");

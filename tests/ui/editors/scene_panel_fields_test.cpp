@@ -210,6 +210,8 @@ TEST(ScenePanelFields, SectionsBoxAndCliReadOneTextForm) {
   EXPECT_NE(shown.find(sceneField("sections").rangeText()), std::string::npos) << shown;
   EXPECT_NE(shown.find("(got \"16,24\")"), std::string::npos) << shown;
   EXPECT_EQ(model.scene().frequency.sections, (std::vector<int>{8, 28, 28}));  // kept
+  // The refused text stays in the box, under its message, also with the focus elsewhere (Tab).
+  EXPECT_EQ(box->text(), QStringLiteral("16,24"));
   try {
     cli::parseArguments(cli::kIds, {"--layout", "t2", "--sections", "16,24"});
     FAIL() << "--sections 16,24 accepted";

@@ -94,3 +94,28 @@ TEST(SegmentList, ARefusedFilesMessageGoesWithItsLayout) {
   list.showLayout(parseLayoutSpec("t4,i6x6,t9"));
   EXPECT_TRUE(message->isHidden());
 }
+
+// A user's-eye report: Remove on the only segment gave an empty layout, refused, while its row
+// stayed in the table and the next edit brought it back. The button is off for the last one.
+TEST(SegmentList, TheOnlySegmentCannotBeRemoved) {
+  SegmentListEditor list;
+  std::vector<Layout> edits;
+  QObject::connect(&list, &SegmentListEditor::edited,
+                   [&edits](const Layout& l) { edits.push_back(l); });
+  QToolButton* remove = button(list, QStringLiteral("Remove"));
+  ASSERT_NE(remove, nullptr);
+  auto* table = list.findChild<QTableWidget*>(QStringLiteral("segments"));
+  list.showLayout(parseLayoutSpec("t4,i2x2"));
+  EXPECT_TRUE(remove->isEnabled());
+  table->selectRow(1);
+  remove->click();
+  ASSERT_EQ(edits.size(), 1u);
+  EXPECT_EQ(formatLayoutSpec(edits.back()), "t4");
+  list.showLayout(edits.back());
+  EXPECT_FALSE(remove->isEnabled());
+  EXPECT_NE(remove->toolTip().indexOf(QStringLiteral("at least one segment")), -1);
+  table->selectRow(0);
+  remove->click();
+  EXPECT_EQ(edits.size(), 1u);  // nothing emitted
+  EXPECT_EQ(table->rowCount(), 1);
+}

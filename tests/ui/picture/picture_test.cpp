@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPainter>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -294,6 +295,9 @@ TEST(Picture, BadFilesKeepTheSceneAndSayWhy) {
     const QString shown = win.w.panel()->segmentEditor()->fileMessage();
     EXPECT_TRUE(shown.contains(QFileInfo(bad).fileName())) << shown.toStdString();
     EXPECT_TRUE(win.w.isVisible());
+    // The message is beside the list on screen: the status bar keeps the scene's PTD and bias.
+    EXPECT_TRUE(win.w.statusBar()->currentMessage().isEmpty())
+        << win.w.statusBar()->currentMessage().toStdString();
   }
   // A good file among bad ones is still added, and the message names only the bad one.
   EXPECT_EQ(win.w.importer()->addDropped({huge, castle()}), 1);

@@ -6,10 +6,13 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDialog>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -262,6 +265,33 @@ TEST(MainWindow, SaveAndReopenRoundTrips) {
   EXPECT_FALSE(win.w.isModified());
   EXPECT_NEAR(win.w.model()->scene().designParams.find("alpha").value_or(-1), 0.3, 1e-12);
   EXPECT_NEAR(numberField(win.w.panel(), "alpha")->value(), 0.3, 1e-12);
+}
+
+// A user's-eye report: File -> Open recent listed bare names, so two s1.json from different
+// folders looked the same. Each entry is numbered and names its folder ('&' shown as itself).
+TEST(MainWindow, OpenRecentNamesEachFilesFolder) {
+  Window win;
+  QTemporaryDir dir;
+  ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("runs/a")));
+  ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("runs/b&c")));
+  const QString first = dir.filePath(QStringLiteral("runs/a/s1.json"));
+  const QString second = dir.filePath(QStringLiteral("runs/b&c/s1.json"));
+  ASSERT_TRUE(win.w.saveTo(first));
+  ASSERT_TRUE(win.w.saveTo(second));
+  QMenu* recent = nullptr;
+  for (QMenu* m : win.w.findChildren<QMenu*>())
+    if (m->title() == QStringLiteral("Open &recent")) recent = m;
+  ASSERT_NE(recent, nullptr);
+  const QList<QAction*> entries = recent->actions();
+  ASSERT_GE(entries.size(), 2);
+  EXPECT_TRUE(entries[0]->text().startsWith(QStringLiteral("&1  s1.json  ")))
+      << entries[0]->text().toStdString();
+  EXPECT_TRUE(entries[0]->text().endsWith(QStringLiteral("runs/b&&c")))
+      << entries[0]->text().toStdString();
+  EXPECT_TRUE(entries[1]->text().startsWith(QStringLiteral("&2  s1.json  ")));
+  EXPECT_TRUE(entries[1]->text().endsWith(QStringLiteral("runs/a")))
+      << entries[1]->text().toStdString();
+  EXPECT_EQ(entries[0]->toolTip(), QFileInfo(second).absoluteFilePath());
 }
 
 TEST(MainWindow, CompareModeTitlesAndLinksCameras) {

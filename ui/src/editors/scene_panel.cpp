@@ -335,7 +335,13 @@ void ScenePanel::sync(SceneChanges parts) {
     kvHead_->setValue(s.frequency.kvHead);
   }
   multiheadRow_->setEnabled(s.frequency.plan == "multihead");
-  if (!sections_->hasFocus() || !sections_->isModified())
+  // Text being typed stays, and so does text the box refused (Tab after "8,8" showed the old
+  // sections under a message about "8,8"); anything else shows the scene's sections.
+  const auto& problems = model_->problems();
+  const bool sectionsRefused = std::any_of(problems.begin(), problems.end(), [](const auto& p) {
+    return p.field == QLatin1String("sections");
+  });
+  if (!sections_->isModified() || !(sections_->hasFocus() || sectionsRefused))
     sections_->setText(QString::fromStdString(formatSectionsText(s.frequency.sections)));
 
   syncSelection();

@@ -113,7 +113,8 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   buttons->addStretch(1);
   button(QStringLiteral("▲"), tr("Move the selected segment up"), [this] { moveSelected(-1); });
   button(QStringLiteral("▼"), tr("Move the selected segment down"), [this] { moveSelected(1); });
-  button(tr("Remove"), tr("Remove the selected segment"), [this] { removeSelected(); });
+  removeButton_ =
+      button(tr("Remove"), tr("Remove the selected segment"), [this] { removeSelected(); });
   column->addLayout(buttons);
 
   error_ = new QLabel(this);
@@ -182,6 +183,13 @@ void SegmentListEditor::showLayout(const Layout& typed, const Layout* table) {
   const bool sameRows = typed.segments.size() == static_cast<std::size_t>(table_->rowCount());
   const Layout& layout = table && !sameRows ? *table : typed;
   shown_ = layout;
+  // Removing the only segment left an empty layout, refused, under a row that stayed and came
+  // back with the next edit: the button is off instead, and says why.
+  const bool removable = layout.segments.size() > 1;
+  removeButton_->setEnabled(removable);
+  removeButton_->setToolTip(removable ? tr("Remove the selected segment")
+                                      : tr("A layout needs at least one segment: add another "
+                                           "before removing this one"));
   std::vector<bool> fileRows;
   for (const Segment& seg : layout.segments) fileRows.push_back(seg.source.isFile());
   if (fileRows != fileRows_) {

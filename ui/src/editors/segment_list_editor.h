@@ -61,8 +61,9 @@ class SegmentListEditor : public QWidget {
   ImageGridSettings grid_;
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
-  Layout fileMessageLayout_;            // the layout shown when the file message was set
-  QToolButton* firstButton_ = nullptr;  // "+ Text": where Tab goes after the table
+  Layout fileMessageLayout_;             // the layout shown when the file message was set
+  QToolButton* firstButton_ = nullptr;   // "+ Text": where Tab goes after the table
+  QToolButton* removeButton_ = nullptr;  // off for the only segment: a layout needs one
   QLabel* error_ = nullptr;
   QLabel* fileMessage_ = nullptr;
   std::vector<bool> fileRows_;  // which rows show a file segment (a name, not editable sizes)

@@ -70,7 +70,7 @@ void showLineStylesInLegend(QChart* chart) {
       for (QLegendMarker* m : chart->legend()->markers(line)) m->setPen(line->pen());
 }
 
-void fitAxis(QValueAxis* axis, double lo, double hi) {
+AxisTicks fitAxis(QValueAxis* axis, double lo, double hi) {
   // One change per property: each change of an axis lays out its series again (a click on a
   // text token refits both of the profile's axes).
   const AxisTicks t = fitAxisTicks(lo, hi);
@@ -83,6 +83,7 @@ void fitAxis(QValueAxis* axis, double lo, double hi) {
     axis->setTickType(QValueAxis::TicksFixed);
     axis->setTickCount(t.ticks);
   }
+  return t;
 }
 
 QString streamCurveName() {
@@ -313,12 +314,8 @@ ProfileParts addProfileParts(QChart* chart, ChartLook look) {
   parts.distanceY->setTitleText(QStringLiteral("distance d"));
   parts.biasY = new QValueAxis;
   parts.biasY->setTitleText(QStringLiteral("bias b"));
-  if (look == ChartLook::Publication) {
-    parts.distanceY->setLabelFormat(QStringLiteral("%g"));
-    parts.biasY->setLabelFormat(QStringLiteral("%g"));
-  } else {
-    parts.biasY->setLabelFormat(QStringLiteral("%.3g"));  // "0.95", not "0.9500": no elision
-  }
+  // The bias axis's label format follows its ticks (plotProfile).
+  if (look == ChartLook::Publication) parts.distanceY->setLabelFormat(QStringLiteral("%g"));
   chart->addAxis(parts.x, Qt::AlignBottom);
   chart->addAxis(parts.distanceY, Qt::AlignLeft);
   chart->addAxis(parts.biasY, Qt::AlignRight);
@@ -351,7 +348,11 @@ void plotProfile(const ProfileParts& parts, const ProfilePoints& pp, ChartLook l
     parts.x->setRange(0, last);
   }
   fitAxis(parts.distanceY, pp.dlo, pp.dhi);
-  fitAxis(parts.biasY, pp.blo, pp.bhi);
+  // As many decimals as the ticks need: "0.95", not "0.9500" (no elision), and a spread of
+  // 5e-5 ticks 0.87195, 0.87200, ..., not "0.872" five times.
+  const int decimals = tickDecimals(fitAxis(parts.biasY, pp.blo, pp.bhi));
+  const QString format = QStringLiteral("%.") + QString::number(decimals) + QLatin1Char('f');
+  if (parts.biasY->labelFormat() != format) parts.biasY->setLabelFormat(format);
 }
 
 void colorProfile(const ProfileParts& parts, ChartLook look) {

@@ -16,6 +16,7 @@
 
 #include "figures/figure_style.h"
 #include "ropescope/age_schedule.h"
+#include "ropescope/axis_ticks.h"
 #include "ropescope/scene_metrics.h"
 
 class QChart;
@@ -40,7 +41,7 @@ enum class ChartLook { ScreenDark, ScreenLight, Publication };
 // Fits a value axis to [lo, hi] (fitAxisTicks, axis_ticks.h) with one change per property; a
 // flat range (e.g. PTD = 0 up to rounding) reads as flat, not as magnified rounding noise. Live
 // and exported charts use it.
-void fitAxis(QValueAxis* axis, double lo, double hi);
+AxisTicks fitAxis(QValueAxis* axis, double lo, double hi);
 
 // Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),
 // and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn). Built by

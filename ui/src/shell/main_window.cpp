@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -217,14 +218,15 @@ void MainWindow::buildImporters() {
   SegmentListEditor* segments = panel_->segmentEditor();
   connect(segments, &SegmentListEditor::filesDropped, this, &MainWindow::addDroppedFiles);
   soundImporter_ = new SoundImporter(model_, this);
-  // A refused file: its message beside the list, its first line in the status bar. Added: the
-  // tab that shows it comes to the front.
+  // A refused file: its message beside the list, and its first line in the status bar only
+  // where the list is out of sight (the message there hid the scene's PTD and bias for 10 s).
+  // Added: the tab that shows it comes to the front.
   const auto report = [this, segments](std::function<void()> showIt) {
     return [this, segments, showIt](const QString& message) {
       segments->setFileMessage(message);
       if (message.isEmpty())
         showIt();
-      else
+      else if (!segments->isVisible() || segments->visibleRegion().isEmpty())
         statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
     };
   };
@@ -742,8 +744,6 @@ bool MainWindow::openTokens(const QString& path) {
     const TokenInput input = readTokensFile(path.toStdString());
     Scene next = applyModel(model_->scene(), *modelConfig_);
     next.layout = layoutFromTokens(input, *modelConfig_);
-    next.idsFile.clear();
-    next.fileIds.clear();
     next.selectedText = 0;
     validateScene(next);
     model_->setScene(next);
@@ -862,9 +862,23 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::rebuildRecentMenu() {
   recentMenu_->clear();
   const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  // "1  s1.json  —  ~/runs/a": two files of one name in different folders looked the same.
+  const QString home = QDir::homePath();
+  int number = 0;
   for (const QString& path : recent) {
+    const QFileInfo info(path);
+    QString folder = QDir::toNativeSeparators(info.absolutePath());
+    if (folder == home || folder.startsWith(home + QLatin1Char('/')))
+      folder = QLatin1Char('~') + folder.mid(home.size());
+    folder = fontMetrics().elidedText(folder, Qt::ElideMiddle, 360);
+    const auto literal = [](QString t) {
+      return t.replace(QLatin1Char('&'), QStringLiteral("&&"));
+    };
+    const QString text = QStringLiteral("&%1  %2  \u2014  %3")
+                             .arg(++number)
+                             .arg(literal(info.fileName()), literal(folder));
     recentMenu_
-        ->addAction(QFileInfo(path).fileName(), this,
+        ->addAction(text, this,
                     [this, path] {
                       if (maybeSave()) openFile(path);
                     })

@@ -599,10 +599,10 @@ void PositionSpaceView::writeConeNote() {
   const bool wide = width() >= 420;
   QStringList lines;
   if (coneShown_ > 0)
-    lines << (wide ? QStringLiteral(
-                         "cone: lines to %1 of %2 visual tokens\n(an even sample with the "
-                         "nearest,\nthe farthest and each axis's extremes)")
-                   : QStringLiteral("cone: %1 of %2\nvisual tokens\n(an even sample)"))
+    // The lines from the selected text token: a cone under Circle-RoPE only, so not called one.
+    lines << (wide ? QStringLiteral("lines to %1 of %2 visual tokens\n(an even sample with the "
+                                    "nearest,\nthe farthest and each axis's extremes)")
+                   : QStringLiteral("lines to %1 of %2\nvisual tokens\n(an even sample)"))
                  .arg(coneShown_)
                  .arg(visualTokens_.size());
   if (lattice && wide)
