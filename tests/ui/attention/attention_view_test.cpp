@@ -144,7 +144,7 @@ TEST(Attention, ZoomedInShowsExactValuesAndTokenIdentities) {
   const QPointF at(rect.left() + 2.5 * rect.width() / n, rect.top() + 20.5 * rect.height() / n);
   EXPECT_NEAR(v->valueAt(at), row[2], 1e-5);
   const QString tip = v->describeAt(at);
-  EXPECT_TRUE(tip.contains(QStringLiteral("query token 20 (image, segment 2, row 2, col 4)")))
+  EXPECT_TRUE(tip.contains(QStringLiteral("query token 20 (image, segment 1, row 2, col 4)")))
       << tip.toStdString();
   EXPECT_TRUE(tip.contains(QStringLiteral("key text token 2 (#2)"))) << tip.toStdString();
   // A text token after the image: its index among the text tokens (as the formulas and charts
@@ -434,7 +434,13 @@ TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   EXPECT_FALSE(v->message().contains(QLatin1Char('\n')));
   EXPECT_TRUE(v->message().contains(QStringLiteral("q.npy"))) << v->message().toStdString();
   EXPECT_EQ(v->shownResult()->generation, good);  // the last good heatmap stays
+  auto* label = v->findChild<QLabel*>(QStringLiteral("attentionMessage"));
+  ASSERT_NE(label, nullptr);
+  EXPECT_TRUE(label->wordWrap());  // a long one wraps instead of widening the dock
   v->setIdenticalQk(1);
+  // The refusal is over once the next run starts, not only when it ends.
+  ASSERT_TRUE(waitUntil([v] { return v->busy(); }));
+  EXPECT_FALSE(v->message().contains(QStringLiteral("q.npy"))) << v->message().toStdString();
   ASSERT_TRUE(attentionSettled(v));
   EXPECT_GT(v->shownResult()->generation, good);
 }

@@ -76,7 +76,8 @@ TEST(Attention, HeatmapWidgetOwnsItsColoursZoomAndClicks) {
   EXPECT_EQ(h.image().pixelColor(7, 2), ColorScale::noValueColor());
   EXPECT_EQ(h.valueAt(cellCentre(h, 9, 3)), 9.0 * kN + 3);
   EXPECT_TRUE(std::isinf(h.valueAt(cellCentre(h, 2, 7))));
-  EXPECT_TRUE(h.describeAt(cellCentre(h, 5, 4)).contains(QStringLiteral("image, segment 2")));
+  EXPECT_TRUE(h.describeAt(cellCentre(h, 5, 4))
+                  .contains(QStringLiteral("image, segment 1")));  // from 0, as in 3-D
 
   // A click on text query 9's row picks the sixth text token (0-3 and 8 come before it); a
   // click on a picture query's row picks nothing.

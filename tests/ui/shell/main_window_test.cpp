@@ -39,6 +39,8 @@
 #include "model/scene_model.h"
 #include "ropescope/scene_metrics.h"
 #include "shell/main_window.h"
+#include "sound/sound_view.h"
+#include "space/position_space_view.h"
 #include "style/metric_text.h"
 
 using namespace ropescope::ui;
@@ -292,6 +294,30 @@ TEST(MainWindow, OpenRecentNamesEachFilesFolder) {
   EXPECT_TRUE(entries[1]->text().endsWith(QStringLiteral("runs/a")))
       << entries[1]->text().toStdString();
   EXPECT_EQ(entries[0]->toolTip(), QFileInfo(second).absoluteFilePath());
+}
+
+// A user's-eye report: an audio token picked in one layout stayed highlighted in the 3-D view
+// after the layout changed (another sound in its place), while the sound tab showed none.
+TEST(MainWindow, AnAudioPickIsDroppedWithItsLayout) {
+  Window win;
+  ropescope::Scene s = win.w.model()->scene();
+  s.layout = ropescope::parseLayoutSpec("t3,a40,t2");
+  win.w.model()->setScene(s);
+  win.w.showSideTab(QStringLiteral("sound"));
+  QCoreApplication::processEvents();
+  win.w.spaceView()->setSelectedAudio(37);
+  win.w.soundView()->setSelectedAudio(37);
+  s.layout = ropescope::parseLayoutSpec("t4,a50,t4");
+  win.w.model()->setScene(s);
+  EXPECT_EQ(win.w.spaceView()->selectedAudio(), -1);
+  EXPECT_EQ(win.w.soundView()->selectedAudio(), -1);
+  // An edit that keeps the layout keeps the pick.
+  win.w.spaceView()->setSelectedAudio(12);
+  win.w.soundView()->setSelectedAudio(12);
+  s.frequency.rotary.base = 20000;
+  win.w.model()->setScene(s);
+  EXPECT_EQ(win.w.spaceView()->selectedAudio(), 12);
+  EXPECT_EQ(win.w.soundView()->selectedAudio(), 12);
 }
 
 TEST(MainWindow, CompareModeTitlesAndLinksCameras) {

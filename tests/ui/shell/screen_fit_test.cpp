@@ -180,6 +180,15 @@ TEST(ScreenFit, TheAttentionDockOpensTallEnoughToRead) {
   setDockShown(dock, false);
   setDockShown(dock, true);
   EXPECT_GE(dock->height(), w.height() * 45 / 100 - 2);
+  // Open while the window is made as small as it goes and then as tall as before, it takes its
+  // readable height back (it stayed a 110 px strip).
+  const QSize started = w.size();
+  w.resize(1, 1);  // clamped to the window's minimum
+  ASSERT_TRUE(waitUntil([&] { return w.height() < started.height(); }));
+  w.resize(started);
+  ASSERT_TRUE(waitUntil([&] { return w.height() == started.height(); }));
+  setDockShown(dock, true);
+  EXPECT_GE(dock->height(), w.height() * 45 / 100 - 2) << "after shrinking and restoring";
   // Made taller by the user, it keeps that height when opened again. On the laptop screen the
   // dock opens as tall as the tabs above it allow, so this half runs on the desktop screen.
   if (qgetenv("ROPESCOPE_SCREEN") == "1920x1080") {

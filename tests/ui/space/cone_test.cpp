@@ -2,6 +2,8 @@
 // in a large one a bounded sample that keeps the lines that bound the cone, said in the view.
 #include <gtest/gtest.h>
 
+#include <QResizeEvent>
+
 #include <algorithm>
 #include <limits>
 
@@ -107,6 +109,37 @@ TEST(SpaceCone, LargeSceneSamplesKeepingTheBoundsAndSaysSo) {
     EXPECT_TRUE(view.coneNote().startsWith(QStringLiteral("lines to ")))
         << view.coneNote().toStdString();
   }
+}
+
+// A user's-eye report: in a compare quadrant the title "Circle-RoPE (cone)  PTD 7.6021" was cut
+// at the view's edge (read "7.602") and the stale note lost both ends. Too wide, either is set
+// smaller until it fits; where there is room it keeps its size.
+TEST(SpaceTexts, ATitleOrStaleNoteTooWideIsSetSmallerToFit) {
+  const QString title = QStringLiteral("Circle-RoPE (cone)  PTD 7.6021");
+  // Hidden views: VTK learns their size from a resize event, as an exported figure's does.
+  const auto drawn = [&title](PositionSpaceView& view, QSize size) {
+    view.resize(size);
+    view.showIds(idsOf("t4,i8x8,t8"), 2, -1);
+    view.setTitle(title);
+    view.setStale(true);
+    view.grabFramebuffer();
+    QResizeEvent resize(view.size(), view.size());
+    QCoreApplication::sendEvent(&view, &resize);
+    view.grabFramebuffer();
+  };
+  PositionSpaceView wide, narrow;
+  drawn(wide, QSize(900, 400));
+  drawn(narrow, QSize(170, 300));
+  const double dpr = narrow.devicePixelRatioF();
+  for (const QRectF& b : {narrow.titleBox(), narrow.staleNoteBox()}) {
+    ASSERT_FALSE(b.isEmpty());
+    EXPECT_GE(b.left(), 0.0);
+    EXPECT_LE(b.right(), 170 * dpr) << "cut off at the right edge";
+  }
+  // Where there is room the texts keep their size; they would not have fitted the narrow view.
+  EXPECT_GT(wide.titleBox().width(), 170 * dpr);
+  EXPECT_GT(wide.staleNoteBox().width(), 170 * dpr);
+  EXPECT_LT(narrow.titleBox().height(), wide.titleBox().height());
 }
 
 // The axis key hangs in the top-right corner; a title long enough to reach it pushes it below

@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImageReader>
+#include <QLabel>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -453,17 +454,40 @@ TEST(TeachAnimation, DialogShowsProblemsBesideTheFieldsAndExports) {
   for (const char* sweep : {"distance_h", "alpha", "radius", "dff"}) {
     dialog.setSpec(QString::fromLatin1(sweep), 0, 1, 8);
     const std::string parameter = std::string(sweep).rfind("distance", 0) == 0 ? "distance" : sweep;
-    EXPECT_EQ(from->minimum(), animationRange(parameter).lo) << sweep;
-    EXPECT_EQ(from->maximum(), animationRange(parameter).hi) << sweep;
+    const AnimationRange range = animationRange(parameter);
+    // An open end (R > 0) is not offered: the box starts a step above it.
+    if (range.loExclusive)
+      EXPECT_GT(from->minimum(), range.lo) << sweep;
+    else
+      EXPECT_EQ(from->minimum(), range.lo) << sweep;
+    EXPECT_EQ(from->maximum(), range.hi) << sweep;
   }
+  EXPECT_TRUE(animationRange("radius").loExclusive);
   dialog.setOutput(dir.filePath(QStringLiteral("d.gif")));
-  dialog.setSpec(QStringLiteral("radius"), 0, 10, 6);  // R must be above 0
-  EXPECT_FALSE(dialog.validate());
-  EXPECT_TRUE(dialog.message().contains(QStringLiteral("radius")))
-      << dialog.message().toStdString();
+  dialog.setSpec(QStringLiteral("radius"), 0, 10, 6);  // R must be above 0: the box says so
+  EXPECT_GT(from->value(), 0.0);
+  EXPECT_TRUE(dialog.validate()) << dialog.message().toStdString();
+  // Messages in the dialog's words: no command-line spec, no --out (a user's-eye report).
   dialog.setSpec(QStringLiteral("distance_h"), 5, 5, 6);
   EXPECT_FALSE(dialog.validate());
-  EXPECT_TRUE(dialog.message().contains(QStringLiteral("equal")));
+  EXPECT_TRUE(dialog.message().startsWith(QStringLiteral("FROM and TO are equal")))
+      << dialog.message().toStdString();
+  EXPECT_FALSE(dialog.message().contains(QStringLiteral("PARAM")));
+  dialog.setSpec(QStringLiteral("distance_h"), 0, 40, 6);
+  dialog.setOutput(dir.filePath(QStringLiteral("frames.png")));
+  showAndSettle(&dialog);
+  dialog.resize(dialog.width(), dialog.minimumSizeHint().height());
+  EXPECT_FALSE(dialog.exportNow());  // refused before a frame is drawn
+  EXPECT_TRUE(dialog.message().startsWith(QStringLiteral("Output \"")))
+      << dialog.message().toStdString();
+  EXPECT_FALSE(dialog.message().contains(QStringLiteral("--out")));
+  // The dialog grew to show the whole wrapped message (it was cut off).
+  auto* label = dialog.findChild<QLabel*>(QStringLiteral("animationMessage"));
+  ASSERT_NE(label, nullptr);
+  QCoreApplication::processEvents();
+  EXPECT_GE(label->height(), label->heightForWidth(label->width()));
+  dialog.hide();
+  dialog.setOutput(dir.filePath(QStringLiteral("d.gif")));
   dialog.setSpec(QStringLiteral("distance_h"), 0, 40, 6);
   dialog.setFrameSize(QSize(256, 192));
   ASSERT_TRUE(dialog.exportNow()) << dialog.message().toStdString();

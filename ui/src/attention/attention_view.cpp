@@ -51,6 +51,9 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent) : QWidget(paren
   messageLabel_ = new QLabel;
   messageLabel_->setObjectName(QStringLiteral("attentionMessage"));
   messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A long refusal (the preview's size limit) wraps: on one line it widened the dock's content
+  // past its view and the scroll bar hid the buttons beside it.
+  messageLabel_->setWordWrap(true);
   auto* bottom = new QHBoxLayout;
   bottom->addWidget(resetButton);
   bottom->addWidget(progress_);
@@ -171,6 +174,7 @@ QString AttentionView::message() const {
 
 void AttentionView::setMessage(const QString& text, bool error) {
   messageText_ = text;
+  messageIsError_ = error;
   messageLabel_->setText(text);
   messageLabel_->setStyleSheet(error ? QStringLiteral("color: #e04040; font-weight: bold;")
                                      : QString());
@@ -222,6 +226,7 @@ void AttentionView::request() {
       break;
     }
   setBusy(true);
+  if (messageIsError_) setMessage(note_, false);  // about the run this one replaces
   // A burst of edits (typing, wheel steps) becomes one job: the worker starts the newest once
   // they pause. Its number is the worker's.
   worker_->requestAfter(kSettleMs, [job = job_.get(), r](const LatestWorker::Context& context) {

@@ -126,6 +126,7 @@ class AttentionView : public QWidget {
   std::shared_ptr<const std::vector<TokenInfo>> tokens_;  // identities for the shown result
   QString backendLabel_;
   QString messageText_;
+  bool messageIsError_ = false;
   QString note_;  // why the GPU is not used, said once and kept in the message line
 };
 

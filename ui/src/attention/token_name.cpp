@@ -25,7 +25,7 @@ QString attentionTokenName(const std::vector<TokenInfo>& tokens, std::size_t tok
   return tr("token %1 (%2, segment %3, %4)")
       .arg(token)
       .arg(QString::fromUtf8(modalityName(t.modality)))
-      .arg(t.segment + 1)
+      .arg(t.segment)  // from 0, as the 3-D view and the CLI's segment column count
       .arg(cell);
 }
 

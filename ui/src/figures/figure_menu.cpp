@@ -6,10 +6,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QStatusBar>
 #include <QWidget>
+
+#include <algorithm>
 
 #include "figures/figure_presets.h"
 #include "figures/figure_views.h"
@@ -56,25 +60,34 @@ void FigureMenu::fillExportMenu(QMenu* menu) {
   legends->setChecked(options_.legend);
   connect(legends, &QAction::toggled, this, [this](bool on) { options_.legend = on; });
   menu->addAction(tr("Figure &size\xe2\x80\xa6"), this, [this] {
-    bool ok = false;
-    const QString text = QInputDialog::getText(
-        window_, tr("Figure size"),
-        tr("Pixels WxH (16..8192 each) and optional scale, e.g. 1050x750 or 2100x1500@4:"),
-        QLineEdit::Normal,
-        QStringLiteral("%1x%2").arg(options_.size.width()).arg(options_.size.height()), &ok);
-    if (!ok) return;
-    static const QRegularExpression re(QStringLiteral("^(\\d+)x(\\d+)(?:@([0-9.]+))?$"));
-    const auto m = re.match(text.trimmed());
-    FigureOptions next = options_;
-    try {
-      if (!m.hasMatch())
-        throw InputError("size must be WxH or WxH@SCALE (got \"" + text.toStdString() + "\")");
-      next.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-      next.scale = m.captured(3).isEmpty() ? 0.0 : m.captured(3).toDouble();
-      figure::validate(next);
-      options_ = next;
-    } catch (const InputError& e) {
-      QMessageBox::warning(window_, tr("Figure size"), QString::fromUtf8(e.what()));
+    // Asked again, with what was typed, until the size is accepted or the dialog cancelled: a
+    // bad size closed it and the user had to find the menu again.
+    QString text = QStringLiteral("%1x%2").arg(options_.size.width()).arg(options_.size.height());
+    for (;;) {
+      bool ok = false;
+      text = QInputDialog::getText(
+          window_, tr("Figure size"),
+          tr("Pixels WxH (16..8192 each) and optional scale, e.g. 1050x750 or 2100x1500@4:"),
+          QLineEdit::Normal, text, &ok);
+      if (!ok) return;
+      static const QRegularExpression re(QStringLiteral("^(\\d+)x(\\d+)(?:@([0-9.]+))?$"));
+      const auto m = re.match(text.trimmed());
+      FigureOptions next = options_;
+      try {
+        if (!m.hasMatch())
+          throw InputError("size must be WxH or WxH@SCALE (got \"" + text.toStdString() + "\")");
+        next.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        next.scale = m.captured(3).isEmpty() ? 0.0 : m.captured(3).toDouble();
+        figure::validate(next);
+        options_ = next;
+        return;
+      } catch (const InputError& e) {
+        // The command line's wording ("--size 160x120 is too small") without its flags.
+        QString message = QString::fromUtf8(e.what());
+        message.replace(QStringLiteral("--size "), QString());
+        message.replace(QStringLiteral("--scale "), QStringLiteral("scale "));
+        QMessageBox::warning(window_, tr("Figure size"), message);
+      }
     }
   });
 }
@@ -104,9 +117,17 @@ void FigureMenu::addContextMenu(QWidget* widget, const std::vector<std::string>&
 
 void FigureMenu::popup(QWidget* widget, QPoint pos, const std::vector<std::string>& views) {
   QMenu menu(widget);
-  for (const std::string& v : views)
-    menu.addAction(tr("Export %1 figure\xe2\x80\xa6").arg(QString::fromStdString(v)), this,
-                   [this, v] { exportView(v); });
+  // Each entry says what it writes: the attention figure is the identical-q,k logits whatever
+  // the dock shows (softmax, random or loaded q/k), which the bare name did not say.
+  menu.setToolTipsVisible(true);
+  for (const std::string& v : views) {
+    const QString name = QString::fromStdString(v);
+    QAction* a = menu.addAction(
+        v == "attention" ? tr("Export attention figure (logits, identical q and k)\xe2\x80\xa6")
+                         : tr("Export %1 figure\xe2\x80\xa6").arg(name),
+        this, [this, v] { exportView(v); });
+    a->setToolTip(QString::fromStdString(findFigureView(v).description));
+  }
   menu.exec(widget->mapToGlobal(pos));
 }
 
@@ -119,6 +140,16 @@ void FigureMenu::exportTo(const std::string& view, const QString& path) const {
 
 QString FigureMenu::exportView(const std::string& viewName) {
   const FigureView& view = findFigureView(viewName);
+  // Said before a file name is asked for, not after.
+  const auto& segments = model_->validScene().layout.segments;
+  if (view.kind == FigureKind::Heatmap &&
+      std::none_of(segments.begin(), segments.end(),
+                   [](const Segment& s) { return s.isVisual() && s.source.isFile(); })) {
+    QMessageBox::information(window_, tr("Export %1 figure").arg(QString::fromStdString(viewName)),
+                             tr("This view needs a picture in the layout: add one with File "
+                                "\xe2\x86\x92 Add image (Ctrl+I) or an img:FILE item."));
+    return {};
+  }
   QStringList filters;
   for (const std::string& f : view.formats) filters << formatFilter(f);
   QString selected = filters.front();
@@ -137,6 +168,8 @@ QString FigureMenu::exportView(const std::string& viewName) {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     exportTo(viewName, path);
     QApplication::restoreOverrideCursor();
+    if (auto* main = qobject_cast<QMainWindow*>(window_))
+      main->statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
   } catch (const std::exception& e) {
     QApplication::restoreOverrideCursor();
     QMessageBox::warning(window_, tr("Export"), QString::fromUtf8(e.what()));

@@ -1,4 +1,5 @@
 #include "shell/main_window.h"
+#include "shell/shortcut_guard.h"
 #include "shell/wheel_guard.h"
 
 #include <QAction>
@@ -117,6 +118,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), model_(new SceneM
   connect(model_, &SceneModel::changed, this, &MainWindow::refreshViews);
   connect(model_, &SceneModel::biasChanged, this, &MainWindow::refreshViews);
   buildMenus();
+  // The menus' shortcuts work from the scene panel's text fields too (Ctrl+E did nothing there).
+  QList<QAction*> withShortcuts;
+  for (QAction* a : findChildren<QAction*>())
+    if (!a->shortcut().isEmpty()) withShortcuts << a;
+  QCoreApplication::instance()->installEventFilter(new ShortcutGuard(withShortcuts, this));
   setDarkPalette(true);
   refreshViews();
   resize(1500, 950);  // on a large screen; fitted to a smaller one
@@ -153,6 +159,14 @@ void MainWindow::fitSceneDock() {
                    2 * scroll->frameWidth(),
                width() * 2 / 5);
   if (sceneDock_->width() < wanted) resizeDocks({sceneDock_}, {wanted}, Qt::Horizontal);
+}
+
+// The attention dock, docked and shown, takes at least 45 % of the window's height.
+void MainWindow::fitAttentionDock() {
+  const int want = height() * 45 / 100;
+  if (attentionDock_->isVisible() && !attentionDock_->isFloating() &&
+      attentionDock_->height() < want)
+    resizeDocks({attentionDock_}, {want}, Qt::Vertical);
 }
 
 // A dock that opens (the tour, the attention view) takes its room from the scene panel, which
@@ -209,6 +223,13 @@ void MainWindow::buildCentralViews() {
   connect(view_, &PositionSpaceView::audioTokenClicked, view_,
           &PositionSpaceView::setSelectedAudio);
   connect(sound_, &SoundView::audioTokenClicked, view_, &PositionSpaceView::setSelectedAudio);
+  // The pick is a token of the layout it was made in: another layout drops it in both (the 3-D
+  // view kept highlighting "audio token 37" of a new sound while the sound tab showed none).
+  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
+    if (!parts.touches(ScenePart::Layout)) return;
+    view_->setSelectedAudio(-1);
+    sound_->setSelectedAudio(-1);
+  });
 }
 
 // Pictures and sounds from menus and drops: a refused file is named beside the segment list and
@@ -261,15 +282,8 @@ void MainWindow::buildAttentionDock() {
   // is laid out (queued), so that a dock the user made taller keeps its height.
   refitSceneDockWhenHidden(attentionDock_);
   connect(attentionDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-    if (!visible || attentionDock_->isFloating()) return;
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-          const int want = height() * 45 / 100;
-          if (attentionDock_->isVisible() && attentionDock_->height() < want)
-            resizeDocks({attentionDock_}, {want}, Qt::Vertical);
-        },
-        Qt::QueuedConnection);
+    if (visible)
+      QMetaObject::invokeMethod(this, &MainWindow::fitAttentionDock, Qt::QueuedConnection);
   });
   auto* attentionStatus = new QLabel(tr("attention: not started (View \xe2\x86\x92 Attention)"));
   attentionStatus->setObjectName(QStringLiteral("statusAttention"));
@@ -1012,8 +1026,12 @@ void MainWindow::addDroppedFiles(const QStringList& paths) {
 // laid the new width out.
 void MainWindow::resizeEvent(QResizeEvent* e) {
   QMainWindow::resizeEvent(e);
+  // Grown again after being made small, the docks take back the room they open with: they
+  // stayed squeezed (the scene panel scrolling sideways, the heat map a 110 px strip).
   if (e->oldSize().isValid() && e->size().width() > e->oldSize().width())
     QMetaObject::invokeMethod(this, &MainWindow::fitSceneDock, Qt::QueuedConnection);
+  if (e->oldSize().isValid() && e->size().height() > e->oldSize().height())
+    QMetaObject::invokeMethod(this, &MainWindow::fitAttentionDock, Qt::QueuedConnection);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -143,6 +143,7 @@ class MainWindow : public QMainWindow {
   // The constructor's parts, in its order.
   void buildSceneDock();
   void fitSceneDock();
+  void fitAttentionDock();
   void refitSceneDockWhenHidden(QDockWidget* dock);
   void showCheckMessage();
   void buildCentralViews();

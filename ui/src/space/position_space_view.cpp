@@ -70,6 +70,11 @@ QString number(double v) {
 // its size in compare mode's small quarters.
 constexpr double kAxisNumberSize = 12.0;
 constexpr double kAxisNameSize = 16.0;
+// The title's and the stale note's font sizes, and the smallest either is set to where the view
+// is too narrow for it (placeAxes).
+constexpr int kTitleFontSize = 15;
+constexpr int kStaleFontSize = 16;
+constexpr int kMinFittedFontSize = 8;
 // Room the fitted camera leaves around the content for the axes' labels, and above it for the
 // title, in layout pixels.
 constexpr double kFitMargin = 30.0;
@@ -127,7 +132,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   axes_ = std::make_unique<SpaceAxes>(renderer());
 
   staleText_ = vtkSmartPointer<vtkTextActor>::New();
-  staleText_->GetTextProperty()->SetFontSize(16);
+  staleText_->GetTextProperty()->SetFontSize(kStaleFontSize);
   staleText_->GetTextProperty()->SetColor(0.85, 0.85, 0.85);
   staleText_->GetTextProperty()->SetBackgroundColor(0.35, 0.35, 0.35);
   staleText_->GetTextProperty()->SetBackgroundOpacity(0.85);
@@ -146,7 +151,7 @@ PositionSpaceView::PositionSpaceView(QWidget* parent) : VtkView(parent) {
   coneNote_->SetVisibility(false);
 
   titleText_ = vtkSmartPointer<vtkTextActor>::New();
-  titleText_->GetTextProperty()->SetFontSize(15);
+  titleText_->GetTextProperty()->SetFontSize(kTitleFontSize);
   titleText_->GetTextProperty()->SetBold(true);
   // Top left, above the fitted content: never on the axes' origin.
   titleText_->GetTextProperty()->SetVerticalJustificationToTop();
@@ -270,6 +275,19 @@ void PositionSpaceView::placeAxes(vtkRenderer* renderer) {
     for (int a = 0; a < 3; ++a) axisKey_[a]->SetPosition(w - 8 * s, top - 17 * s * a);
   };
   hangKey(h - 6 * s);
+  // A title or stale note wider than the view is set smaller until it fits: cut off at the
+  // edge, a compare quadrant's "PTD 7.6021" read "PTD 7.602", and the stale note lost both ends.
+  const auto fitWidth = [&](vtkTextActor* t, int nominal, double room) {
+    t->GetTextProperty()->SetFontSize(nominal);
+    const QRectF b = box(t);
+    if (b.isEmpty() || b.width() <= room || room <= 0) return;
+    int size = std::max(kMinFittedFontSize, static_cast<int>(nominal * room / b.width()));
+    t->GetTextProperty()->SetFontSize(size);
+    while (size > kMinFittedFontSize && box(t).width() > room)  // glyphs do not scale exactly
+      t->GetTextProperty()->SetFontSize(--size);
+  };
+  fitWidth(titleText_, kTitleFontSize, w * (1 - 0.015) - 4 * s);
+  fitWidth(staleText_, kStaleFontSize, w - 8 * s);
   titleBox_ = box(titleText_);
   staleBox_ = box(staleText_);
   const auto keyBox = [&] {
@@ -1020,7 +1038,7 @@ QString PositionSpaceView::describeToken(long token) const {
   if (info.modality == Modality::Text) {
     text += QStringLiteral("\ntext token %1").arg(textIndexOf_[token]);
   } else if (info.modality == Modality::Audio) {
-    text += QStringLiteral("\naudio token %1 Â· token %2 of its run")
+    text += QStringLiteral("\naudio token %1 · token %2 of its run")
                 .arg(audioIndexOf_[token])
                 .arg(info.frame);
   } else {

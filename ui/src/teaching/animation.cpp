@@ -253,7 +253,7 @@ AnimationSpec parseAnimationSpec(const std::string& text) {
 AnimationRange animationRange(const std::string& parameter) {
   if (parameter == "distance") return {-kMaxAnimationDistance, kMaxAnimationDistance};
   const ParameterSpec& spec = circleSpec(parameter);
-  return {spec.min, spec.max};
+  return {spec.min, spec.max, spec.minExclusive};
 }
 
 void checkAnimationFrames(int frames) {

@@ -35,6 +35,7 @@ struct AnimationSpec {
 constexpr double kMaxAnimationDistance = 4096;
 struct AnimationRange {
   double lo, hi;
+  bool loExclusive = false;  // (lo, hi]: R > 0
 };
 AnimationRange animationRange(const std::string& parameter);
 

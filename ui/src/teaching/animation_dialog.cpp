@@ -17,6 +17,8 @@
 #include "model/scene_model.h"
 #include "ropescope/errors.h"
 
+#include <cmath>
+
 namespace ropescope::ui {
 
 namespace {
@@ -107,13 +109,34 @@ AnimationDialog::AnimationDialog(SceneModel* model, QWidget* parent)
 void AnimationDialog::parameterChanged() {
   const Choice& c = kChoices[std::max(0, parameter_->currentIndex())];
   const AnimationRange range = animationRange(c.parameter);
+  // An open end (R > 0) starts one step of the last decimal above it: 0 was offered, refused.
+  const double lo = range.loExclusive ? range.lo + std::pow(10.0, -c.decimals) : range.lo;
   for (QDoubleSpinBox* s : {from_, to_}) {
     s->setDecimals(c.decimals);
-    s->setRange(range.lo, range.hi);
+    s->setRange(lo, range.hi);
   }
   from_->setValue(c.from);
   to_->setValue(c.to);
-  message_->clear();
+  showMessage({});
+}
+
+// The dialog's fields, not the command line's: "animation spec 'radius:0:20': radius must be
+// ..." and "--out "a.png" ends in .png ..." named what the user never typed.
+QString AnimationDialog::dialogWording(std::string text) {
+  if (text.rfind("animation spec '", 0) == 0) {
+    if (const auto colon = text.find("': "); colon != std::string::npos) text.erase(0, colon + 3);
+    if (const auto use = text.find("; use PARAM"); use != std::string::npos) text.erase(use);
+  }
+  if (text.rfind("--out ", 0) == 0) text = "Output " + text.substr(6);
+  return QString::fromStdString(text);
+}
+
+// The message label wraps; the dialog grows to show all of it (a two-line error was cut off).
+void AnimationDialog::showMessage(const QString& text) {
+  message_->setText(text);
+  layout()->activate();
+  const int need = layout()->totalHeightForWidth(width());
+  if (need > height()) resize(width(), need);
 }
 
 void AnimationDialog::browse() {
@@ -138,10 +161,10 @@ bool AnimationDialog::validate() {
     if (output_->text().trimmed().isEmpty())
       throw InputError("no output: give a .gif file or a folder for PNG frames", "out");
   } catch (const InputError& e) {
-    message_->setText(QString::fromStdString(e.what()));
+    showMessage(dialogWording(e.what()));
     return false;
   }
-  message_->clear();
+  showMessage({});
   return true;
 }
 
@@ -163,16 +186,22 @@ bool AnimationDialog::exportNow() {
       },
       delay_->value());
   progress.setValue(spec.frames);
+  const QString out = output_->text().trimmed();
   if (r.cancelled) {
-    message_->setText(
-        tr("Cancelled after %1 frames; the output is incomplete.").arg(r.framesWritten));
+    // A GIF appears whole or not at all; PNG frames are each written whole, one by one.
+    showMessage(out.endsWith(QStringLiteral(".gif"), Qt::CaseInsensitive)
+                    ? tr("Cancelled: no GIF written (what was at %1 is as it was).").arg(out)
+                    : tr("Cancelled after %1 frames: frame_0001.png to frame_%2.png are in %3.")
+                          .arg(r.framesWritten)
+                          .arg(r.framesWritten, 4, 10, QLatin1Char('0'))
+                          .arg(out));
     return false;
   }
   if (!r.ok) {
-    message_->setText(r.error);
+    showMessage(dialogWording(r.error.toStdString()));
     return false;
   }
-  message_->setText(tr("Wrote %1 frames to %2").arg(r.framesWritten).arg(output_->text()));
+  showMessage(tr("Wrote %1 frames to %2").arg(r.framesWritten).arg(out));
   return true;
 }
 

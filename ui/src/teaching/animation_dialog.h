@@ -5,6 +5,8 @@
 
 #include <QDialog>
 
+#include <string>
+
 #include "teaching/animation.h"
 
 class QComboBox;
@@ -38,6 +40,8 @@ class AnimationDialog : public QDialog {
 
  private:
   void parameterChanged();
+  static QString dialogWording(std::string text);
+  void showMessage(const QString& text);
   void browse();
 
   SceneModel* model_;
