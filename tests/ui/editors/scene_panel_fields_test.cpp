@@ -308,6 +308,21 @@ TEST(ScenePanelFields, TypedNumbersWithAnExponentAreReadAsTheCommandLineReadsThe
   // Text that is no number is not taken at all (the box keeps its value).
   type(spin, QStringLiteral("x"));
   EXPECT_DOUBLE_EQ(spin->value(), 0.2);
+  // A valid number below the box's decimals shows as itself, not as "0.0000" (a user's-eye
+  // report: R = 1e-5 looked like the refused 0).
+  ParameterEditor* radius = panel.parameterEditor("radius");
+  ASSERT_NE(radius, nullptr);
+  auto* radiusBox = radius->findChild<QDoubleSpinBox*>();
+  ASSERT_NE(radiusBox, nullptr);
+  type(radiusBox, QStringLiteral("1e-5"));
+  EXPECT_FALSE(model.problem());
+  EXPECT_DOUBLE_EQ(model.validScene().designParams.find("radius").value_or(-1.0), 1e-5);
+  EXPECT_EQ(radiusBox->value(), 1e-5);
+  EXPECT_EQ(radiusBox->text(),
+            QStringLiteral("0") + radiusBox->locale().decimalPoint() + QStringLiteral("00001"))
+      << radiusBox->text().toStdString();
+  type(radiusBox, QStringLiteral("2.5"));  // back to the usual four decimals
+  EXPECT_EQ(radiusBox->decimals(), 4);
   // A whole-number box takes an exponent when the number is whole.
   auto* maxPixels = panel.findChild<QSpinBox*>(QStringLiteral("max_pixels"));
   ASSERT_NE(maxPixels, nullptr);

@@ -16,8 +16,11 @@
 namespace ropescope::ui {
 
 namespace {
+// Decimals of a real parameter's box, and the most a value that needs more gets (setValue).
+constexpr int kDecimals = 4;
+constexpr int kMaxDecimals = 12;
 constexpr int kSliderSteps = 1000;
-}
+}  // namespace
 
 ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
     : QWidget(parent), spec_(std::move(spec)), value_(spec_.defaultValue) {
@@ -49,7 +52,7 @@ ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
     auto* spin = new OpenDoubleSpinBox(this);
     spin_ = spin;
     const bool integer = spec_.kind == Kind::Integer;
-    spin_->setDecimals(integer ? 0 : 4);
+    spin_->setDecimals(integer ? 0 : kDecimals);
     // The lower end stays reachable even when it is exclusive, and a number typed outside the
     // range goes through, so the core's message can show.
     spin->setAcceptedRange(spec_.min, spec_.max);
@@ -128,6 +131,17 @@ void ParameterEditor::setValue(double value) {
   } else {
     QSignalBlocker b1(slider_);
     QSignalBlocker b2(spin_);
+    // Four decimals, or as many as the value needs (up to 12): R = 1e-5 showed "0.0000", as the
+    // refused 0 did, and the box held 0.
+    if (spec_.kind != ParameterSpec::Kind::Integer) {
+      int decimals = kDecimals;
+      while (decimals < kMaxDecimals) {
+        const double scaled = value * std::pow(10.0, decimals);
+        if (std::abs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, std::abs(scaled))) break;
+        ++decimals;
+      }
+      if (spin_->decimals() != decimals) spin_->setDecimals(decimals);
+    }
     spin_->setValue(value);
     slider_->setValue(sliderPosition(value));
   }
