@@ -434,6 +434,11 @@ TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   EXPECT_FALSE(v->message().contains(QLatin1Char('\n')));
   EXPECT_TRUE(v->message().contains(QStringLiteral("q.npy"))) << v->message().toStdString();
   EXPECT_EQ(v->shownResult()->generation, good);  // the last good heatmap stays
+  // ... and the message says what it shows, since the controls now name the refused files.
+  EXPECT_TRUE(
+      v->message().endsWith(QStringLiteral("the map still shows the last result "
+                                           "(identical q, k)")))
+      << v->message().toStdString();
   auto* label = v->findChild<QLabel*>(QStringLiteral("attentionMessage"));
   ASSERT_NE(label, nullptr);
   EXPECT_TRUE(label->wordWrap());  // a long one wraps instead of widening the dock

@@ -1,5 +1,6 @@
 #include "attention/attention_view.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -245,7 +246,21 @@ void AttentionView::onProgress(quint64 generation, int percent, const QString& s
 void AttentionView::onFinished(const AttentionResult& result) {
   setBusy(false);
   if (!result.error.isEmpty()) {
-    setMessage(result.error, true);
+    // The map keeps the last good result: say which, since the controls now name the refused
+    // q/k (the box read "q.npy + k.npy" over a map of identical q, k).
+    QString kept;
+    if (shown_) {
+      const QkSourceSpec& was = shown_->request.source;
+      kept = was.kind == QkSourceSpec::Kind::Identical ? tr("identical q, k")
+             : was.kind == QkSourceSpec::Kind::Random
+                 ? tr("random q, k, seed %1").arg(static_cast<qulonglong>(was.seed))
+                 : tr("%1 + %2").arg(QFileInfo(QString::fromStdString(was.qPath)).fileName(),
+                                     QFileInfo(QString::fromStdString(was.kPath)).fileName());
+    }
+    setMessage(kept.isEmpty() ? result.error
+                              : tr("%1 \xe2\x80\x94 the map still shows the last result (%2)")
+                                    .arg(result.error, kept),
+               true);
     return;
   }
   setMessage(note_, false);  // an earlier error is over; the GPU note still holds
