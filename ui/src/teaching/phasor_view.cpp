@@ -7,6 +7,7 @@
 #include <QPainterPath>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStringList>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -28,9 +29,17 @@ namespace {
 constexpr int kMaxDistance = figure::kPhasorMaxDistance;
 const char* const kDirectionNames[4] = {"t", "h", "w", "thw"};
 
-// Text in one line, elided at the right when it does not fit.
-void drawLine(QPainter& p, const QRectF& r, const QString& text) {
+// Text in one line: the first of `forms` (longest first) that fits, else the last elided at
+// the right. Shorter forms drop words, not digits: "their mean U(Δ) = 26…." hid the number
+// the tour asks the reader to look at.
+void drawLine(QPainter& p, const QRectF& r, const QStringList& forms) {
   const QFontMetricsF fm(p.font());
+  QString text = forms.isEmpty() ? QString() : forms.back();
+  for (const QString& form : forms)
+    if (fm.horizontalAdvance(form) <= r.width()) {
+      text = form;
+      break;
+    }
   p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(text, Qt::ElideRight, r.width()));
 }
 
@@ -51,7 +60,9 @@ void drawDials(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& t
   f.setPixelSize(std::clamp(static_cast<int>(area.height() / 22), 10, 14));
   p.setFont(f);
   const QRectF title(area.left(), area.top(), area.width(), f.pixelSize() * 1.6);
-  drawLine(p, title, QStringLiteral("e^(iφₖ) of each pair k = 0…%1").arg(std::max(0, n - 1)));
+  drawLine(p, title,
+           {QStringLiteral("e^(iφₖ) of each pair k = 0…%1").arg(std::max(0, n - 1)),
+            QStringLiteral("e^(iφₖ), k = 0…%1").arg(std::max(0, n - 1))});
   if (n == 0) return;
   const QRectF r = area.adjusted(0, title.height(), 0, 0);
   int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(n * r.width() / r.height()))));
@@ -91,9 +102,10 @@ void drawSpiral(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& 
   QFont f = p.font();
   p.setPen(th.text);
   const QRectF title(area.left(), area.top(), area.width(), f.pixelSize() * 1.6);
-  drawLine(
-      p, title,
-      QStringLiteral("Sⱼ head to tail, |Sₙ| = %1").arg(std::hypot(ph.endRe, ph.endIm), 0, 'f', 3));
+  const QString end = QString::number(std::hypot(ph.endRe, ph.endIm), 'f', 3);
+  drawLine(p, title,
+           {QStringLiteral("Sⱼ head to tail, |Sₙ| = %1").arg(end),
+            QStringLiteral("|Sₙ| = %1").arg(end)});
   const QRectF r = area.adjusted(6, title.height() + 4, -6, -6);
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   for (const PhasorPair& q : ph.pairs) {
@@ -147,11 +159,14 @@ void drawBars(QPainter& p, const QRectF& area, const Phasor& ph, const Theme& th
   QFont f = p.font();
   p.setPen(th.text);
   const double lh = f.pixelSize() * 1.6;
+  const QString bound = QString::number(ph.decayBound, 'f', 4);
   drawLine(p, QRectF(area.left(), area.top(), area.width(), lh),
-           QStringLiteral("|Sⱼ| for j = 1…%1; dashed: their mean U(Δ) = %2 (%3 at Δ = 0)")
-               .arg(n)
-               .arg(ph.decayBound, 0, 'f', 4)
-               .arg((n + 1) / 2.0));
+           {QStringLiteral("|Sⱼ| for j = 1…%1; dashed: their mean U(Δ) = %2 (%3 at Δ = 0)")
+                .arg(n)
+                .arg(bound)
+                .arg((n + 1) / 2.0),
+            QStringLiteral("|Sⱼ|, j = 1…%1; dashed: mean U(Δ) = %2").arg(n).arg(bound),
+            QStringLiteral("dashed: U(Δ) = %1").arg(bound)});
   if (n == 0) return;
   const double labelW = f.pixelSize() * 2.6;
   const QRectF r = area.adjusted(labelW, lh * 1.4, -4, -4);
@@ -222,7 +237,7 @@ void paintPhasor(QPainter& p, const QRect& rect, const Phasor& ph, bool dark,
     bold.setPixelSize(bold.pixelSize() - 1);
   p.setFont(bold);
   p.setPen(th.text);
-  drawLine(p, QRectF(head.left(), head.top(), room, head.height()), caption);
+  drawLine(p, QRectF(head.left(), head.top(), room, head.height()), {caption});
   p.setFont(f);
   const QRectF body(rect.left() + 8, rect.top() + 4 + lh, rect.width() - 16,
                     rect.height() - 12 - lh);
