@@ -298,25 +298,27 @@ TEST(ScenePanelFields, TypedNumbersWithAnExponentAreReadAsTheCommandLineReadsThe
   EXPECT_FALSE(model.problem());
 
   model.chooseDesign("circle", false);
-  ParameterEditor* alpha = panel.parameterEditor("alpha");
-  ASSERT_NE(alpha, nullptr);
-  auto* spin = alpha->findChild<QDoubleSpinBox*>();
+  // A design parameter's number box, given a typed number: the value the scene then holds.
+  const auto typeParameter = [&](const char* key, QDoubleSpinBox** box, const QString& text) {
+    ParameterEditor* editor = panel.parameterEditor(key);
+    *box = editor ? editor->findChild<QDoubleSpinBox*>() : nullptr;
+    if (!*box) return -1.0;
+    type(*box, text);
+    return model.validScene().designParams.find(key).value_or(-1.0);
+  };
+  QDoubleSpinBox* spin = nullptr;
+  EXPECT_DOUBLE_EQ(typeParameter("alpha", &spin, QStringLiteral("2e-1")), 0.2);
   ASSERT_NE(spin, nullptr);
-  type(spin, QStringLiteral("2e-1"));
   EXPECT_FALSE(model.problem());
-  EXPECT_DOUBLE_EQ(model.validScene().designParams.find("alpha").value_or(-1.0), 0.2);
   // Text that is no number is not taken at all (the box keeps its value).
   type(spin, QStringLiteral("x"));
   EXPECT_DOUBLE_EQ(spin->value(), 0.2);
   // A valid number below the box's decimals shows as itself, not as "0.0000" (a user's-eye
   // report: R = 1e-5 looked like the refused 0).
-  ParameterEditor* radius = panel.parameterEditor("radius");
-  ASSERT_NE(radius, nullptr);
-  auto* radiusBox = radius->findChild<QDoubleSpinBox*>();
+  QDoubleSpinBox* radiusBox = nullptr;
+  EXPECT_DOUBLE_EQ(typeParameter("radius", &radiusBox, QStringLiteral("1e-5")), 1e-5);
   ASSERT_NE(radiusBox, nullptr);
-  type(radiusBox, QStringLiteral("1e-5"));
   EXPECT_FALSE(model.problem());
-  EXPECT_DOUBLE_EQ(model.validScene().designParams.find("radius").value_or(-1.0), 1e-5);
   EXPECT_EQ(radiusBox->value(), 1e-5);
   EXPECT_EQ(radiusBox->text(),
             QStringLiteral("0") + radiusBox->locale().decimalPoint() + QStringLiteral("00001"))
