@@ -586,3 +586,37 @@ TEST(SceneModel, ADesignChosenAgainHasTheParametersItWasLeftWith) {
   model.chooseDesign("circle", false);
   EXPECT_TRUE(model.validScene() == vanilla);
 }
+
+// Edit → Undo / Redo: the model records each edit (scene_history.h), a selection click is no
+// step, and undo and redo recompute the scene they go to.
+TEST(SceneModel, UndoAndRedoWalkTheEdits) {
+  SceneModel model;
+  const Scene start = model.scene();
+  EXPECT_FALSE(model.canUndo());
+  QSignalSpy history(&model, &SceneModel::historyChanged);
+  for (double alpha : {0.2, 0.3, 0.4})  // one dragged slider
+    model.edit([alpha](Scene& s) { s.designParams.set("alpha", alpha); });
+  model.setSelectedText(1);
+  model.edit([](Scene& s) { s.frequency.rotary.base = 20000; });
+  EXPECT_GT(history.count(), 0);
+  ASSERT_TRUE(model.canUndo());
+  model.undo();
+  EXPECT_EQ(model.scene().frequency.rotary.base, start.frequency.rotary.base);
+  EXPECT_EQ(model.validScene().frequency.rotary.base, start.frequency.rotary.base);  // computed
+  EXPECT_EQ(model.scene().designParams.find("alpha"), 0.4);
+  model.undo();
+  EXPECT_EQ(model.scene().designParams, start.designParams);
+  EXPECT_FALSE(model.canUndo());
+  ASSERT_TRUE(model.canRedo());
+  model.redo();
+  EXPECT_EQ(model.scene().designParams.find("alpha"), 0.4);
+  model.redo();
+  EXPECT_EQ(model.validScene().frequency.rotary.base, 20000);
+  EXPECT_FALSE(model.canRedo());
+  // Undoing is no edit of its own: the step undone is on the redo list, not the undo list.
+  model.undo();
+  EXPECT_TRUE(model.canRedo());
+  model.clearHistory();
+  EXPECT_FALSE(model.canUndo());
+  EXPECT_FALSE(model.canRedo());
+}

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QDialog>
 #include <QDir>
@@ -318,6 +319,46 @@ TEST(MainWindow, AnAudioPickIsDroppedWithItsLayout) {
   win.w.model()->setScene(s);
   EXPECT_EQ(win.w.spaceView()->selectedAudio(), 12);
   EXPECT_EQ(win.w.soundView()->selectedAudio(), 12);
+}
+
+// Edit -> Undo / Redo take back a panel edit and bring it back; in a text field Ctrl+Z is the
+// field's own undo of its text, not the scene's.
+TEST(MainWindow, EditUndoAndRedoTakeBackAPanelEdit) {
+  Window win;
+  win.w.model()->clearHistory();
+  QAction *undo = nullptr, *redo = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>()) {
+    if (a->text() == QStringLiteral("&Undo")) undo = a;
+    if (a->text() == QStringLiteral("&Redo")) redo = a;
+  }
+  ASSERT_NE(undo, nullptr);
+  ASSERT_NE(redo, nullptr);
+  EXPECT_FALSE(undo->isEnabled());
+  QDoubleSpinBox* alpha = numberField(win.w.panel(), "alpha");
+  ASSERT_NE(alpha, nullptr);
+  const double before = alpha->value();
+  alpha->setValue(0.3);
+  ASSERT_TRUE(undo->isEnabled());
+  undo->trigger();
+  EXPECT_DOUBLE_EQ(alpha->value(), before);
+  EXPECT_EQ(win.w.model()->validScene().designParams.find("alpha").value_or(before), before);
+  EXPECT_FALSE(undo->isEnabled());
+  ASSERT_TRUE(redo->isEnabled());
+  redo->trigger();
+  EXPECT_DOUBLE_EQ(alpha->value(), 0.3);
+  EXPECT_DOUBLE_EQ(win.w.model()->validScene().designParams.find("alpha").value_or(-1), 0.3);
+
+  auto* line = win.w.panel()->findChild<QLineEdit*>(QStringLiteral("layoutSpec"));
+  ASSERT_NE(line, nullptr);
+  win.w.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&win.w));
+  line->setFocus();
+  const QString shown = line->text();
+  line->end(false);
+  QTest::keyClicks(line, QStringLiteral(",t1"));
+  QTest::keyClick(line, Qt::Key_Z, Qt::ControlModifier);
+  EXPECT_EQ(line->text(), shown);  // the field undid its typing
+  EXPECT_DOUBLE_EQ(win.w.model()->validScene().designParams.find("alpha").value_or(-1), 0.3);
 }
 
 TEST(MainWindow, CompareModeTitlesAndLinksCameras) {

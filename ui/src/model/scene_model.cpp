@@ -54,6 +54,10 @@ void SceneModel::setScene(const Scene& scene) {
   // family recounts them (no file is read).
   setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
   if (next == scene_ && problems_.empty()) return;
+  if (recording_) {
+    history_.record(scene_, next);
+    emit historyChanged();
+  }
   scene_ = std::move(next);
   const Scene shown = valid_;
   compute();
@@ -266,6 +270,28 @@ void SceneModel::chooseDesign(const std::string& name, bool suggestedPlan) {
     if (const auto it = leftParams_.find(s.design); it != leftParams_.end())
       s.designParams = it->second;
   });
+}
+
+void SceneModel::undo() {
+  if (!history_.canUndo()) return;
+  setSceneUnrecorded(history_.undo(scene_));
+}
+
+void SceneModel::redo() {
+  if (!history_.canRedo()) return;
+  setSceneUnrecorded(history_.redo(scene_));
+}
+
+void SceneModel::setSceneUnrecorded(const Scene& scene) {
+  recording_ = false;
+  setScene(scene);
+  recording_ = true;
+  emit historyChanged();
+}
+
+void SceneModel::clearHistory() {
+  history_.clear();
+  emit historyChanged();
 }
 
 void SceneModel::setSelectedText(int textIndex) {

@@ -17,6 +17,7 @@
 #include "ropescope/modality_metrics.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_changes.h"
+#include "ropescope/scene_history.h"
 #include "ropescope/scene_metrics.h"
 
 namespace ropescope::ui {
@@ -112,6 +113,17 @@ class SceneModel : public QObject {
   void setSelectedText(int textIndex);
   void setSelectedVisual(long visualIndex);
 
+  // Edit → Undo / Redo (ropescope/scene_history.h): the scene before the last edit of other
+  // fields, and back. clearHistory: a scene opened or started afresh.
+  void undo();
+  void redo();
+  bool canUndo() const { return history_.canUndo(); }
+  bool canRedo() const { return history_.canRedo(); }
+  void clearHistory();
+  // Sets a scene that is no edit of the user's (from the history, a tour step and the tour's
+  // way back): the history is not added to.
+  void setSceneUnrecorded(const Scene& scene);
+
  signals:
   // After every edit, refusal or background result. `parts`: what differs between the scene the
   // views showed (validScene()) and the one they show now; empty when only the state changed
@@ -123,6 +135,8 @@ class SceneModel : public QObject {
   void biasChanged();
   void selectionChanged();
   void summariesChanged();
+  // canUndo() or canRedo() may have changed.
+  void historyChanged();
 
  private:
   // `mayDefer`: a large scene's metrics may go to the worker (edits); the first scene never does.
@@ -136,6 +150,8 @@ class SceneModel : public QObject {
   void startBackgroundSummaries();
   void startBackgroundBias();
 
+  SceneHistory history_;
+  bool recording_ = true;
   Scene scene_;
   Scene valid_;
   SceneMetrics metrics_;

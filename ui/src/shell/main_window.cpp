@@ -348,8 +348,25 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
   buildFileMenu();
+  buildEditMenu();
   buildViewMenu();
   buildHelpMenus();
+}
+
+// Undo and redo of scene edits (the model's history). In a text field Ctrl+Z stays the field's
+// own undo of its text; elsewhere it undoes the last edit of the scene.
+void MainWindow::buildEditMenu() {
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  undoAction_ = edit->addAction(tr("&Undo"), model_, &SceneModel::undo);
+  undoAction_->setShortcut(QKeySequence::Undo);
+  redoAction_ = edit->addAction(tr("&Redo"), model_, &SceneModel::redo);
+  redoAction_->setShortcut(QKeySequence::Redo);
+  const auto refresh = [this] {
+    undoAction_->setEnabled(model_->canUndo());
+    redoAction_->setEnabled(model_->canRedo());
+  };
+  connect(model_, &SceneModel::historyChanged, this, refresh);
+  refresh();
 }
 
 void MainWindow::buildFileMenu() {
@@ -634,6 +651,7 @@ bool MainWindow::openFile(const QString& path) {
       problems << tr("left out %1: %2")
                       .arg(QString::fromStdString(p.text), QString::fromStdString(p.message));
     model_->setScene(report.scene);
+    model_->clearHistory();  // an opened scene starts its own history
     currentFile_ = path;
     // Without its missing pictures the scene is not what the file holds: saving is offered.
     savedScene_ = problems.isEmpty() ? report.scene : Scene{};
@@ -973,6 +991,7 @@ void MainWindow::restoreSettings() {
 
 void MainWindow::startWith(const Scene& scene) {
   model_->setScene(scene);
+  model_->clearHistory();
   savedScene_ = model_->scene();
   bool picture = false;
   for (const Segment& s : scene.layout.segments) picture = picture || s.source.isPicture();
@@ -1077,6 +1096,7 @@ bool MainWindow::offerAutosave() {
     Autosave::remove(orphan);
     if (!restore) continue;
     model_->setScene(report.scene);
+    model_->clearHistory();
     currentFile_ = orphan.originalFile;
     savedScene_ = Scene{};  // the restored changes are in no file yet: unsaved
     bool picture = false;

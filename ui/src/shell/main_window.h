@@ -142,6 +142,7 @@ class MainWindow : public QMainWindow {
  private:
   // The constructor's parts, in its order.
   void buildSceneDock();
+  void buildEditMenu();
   void fitSceneDock();
   void fitAttentionDock();
   void refitSceneDockWhenHidden(QDockWidget* dock);
@@ -188,6 +189,8 @@ class MainWindow : public QMainWindow {
   FigureMenu* figures_ = nullptr;
   PhasorView* phasor_ = nullptr;
   ModalityView* modalities_ = nullptr;
+  QAction* undoAction_ = nullptr;
+  QAction* redoAction_ = nullptr;
   SoundView* sound_ = nullptr;
   SoundImporter* soundImporter_ = nullptr;
   FormulaPanel* positionFormulas_ = nullptr;

@@ -139,7 +139,7 @@ void TourPanel::back() {
 
 void TourPanel::finish() {
   if (saved_) {
-    if (model_->scene() == applied_) model_->setScene(*saved_);
+    if (model_->scene() == applied_) model_->setSceneUnrecorded(*saved_);
     saved_.reset();
   }
   emit finished();
@@ -150,7 +150,7 @@ void TourPanel::show(int step) {
   const TourStep& s = steps_[step_];
   Scene scene = tourBaseScene();
   s.apply(scene);
-  model_->setScene(scene);
+  model_->setSceneUnrecorded(scene);  // a step of the tour is no edit to undo
   applied_ = model_->scene();
   counter_->setText(tr("Step %1 of %2").arg(step_ + 1).arg(stepCount()));
   title_->setText(s.title);

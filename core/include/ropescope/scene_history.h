@@ -1,0 +1,45 @@
+// Undo and redo of a scene's edits (the desktop app's Edit menu). A step is the scene before an
+// edit. Consecutive edits of the same fields make one step, so that a slider dragged through a
+// hundred values, or a value typed again and again into one box, is undone at once; an edit of
+// other fields starts a new step. A click that only selects a token is no step.
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ropescope/scene.h"
+
+namespace ropescope {
+
+class SceneHistory {
+ public:
+  // At most this many steps are kept; the oldest goes first.
+  static constexpr std::size_t kMaxSteps = 200;
+
+  // An edit took the scene from `before` to `after`.
+  void record(const Scene& before, const Scene& after);
+  bool canUndo() const { return !undo_.empty(); }
+  bool canRedo() const { return !redo_.empty(); }
+  // The scene an undo (redo) goes to from `current`, which the redo (undo) list keeps. Only
+  // when canUndo() (canRedo()).
+  Scene undo(const Scene& current);
+  Scene redo(const Scene& current);
+  // A scene opened or started afresh: nothing before it to go back to.
+  void clear();
+
+  // The fields an edit from `before` to `after` changed: scene field keys ("base", "layout"),
+  // "design_params.KEY" for a design parameter, "" for anything else; the selection is left out.
+  static std::set<std::string> changedFields(const Scene& before, const Scene& after);
+
+ private:
+  // The newest scene of `from`, taken off it; `current` goes onto `to`.
+  Scene move(std::vector<Scene>& from, std::vector<Scene>& to, const Scene& current);
+
+  std::vector<Scene> undo_, redo_;
+  std::set<std::string> lastFields_;  // what the newest step's edits changed
+  bool open_ = false;                 // the newest step still takes edits of the same fields
+};
+
+}  // namespace ropescope

@@ -1,0 +1,63 @@
+#include "ropescope/scene_history.h"
+
+#include "ropescope/scene_fields.h"
+
+namespace ropescope {
+
+std::set<std::string> SceneHistory::changedFields(const Scene& before, const Scene& after) {
+  std::set<std::string> changed;
+  for (const SceneField& f : sceneFields()) {
+    if (!f.get || f.key() == "selected_text") continue;
+    if (!(f.get(before) == f.get(after))) changed.insert(f.key());
+  }
+  if (before.layout != after.layout) changed.insert("layout");
+  const auto& a = before.designParams.values();
+  const auto& b = after.designParams.values();
+  for (const auto& [key, value] : a)
+    if (auto it = b.find(key); it == b.end() || it->second != value)
+      changed.insert("design_params." + key);
+  for (const auto& [key, value] : b)
+    if (!a.count(key)) changed.insert("design_params." + key);
+  // Anything the table does not name (loaded ids, the model's name): a field of its own.
+  if (changed.empty()) {
+    Scene selectionOnly = before;
+    selectionOnly.selectedText = after.selectedText;
+    if (!(selectionOnly == after)) changed.insert("");
+  }
+  return changed;
+}
+
+void SceneHistory::record(const Scene& before, const Scene& after) {
+  const std::set<std::string> fields = changedFields(before, after);
+  if (fields.empty()) return;  // the selection alone, or nothing
+  redo_.clear();
+  if (open_ && fields == lastFields_ && !undo_.empty()) return;  // the same gesture goes on
+  undo_.push_back(before);
+  if (undo_.size() > kMaxSteps) undo_.erase(undo_.begin());
+  lastFields_ = fields;
+  open_ = true;
+}
+
+Scene SceneHistory::move(std::vector<Scene>& from, std::vector<Scene>& to, const Scene& current) {
+  Scene target = std::move(from.back());
+  from.pop_back();
+  to.push_back(current);
+  open_ = false;  // the next edit starts a step of its own
+  return target;
+}
+
+Scene SceneHistory::undo(const Scene& current) {
+  return move(undo_, redo_, current);
+}
+
+Scene SceneHistory::redo(const Scene& current) {
+  return move(redo_, undo_, current);
+}
+
+void SceneHistory::clear() {
+  undo_.clear();
+  redo_.clear();
+  open_ = false;
+}
+
+}  // namespace ropescope
