@@ -33,9 +33,28 @@ void SceneHistory::record(const Scene& before, const Scene& after) {
   redo_.clear();
   if (open_ && fields == lastFields_ && !undo_.empty()) return;  // the same gesture goes on
   undo_.push_back(before);
-  if (undo_.size() > kMaxSteps) undo_.erase(undo_.begin());
+  trim();
   lastFields_ = fields;
   open_ = true;
+}
+
+std::size_t SceneHistory::footprint(const Scene& scene) {
+  std::size_t bytes = sizeof(Scene) + scene.fileIds.size() * sizeof(Id3);
+  for (const Segment& s : scene.layout.segments) {
+    bytes += sizeof(Segment) + s.source.path.size();
+    for (const std::string& frame : s.source.frames) bytes += sizeof(std::string) + frame.size();
+  }
+  return bytes;
+}
+
+void SceneHistory::trim() {
+  std::size_t bytes = 0;
+  for (const Scene& s : undo_) bytes += footprint(s);
+  for (const Scene& s : redo_) bytes += footprint(s);
+  std::size_t drop = 0;
+  while (undo_.size() - drop > 1 && (undo_.size() - drop > kMaxSteps || bytes > kMaxBytes))
+    bytes -= footprint(undo_[drop++]);
+  undo_.erase(undo_.begin(), undo_.begin() + static_cast<std::ptrdiff_t>(drop));
 }
 
 Scene SceneHistory::move(std::vector<Scene>& from, std::vector<Scene>& to, const Scene& current) {
@@ -43,6 +62,7 @@ Scene SceneHistory::move(std::vector<Scene>& from, std::vector<Scene>& to, const
   from.pop_back();
   to.push_back(current);
   open_ = false;  // the next edit starts a step of its own
+  trim();
   return target;
 }
 

@@ -97,3 +97,31 @@ TEST(SceneHistory, KeepsTheNewestStepsAndClears) {
   EXPECT_FALSE(h.canUndo());
   EXPECT_FALSE(h.canRedo());
 }
+
+// Scenes with many loaded ids are kept by bytes, not only by count: 200 steps of a scene holding
+// a million ids would be 4.8 GB.
+TEST(SceneHistory, KeepsAtMostItsBytes) {
+  SceneHistory h;
+  Scene big = ropescope::defaultScene();
+  big.fileIds.assign(1000000, {0.0, 0.0, 0.0});
+  const std::size_t each = SceneHistory::footprint(big);
+  ASSERT_GE(each, std::size_t{24000000});
+  Scene now = big;
+  for (int i = 0; i < 16; ++i) {  // 16 x 24 MB: past the 256 MiB kept
+    Scene next = now;
+    if (i % 2)
+      next.frequency.rotary.base = 10000 + i;
+    else
+      next.designParams.set("alpha", 0.01 * i);
+    h.record(now, next);
+    now = next;
+  }
+  std::size_t steps = 0;
+  while (h.canUndo()) {
+    now = h.undo(now);
+    ++steps;
+  }
+  EXPECT_GE(steps, 1u);
+  EXPECT_LE(steps * each, SceneHistory::kMaxBytes);
+  EXPECT_GT((steps + 1) * each, SceneHistory::kMaxBytes / 2);  // not far fewer than the room
+}

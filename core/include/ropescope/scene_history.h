@@ -15,8 +15,12 @@ namespace ropescope {
 
 class SceneHistory {
  public:
-  // At most this many steps are kept; the oldest goes first.
+  // At most this many steps, and scenes of at most this many bytes in all (a scene with a
+  // million loaded ids is 24 MB), are kept; the oldest go first. The newest step always stays.
   static constexpr std::size_t kMaxSteps = 200;
+  static constexpr std::size_t kMaxBytes = std::size_t{256} << 20;
+  // The memory a kept scene takes, roughly: its loaded ids and its layout's segments and files.
+  static std::size_t footprint(const Scene& scene);
 
   // An edit took the scene from `before` to `after`.
   void record(const Scene& before, const Scene& after);
@@ -36,6 +40,9 @@ class SceneHistory {
  private:
   // The newest scene of `from`, taken off it; `current` goes onto `to`.
   Scene move(std::vector<Scene>& from, std::vector<Scene>& to, const Scene& current);
+
+  // Drops the oldest undo steps past kMaxSteps or kMaxBytes (the redo list counts too).
+  void trim();
 
   std::vector<Scene> undo_, redo_;
   std::set<std::string> lastFields_;  // what the newest step's edits changed
