@@ -16,6 +16,27 @@ Scene withAlpha(Scene s, double alpha) {
   return s;
 }
 
+// `count` edits from `start`, alternating between two fields so that each is a step of its own;
+// then every step undone. Returns how many steps there were to undo.
+std::size_t editsThenUndoAll(SceneHistory& h, const Scene& start, std::size_t count) {
+  Scene now = start;
+  for (std::size_t i = 0; i < count; ++i) {
+    Scene next = now;
+    if (i % 2)
+      next.frequency.rotary.base = 10000 + static_cast<double>(i);
+    else
+      next.designParams.set("alpha", 0.001 * static_cast<double>(i));
+    h.record(now, next);
+    now = next;
+  }
+  std::size_t steps = 0;
+  while (h.canUndo()) {
+    now = h.undo(now);
+    ++steps;
+  }
+  return steps;
+}
+
 }  // namespace
 
 TEST(SceneHistory, ChangedFieldsNameTheFieldsAnEditChanged) {
@@ -76,22 +97,8 @@ TEST(SceneHistory, ADraggedSliderIsOneStepAndAnotherFieldANewOne) {
 
 TEST(SceneHistory, KeepsTheNewestStepsAndClears) {
   SceneHistory h;
-  Scene now = ropescope::defaultScene();
-  for (std::size_t i = 0; i < SceneHistory::kMaxSteps + 10; ++i) {
-    // Alternating fields: every edit is a step.
-    Scene next = now;
-    if (i % 2)
-      next.frequency.rotary.base = 10000 + static_cast<double>(i);
-    else
-      next.designParams.set("alpha", 0.001 * static_cast<double>(i));
-    h.record(now, next);
-    now = next;
-  }
-  std::size_t steps = 0;
-  while (h.canUndo()) {
-    now = h.undo(now);
-    ++steps;
-  }
+  const std::size_t steps =
+      editsThenUndoAll(h, ropescope::defaultScene(), SceneHistory::kMaxSteps + 10);
   EXPECT_EQ(steps, SceneHistory::kMaxSteps);
   h.clear();
   EXPECT_FALSE(h.canUndo());
@@ -106,21 +113,7 @@ TEST(SceneHistory, KeepsAtMostItsBytes) {
   big.fileIds.assign(1000000, {0.0, 0.0, 0.0});
   const std::size_t each = SceneHistory::footprint(big);
   ASSERT_GE(each, std::size_t{24000000});
-  Scene now = big;
-  for (int i = 0; i < 16; ++i) {  // 16 x 24 MB: past the 256 MiB kept
-    Scene next = now;
-    if (i % 2)
-      next.frequency.rotary.base = 10000 + i;
-    else
-      next.designParams.set("alpha", 0.01 * i);
-    h.record(now, next);
-    now = next;
-  }
-  std::size_t steps = 0;
-  while (h.canUndo()) {
-    now = h.undo(now);
-    ++steps;
-  }
+  const std::size_t steps = editsThenUndoAll(h, big, 16);  // 16 x 24 MB: past the 256 MiB
   EXPECT_GE(steps, 1u);
   EXPECT_LE(steps * each, SceneHistory::kMaxBytes);
   EXPECT_GT((steps + 1) * each, SceneHistory::kMaxBytes / 2);  // not far fewer than the room
