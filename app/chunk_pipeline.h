@@ -1,5 +1,5 @@
 // Computing and writing at once: attention's rows go to their file a chunk at a time, and the
-// write (a copy of 16 MiB into the page cache or a disk's queue) took a third of a run while the
+// write (a copy of a chunk into the page cache or a disk's queue) took a third of a run while the
 // compute threads waited. Two chunk buffers and a writer thread: the caller computes into one
 // while the other is written. Chunks reach the sink in the order they were submitted.
 #pragma once

@@ -35,11 +35,6 @@ namespace {
 
 // Output of one run is held in memory before it is written: 2^28 float32 values (1 GiB).
 constexpr std::size_t kMaxOutputValues = std::size_t{1} << 28;
-// Rows are computed and written in chunks of about kChunkValues (16 MiB), a whole number of
-// kChunkRowsMin rows (the CPU backend's blocks, detail::kPassRows): several blocks per worker
-// thread.
-constexpr std::size_t kChunkValues = std::size_t{1} << 22;
-constexpr std::size_t kChunkRowsMin = 128;
 
 struct AttentionOptions {
   QkSourceSpec source;
@@ -237,9 +232,7 @@ RowSummaries computeAndWrite(AttentionBackend& be, const AttentionProblem& probl
                                          std::vector<std::size_t>{std::size_t(sh.heads), e - b, n});
   const LargeBuffer<float> pooledOut(
       !req.out.empty() && o.pool > 0 ? sh.perHead * std::size_t(sh.heads) : 0);
-  const std::size_t chunkRows = std::min(
-      e - b,
-      std::max<std::size_t>(kChunkRowsMin, kChunkValues / n / kChunkRowsMin * kChunkRowsMin));
+  const std::size_t chunkRows = attentionChunkRows(n, e - b, req.threads);
   std::unique_ptr<ChunkPipeline> pipeline;
   if (streamRows)
     pipeline = std::make_unique<ChunkPipeline>(

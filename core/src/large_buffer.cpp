@@ -10,7 +10,8 @@ namespace ropescope {
 
 namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-}
+constexpr std::size_t kPage = 4096;
+}  // namespace
 
 HugePageMapping::HugePageMapping(std::size_t bytes) {
   if (bytes == 0) return;
@@ -29,6 +30,27 @@ HugePageMapping::HugePageMapping(std::size_t bytes) {
   (void)::madvise(aligned, bytes_, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
 #endif
   data_ = aligned;
+}
+
+void adviseHugePages(void* data, std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + kHugePage - 1) / kHugePage * kHugePage;
+  const std::uintptr_t last = (begin + bytes) / kHugePage * kHugePage;
+  if (last > first) (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+  // The whole pages at either end (malloc's storage need not start on a huge page) are mapped
+  // in one call rather than one fault each; kernels before 5.14 refuse it, and they fault.
+  const std::uintptr_t pageBegin = (begin + kPage - 1) / kPage * kPage;
+  const std::uintptr_t pageEnd = (begin + bytes) / kPage * kPage;
+  if (pageEnd > pageBegin)
+    (void)::madvise(reinterpret_cast<void*>(pageBegin), pageEnd - pageBegin, MADV_POPULATE_WRITE);
+#endif
+#if !defined(MADV_HUGEPAGE) && !defined(MADV_POPULATE_WRITE)
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 HugePageMapping::~HugePageMapping() {

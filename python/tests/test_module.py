@@ -243,8 +243,9 @@ def test_odd_python_values_are_value_errors(tmp_path):
 
 def test_large_qk_are_borrowed_not_copied():
     # In a fresh interpreter (its peak memory is its own): q = k of 64 MiB, one query row. The
-    # CPU backend holds the rotated q and k and a packed k, 3 x 64 MiB; a copy of q and k on the
-    # way in would add 2 x 64 MiB more (5x).
+    # CPU backend holds the rotated q and the rotated, packed k, and the problem its rotary
+    # table (cos and sin of 512 pairs a token), 3 x 64 MiB; a copy of q and k on the way in
+    # would add 2 x 64 MiB more (5x).
     import subprocess
     import sys
     code = """

@@ -201,13 +201,14 @@ TEST(AttentionCli, EveryBadNpyExitsTwoWithOneLine) {
   }
 }
 
-// N = 4096 rows of 4096 go to the file in chunks of 1024 rows, computed while the chunk before
-// is written (two buffers): rows on both sides of each chunk boundary and the last ones are the
-// rows a run of just those gives, bit for bit, in every head.
+// N = 4096 rows of 4096 go to the file in chunks of 1024 rows (on 2 threads: 4 blocks of 128 rows
+// a thread), computed while the chunk before is written (two buffers): rows on both sides of
+// each chunk boundary and the last ones are the rows a run of just those gives, bit for bit, in
+// every head.
 TEST(AttentionCli, RowsSpanningManyChunksAreWrittenInOrder) {
-  const std::vector<std::string> scene = {"--layout",  "t4096",     "--head-dim", "16",      "--qk",
-                                          "random",    "--seed",    "5",          "--heads", "2",
-                                          "--softmax", "--backend", "cpu"};
+  const std::vector<std::string> scene = {
+      "--layout", "t4096", "--head-dim", "16",        "--qk", "random",    "--seed", "5",
+      "--heads",  "2",     "--softmax",  "--backend", "cpu",  "--threads", "2"};
   const auto run = [&](const std::string& rows, const std::string& name) {
     std::vector<std::string> a = scene;
     for (const std::string& s : {std::string("--rows"), rows, std::string("--out"), path(name)})

@@ -81,10 +81,10 @@ void BM_CpuWholePassStreaming(benchmark::State& state) {
 }
 
 // Whole pass, rows written: rotation + each block's logits once, reduced and softmaxed in
-// cache (rowsAndStats), in the CLI's chunks of 256 rows into one reused buffer (the CLI then
-// writes each chunk to its .npy). GFLOPs counts the logits' product only.
+// cache (rowsAndStats), in the CLI's chunks (attentionChunkRows) into one reused buffer (the CLI
+// then writes each chunk to its .npy). GFLOPs counts the logits' product only.
 void BM_CpuOnePassRows(benchmark::State& state) {
-  const std::size_t n = std::size_t(state.range(0)), chunk = 256;
+  const std::size_t n = std::size_t(state.range(0)), chunk = attentionChunkRows(n, n, threads());
   const AttentionProblem p = problem(n, false);
   auto cpu = makeCpuAttentionBackend(threads());
   std::vector<float> out(chunk * n);

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 namespace ropescope {
 
@@ -52,5 +53,24 @@ class LargeBuffer {
   HugePageMapping map_;
   std::size_t size_ = 0;
 };
+
+// Asks for huge pages under the whole 2 MiB pages inside [data, data + bytes): for memory not
+// yet touched (a large vector's fresh storage), so its first writes fault once per 2 MiB. A
+// hint: where the kernel offers none, nothing changes.
+void adviseHugePages(void* data, std::size_t bytes);
+
+// v.resize(n) with its new storage advised first (adviseHugePages): the q/k of a long layout
+// are tens of MiB of zero-filled floats.
+template <typename T>
+void resizeOnHugePages(std::vector<T>& v, std::size_t n) {
+  if (v.capacity() < n) {
+    std::vector<T> fresh;
+    fresh.reserve(n);
+    adviseHugePages(fresh.data(), n * sizeof(T));
+    fresh.assign(v.begin(), v.end());
+    v.swap(fresh);
+  }
+  v.resize(n);
+}
 
 }  // namespace ropescope

@@ -8,8 +8,10 @@
 #include <numbers>
 #include <random>
 
+#include "kernels/metric_kernels.h"
 #include "parallel.h"
 #include "ropescope/errors.h"
+#include "ropescope/large_buffer.h"
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene.h"
@@ -49,8 +51,10 @@ QkTensors identicalQk(int heads, std::size_t tokens, int headDim) {
   t.tokens = tokens;
   t.headDim = headDim;
   const float v = static_cast<float>(1.0 / std::sqrt(double(headDim)));
-  t.q.assign(std::size_t(heads) * tokens * std::size_t(headDim), v);
-  t.k = t.q;
+  resizeOnHugePages(t.q, std::size_t(heads) * tokens * std::size_t(headDim));
+  std::fill(t.q.begin(), t.q.end(), v);
+  resizeOnHugePages(t.k, t.q.size());
+  std::fill(t.k.begin(), t.k.end(), v);
   return t;
 }
 
@@ -66,25 +70,34 @@ QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std
   t.kvHeads = kvHeads;
   t.tokens = tokens;
   t.headDim = headDim;
-  t.q.resize(std::size_t(qHeads) * tokens * std::size_t(headDim));
-  t.k.resize(std::size_t(kvHeads) * tokens * std::size_t(headDim));
+  resizeOnHugePages(t.q, std::size_t(qHeads) * tokens * std::size_t(headDim));
+  resizeOnHugePages(t.k, std::size_t(kvHeads) * tokens * std::size_t(headDim));
+  // One stream of normals over q then k: pairs of uniforms (u1, u2) in (0, 1] from the
+  // generator, r cos(2 pi u2) and r sin(2 pi u2) with r = sqrt(-2 ln u1). The cosines and sines
+  // of a block of pairs come from the vector kernel (metric_kernels.h), the rest in order.
   std::mt19937_64 rng(seed);
   const auto uniform = [&rng] { return double((rng() >> 11) + 1) * 0x1.0p-53; };  // (0, 1]
-  bool haveSpare = false;
-  double spare = 0.0;
-  const auto normal = [&]() -> float {
-    if (haveSpare) {
-      haveSpare = false;
-      return static_cast<float>(spare);
-    }
-    const double u1 = uniform(), u2 = uniform();
-    const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * std::numbers::pi * u2;
-    spare = r * std::sin(a);
-    haveSpare = true;
-    return static_cast<float>(r * std::cos(a));
+  const std::size_t total = t.q.size() + t.k.size();
+  const auto at = [&t](std::size_t i) -> float& {
+    return i < t.q.size() ? t.q[i] : t.k[i - t.q.size()];
   };
-  for (float& x : t.q) x = normal();
-  for (float& x : t.k) x = normal();
+  constexpr std::size_t kBlock = 2048;  // pairs
+  std::vector<double> r(kBlock), u2(kBlock), c(kBlock), s(kBlock);
+  const detail::MetricKernels& kernels = detail::metricKernels();
+  for (std::size_t first = 0; first < total; first += 2 * kBlock) {
+    const std::size_t pairs = std::min(kBlock, (total - first + 1) / 2);
+    for (std::size_t p = 0; p < pairs; ++p) {
+      const double u1 = uniform();
+      u2[p] = uniform();
+      r[p] = std::sqrt(-2.0 * std::log(u1));
+    }
+    kernels.trigTable(u2.data(), pairs, 2.0 * std::numbers::pi, 1.0, c.data(), s.data());
+    for (std::size_t p = 0; p < pairs; ++p) {
+      const std::size_t i = first + 2 * p;
+      at(i) = static_cast<float>(r[p] * c[p]);
+      if (i + 1 < total) at(i + 1) = static_cast<float>(r[p] * s[p]);
+    }
+  }
   return t;
 }
 
@@ -176,15 +189,20 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
   r.pairs = pairs.size();
   r.headDim = pairs.headDim;
   r.layout = pairs.layout;
-  r.cos.resize(r.tokens * std::size_t(r.pairs));
-  r.sin.resize(r.cos.size());
-  for (std::size_t t = 0; t < r.tokens; ++t)
-    for (int p = 0; p < r.pairs; ++p) {
-      const Axis a = pairs.axis[std::size_t(p)];
-      const double angle = axisCoordinate(a, ids[t]) * pairs.theta[std::size_t(p)];
-      r.cos[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(std::cos(angle));
-      r.sin[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(std::sin(angle));
+  resizeOnHugePages(r.cos, r.tokens * std::size_t(r.pairs));
+  resizeOnHugePages(r.sin, r.cos.size());
+  // One pair at a time over all tokens through the vector kernel (metric_kernels.h).
+  std::vector<double> coord(r.tokens), c(r.tokens), s(r.tokens);
+  const detail::MetricKernels& kernels = detail::metricKernels();
+  for (int p = 0; p < r.pairs; ++p) {
+    const Axis a = pairs.axis[std::size_t(p)];
+    for (std::size_t t = 0; t < r.tokens; ++t) coord[t] = axisCoordinate(a, ids[t]);
+    kernels.trigTable(coord.data(), r.tokens, pairs.theta[std::size_t(p)], 1.0, c.data(), s.data());
+    for (std::size_t t = 0; t < r.tokens; ++t) {
+      r.cos[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(c[t]);
+      r.sin[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(s[t]);
     }
+  }
   return r;
 }
 
@@ -264,26 +282,28 @@ AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& so
   return makeAttentionProblem(std::move(qk), std::move(ids.ids), std::move(pairs), causal);
 }
 
-void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vector<float>& k,
-              int threads) {
-  validateProblem(problem);
+void rotateRows(const AttentionProblem& problem, bool query, std::size_t begin, std::size_t end,
+                float* out) {
   const QkTensors& in = problem.qk;
   const RotaryTable& rt = problem.rotary;
   const std::size_t d = std::size_t(in.headDim), h = std::size_t(rt.pairs), n = in.tokens;
-  const float scale = static_cast<float>(1.0 / std::sqrt(double(in.headDim)));
-  q.resize(in.qCount());
-  k.resize(in.kCount());
-  // One row = one (head, token); rows of q then rows of k.
-  const std::size_t qRows = std::size_t(in.qHeads) * n, kRows = std::size_t(in.kvHeads) * n;
-  detail::parallelFor(qRows + kRows, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t row = b; row < e; ++row) {
-      const bool isQ = row < qRows;
-      const std::size_t r = isQ ? row : row - qRows;
-      const float* x = (isQ ? in.qData() : in.kData()) + r * d;
-      float* y = (isQ ? q.data() : k.data()) + r * d;
-      const float s = isQ ? scale : 1.0f;
-      const float* c = rt.cos.data() + (r % n) * h;
-      const float* sn = rt.sin.data() + (r % n) * h;
+  const float s = query ? static_cast<float>(1.0 / std::sqrt(double(in.headDim))) : 1.0f;
+  const std::size_t rows = (query ? std::size_t(in.qHeads) : std::size_t(in.kvHeads)) * n;
+  if (begin > end || end > rows)
+    throw InputError("attention: rows " + std::to_string(begin) + ":" + std::to_string(end) +
+                     " of " + (query ? "q" : "k") + " out of range 0:" + std::to_string(rows));
+  for (std::size_t r = begin; r < end; ++r) {
+    const float* x = (query ? in.qData() : in.kData()) + r * d;
+    float* y = out + (r - begin) * d;
+    const float* c = rt.cos.data() + (r % n) * h;
+    const float* sn = rt.sin.data() + (r % n) * h;
+    if (rt.layout == PairLayout::NeoX) {  // pair p is dims (p, p + h): a loop that vectorises
+      for (std::size_t p = 0; p < h; ++p) {
+        const float x0 = x[p], x1 = x[p + h];
+        y[p] = (x0 * c[p] - x1 * sn[p]) * s;
+        y[p + h] = (x1 * c[p] + x0 * sn[p]) * s;
+      }
+    } else {
       for (std::size_t p = 0; p < h; ++p) {
         const PairDims pd = pairDims(rt.layout, int(p), int(h));
         const std::size_t i0 = std::size_t(pd.first), i1 = std::size_t(pd.second);
@@ -291,9 +311,9 @@ void rotateQk(const AttentionProblem& problem, std::vector<float>& q, std::vecto
         y[i0] = (x0 * c[p] - x1 * sn[p]) * s;
         y[i1] = (x1 * c[p] + x0 * sn[p]) * s;
       }
-      for (std::size_t i = 2 * h; i < d; ++i) y[i] = x[i] * s;
     }
-  });
+    for (std::size_t i = 2 * h; i < d; ++i) y[i] = x[i] * s;
+  }
 }
 
 std::vector<double> referenceAttention(const AttentionProblem& problem, int head,

@@ -1,6 +1,6 @@
-// The CPU attention backend: rotation once per load, then tiled Eigen products over row tiles
-// handed to core's worker threads (thread_pool.h) one tile at a time (causal rows cost more the
-// later they come).
+// The CPU attention backend: rotation (and the keys' packing) once per load, then the kernels
+// of attention_kernels.inc over blocks of rows handed to core's worker threads (thread_pool.h)
+// one block at a time (causal rows cost more the later they come).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "parallel.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
+#include "ropescope/large_buffer.h"
 #include "thread_pool.h"
 
 namespace ropescope {
@@ -78,14 +79,35 @@ class CpuAttentionBackend final : public AttentionBackend {
            kernels_.isa;
   }
 
+  // q rotated; k rotated and packed for the kernels a run of keys at a time, so the rotated k is
+  // never held whole (with the problem's own q/k and rotary table, the peak stays at three
+  // times the q/k given).
   void load(const AttentionProblem& problem) override {
     validateProblem(problem);
-    rotateQk(problem, q_, k_, threads_);
-    heads_ = problem.qk.qHeads;
-    group_ = problem.qk.qHeads / problem.qk.kvHeads;
-    tokens_ = problem.qk.tokens;
-    d_ = problem.qk.headDim;
+    const QkTensors& in = problem.qk;
+    heads_ = in.qHeads;
+    group_ = in.qHeads / in.kvHeads;
+    tokens_ = in.tokens;
+    d_ = in.headDim;
     causal_ = problem.causal;
+    const std::size_t d = std::size_t(d_), n = tokens_, panel = kernels_.keyPanel;
+    resizeOnHugePages(q_, in.qCount());
+    detail::parallelFor(std::size_t(heads_) * n, threads_, [&](std::size_t b, std::size_t e) {
+      rotateRows(problem, true, b, e, q_.data() + b * d);
+    });
+    headKeys_ = (n + panel - 1) / panel * panel * d;
+    resizeOnHugePages(keys_, std::size_t(in.kvHeads) * headKeys_);
+    const std::size_t runs = (n + kKeyRun - 1) / kKeyRun;
+    detail::parallelFor(
+        std::size_t(in.kvHeads) * runs, threads_, [&](std::size_t b, std::size_t e) {
+          std::vector<float> rotated(kKeyRun * d);
+          for (std::size_t i = b; i < e; ++i) {
+            const std::size_t h = i / runs, first = (i % runs) * kKeyRun;
+            const std::size_t count = std::min(kKeyRun, n - first);
+            rotateRows(problem, false, h * n + first, h * n + first + count, rotated.data());
+            kernels_.packKeys(rotated.data(), count, d_, keys_.data() + h * headKeys_ + first * d);
+          }
+        });
   }
 
   RowStats rowStats(int head, std::size_t b, std::size_t e) override {
@@ -172,18 +194,29 @@ class CpuAttentionBackend final : public AttentionBackend {
     checkAttentionRequest(head, b, e, heads_, tokens_);
   }
   const float* qHead(int h) const { return q_.data() + std::size_t(h) * tokens_ * std::size_t(d_); }
-  const float* kHead(int h) const {
-    return k_.data() + std::size_t(h / group_) * tokens_ * std::size_t(d_);
-  }
+  // Head h's kv head, packed (AttentionKernels::packKeys).
+  const float* kHead(int h) const { return keys_.data() + std::size_t(h / group_) * headKeys_; }
 
   int threads_;
   const detail::AttentionKernels& kernels_;
-  std::vector<float> q_, k_;
+  // Keys rotated and packed a run at a time: kKeyRun is a multiple of every keyPanel.
+  static constexpr std::size_t kKeyRun = 2048;
+  std::vector<float> q_, keys_;
+  std::size_t headKeys_ = 0;  // packed floats of one kv head
   int group_ = 1, d_ = 0;
   bool causal_ = false;
 };
 
 }  // namespace
+
+std::size_t attentionChunkRows(std::size_t tokens, std::size_t rows, int threads) {
+  constexpr std::size_t kBlocksPerThread = 4, kMaxValues = std::size_t{1} << 24;
+  const std::size_t block = detail::kPassRows;
+  const std::size_t perThreads =
+      block * kBlocksPerThread * std::size_t(detail::resolveThreads(threads));
+  const std::size_t byMemory = kMaxValues / std::max<std::size_t>(tokens, 1) / block * block;
+  return std::min(rows, std::max(block, std::min(perThreads, byMemory)));
+}
 
 std::unique_ptr<AttentionBackend> makeCpuAttentionBackend(int threads) {
   return std::make_unique<CpuAttentionBackend>(threads);

@@ -246,6 +246,69 @@ TEST(Attention, EveryInstructionSetMatchesTheReference) {
   }
 }
 
+// Each logit is q'_i . k'_j as one chain of multiply-adds over the head dims in order, from the
+// rotated q and k (rotateRows): fused on the AVX-512 and AVX2 copies, a product then a sum on
+// the baseline. Checked bit for bit against that chain by hand, for every copy, with token
+// counts that end inside a key panel and inside a group of rows, grouped query heads, causal
+// and not, through rows, rowsAndStats and rowStats.
+TEST(Attention, EveryLogitIsOneMultiplyAddChainInEveryCopy) {
+  for (const bool causal : {false, true}) {
+    Scene s = attentionCaseScene(
+        {"t13,i5x6,t34", "mrope", "mrope", 24, 0, causal, QkSourceSpec::Kind::Random, 1});
+    const PositionIds ids = findDesign("mrope").ids(s.layout, ParameterSet{});
+    const std::size_t n = ids.size(), d = 24;
+    ASSERT_EQ(n, 77u);
+    const AttentionProblem p = makeAttentionProblem(randomQk(4, 2, n, int(d), 11), ids.ids,
+                                                    resolvePairs(s.frequency), causal);
+    std::vector<float> q(4 * n * d), k(2 * n * d);
+    rotateRows(p, true, 0, 4 * n, q.data());
+    rotateRows(p, false, 0, 2 * n, k.data());
+    for (const std::string isa : {"baseline", "avx2", "avx512"}) {
+      if (isa != "avx512") setenv("ROPESCOPE_CPU_ISA", isa.c_str(), 1);
+      auto cpu = makeCpuAttentionBackend(2);
+      unsetenv("ROPESCOPE_CPU_ISA");
+      const std::string description = cpu->description();
+      if (description.compare(description.size() - isa.size(), isa.size(), isa) != 0) {
+        std::printf("[ isa ] this CPU has no %s: that copy is not run here (took: %s)\n",
+                    isa.c_str(), description.c_str());
+        continue;
+      }
+      const bool fused = isa != "baseline";
+      cpu->load(p);
+      for (int h = 0; h < 4; ++h) {
+        std::vector<float> rows(n * n), once(n * n);
+        cpu->rows(h, 0, n, AttentionValue::Logits, rows.data());
+        const RowStats st = cpu->rowsAndStats(h, 0, n, AttentionValue::Logits, once.data());
+        const RowStats online = cpu->rowStats(h, 0, n);
+        for (std::size_t i = 0; i < n; ++i) {
+          float rowMax = -std::numeric_limits<float>::infinity();
+          for (std::size_t j = 0; j < n; ++j) {
+            const float* a = &q[(std::size_t(h) * n + i) * d];
+            const float* b = &k[(std::size_t(h / 2) * n + j) * d];
+            float acc = 0.0f;
+            for (std::size_t x = 0; x < d; ++x) {
+              if (fused) {
+                acc = std::fma(a[x], b[x], acc);
+              } else {
+                volatile float product = a[x] * b[x];
+                acc = acc + product;
+              }
+            }
+            const float want = causal && j > i ? -std::numeric_limits<float>::infinity() : acc;
+            rowMax = std::max(rowMax, want);
+            ASSERT_EQ(rows[i * n + j], want)
+                << isa << " head " << h << " row " << i << " key " << j;
+            ASSERT_EQ(once[i * n + j], want)
+                << isa << " head " << h << " row " << i << " key " << j;
+          }
+          EXPECT_EQ(st.max[i], rowMax) << isa << " head " << h << " row " << i;
+          EXPECT_EQ(online.max[i], rowMax) << isa << " head " << h << " row " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(Attention, GroupedQueryHeadsReadTheirKvHead) {
   Scene s = attentionCaseScene(
       {"t6,i3x3,t3", "mrope", "mrope", 16, 0, true, QkSourceSpec::Kind::Random, 1});
@@ -300,6 +363,9 @@ TEST(Attention, OnePassRowsAndStatsMatchTheTwoRequests) {
     EXPECT_EQ(sa.entropy, sc.entropy);
     const RowStats st = one->rowStats(0, b, e);
     one->rows(0, b, e, v, two.data());
+    // Every pass computes a logit by the same chain of multiply-adds: the logits and row maxima
+    // agree bit for bit; the softmax and sums come from differently vectorised exp passes.
+    if (v == AttentionValue::Logits) EXPECT_EQ(a, two);
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (std::isinf(two[i])) {
         EXPECT_EQ(a[i], two[i]) << i;
@@ -307,11 +373,8 @@ TEST(Attention, OnePassRowsAndStatsMatchTheTwoRequests) {
       }
       EXPECT_NEAR(a[i], two[i], 1e-6 * std::max(1.0f, std::abs(two[i]))) << i;
     }
-    // The two passes tile the rows differently (kPassRows vs kTileRows), and with AVX-512
-    // Eigen's product sums in a shape-dependent order: a row maximum may differ in its last
-    // bit (seen on an AMD EPYC with AVX-512), as the logits themselves do above.
+    EXPECT_EQ(sa.max, st.max);
     for (std::size_t i = 0; i < e - b; ++i) {
-      EXPECT_NEAR(sa.max[i], st.max[i], 1e-6 * std::max(1.0f, std::abs(st.max[i]))) << i;
       EXPECT_NEAR(sa.sumExp[i], st.sumExp[i], 1e-5 * st.sumExp[i]) << i;
       EXPECT_NEAR(sa.entropy[i], st.entropy[i], 1e-5 * std::max(1.0f, st.entropy[i])) << i;
     }
@@ -325,9 +388,13 @@ TEST(Attention, SubrangesMatchTheFullMatrix) {
   cpu->load(p);
   const std::size_t n = p.qk.tokens;
   std::vector<float> all(n * n), part(100 * n);
+  cpu->rows(0, 0, n, AttentionValue::Logits, all.data());
+  cpu->rows(0, 250, 350, AttentionValue::Logits, part.data());
+  for (std::size_t i = 0; i < 100 * n; ++i) ASSERT_EQ(part[i], all[250 * n + i]) << i;
   cpu->rows(0, 0, n, AttentionValue::Softmax, all.data());
   cpu->rows(0, 250, 350, AttentionValue::Softmax, part.data());
-  // Not bit-equal: tile shapes and buffer alignment change Eigen's summation order.
+  // The softmax is not bit-equal: a row's alignment in the buffer changes how Eigen's
+  // vectorised sum splits it.
   for (std::size_t i = 0; i < 100 * n; ++i)
     EXPECT_NEAR(part[i], all[250 * n + i], 1e-6 * all[250 * n + i]);
   const RowStats full = cpu->rowStats(0, 0, n), sub = cpu->rowStats(0, 255, 520);

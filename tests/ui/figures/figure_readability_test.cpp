@@ -639,7 +639,7 @@ TEST(FigureReadability, AttentionColoursFollowTheDataAndItsTicksAreRound) {
 }
 
 // Logits equal in exact arithmetic differ by float noise, in an order that depends on the CPU
-// (Eigen's product blocks follow the cache sizes): their colours must not. Two figures whose
+// (the AVX-512, AVX2 and SSE2 kernels round differently): their colours must not. Two figures whose
 // values differ only by such noise, in opposite directions, get the same colour positions, and
 // a real difference (1e-3 of the magnitude) still orders the colours.
 TEST(FigureReadability, AttentionColoursIgnoreRoundingNoiseBetweenTies) {
