@@ -70,19 +70,21 @@ QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std
   t.kvHeads = kvHeads;
   t.tokens = tokens;
   t.headDim = headDim;
-  resizeOnHugePages(t.q, std::size_t(qHeads) * tokens * std::size_t(headDim));
-  resizeOnHugePages(t.k, std::size_t(kvHeads) * tokens * std::size_t(headDim));
+  const std::size_t qCount = std::size_t(qHeads) * tokens * std::size_t(headDim);
+  const std::size_t total = qCount + std::size_t(kvHeads) * tokens * std::size_t(headDim);
+  // Reserved and advised, then appended to: never cleared first.
+  for (auto [v, count] : {std::pair{&t.q, qCount}, std::pair{&t.k, total - qCount}}) {
+    v->reserve(count);
+    adviseHugePages(v->data(), count * sizeof(float));
+  }
   // One stream of normals over q then k: pairs of uniforms (u1, u2) in (0, 1] from the
   // generator, r cos(2 pi u2) and r sin(2 pi u2) with r = sqrt(-2 ln u1). The cosines and sines
   // of a block of pairs come from the vector kernel (metric_kernels.h), the rest in order.
   std::mt19937_64 rng(seed);
   const auto uniform = [&rng] { return double((rng() >> 11) + 1) * 0x1.0p-53; };  // (0, 1]
-  const std::size_t total = t.q.size() + t.k.size();
-  const auto at = [&t](std::size_t i) -> float& {
-    return i < t.q.size() ? t.q[i] : t.k[i - t.q.size()];
-  };
-  constexpr std::size_t kBlock = 2048;  // pairs
+  constexpr std::size_t kBlock = 2048;                                            // pairs
   std::vector<double> r(kBlock), u2(kBlock), c(kBlock), s(kBlock);
+  std::vector<float> normals(2 * kBlock);
   const detail::MetricKernels& kernels = detail::metricKernels();
   for (std::size_t first = 0; first < total; first += 2 * kBlock) {
     const std::size_t pairs = std::min(kBlock, (total - first + 1) / 2);
@@ -93,10 +95,14 @@ QkTensors randomQk(int qHeads, int kvHeads, std::size_t tokens, int headDim, std
     }
     kernels.trigTable(u2.data(), pairs, 2.0 * std::numbers::pi, 1.0, c.data(), s.data());
     for (std::size_t p = 0; p < pairs; ++p) {
-      const std::size_t i = first + 2 * p;
-      at(i) = static_cast<float>(r[p] * c[p]);
-      if (i + 1 < total) at(i + 1) = static_cast<float>(r[p] * s[p]);
+      normals[2 * p] = static_cast<float>(r[p] * c[p]);
+      normals[2 * p + 1] = static_cast<float>(r[p] * s[p]);
     }
+    const std::size_t count = std::min(2 * pairs, total - first);  // an odd total drops one
+    const std::size_t toQ = first < qCount ? std::min(count, qCount - first) : 0;
+    t.q.insert(t.q.end(), normals.begin(), normals.begin() + std::ptrdiff_t(toQ));
+    t.k.insert(t.k.end(), normals.begin() + std::ptrdiff_t(toQ),
+               normals.begin() + std::ptrdiff_t(count));
   }
   return t;
 }

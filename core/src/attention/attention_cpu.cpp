@@ -91,12 +91,13 @@ class CpuAttentionBackend final : public AttentionBackend {
     d_ = in.headDim;
     causal_ = problem.causal;
     const std::size_t d = std::size_t(d_), n = tokens_, panel = kernels_.keyPanel;
-    resizeOnHugePages(q_, in.qCount());
+    if (q_.size() != in.qCount()) q_ = LargeBuffer<float>(in.qCount());
     detail::parallelFor(std::size_t(heads_) * n, threads_, [&](std::size_t b, std::size_t e) {
       rotateRows(problem, true, b, e, q_.data() + b * d);
     });
     headKeys_ = (n + panel - 1) / panel * panel * d;
-    resizeOnHugePages(keys_, std::size_t(in.kvHeads) * headKeys_);
+    if (keys_.size() != std::size_t(in.kvHeads) * headKeys_)
+      keys_ = LargeBuffer<float>(std::size_t(in.kvHeads) * headKeys_);
     const std::size_t runs = (n + kKeyRun - 1) / kKeyRun;
     detail::parallelFor(
         std::size_t(in.kvHeads) * runs, threads_, [&](std::size_t b, std::size_t e) {
@@ -201,7 +202,8 @@ class CpuAttentionBackend final : public AttentionBackend {
   const detail::AttentionKernels& kernels_;
   // Keys rotated and packed a run at a time: kKeyRun is a multiple of every keyPanel.
   static constexpr std::size_t kKeyRun = 2048;
-  std::vector<float> q_, keys_;
+  // Every value is written by load before it is read: no clearing, whole huge pages.
+  LargeBuffer<float> q_, keys_;
   std::size_t headKeys_ = 0;  // packed floats of one kv head
   int group_ = 1, d_ = 0;
   bool causal_ = false;

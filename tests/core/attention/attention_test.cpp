@@ -207,6 +207,15 @@ TEST(Attention, RandomSourceIsReproducibleAndStandardNormal) {
   const double r = std::sqrt(-2.0 * std::log(u1)), ang = 2.0 * 3.14159265358979323846 * u2;
   EXPECT_EQ(a.q[0], static_cast<float>(r * std::cos(ang)));
   EXPECT_EQ(a.q[1], static_cast<float>(r * std::sin(ang)));
+  // The stream goes on from q's last value into k: k's first pair is pair q.size() / 2.
+  double ku1 = 0, ku2 = 0;
+  for (std::size_t p = 1; p <= a.q.size() / 2; ++p) {
+    ku1 = double((rng() >> 11) + 1) * 0x1.0p-53;
+    ku2 = double((rng() >> 11) + 1) * 0x1.0p-53;
+  }
+  const double kr = std::sqrt(-2.0 * std::log(ku1)), kang = 2.0 * 3.14159265358979323846 * ku2;
+  EXPECT_EQ(a.k[0], static_cast<float>(kr * std::cos(kang)));
+  EXPECT_EQ(a.k[1], static_cast<float>(kr * std::sin(kang)));
 }
 
 // The AVX2 and baseline kernels too (ROPESCOPE_CPU_ISA caps the run-time choice).
