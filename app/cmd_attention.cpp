@@ -1,6 +1,7 @@
 // `ropescope attention`: RoPE attention logits / softmax for a scene, on the CPU or the GPU.
 // Writes the requested rows (or pooled blocks) as .npy and prints a JSON summary.
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -210,7 +211,16 @@ RunShape checkRunShape(const AttentionOptions& o, const Request& req,
 // Per query row of every head: its max logit, peak probability and entropy.
 struct RowSummaries {
   std::vector<float> maxLogit, peak, entropy;
-  void add(const RowStats& st) {
+  // The statistics of rows first.. of `head`. Every row has a key it may see (itself at least),
+  // so its largest logit is finite unless q . k / sqrt(d) left float32's range: such a run's
+  // numbers are not attention, and it stops with a message instead of a summary of nulls (the
+  // --out file is not written).
+  void add(const RowStats& st, int head, std::size_t first) {
+    for (std::size_t i = 0; i < st.max.size(); ++i)
+      if (!std::isfinite(st.max[i]))
+        throw InputError(logitOverflowMessage("head " + std::to_string(head) + ", row " +
+                                              std::to_string(first + i)),
+                         "q");
     maxLogit.insert(maxLogit.end(), st.max.begin(), st.max.end());
     for (float s : st.sumExp) peak.push_back(1.0f / s);
     entropy.insert(entropy.end(), st.entropy.begin(), st.entropy.end());
@@ -241,14 +251,14 @@ RowSummaries computeAndWrite(AttentionBackend& be, const AttentionProblem& probl
   be.load(problem);
   for (int h = 0; h < sh.heads; ++h) {
     if (!streamRows) {
-      rows.add(be.rowStats(h, b, e));
+      rows.add(be.rowStats(h, b, e), h, b);
       if (pooledOut) be.pooled(h, o.pool, value, pooledOut.data() + std::size_t(h) * sh.perHead);
       continue;
     }
     // Rows written: their statistics come from the same pass (each logit computed once).
     for (std::size_t r = b; r < e; r += chunkRows) {
       const std::size_t re = std::min(e, r + chunkRows);
-      rows.add(be.rowsAndStats(h, r, re, value, pipeline->next()));
+      rows.add(be.rowsAndStats(h, r, re, value, pipeline->next()), h, r);
       pipeline->submit((re - r) * n);
     }
   }

@@ -156,6 +156,36 @@ TEST(AttentionCli, BadOptionsExitTwoWithOneLine) {
   expectBadInput({"--layout", "t4", "--backend", "gpu"}, "--backend gpu: no OpenGL 4.3");
 }
 
+// q . k beyond float32's range gives infinite logits: the run says which head and row and that
+// q and k need scaling, exits 2 and writes no --out file; the same values scaled down run.
+TEST(AttentionCli, LogitsThatOverflowFloat32AreRefused) {
+  const auto qk = [&](const std::string& name, float v) {
+    std::vector<float> x(2 * 8 * 16, v);
+    for (std::size_t i = 8 * 16; i < x.size(); ++i) x[i] = 1.0f;  // head 1 stays small
+    ropescope::writeNpy(path(name), x.data(), x.size(), {2, 8, 16});
+    return path(name);
+  };
+  const std::string big = qk("big.npy", 1e20f), fine = qk("fine.npy", 1e3f);
+  const std::string out = path("overflow.npy");
+  for (const char* pool : {"", "2"}) {
+    std::vector<std::string> a = {"--layout", "t8", "--head-dim", "16", "--plan",    "vanilla",
+                                  "--q",      big,  "--k",        big,  "--backend", "cpu"};
+    if (*pool) {
+      a.insert(a.end(), {"--pool", pool});
+    } else {
+      a.insert(a.end(), {"--rows", "3:8", "--out", out});
+    }
+    expectBadInput(a, *pool ? "the logits of head 0, row 0 overflow float32"
+                            : "the logits of head 0, row 3 overflow float32");
+    EXPECT_FALSE(fs::exists(out));
+    a[7] = a[9] = fine;
+    const ProcessResult r = runCli(a);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(fs::exists(out), !*pool);
+    fs::remove(out);
+  }
+}
+
 TEST(AttentionCli, EveryBadNpyExitsTwoWithOneLine) {
   const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (16, 16), }";
   const std::string good = npyFile("good.npy", ok, 16 * 16 * 4);

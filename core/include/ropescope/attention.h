@@ -194,6 +194,13 @@ class AttentionBackend {
   std::size_t tokens_ = 0;
 };
 
+// The one line for logits beyond float32's range: q . k / sqrt(d) over 3.4e38 is infinite, and
+// what is computed from it is not attention. `where` names them ("head 0, row 3").
+std::string logitOverflowMessage(const std::string& where);
+// Whether values of rows or pooled blocks (logits or probabilities) hold NaN or +inf, which only
+// logits past float32's range give (a masked logit is -inf, its probability 0).
+bool attentionOverflowed(const std::vector<float>& values);
+
 // The CPU backend: float32, `threads` workers (0 = all cores), kernels for the best of
 // AVX-512 / AVX2 / baseline x86-64 chosen at run time.
 std::unique_ptr<AttentionBackend> makeCpuAttentionBackend(int threads = 0);

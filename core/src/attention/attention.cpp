@@ -212,6 +212,17 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
   return r;
 }
 
+std::string logitOverflowMessage(const std::string& where) {
+  return "the logits of " + where +
+         " overflow float32 (q . k / sqrt(d) beyond 3.4e38): scale q and k down";
+}
+
+bool attentionOverflowed(const std::vector<float>& values) {
+  return std::any_of(values.begin(), values.end(), [](float x) {
+    return std::isnan(x) || x > std::numeric_limits<float>::max();
+  });
+}
+
 void checkAttentionRequest(int head, std::size_t begin, std::size_t end, int heads,
                            std::size_t tokens) {
   if (tokens == 0) throw InputError("attention: no problem loaded");

@@ -417,6 +417,23 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
     ASSERT_NEAR(r.pooled[k], pooled[k], 1e-4 * pooled[k] + 1e-7) << k;
 }
 
+// q . k past float32's range: the map would be NaN; the view says so and keeps the last map.
+TEST(Attention, OverflowingLogitsAreOneLineAndTheViewCarriesOn) {
+  Window win;
+  AttentionView* v = win.view;
+  ASSERT_TRUE(attentionSettled(v));
+  const quint64 good = v->shownResult()->generation;
+  QTemporaryDir dir;
+  const std::vector<float> data(48 * 128, 1e20f);
+  const std::string q = dir.filePath(QStringLiteral("q.npy")).toStdString();
+  writeNpy(q, data.data(), data.size(), {48, 128});
+  v->setQkFiles(QString::fromStdString(q), QString::fromStdString(q));
+  ASSERT_TRUE(waitUntil([v] { return !v->busy(); }));
+  EXPECT_TRUE(v->message().startsWith(QStringLiteral("the logits of head 1 overflow float32")))
+      << v->message().toStdString();
+  EXPECT_EQ(v->shownResult()->generation, good);
+}
+
 TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   Window win;
   AttentionView* v = win.view;

@@ -154,6 +154,11 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
       const auto t = std::size_t(request.textToken);
       backend_->rows(request.head, t, t + 1, request.value, result.textRow.data());
     }
+    // Logits past float32's range make a meaningless map: the view keeps the last one and says
+    // why.
+    if (attentionOverflowed(result.pooled) || attentionOverflowed(result.rows) ||
+        attentionOverflowed(result.textRow))
+      throw InputError(logitOverflowMessage("head " + std::to_string(request.head + 1)));
   } catch (const AttentionCancelled&) {
     return dropped();
   } catch (const std::exception& e) {
