@@ -235,8 +235,11 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
       const std::size_t nb = (n + std::size_t(pool) - 1) / std::size_t(pool);
       checkResultSize(double(h) * double(nb) * double(nb));
       out.resize(std::size_t(h) * nb * nb);
-      for (int i = 0; i < h; ++i)
+      for (int i = 0; i < h; ++i) {
         backend->pooled(i, static_cast<int>(pool), value, out.data() + i * nb * nb);
+        if (attentionOverflowed(out.data() + i * nb * nb, nb * nb))
+          throw InputError(logitOverflowMessage("head " + std::to_string(i)), "q");
+      }
       shape = {h, py::ssize_t(nb), py::ssize_t(nb)};
     } else {
       const long long b = rows ? rows->first : 0, e = rows ? rows->second : (long long)n;
@@ -247,8 +250,11 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
       const std::size_t per = std::size_t(e - b) * n;
       checkResultSize(double(h) * double(per));
       out.resize(std::size_t(h) * per);
-      for (int i = 0; i < h; ++i)
+      for (int i = 0; i < h; ++i) {
         backend->rows(i, std::size_t(b), std::size_t(e), value, out.data() + i * per);
+        if (attentionOverflowed(out.data() + i * per, per))
+          throw InputError(logitOverflowMessage("head " + std::to_string(i)), "q");
+      }
       shape = {h, py::ssize_t(e - b), py::ssize_t(n)};
     }
   }

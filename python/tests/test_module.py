@@ -149,6 +149,17 @@ def test_attention_refuses_a_wrong_shape():
         ropescope.attention(np.zeros((3, 8)), np.zeros((3, 8)), layout="t3", head_dim=16)
 
 
+def test_attention_refuses_logits_past_float32():
+    # q . k / sqrt(d) over 3.4e38 is infinite: a ValueError naming the head, not an array of NaN.
+    q = np.ones((2, 4, 8), dtype=np.float32)
+    q[1] *= 1e20
+    for kw in (dict(), dict(softmax=True), dict(pool=2)):
+        with pytest.raises(ValueError, match=r"^the logits of head 1 overflow float32"):
+            ropescope.attention(q, q, layout="t4", design="hard", plan="vanilla", head_dim=8, **kw)
+    assert np.isfinite(ropescope.attention(q[:1], q[:1], layout="t4", design="hard",
+                                           plan="vanilla", head_dim=8)).all()
+
+
 def test_attention_arguments_are_checked_in_one_line():
     # A result the module could not hold, switches given as words, negative or oversized whole
     # numbers: ValueError naming the argument, never MemoryError or pybind's TypeError.

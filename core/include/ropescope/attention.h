@@ -199,7 +199,7 @@ class AttentionBackend {
 std::string logitOverflowMessage(const std::string& where);
 // Whether values of rows or pooled blocks (logits or probabilities) hold NaN or +inf, which only
 // logits past float32's range give (a masked logit is -inf, its probability 0).
-bool attentionOverflowed(const std::vector<float>& values);
+bool attentionOverflowed(const float* values, std::size_t count);
 
 // The CPU backend: float32, `threads` workers (0 = all cores), kernels for the best of
 // AVX-512 / AVX2 / baseline x86-64 chosen at run time.

@@ -217,8 +217,8 @@ std::string logitOverflowMessage(const std::string& where) {
          " overflow float32 (q . k / sqrt(d) beyond 3.4e38): scale q and k down";
 }
 
-bool attentionOverflowed(const std::vector<float>& values) {
-  return std::any_of(values.begin(), values.end(), [](float x) {
+bool attentionOverflowed(const float* values, std::size_t count) {
+  return std::any_of(values, values + count, [](float x) {
     return std::isnan(x) || x > std::numeric_limits<float>::max();
   });
 }

@@ -156,8 +156,10 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
     }
     // Logits past float32's range make a meaningless map: the view keeps the last one and says
     // why.
-    if (attentionOverflowed(result.pooled) || attentionOverflowed(result.rows) ||
-        attentionOverflowed(result.textRow))
+    const auto overflowed = [](const std::vector<float>& v) {
+      return attentionOverflowed(v.data(), v.size());
+    };
+    if (overflowed(result.pooled) || overflowed(result.rows) || overflowed(result.textRow))
       throw InputError(logitOverflowMessage("head " + std::to_string(request.head + 1)));
   } catch (const AttentionCancelled&) {
     return dropped();
