@@ -257,7 +257,6 @@ std::string freqsReport(const std::vector<PairWavelength>& pairs, double context
     return s;
   }
   json arr = json::array();
-  int turns = 0;
   for (const PairWavelength& p : pairs) {
     arr.push_back({{"index", p.index},
                    {"axis", axisName(p.axis)},
@@ -265,10 +264,9 @@ std::string freqsReport(const std::vector<PairWavelength>& pairs, double context
                    {"wavelength", p.wavelength ? json(*p.wavelength) : json(nullptr)},
                    {"full_turn", p.fullTurn},
                    {"dims", {p.dims.first, p.dims.second}}});
-    turns += p.fullTurn;
   }
   return dumpJson({{"context_length", contextLength},
-                   {"full_turn_pairs", turns},
+                   {"full_turn_pairs", fullTurnPairs(pairs)},
                    {"pair_layout", pairLayoutName(layout)},
                    {"pairs", arr}});
 }

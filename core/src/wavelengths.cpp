@@ -22,4 +22,10 @@ std::vector<PairWavelength> wavelengths(const PairTable& pairs, double contextLe
   return out;
 }
 
+int fullTurnPairs(const std::vector<PairWavelength>& pairs) {
+  int turns = 0;
+  for (const PairWavelength& p : pairs) turns += p.fullTurn ? 1 : 0;
+  return turns;
+}
+
 }  // namespace ropescope

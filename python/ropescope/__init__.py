@@ -224,7 +224,8 @@ def decay(*, plan=None, base=None, axis=None, max_distance=None, model=None, **o
 
 def freqs(*, plan=None, base=None, model=None, **options):
     """Every rotary pair: index, axis, theta, wavelength (NaN for a NoPE pair), full_turn
-    within context (default 32768) and the two q/k dims it rotates, as a dict of arrays."""
+    within context (default 32768) and the two q/k dims it rotates, as a dict of arrays, with
+    context_length, pair_layout and full_turn_pairs (how many pairs turn fully), as the CLI's."""
     return _core.freqs(_inputs("freqs", model=model, plan=plan, base=base, **options))
 
 

@@ -116,6 +116,7 @@ py::dict freqs(const Inputs& in) {
   }
   py::dict d;
   d["context_length"] = r.contextLength;
+  d["full_turn_pairs"] = fullTurnPairs(w);
   d["pair_layout"] = pairLayoutName(pairs.layout);
   d["index"] = index;
   d["axis"] = axis;

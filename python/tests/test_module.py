@@ -104,6 +104,9 @@ def test_freqs():
     np.testing.assert_allclose(f["wavelength"], 2 * np.pi / ref.theta(1e6, 128), rtol=1e-15)
     assert f["axis"][:16] == ["t"] * 16 and f["axis"][16:40] == ["h"] * 24
     np.testing.assert_array_equal(f["dims"][:, 1] - f["dims"][:, 0], 64)  # NeoX: p, p + 64
+    # Pairs whose wavelength fits the context, as the CLI counts them.
+    assert f["full_turn_pairs"] == int(np.sum(f["wavelength"] <= f["context_length"]))
+    assert 0 < f["full_turn_pairs"] < 64
 
 
 def test_grid_is_smart_resize():

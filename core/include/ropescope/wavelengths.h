@@ -18,5 +18,7 @@ struct PairWavelength {
 };
 
 std::vector<PairWavelength> wavelengths(const PairTable& pairs, double contextLength);
+// How many of them complete a full turn (the CLI's and the Python module's full_turn_pairs).
+int fullTurnPairs(const std::vector<PairWavelength>& pairs);
 
 }  // namespace ropescope
