@@ -417,18 +417,31 @@ TEST(Attention, BackendIsNamedInTheStatusBar) {
     ASSERT_NEAR(r.pooled[k], pooled[k], 1e-4 * pooled[k] + 1e-7) << k;
 }
 
+namespace {
+
+// Loads `data` of `shape` as q.npy and k.npy into a view once it has settled, and waits for the
+// run; returns the generation of the map shown before.
+quint64 loadQkFilesAndWait(AttentionView* v, const std::vector<float>& data,
+                           const std::vector<std::size_t>& shape) {
+  EXPECT_TRUE(attentionSettled(v));
+  const quint64 shown = v->shownResult()->generation;
+  QTemporaryDir dir;
+  const std::string q = dir.filePath(QStringLiteral("q.npy")).toStdString();
+  const std::string k = dir.filePath(QStringLiteral("k.npy")).toStdString();
+  writeNpy(q, data.data(), data.size(), shape);
+  writeNpy(k, data.data(), data.size(), shape);
+  v->setQkFiles(QString::fromStdString(q), QString::fromStdString(k));
+  EXPECT_TRUE(waitUntil([v] { return !v->busy(); }));
+  return shown;
+}
+
+}  // namespace
+
 // q . k past float32's range: the map would be NaN; the view says so and keeps the last map.
 TEST(Attention, OverflowingLogitsAreOneLineAndTheViewCarriesOn) {
   Window win;
   AttentionView* v = win.view;
-  ASSERT_TRUE(attentionSettled(v));
-  const quint64 good = v->shownResult()->generation;
-  QTemporaryDir dir;
-  const std::vector<float> data(48 * 128, 1e20f);
-  const std::string q = dir.filePath(QStringLiteral("q.npy")).toStdString();
-  writeNpy(q, data.data(), data.size(), {48, 128});
-  v->setQkFiles(QString::fromStdString(q), QString::fromStdString(q));
-  ASSERT_TRUE(waitUntil([v] { return !v->busy(); }));
+  const quint64 good = loadQkFilesAndWait(v, std::vector<float>(48 * 128, 1e20f), {48, 128});
   EXPECT_TRUE(v->message().startsWith(QStringLiteral("the logits of head 1 overflow float32")))
       << v->message().toStdString();
   EXPECT_EQ(v->shownResult()->generation, good);
@@ -437,16 +450,8 @@ TEST(Attention, OverflowingLogitsAreOneLineAndTheViewCarriesOn) {
 TEST(Attention, BadNpyIsOneLineAndTheViewCarriesOn) {
   Window win;
   AttentionView* v = win.view;
-  ASSERT_TRUE(attentionSettled(v));
-  const quint64 good = v->shownResult()->generation;
-  QTemporaryDir dir;
-  const std::vector<float> data(10 * 128, 0.5f);
-  const std::string q = dir.filePath(QStringLiteral("q.npy")).toStdString();
-  const std::string k = dir.filePath(QStringLiteral("k.npy")).toStdString();
-  writeNpy(q, data.data(), data.size(), {10, 128});  // 10 tokens; the layout has 48
-  writeNpy(k, data.data(), data.size(), {10, 128});
-  v->setQkFiles(QString::fromStdString(q), QString::fromStdString(k));
-  ASSERT_TRUE(waitUntil([v] { return !v->busy(); }));
+  // 10 tokens; the layout has 48.
+  const quint64 good = loadQkFilesAndWait(v, std::vector<float>(10 * 128, 0.5f), {10, 128});
   EXPECT_FALSE(v->message().isEmpty());
   EXPECT_FALSE(v->message().contains(QLatin1Char('\n')));
   EXPECT_TRUE(v->message().contains(QStringLiteral("q.npy"))) << v->message().toStdString();
