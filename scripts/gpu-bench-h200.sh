@@ -3,6 +3,8 @@
 # machine (written for an H200), and prints its figures: the N = 32768, d = 128 logits + softmax
 # pass (upload, rotation, online softmax over every row; target < 50 ms) and how far the GPU is
 # from the CPU backend (target: within 1e-4).
+# commands-test: elsewhere nvidia-smi nvidia-xconfig Xorg -- the lent GPU machine's NVIDIA driver
+# brings them; this script runs there, never on a developer's or CI's machine.
 #
 # The GPU backend makes its OpenGL 4.3 context through Qt (QOffscreenSurface). Where it gets one,
 # tried in this order; the first whose renderer is NVIDIA's is used:

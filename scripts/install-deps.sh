@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages ropescope needs to build, run and test. Idempotent.
+# Every program a script or test calls comes from one of these (or from the base system):
+# tests/install/commands_test.py finds the calls in the sources and checks each one's package.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -11,7 +13,7 @@ PACKAGES=(
   libvtk9-dev libgif-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   openbox x11-utils
-  poppler-utils
+  poppler-utils man-db time
   clang libclang-rt-14-dev
   python3-dev python3-numpy pybind11-dev python3-pybind11 python3-pytest
   desktop-file-utils appstream dpkg-dev file
