@@ -14,6 +14,7 @@
 #include "chunk_pipeline.h"
 #include "cli_options.h"
 #include "own_options.h"
+#include "program.h"
 #include "ropescope/attention.h"
 #include "ropescope/attention_report.h"
 #include "ropescope/errors.h"
@@ -23,12 +24,6 @@
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
 #include "subcommands.h"
-
-#ifdef ROPESCOPE_WITH_GPU
-#include "ropescope_gpu/gpu_attention.h"
-#else
-#include "gui_exec.h"
-#endif
 
 namespace ropescope::cli {
 
@@ -65,50 +60,6 @@ std::ostream& summaryStream(const std::string& out) {
   const bool same = o.st_dev == s.st_dev && o.st_ino == s.st_ino && !S_ISCHR(s.st_mode);
   return same ? std::cerr : std::cout;
 }
-
-struct Selected {
-  std::unique_ptr<AttentionBackend> backend;
-  std::string note, reason;
-  bool failed = false;  // the GPU was there but failed: worth a line on stderr
-};
-
-Selected selectBackend(BackendChoice choice, int threads) {
-#ifdef ROPESCOPE_WITH_GPU
-  if (choice == BackendChoice::Gpu) {
-    // Unwrapped: with --backend gpu a GPU failure mid-run ends the run (exit 2), no CPU rerun.
-    std::string why;
-    bool noDisplay = false;
-    if (auto g = gpu::makeGpuAttentionBackend(&why, &noDisplay)) return {std::move(g), {}, {}};
-    return {makeCpuAttentionBackend(threads), {}, why, !noDisplay};
-  }
-  gpu::BackendSelection s = gpu::selectAttentionBackend(choice, threads);
-  return {std::move(s.backend), s.note, s.reason, s.failed};
-#else
-  // The front: runGpuElsewhere has handed every request that could get a GPU to ropescope-gui.
-  Selected s{makeCpuAttentionBackend(threads), {}, {}};
-  if (choice != BackendChoice::Cpu) {
-    if (gpuDisplayAvailable(&s.reason))
-      s.reason = "ropescope-gui (the GPU backend) is not installed";
-    s.note = gpuUnavailableNote(s.reason);
-  }
-  return s;
-#endif
-}
-
-#ifndef ROPESCOPE_WITH_GPU
-// The front (no Qt): --backend gpu, and auto where a GPU context could be had (a display, a Qt
-// platform, or a forced GPU fault), run in ropescope-gui with the same arguments; auto without a
-// display, or without ropescope-gui, stays here on the CPU.
-void runGpuElsewhere(BackendChoice choice, const std::vector<std::string>& args) {
-  if (choice == BackendChoice::Cpu) return;
-  const char* fault = std::getenv("ROPESCOPE_GPU_FAULT");
-  if (choice == BackendChoice::Auto && !gpuDisplayAvailable(nullptr) && !(fault && *fault)) return;
-  if (choice == BackendChoice::Auto && findGuiBinary().empty()) return;
-  std::vector<std::string> all{"attention"};
-  all.insert(all.end(), args.begin(), args.end());
-  execGui(all, choice == BackendChoice::Gpu ? "attention --backend gpu" : "attention on the GPU");
-}
-#endif
 
 // One of the command's own options into `o`; false for a name that is not one of them.
 bool readAttentionOption(AttentionOptions& o, const std::string& name,
@@ -271,7 +222,7 @@ RowSummaries computeAndWrite(AttentionBackend& be, const AttentionProblem& probl
 
 // The summary's record of a run.
 AttentionRun describeRun(const AttentionOptions& o, const Request& req, const AttentionBackend& be,
-                         const Selected& sel, const RunShape& sh, const RowSummaries& rows,
+                         const SelectedBackend& sel, const RunShape& sh, const RowSummaries& rows,
                          double seconds) {
   AttentionRun run;
   run.source = o.source;
@@ -310,14 +261,12 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   }
   const bool files = checkAttentionOptions(o);
 
-#ifndef ROPESCOPE_WITH_GPU
-  runGpuElsewhere(o.backend, args);
-#endif
+  handOffAttention(o.backend, args);
   const auto t0 = std::chrono::steady_clock::now();
   const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
   const RunShape shape = checkRunShape(o, req, problem, files);
 
-  Selected sel = selectBackend(o.backend, req.threads);
+  SelectedBackend sel = selectAttentionBackend(o.backend, req.threads);
   if (o.backend == BackendChoice::Gpu && sel.backend->name() != "gpu")
     throw InputError("--backend gpu: no OpenGL 4.3 compute backend: " +
                          (sel.reason.rfind("GPU: ", 0) == 0 ? sel.reason.substr(5) : sel.reason) +
@@ -328,25 +277,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
 
   RowSummaries rows;
   const auto compute = [&] { rows = computeAndWrite(be, problem, o, req, shape); };
-#ifdef ROPESCOPE_WITH_GPU
-  try {
-    compute();
-  } catch (const gpu::GpuError& e) {  // only the unwrapped --backend gpu gets here
-    const std::string what = e.what();
-    throw InputError("--backend gpu: " + (what.rfind("GPU: ", 0) == 0 ? what.substr(5) : what) +
-                         " (--backend auto falls back to the CPU)",
-                     "backend");
-  }
-  // auto: the GPU failed mid-run and the CPU finished the job.
-  if (const std::string fell = gpu::fallbackNote(be); !fell.empty()) {
-    sel.note = fell;
-    sel.reason = gpu::fallbackReason(be);
-    sel.failed = true;
-    std::cerr << "ropescope: " << fell << "\n";
-  }
-#else
-  compute();
-#endif
+  computeOnBackend(sel, compute);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

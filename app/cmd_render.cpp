@@ -12,10 +12,8 @@
 #include "ropescope/errors.h"
 #include "subcommands.h"
 
-#ifdef ROPESCOPE_WITH_GUI
 #include "ropescope_ui/animation_export.h"
 #include "ropescope_ui/figure_cli.h"
-#endif
 
 namespace ropescope::cli {
 
@@ -66,7 +64,6 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     if (g.name == "preset") s.preset = g.value;  // a second --preset: "given twice" below
   Scene base;
   const Scene* basePtr = nullptr;
-#ifdef ROPESCOPE_WITH_GUI
   if (!s.preset.empty()) {
     const ui::FigurePresetInfo p = ui::figurePresetInfo(s.preset);
     base = p.scene;
@@ -74,7 +71,6 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     s.view = p.view;
     s.maxDistance = p.maxDistance;
   }
-#endif
   const ExtraOptions extra = [&](const std::string& name,
                                  const std::function<std::string()>& value) {
     if (name == "preset") {
@@ -123,7 +119,6 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
   return s;
 }
 
-#ifdef ROPESCOPE_WITH_GUI
 std::string listViews() {
   std::ostringstream o;
   for (const ui::FigureViewInfo& v : ui::figureViewList()) {
@@ -150,7 +145,6 @@ std::string listPresets() {
       << p.view << ": " << p.figure << "\n";
   return o.str();
 }
-#endif
 
 }  // namespace
 
@@ -160,7 +154,6 @@ int runRenderCommand(const std::vector<std::string>& args) {
     std::cout << commandHelp(kRender) << kRenderHelpNotes;
     return 0;
   }
-#ifdef ROPESCOPE_WITH_GUI
   if (s.listViews || s.listPresets) {
     writeOutput((s.listViews ? listViews() : "") + (s.listPresets ? listPresets() : ""), "");
     return 0;
@@ -199,9 +192,6 @@ int runRenderCommand(const std::vector<std::string>& args) {
   job.phasorAlong = s.phasorAlong;
   ui::renderFigure(job);
   return 0;
-#else
-  throw InputError("render needs the desktop build (this ropescope was built without Qt)");
-#endif
 }
 
 }  // namespace ropescope::cli

@@ -1,8 +1,6 @@
 // ropescope entry point: the GUI when started without a subcommand (or with a scene file), the
 // command-line subcommands otherwise. Bad input: one line on stderr, exit status 2.
-// Built twice (app/CMakeLists.txt): `ropescope`, the front without Qt or VTK, which runs the
-// core subcommands itself and starts ropescope-gui (gui_exec.h) for the GUI, render and
-// attention on the GPU; and ropescope-gui (ROPESCOPE_WITH_GUI), which runs everything.
+// Shared by both programs; what differs between `ropescope` and ropescope-gui is in program.h.
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -14,17 +12,11 @@
 #include "cli_docs.h"
 #include "cli_options.h"
 #include "cli_parser.h"
+#include "program.h"
 #include "ropescope/errors.h"
 #include "ropescope/shipped_models.h"
 #include "ropescope/shipped_samples.h"
 #include "subcommands.h"
-
-#ifdef ROPESCOPE_WITH_GUI
-#include "ropescope_ui/cli_qt.h"
-#include "ropescope_ui/gui_main.h"
-#else
-#include "gui_exec.h"
-#endif
 
 namespace {
 
@@ -48,25 +40,10 @@ static int run(int argc, char** argv) {
     cli::Command command;
     if (!args.empty() && cli::parseCommand(args[0], &command)) {
       const std::vector<std::string> rest(args.begin() + 1, args.end());
-#ifdef ROPESCOPE_WITH_GUI
-      // render and attention start Qt: none of its own words on the CLI's stderr.
-      if (command == cli::kRender || command == cli::kAttention) ui::quietQtForCommandLine();
-#else
-      if (command == cli::kRender) {
-        // --help needs no GUI: said here, also where ropescope-gui is not installed.
-        for (const std::string& a : rest)
-          if (a == "--help" || a == "-h") {
-            std::cout << cli::commandHelp(command) << cli::kRenderHelpNotes;
-            return 0;
-          }
-        cli::execGui(args, "render");
-      }
-#endif
+      cli::beforeCommand(command);
+      if (command == cli::kRender) return cli::runRenderCommand(rest);
       if (command == cli::kGrid) return cli::runGridCommand(rest);
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
-#ifdef ROPESCOPE_WITH_GUI
-      if (command == cli::kRender) return cli::runRenderCommand(rest);
-#endif
       if (command == cli::kCheckIds) return cli::runCheckIdsCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
@@ -100,11 +77,7 @@ static int run(int argc, char** argv) {
       throw InputError("unknown command \"" + args[0] + "\" (accepted: " + accepted +
                        "or a scene FILE.json)");
     }
-#ifdef ROPESCOPE_WITH_GUI
-    return ui::runGui(argc, argv, args.empty() ? std::string() : args[0]);
-#else
-    cli::execGui(args, "the desktop app");
-#endif
+    return cli::runDesktop(argc, argv, args);
   } catch (const InputError& e) {
     std::cerr << "ropescope: " << e.what() << "\n";
     return 2;
