@@ -366,23 +366,28 @@ def python_uses(path, project_modules):
 
 # ---- packages ---------------------------------------------------------------------------------
 
-def owner(path):
-    """The package that installed a file, trying the /usr-merged aliases dpkg may know it by."""
-    candidates = [path, os.path.realpath(path)]
-    for p in list(candidates):
+def aliases(path):
+    """The names dpkg may know a file by: as given, resolved, and across the /usr merge."""
+    names = [path, os.path.realpath(path)]
+    for p in list(names):
         for a, b in (("/usr/bin/", "/bin/"), ("/usr/sbin/", "/sbin/"), ("/usr/lib/", "/lib/")):
             if p.startswith(a):
-                candidates.append(b + p[len(a):])
+                names.append(b + p[len(a):])
             elif p.startswith(b):
-                candidates.append(a + p[len(b):])
-    for p in candidates:
-        r = subprocess.run(["dpkg-query", "-S", p], capture_output=True, text=True)
-        if r.returncode == 0:
-            for line in r.stdout.splitlines():
-                pkgs, _, file = line.rpartition(": ")
-                if file == p and "diversion" not in pkgs:
-                    return pkgs.split(",")[0].strip().split(":")[0]
-    return None
+                names.append(a + p[len(b):])
+    return names
+
+
+def owners(paths):
+    """{path: package that installed it}, for every path dpkg knows (one dpkg-query call)."""
+    names = sorted({n for p in paths for n in aliases(p)})
+    r = subprocess.run(["dpkg-query", "-S"] + names, capture_output=True, text=True)
+    found = {}
+    for line in r.stdout.splitlines():
+        pkgs, _, file = line.rpartition(": ")
+        if "diversion" not in pkgs:
+            found.setdefault(file, pkgs.split(",")[0].strip().split(":")[0])
+    return {p: next((found[n] for n in aliases(p) if n in found), None) for p in paths}
 
 
 def depends_closure(packages):
@@ -535,6 +540,7 @@ def main():
 
     status = 0
     closure = depends_closure(packages)
+    located = []  # (kind, name, where, path)
     for (kind, name), where in sorted(uses.items()):
         if kind == "command" and name in elsewhere:
             files = elsewhere[name]
@@ -552,7 +558,10 @@ def main():
                 status = fail(f"python module {name} (imported at {where[0]}) is missing for "
                               "/usr/bin/python3: add its package to scripts/install-deps.sh")
                 continue
-        pkg = owner(path)
+        located.append((kind, name, where, path))
+    package_of = owners([path for _, _, _, path in located])
+    for kind, name, where, path in located:
+        pkg = package_of[path]
         if pkg is None:
             status = fail(f"{kind} {name} ({path}, used at {where[0]}) belongs to no Debian "
                           "package: install it from a package named in scripts/install-deps.sh")
