@@ -163,9 +163,12 @@ TEST(SceneFields, EveryFieldRoundTripsThroughTheSessionFile) {
 // The validators accept each whole-number field's bounds and refuse one past them, naming the
 // field by its key and the range as the table writes it.
 TEST(SceneFields, ValidatorsFollowTheTableRangesAndKeys) {
-  for (const auto& [key, prepare] : rangedFields()) {
+  for (const auto& ranged : rangedFields()) {
+    const std::string& key = ranged.first;
     const SceneField& f = sceneField(key);
-    const auto set = [&](Scene& c, long long v) {
+    // No structured binding: clang 14 cannot capture one in a lambda (C++20 allows it).
+    const auto set = [&f, &ranged](Scene& c, long long v) {
+      const auto& prepare = ranged.second;
       if (prepare) prepare(c);
       f.set(c, v);
     };

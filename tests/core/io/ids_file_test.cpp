@@ -95,7 +95,8 @@ TEST(IdsFile, RefusesBadFilesWithOneLine) {
       writeRaw(dir.path / "nan.npy", "<f8", {2, 3}, raw(std::vector<double>{0, 1, 2, 3, nan, 5})));
   EXPECT_NE(m.find("NaN h id at token 1"), std::string::npos) << m;
   m = errorOf(
-      writeRaw(dir.path / "inf.npy", "<f4", {3, 2}, raw(std::vector<float>{0, 1, 2, 3, 4, -inf})));
+      writeRaw(dir.path / "inf.npy", "<f4", {3, 2},
+               raw(std::vector<float>{0, 1, 2, 3, 4, -std::numeric_limits<float>::infinity()})));
   EXPECT_NE(m.find("infinite w id at token 1"), std::string::npos) << m;
   // Finite but beyond 2^53: 1e300 ids overflowed the distances and gave an undefined PTD.
   m = errorOf(writeRaw(dir.path / "huge.npy", "<f8", {2, 3},
