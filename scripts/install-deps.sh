@@ -14,7 +14,7 @@ PACKAGES=(
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   openbox x11-utils
   poppler-utils man-db time git debootstrap
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev llvm
   python3-dev python3-numpy pybind11-dev python3-pybind11 python3-pytest
   desktop-file-utils appstream dpkg-dev file
   libopenblas0-pthread
