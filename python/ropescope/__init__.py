@@ -22,7 +22,6 @@ import numbers as _numbers
 from collections.abc import Mapping as _Mapping
 
 from . import _help
-from . import _results
 from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
 from ._model_config import model_argument as _model_argument
