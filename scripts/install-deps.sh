@@ -16,6 +16,7 @@ PACKAGES=(
   poppler-utils man-db time git debootstrap
   clang libclang-rt-14-dev llvm
   python3-dev python3-numpy pybind11-dev python3-pybind11 python3-pytest
+  python3-matplotlib python3-skbuild python3-build python3-venv
   desktop-file-utils appstream dpkg-dev file
   libopenblas0-pthread
 )

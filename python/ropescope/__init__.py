@@ -4,8 +4,10 @@ The functions take the same settings as the ``ropescope`` command line, as keywo
 arguments: ``head_dim=64`` is ``--head-dim 64``, ``sections=(16, 24, 24)`` is
 ``--sections 16,24,24``, ``causal=True`` is ``--causal``, and any other name is a parameter
 of the design (``fps=4`` is ``--param fps=4``). The math runs in the C++ core, with the GIL
-released; results are numpy arrays. Bad input raises ``ValueError`` with the command line's
-one-line message.
+released; results are numpy arrays, and the functions that return a curve or a table return
+it with named fields, units and a ``plot()`` (matplotlib, where installed) that draws the figure
+ropescope exports; in Jupyter they show themselves. Bad input raises ``ValueError`` with the
+command line's one-line message. ``help(ropescope.ids)`` lists every keyword with its range.
 
 >>> import ropescope
 >>> ropescope.ptd("i3x3,t5", design="hard")
@@ -19,13 +21,18 @@ import os as _os
 import numbers as _numbers
 from collections.abc import Mapping as _Mapping
 
+from . import _help
 from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
+from ._model_config import model_argument as _model_argument
+from ._results import BiasProfile, DecayAxes, DecayCurve, DesignComparison, Scene, Wavelengths
 
 __version__ = _core.__version__
 __all__ = [
     "ids", "ptd", "bias_spread", "decay", "freqs", "grid", "attention", "scene",
-    "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck",
+    "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
+    "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
+    "BiasProfile", "Scene",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -78,7 +85,7 @@ def _encoded(key, text):
 # The command line's own options: what it prints and where. A function returns its result (a
 # dict or an array) instead; help=, out= and format= were taken and then ignored (help=True even
 # computed the default scene instead of the one asked for).
-_COMMAND_LINE_ONLY = {"help", "out", "format"}
+_COMMAND_LINE_ONLY = _help.COMMAND_LINE_ONLY
 
 
 def _args(command, options):
@@ -180,7 +187,7 @@ def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options
         options["layout"] = layout
     return _core.Inputs(_args(command, options), scene_json,
                         None if tokens is None else _tokens_json(tokens),
-                        b"" if model is None else _encoded("model", model))
+                        b"" if model is None else _encoded("model", _model_argument(model)))
 
 
 def ids(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
@@ -217,16 +224,39 @@ def decay(*, plan=None, base=None, axis=None, max_distance=None, model=None, **o
 
     plan: vanilla, mrope, ...; base; head_dim; axis: "t", "h" or "w" (default: all three
     together, the text axis) or direction=(t, h, w); form="subset" for the axis-only form.
+    Returns a DecayCurve: the array of U (a pure number), with .distance (positions) and
+    .plot().
     """
-    return _core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=axis,
-                               max_distance=max_distance, **options))
+    u = _core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=axis,
+                            max_distance=max_distance, **options))
+    direction = options.get("direction")
+    if axis is not None:
+        label = f"along {axis}"
+    elif direction is not None:
+        label = "along (" + ", ".join(_word("direction", v) for v in direction) + ")"
+    else:
+        label = "along t = h = w (text)"
+    return DecayCurve(u, label, axis if isinstance(axis, str) else None)
+
+
+def decay_axes(*, plan=None, base=None, max_distance=None, model=None, **options):
+    """The decay bound moving along t, along h and along w (full form), as the desktop app's
+    decay figure: a DecayAxes with fields distance, t, h, w and .plot(). Keywords as decay()'s,
+    without axis= and direction=."""
+    for key in ("axis", "direction"):
+        if key in options:
+            raise ValueError(f"decay_axes draws t, h and w: leave out {key}= (decay() takes it)")
+    curves = [_core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=a,
+                                  max_distance=max_distance, **options)) for a in "thw"]
+    return DecayAxes(*curves)
 
 
 def freqs(*, plan=None, base=None, model=None, **options):
     """Every rotary pair: index, axis, theta, wavelength (NaN for a NoPE pair), full_turn
     within context (default 32768) and the two q/k dims it rotates, as a dict of arrays, with
-    context_length, pair_layout and full_turn_pairs (how many pairs turn fully), as the CLI's."""
-    return _core.freqs(_inputs("freqs", model=model, plan=plan, base=base, **options))
+    context_length, pair_layout and full_turn_pairs (how many pairs turn fully), as the CLI's.
+    A Wavelengths dict: .units, and .plot() draws every pair's wavelength by axis."""
+    return Wavelengths(_core.freqs(_inputs("freqs", model=model, plan=plan, base=base, **options)))
 
 
 def grid(*pictures, **options):
@@ -294,14 +324,44 @@ def _whole(name, value, top=2**63 - 1):
 
 def scene(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
     """A scene as a dict in the scene-file form (layout, design, parameters, plan, ...):
-    save_scene() writes it, every function takes it as scene=, the desktop app opens it."""
-    return _json.loads(
-        _core.scene_json(_inputs("ids", layout, scene, model, tokens, design=design, **params)))
+    save_scene() writes it, every function takes it as scene=, the desktop app opens it.
+    A Scene dict: .plot() draws its position ids as a 3-D scatter (matplotlib)."""
+    return Scene(_json.loads(
+        _core.scene_json(_inputs("ids", layout, scene, model, tokens, design=design, **params))))
+
+
+def _token_info(scene):
+    """Each token's modality code and grid cell, int32 [N, 4] (_core.token_info)."""
+    return _core.token_info(_inputs("ids", scene=scene))
+
+
+def compare(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
+    """PTD and bias spread of the layout under every design (each with its defaults; the
+    scene's own design keeps its parameters), as the desktop app's bars: a DesignComparison
+    with fields design, title, ptd, bias_spread (NaN where undefined; .undefined says why) and
+    current; .plot(metric="ptd" or "bias_spread"). Same inputs as ptd(), without from_/to."""
+    for key in ("from_", "to"):
+        if key in params:
+            raise ValueError(f"compare measures text -> visual: leave out {key}= (ptd() takes it)")
+    return DesignComparison(
+        _core.compare(_inputs("ptd", layout, scene, model, tokens, design=design, **params)))
+
+
+def profile(layout=None, *, text=0, design=None, scene=None, model=None, tokens=None, **params):
+    """The distance d and the bias b from text token `text` (0 = the first text token) to every
+    visual token, as the desktop app's profile: a BiasProfile with fields visual (token
+    indices), distance, bias and .plot(). Same inputs as bias_spread(), without from_/to."""
+    for key in ("from_", "to"):
+        if key in params:
+            raise ValueError(f"profile measures from a text token: leave out {key}=")
+    return BiasProfile(_core.profile(
+        _inputs("bias", layout, scene, model, tokens, design=design, **params),
+        _whole("text", text)))
 
 
 def load_scene(path):
-    """A scene file read (and checked) as a dict; picture paths become absolute."""
-    return _json.loads(_core.load_scene(_encoded("path", path)))
+    """A scene file read (and checked) as a Scene dict; picture paths become absolute."""
+    return Scene(_json.loads(_core.load_scene(_encoded("path", path))))
 
 
 def save_scene(scene, path):
@@ -355,3 +415,10 @@ def designs():
 def models():
     """Names of the shipped model configs (model="qwen2.5-vl-7b")."""
     return _core.models()
+
+
+_help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
+                decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
+                attention: "attention", scene: "ids", compare: ("ptd", {"from", "to"}),
+                profile: ("bias", {"from", "to"})},
+               _core.option_help(), _core.designs())

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -323,6 +324,95 @@ py::dict optionNames() {
   return out;
 }
 
+// The option table's rows for each command (name, argument or None, help or None): the
+// package's docstrings list them with the ranges the command line's --help gives.
+py::dict optionHelp() {
+  py::dict out;
+  for (cli::Command c : cli::kAllCommands) {
+    py::list rows;
+    for (const cli::OptionInfo& o : cli::optionTable())
+      if (o.commands & c)
+        rows.append(py::make_tuple(o.name, o.arg ? py::object(py::str(o.arg)) : py::none(),
+                                   o.help ? py::object(py::str(o.help)) : py::none()));
+    out[cli::commandName(c)] = rows;
+  }
+  return out;
+}
+
+// Each token's modality (0 text, 1 image, 2 video, 3 audio) and grid cell (frame, row, col; -1
+// where there is none), int32 [N, 4], in the order of ids().
+py::array_t<int> tokenInfo(const Inputs& in) {
+  std::vector<int> out;
+  {
+    py::gil_scoped_release free;
+    const PositionIds ids = effectiveIds(python::buildRequest(cli::kIds, in).scene);
+    out.reserve(ids.tokens.size() * 4);
+    for (const TokenInfo& t : ids.tokens)
+      out.insert(out.end(), {static_cast<int>(t.modality), t.frame, t.row, t.col});
+  }
+  const auto n = static_cast<py::ssize_t>(out.size() / 4);
+  return python::ownedArray(std::move(out), {n, py::ssize_t{4}});
+}
+
+// PTD and bias spread of the layout under every design, as the desktop app's bar figures show
+// them: NaN with the reason where a value is undefined.
+py::list compare(const Inputs& in) {
+  std::vector<DesignSummary> rows;
+  std::string current;
+  {
+    py::gil_scoped_release free;
+    const cli::Request r = python::buildRequest(cli::kPtd, in);
+    current = r.scene.design;
+    rows = compareDesigns(r.scene, r.threads);
+  }
+  py::list out;
+  for (const DesignSummary& d : rows) {
+    py::dict e;
+    e["design"] = d.design;
+    e["title"] = d.title;
+    e["current"] = d.design == current;
+    e["ptd"] = d.ptd;
+    e["bias_spread"] = d.biasSpread;
+    e["ptd_undefined"] = d.ptdUndefined;
+    e["bias_undefined"] = d.biasUndefined;
+    e["n_text"] = d.nText;
+    e["n_visual"] = d.nVisual;
+    out.append(e);
+  }
+  return out;
+}
+
+// The bias b and the distance d from text token `text` (index among the text tokens) to every
+// visual token: the profile the desktop app draws for its selected text token.
+py::dict profile(const Inputs& in, long long text) {
+  SceneMetrics m;
+  std::size_t nText = 0;
+  {
+    py::gil_scoped_release free;
+    cli::Request r = python::buildRequest(cli::kBias, in);
+    if (text < 0 || text > std::numeric_limits<int>::max())
+      throw InputError("text must be a text token's index >= 0 (got " + std::to_string(text) + ")",
+                       "text");
+    r.scene.selectedText = static_cast<int>(text);
+    m = computeSceneMetrics(r.scene, kMinDecayDistance, r.threads, BiasSpreadWhen::Later);
+    nText = m.ids.textIndices().size();
+    if (nText == 0) throw InputError("the layout has no text token to profile", "text");
+    checkWhole("text", text, 0, static_cast<long long>(nText) - 1);
+  }
+  std::vector<std::size_t> visual = m.ids.visualIndices();
+  std::vector<long long> visualTokens(visual.begin(), visual.end());
+  const auto n = static_cast<py::ssize_t>(m.selectedDistance.size());
+  py::dict d;
+  d["text"] = text;
+  d["token"] = m.selectedToken;
+  d["n_text"] = nText;
+  d["visual"] =
+      python::ownedArray(std::move(visualTokens), {static_cast<py::ssize_t>(visual.size())});
+  d["distance"] = python::ownedArray(std::move(m.selectedDistance), {n});
+  d["bias"] = python::ownedArray(std::move(m.selectedBias), {n});
+  return d;
+}
+
 // Shipped resources (samples/, models/) from a folder: the build tree's resources/ or the
 // installed share/ropescope/. Only for a build without ropescope_models (the package checks
 // has_shipped_files).
@@ -394,5 +484,9 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("designs", &designs);
   m.def("models", &shippedModelNames);
   m.def("option_names", &optionNames);
+  m.def("option_help", &optionHelp);
+  m.def("token_info", &tokenInfo);
+  m.def("compare", &compare);
+  m.def("profile", &profile);
   m.def("set_resource_folder", &setResourceFolder);
 }

@@ -1,0 +1,221 @@
+# Types of the package's functions for editors and type checkers: every keyword a function takes
+# from the command line's option table (app/cli_options.cpp), so that editors complete them; the
+# ranges are in each function's docstring, read from that table at import. Any other keyword is a
+# design parameter (**params). python/tests/test_stub.py checks these keywords against the table.
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+Text = Union[str, bytes, os.PathLike[str]]
+Number = Union[int, float]
+Numbers = Union[Number, Sequence[Number], npt.NDArray[Any]]
+Model = Union[str, bytes, os.PathLike[str], Mapping[str, Any], Any]  # name, folder or config
+Tokens = Union[Mapping[str, Any], str, os.PathLike[str], Any]  # a processor output or its file
+SceneInput = Union[Mapping[str, Any], str, os.PathLike[str]]
+Float64Array = npt.NDArray[np.float64]
+
+class IdsCheck:
+    identical: bool
+    report: str
+    differing: list[int]
+    def __bool__(self) -> bool: ...
+
+class DecayCurve(np.ndarray[Any, np.dtype[np.float64]]):
+    label: str
+    axis: Optional[str]
+    unit: str
+    @property
+    def distance(self) -> Float64Array: ...
+    def plot(self, ax: Any = None) -> Any: ...
+
+class DecayAxes:
+    fields: tuple[str, ...]
+    units: dict[str, str]
+    distance: Float64Array
+    t: Float64Array
+    h: Float64Array
+    w: Float64Array
+    def __getitem__(self, name: str) -> Float64Array: ...
+    def plot(self, ax: Any = None) -> Any: ...
+
+class Wavelengths(dict[str, Any]):
+    units: dict[str, str]
+    def plot(self, ax: Any = None) -> Any: ...
+
+class DesignComparison:
+    fields: tuple[str, ...]
+    units: dict[str, str]
+    design: list[str]
+    title: list[str]
+    ptd: Float64Array
+    bias_spread: Float64Array
+    current: npt.NDArray[np.bool_]
+    undefined: dict[str, str]
+    n_text: int
+    n_visual: int
+    def __getitem__(self, name: str) -> Any: ...
+    def __len__(self) -> int: ...
+    def plot(self, ax: Any = None, metric: str = "ptd") -> Any: ...
+
+class BiasProfile:
+    fields: tuple[str, ...]
+    units: dict[str, str]
+    text: int
+    token: int
+    visual: npt.NDArray[np.int64]
+    distance: Float64Array
+    bias: Float64Array
+    def __getitem__(self, name: str) -> Any: ...
+    def plot(self, ax: Any = None) -> Any: ...
+
+class Scene(dict[str, Any]):
+    def tokens(self) -> tuple[Float64Array, npt.NDArray[np.str_]]: ...
+    def plot(self, ax: Any = None) -> Any: ...
+
+def ids(layout: Optional[Text] = None, *, design: Optional[str] = None,
+        scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+        tokens: Optional[Tokens] = None, grid_preset: Optional[str] = None,
+        min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+        patch: Optional[int] = None, merge: Optional[int] = None, rules: Optional[str] = None,
+        ids: Optional[Text] = None, alpha: Optional[float] = None,
+        radius: Union[float, str, None] = None, dff: Optional[float] = None,
+        age_layer: Optional[int] = None, age_strategy: Optional[int] = None,
+        layers: Optional[int] = None, plan: Optional[str] = None,
+        head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+        pairs: Optional[str] = None, base: Optional[float] = None,
+        sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
+        kv_head: Optional[int] = None, **params: Any) -> Float64Array: ...
+
+def ptd(layout: Optional[Text] = None, *, design: Optional[str] = None,
+        scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+        tokens: Optional[Tokens] = None, grid_preset: Optional[str] = None,
+        min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+        patch: Optional[int] = None, merge: Optional[int] = None, rules: Optional[str] = None,
+        ids: Optional[Text] = None, alpha: Optional[float] = None,
+        radius: Union[float, str, None] = None, dff: Optional[float] = None,
+        age_layer: Optional[int] = None, age_strategy: Optional[int] = None,
+        layers: Optional[int] = None, plan: Optional[str] = None,
+        head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+        pairs: Optional[str] = None, base: Optional[float] = None,
+        sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
+        kv_head: Optional[int] = None, from_: Optional[str] = None, to: Optional[str] = None,
+        threads: Optional[int] = None, **params: Any) -> float: ...
+
+def bias_spread(layout: Optional[Text] = None, *, design: Optional[str] = None,
+                scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+                tokens: Optional[Tokens] = None, grid_preset: Optional[str] = None,
+                min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+                patch: Optional[int] = None, merge: Optional[int] = None,
+                rules: Optional[str] = None, ids: Optional[Text] = None,
+                alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+                dff: Optional[float] = None, age_layer: Optional[int] = None,
+                age_strategy: Optional[int] = None, layers: Optional[int] = None,
+                plan: Optional[str] = None, head_dim: Optional[int] = None,
+                rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+                base: Optional[float] = None, sections: Optional[Numbers] = None,
+                kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+                from_: Optional[str] = None, to: Optional[str] = None,
+                threads: Optional[int] = None, **params: Any) -> float: ...
+
+def compare(layout: Optional[Text] = None, *, design: Optional[str] = None,
+            scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+            tokens: Optional[Tokens] = None, grid_preset: Optional[str] = None,
+            min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+            patch: Optional[int] = None, merge: Optional[int] = None, rules: Optional[str] = None,
+            ids: Optional[Text] = None, alpha: Optional[float] = None,
+            radius: Union[float, str, None] = None, dff: Optional[float] = None,
+            age_layer: Optional[int] = None, age_strategy: Optional[int] = None,
+            layers: Optional[int] = None, plan: Optional[str] = None,
+            head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+            pairs: Optional[str] = None, base: Optional[float] = None,
+            sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
+            kv_head: Optional[int] = None, threads: Optional[int] = None,
+            **params: Any) -> DesignComparison: ...
+
+def profile(layout: Optional[Text] = None, *, text: int = 0, design: Optional[str] = None,
+            scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+            tokens: Optional[Tokens] = None, grid_preset: Optional[str] = None,
+            min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+            patch: Optional[int] = None, merge: Optional[int] = None, rules: Optional[str] = None,
+            ids: Optional[Text] = None, alpha: Optional[float] = None,
+            radius: Union[float, str, None] = None, dff: Optional[float] = None,
+            age_layer: Optional[int] = None, age_strategy: Optional[int] = None,
+            layers: Optional[int] = None, plan: Optional[str] = None,
+            head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+            pairs: Optional[str] = None, base: Optional[float] = None,
+            sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
+            kv_head: Optional[int] = None, threads: Optional[int] = None,
+            **params: Any) -> BiasProfile: ...
+
+def decay(*, plan: Optional[str] = None, base: Optional[float] = None,
+          axis: Optional[str] = None, max_distance: Optional[int] = None,
+          model: Optional[Model] = None, scene: Optional[SceneInput] = None,
+          head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+          pairs: Optional[str] = None, sections: Optional[Numbers] = None,
+          kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+          direction: Optional[Sequence[float]] = None, form: Optional[str] = None,
+          threads: Optional[int] = None) -> DecayCurve: ...
+
+def decay_axes(*, plan: Optional[str] = None, base: Optional[float] = None,
+               max_distance: Optional[int] = None, model: Optional[Model] = None,
+               scene: Optional[SceneInput] = None, head_dim: Optional[int] = None,
+               rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+               sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
+               kv_head: Optional[int] = None, form: Optional[str] = None,
+               threads: Optional[int] = None) -> DecayAxes: ...
+
+def freqs(*, plan: Optional[str] = None, base: Optional[float] = None,
+          model: Optional[Model] = None, scene: Optional[SceneInput] = None,
+          head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+          pairs: Optional[str] = None, sections: Optional[Numbers] = None,
+          kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+          context: Optional[float] = None) -> Wavelengths: ...
+
+def grid(*pictures: Text, grid_preset: Optional[str] = None, preset: Optional[str] = None,
+         min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+         patch: Optional[int] = None, merge: Optional[int] = None) -> list[dict[str, Any]]: ...
+
+def attention(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = None,
+              layout: Optional[Text] = None, *, design: Optional[str] = None,
+              scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+              tokens: Optional[Tokens] = None, qk: Optional[str] = None, heads: int = 1,
+              seed: int = 0, causal: bool = False, softmax: bool = False,
+              rows: Union[tuple[int, int], slice, None] = None, pool: int = 0,
+              threads: int = 0, grid_preset: Optional[str] = None,
+              min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+              patch: Optional[int] = None, merge: Optional[int] = None,
+              rules: Optional[str] = None, ids: Optional[Text] = None,
+              alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+              dff: Optional[float] = None, age_layer: Optional[int] = None,
+              age_strategy: Optional[int] = None, layers: Optional[int] = None,
+              plan: Optional[str] = None, head_dim: Optional[int] = None,
+              rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+              base: Optional[float] = None, sections: Optional[Numbers] = None,
+              kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+              **params: Any) -> npt.NDArray[np.float32]: ...
+
+def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,
+          scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+          tokens: Optional[Tokens] = None, grid_preset: Optional[str] = None,
+          min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+          patch: Optional[int] = None, merge: Optional[int] = None, rules: Optional[str] = None,
+          ids: Optional[Text] = None, alpha: Optional[float] = None,
+          radius: Union[float, str, None] = None, dff: Optional[float] = None,
+          age_layer: Optional[int] = None, age_strategy: Optional[int] = None,
+          layers: Optional[int] = None, plan: Optional[str] = None,
+          head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
+          pairs: Optional[str] = None, base: Optional[float] = None,
+          sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
+          kv_head: Optional[int] = None, **params: Any) -> Scene: ...
+
+def load_scene(path: Text) -> Scene: ...
+def save_scene(scene: Mapping[str, Any], path: Text) -> None: ...
+def check_ids(position_ids: npt.ArrayLike, *, model: Model, tokens: Tokens,
+              rules: Optional[str] = None) -> IdsCheck: ...
+def designs() -> list[dict[str, Any]]: ...
+def models() -> list[str]: ...

@@ -1,0 +1,276 @@
+"""Results that show themselves: the numbers as numpy arrays under named fields with their units,
+plot(ax=None) drawing the figure ropescope exports (_plots.py), and _repr_html_ / _repr_png_ for
+Jupyter. Each keeps the form its function returned before: decay() an array, freqs() and scene()
+a dict, so code that indexes them reads the same values."""
+
+import base64 as _base64
+import html as _html
+
+import numpy as _np
+
+from . import _plots
+
+
+class Shows:
+    """plot(), _repr_png_() and _repr_html_() over a result's _draw(ax), _caption() and
+    _rows() (name, unit, values)."""
+
+    _three_d = False
+
+    def plot(self, ax=None):
+        """Draws the figure onto `ax` (a matplotlib Axes; a 3-D one for a scene), or onto a new
+        figure; returns the Axes. Needs matplotlib (ImportError says what to install)."""
+        if ax is None:
+            ax = _plots.new_axes(self._three_d)
+        else:
+            _plots.require()
+        self._draw(ax)
+        return ax
+
+    def _repr_png_(self):
+        return _plots.png(self._draw, self._three_d)
+
+    def _repr_html_(self):
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{_html.escape(name)}</th>"
+            f"<td>{_html.escape(unit)}</td><td style='text-align:left'>{_html.escape(shown(v))}"
+            "</td></tr>" for name, unit, v in self._rows())
+        out = (f"<div><b>{_html.escape(self._caption())}</b><table><tr><th>field</th><th>unit"
+               f"</th><th>values</th></tr>{rows}</table>")
+        image = self._repr_png_()
+        if image is None:
+            out += f"<p>{_html.escape(_plots.MISSING)}</p>"
+        else:
+            out += ("<img src='data:image/png;base64," + _base64.b64encode(image).decode("ascii")
+                    + "'/>")
+        return out + "</div>"
+
+
+def shown(values, most=8):
+    """A field's values in a line: numbers as Python prints them, NaN as n/a (never 0)."""
+    if isinstance(values, str):
+        return values
+    a = _np.asarray(values)
+    if a.ndim == 0:
+        return "n/a" if a.dtype.kind == "f" and _np.isnan(a) else str(a.item())
+    items = a.reshape(len(a), -1).tolist() if a.ndim > 1 else a.tolist()
+    text = ["n/a" if isinstance(v, float) and v != v else repr(v) for v in items[:most]]
+    if len(items) > most:
+        text.append(f"\u2026 ({len(items)} in all)")
+    return "[" + ", ".join(text) + "]"
+
+
+class Plain(_np.ndarray):
+    """An ndarray whose slices and arithmetic are plain arrays: what a result's fields describe
+    holds for the whole array only."""
+
+    def __getitem__(self, key):
+        return _np.asarray(self)[key]
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        inputs = tuple(_np.asarray(x) if isinstance(x, Plain) else x for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(_np.asarray(x) if isinstance(x, Plain) else x
+                                  for x in kwargs["out"])
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __repr__(self):
+        return repr(_np.asarray(self))
+
+
+class DecayCurve(Plain, Shows):
+    """RoFormer's decay bound U(delta) for delta = 0..max_distance: the array itself, with
+    .distance (positions), .label (the direction the distance moves along) and .plot()."""
+
+    unit = ""  # U is a mean of moduli of sums of unit phasors: a pure number
+
+    def __new__(cls, u, label, axis):
+        obj = _np.asarray(u).view(cls)
+        obj.label, obj.axis = label, axis
+        return obj
+
+    def __array_finalize__(self, obj):
+        self.label = getattr(obj, "label", "")
+        self.axis = getattr(obj, "axis", None)
+
+    @property
+    def distance(self):
+        return _np.arange(len(self), dtype=_np.float64)
+
+    def _caption(self):
+        return f"decay bound U(\u03b4) {self.label}"
+
+    def _rows(self):
+        return [("distance", "positions", self.distance), ("U", "", _np.asarray(self))]
+
+    def _draw(self, ax):
+        _plots.decay(ax, self.distance, [(self.label, self.axis, _np.asarray(self))],
+                     "Long-term decay")
+
+
+class DecayAxes(Shows):
+    """The decay bound moving along t, h and w (full form), as the desktop app's decay figure:
+    fields distance (positions), t, h, w; r["h"] is the curve along h."""
+
+    fields = ("distance", "t", "h", "w")
+    units = {"distance": "positions", "t": "", "h": "", "w": ""}
+
+    def __init__(self, t, h, w):
+        self.t, self.h, self.w = (_np.asarray(c) for c in (t, h, w))
+        self.distance = _np.arange(len(self.t), dtype=_np.float64)
+
+    def __getitem__(self, name):
+        if name not in self.fields:
+            raise KeyError(f"{name!r} (fields: {', '.join(self.fields)})")
+        return getattr(self, name)
+
+    def __repr__(self):
+        return f"<DecayAxes distance 0..{len(self.t) - 1}>"
+
+    def _caption(self):
+        return "decay bound U(\u03b4) along t, h and w"
+
+    def _rows(self):
+        return [(f, self.units[f], self[f]) for f in self.fields]
+
+    def _draw(self, ax):
+        _plots.decay(ax, self.distance, [(f"along {a}", a, self[a]) for a in "thw"],
+                     "Long-term decay per axis")
+
+
+class Wavelengths(dict, Shows):
+    """freqs()'s dict of arrays (index, axis, theta, wavelength, full_turn, dims and the counts)
+    with .units and .plot(): the wavelength of every pair, coloured by its axis."""
+
+    units = {"index": "", "axis": "", "theta": "rad/position", "wavelength": "positions",
+             "full_turn": "", "dims": "", "context_length": "positions"}
+
+    def _nope(self):
+        return int(_np.isnan(self["wavelength"]).sum())
+
+    def _caption(self):
+        nope = self._nope()
+        return ("Wavelength 2\u03c0/\u03b8 per pair" + (f" ({nope} NoPE)" if nope else "") +
+                f"; {self['full_turn_pairs']} turn fully within {self['context_length']:g}")
+
+    def _rows(self):
+        return [(k, self.units.get(k, ""), self[k]) for k in
+                ("index", "axis", "theta", "wavelength", "full_turn")]
+
+    def _draw(self, ax):
+        nope = self._nope()
+        _plots.wavelengths(ax, _np.asarray(self["index"]), self["axis"],
+                           _np.asarray(self["wavelength"], dtype=float),
+                           "Wavelength 2\u03c0/\u03b8 per pair" + (f" ({nope} NoPE)" if nope else ""))
+
+
+class DesignComparison(Shows):
+    """PTD and bias spread of one layout under every design (each with its defaults, the
+    scene's own design with the scene's parameters): fields design, title, ptd (positions),
+    bias_spread, current (the scene's design); NaN where undefined, .undefined says why.
+    plot(ax, metric="ptd" or "bias_spread") draws the app's bars."""
+
+    fields = ("design", "title", "ptd", "bias_spread", "current")
+    units = {"design": "", "title": "", "ptd": "positions", "bias_spread": "", "current": ""}
+
+    def __init__(self, rows):
+        self.design = [r["design"] for r in rows]
+        self.title = [r["title"] for r in rows]
+        self.ptd = _np.array([r["ptd"] for r in rows], dtype=_np.float64)
+        self.bias_spread = _np.array([r["bias_spread"] for r in rows], dtype=_np.float64)
+        self.current = _np.array([r["current"] for r in rows], dtype=bool)
+        first = rows[0] if rows else {}
+        self.undefined = {"ptd": first.get("ptd_undefined", ""),
+                          "bias_spread": first.get("bias_undefined", "")}
+        self.n_text, self.n_visual = first.get("n_text", 0), first.get("n_visual", 0)
+
+    def __getitem__(self, name):
+        if name not in self.fields:
+            raise KeyError(f"{name!r} (fields: {', '.join(self.fields)})")
+        return getattr(self, name)
+
+    def __len__(self):
+        return len(self.design)
+
+    def __repr__(self):
+        return f"<DesignComparison of {len(self)} designs>"
+
+    def _caption(self):
+        return f"PTD and bias spread of every design ({self.n_text} text, {self.n_visual} visual tokens)"
+
+    def _rows(self):
+        return [(f, self.units[f], self[f]) for f in self.fields if f != "title"]
+
+    def plot(self, ax=None, metric="ptd"):
+        """Draws the bars of `metric` ("ptd" or "bias_spread") onto `ax` or a new figure."""
+        if metric not in ("ptd", "bias_spread"):
+            raise ValueError(f'metric must be "ptd" or "bias_spread" (got {metric!r})')
+        if ax is None:
+            ax = _plots.new_axes()
+        else:
+            _plots.require()
+        self._draw(ax, metric)
+        return ax
+
+    def _draw(self, ax, metric="ptd"):
+        _plots.design_bars(ax, self.design, self[metric], self.current,
+                           "PTD" if metric == "ptd" else "bias spread", self.units[metric],
+                           self.undefined[metric])
+
+
+class BiasProfile(Shows):
+    """The distance d and the bias b from text token `text` to every visual token (the
+    desktop app's profile): fields visual (token indices), distance (positions), bias."""
+
+    fields = ("visual", "distance", "bias")
+    units = {"visual": "", "distance": "positions", "bias": ""}
+
+    def __init__(self, d):
+        self.text, self.token = d["text"], d["token"]
+        self.visual, self.distance, self.bias = d["visual"], d["distance"], d["bias"]
+
+    def __getitem__(self, name):
+        if name not in self.fields:
+            raise KeyError(f"{name!r} (fields: {', '.join(self.fields)})")
+        return getattr(self, name)
+
+    def __repr__(self):
+        return f"<BiasProfile of text token {self.text} over {len(self.visual)} visual tokens>"
+
+    def _caption(self):
+        if not len(self.visual):
+            return f"Text token {self.text}: n/a (no visual token)"
+        return f"Text token {self.text} to every visual token"
+
+    def _rows(self):
+        return [(f, self.units[f], self[f]) for f in self.fields]
+
+    def _draw(self, ax):
+        _plots.profile(ax, self.distance, self.bias, self._caption())
+
+
+MODALITIES = ("text", "image", "video", "audio")  # _core.token_info's codes
+
+
+class Scene(dict, Shows):
+    """A scene dict (the scene-file form) that draws its position ids as a 3-D scatter,
+    coloured by modality."""
+
+    _three_d = True
+
+    def tokens(self):
+        """(ids [N, 3], modality names [N]) of the scene."""
+        from . import ids, _token_info
+        info = _token_info(self)
+        return ids(scene=dict(self)), _np.array(MODALITIES)[info[:, 0]]
+
+    def _caption(self):
+        return f"{self.get('layout', '')} under {self.get('design', '')}"
+
+    def _rows(self):
+        ids, modality = self.tokens()
+        return [("t, h, w", "positions", ids), ("modality", "", modality.tolist())]
+
+    def _draw(self, ax):
+        ids, modality = self.tokens()
+        _plots.scene_ids(ax, ids, modality, self._caption())
