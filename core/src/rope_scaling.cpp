@@ -123,7 +123,8 @@ ParameterSpec originalLengthSpec(const std::string& help) {
           1.0,
           1e12,
           false,
-          4096.0};
+          4096.0,
+          {}};
 }
 
 ParameterSpec maxPositionSpec(const std::string& help) {
@@ -134,7 +135,8 @@ ParameterSpec maxPositionSpec(const std::string& help) {
           1.0,
           1e12,
           false,
-          4096.0};
+          4096.0,
+          {}};
 }
 
 ParameterSpec attentionFactorSpec(const std::string& help) {
