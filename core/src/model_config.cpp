@@ -161,7 +161,8 @@ bool readProcessor(const json& p, const std::string& where, ImageGridSettings& g
 // sections) or the type's name.
 bool ropeBlockKey(const std::string& key) {
   return key == "rope_type" || key == "type" || key == "rope_theta" ||
-         key == "partial_rotary_factor" || key == "mrope_section" || key == "mrope_interleaved";
+         key == "partial_rotary_factor" || key == "mrope_section" || key == "mrope_interleaved" ||
+         key == "interleaved";  // Qwen3-Omni's name for mrope_interleaved
 }
 
 // The context extension of a rope_scaling / rope_parameters block (issue 44), in every shipped
@@ -320,17 +321,6 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
                     " rotated dims (needs an even whole number >= 2)");
   m.frequency.rotary.rotaryDim = rotary == headDim ? 0 : rotary;
 
-  // The context extension: the first rope block, in the order above.
-  Found ropeBlock;
-  for (const auto& [obj, path] : ropeObjs)
-    if (obj) {
-      ropeBlock = {obj, path.substr(0, path.size() - 1)};
-      break;
-    }
-  m.frequency.rope = readRopeScaling(ropeBlock, textObjs, where, factor);
-  // proportional builds its ladder over the full head dim; the share is its own parameter.
-  if (m.frequency.rope.type == "proportional") m.frequency.rotary.rotaryDim = 0;
-
   const Found sec = find(ropeObjs, "mrope_section");
   const bool ernie = family->name() == "ernie4.5-vl";
   if (!sec.value && ernie) {
@@ -359,6 +349,16 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
       std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
                   m.frequency.sections.end());
   }
+  // The context extension: the first rope block, in the order above.
+  Found ropeBlock;
+  for (const auto& [obj, path] : ropeObjs)
+    if (obj) {
+      ropeBlock = {obj, path.substr(0, path.size() - 1)};
+      break;
+    }
+  m.frequency.rope = readRopeScaling(ropeBlock, textObjs, where, factor);
+  // proportional builds its ladder over the full head dim; the share is its own parameter.
+  if (m.frequency.rope.type == "proportional") m.frequency.rotary.rotaryDim = 0;
   try {
     FrequencySpec plain = m.frequency;
     plain.rope = {};

@@ -147,7 +147,8 @@ ParameterSpec attentionFactorSpec(const std::string& help) {
           0.0,
           1e3,
           true,
-          1.0};
+          1.0,
+          {}};
 }
 
 }  // namespace detail

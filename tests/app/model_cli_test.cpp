@@ -239,7 +239,7 @@ TEST_F(ModelCli, OmniVideoWithItsSoundEndToEnd) {
 // Issue 44: freqs applies a config's scaling (and --rope on any design), pair by pair and per
 // axis, with the attention factor; a bad key or value stops with one line and status 2.
 TEST_F(ModelCli, FreqsShowsTheYarnScalingOfTheModelPerAxis) {
-  const ProcessResult r = run({"freqs", "--model", "qwen2.5-vl-7b-yarn"});
+  const ProcessResult r = run({"freqs", "--model", "qwen2.5-vl-yarn-7b"});
   ASSERT_EQ(r.status, 0) << r.err;
   const json j = json::parse(r.out);
   const json& rope = j.at("rope");

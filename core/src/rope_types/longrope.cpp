@@ -19,10 +19,16 @@ class LongRope final : public RopeTypeBase {
             {originalLengthSpec("the pre-training length; past it the long factors apply"),
              maxPositionSpec("the extended length (factor = it / original when factor is "
                              "absent)"),
-             {"factor", "factor",
+             {"factor",
+              "factor",
               "the extension ratio behind the attention factor (absent: max_position_embeddings / "
               "original)",
-              ParameterSpec::Kind::Number, 1.0, 1e6, false, 1.0},
+              ParameterSpec::Kind::Number,
+              1.0,
+              1e6,
+              false,
+              1.0,
+              {}},
              attentionFactorSpec(
                  "multiplies cos and sin (absent: sqrt(1 + ln(factor) / ln(original)))")},
             {"original_max_position_embeddings", "short_factor", "long_factor"}) {}

@@ -13,9 +13,15 @@ class ProportionalRope final : public RopeTypeBase {
   ProportionalRope()
       : RopeTypeBase("proportional",
                      "Gemma 4: the ladder over the full head dim, pairs past the cut not rotated.",
-                     {{"partial_rotary_factor", "rotated share",
+                     {{"partial_rotary_factor",
+                       "rotated share",
                        "the share of the head dim whose pairs rotate; the rest get inv_freq 0",
-                       ParameterSpec::Kind::Number, 0.0, 1.0, false, 1.0},
+                       ParameterSpec::Kind::Number,
+                       0.0,
+                       1.0,
+                       false,
+                       1.0,
+                       {}},
                       factorSpec("divides every frequency")}) {}
 
   int pairCount(const RopeInputs& in) const override { return in.headDim / 2; }

@@ -87,7 +87,7 @@ const std::vector<Expected>& expected() {
        3136,
        12845056,
        2.0},
-      {"qwen2.5-vl-7b-yarn",
+      {"qwen2.5-vl-yarn-7b",
        "qwen2.5-vl",
        "mrope",
        3584 / 28,
@@ -129,7 +129,7 @@ const std::vector<Expected>& expected() {
        65536,
        16777216,
        0.0},
-      {"qwen3.5-0.8b-yarn",
+      {"qwen3.5-yarn-0.8b",
        "qwen3.5",
        "interleaved",
        256,
@@ -277,10 +277,10 @@ TEST(ModelConfig, FlatAndNestedFormsOfOneModelReadTheSame) {
 TEST(ModelConfig, RopeScalingIsReadInEveryForm) {
   for (const std::string& name : shippedModelNames()) {
     const ModelConfig m = readModelConfig(name);
-    const bool yarn = name.find("-yarn") != std::string::npos;
+    const bool yarn = name.find("-yarn-") != std::string::npos;
     EXPECT_EQ(m.frequency.rope.type, yarn ? "yarn" : "") << name;
   }
-  const ModelConfig q25 = readModelConfig("qwen2.5-vl-7b-yarn");
+  const ModelConfig q25 = readModelConfig("qwen2.5-vl-yarn-7b");
   EXPECT_EQ(q25.frequency.rope.params.find("factor"), 4.0);
   EXPECT_EQ(q25.frequency.rope.params.find("original_max_position_embeddings"), 32768.0);
   const PairTable t = resolvePairs(q25.frequency);
@@ -288,7 +288,7 @@ TEST(ModelConfig, RopeScalingIsReadInEveryForm) {
   EXPECT_EQ(t.scaling[23], PairScaling::Unchanged);
   EXPECT_EQ(t.scaling[24], PairScaling::Ramped);
   EXPECT_EQ(t.scaling[40], PairScaling::Scaled);
-  const ModelConfig q35 = readModelConfig("qwen3.5-0.8b-yarn");
+  const ModelConfig q35 = readModelConfig("qwen3.5-yarn-0.8b");
   EXPECT_EQ(q35.frequency.rope.params.find("original_max_position_embeddings"), 262144.0);
   EXPECT_EQ(resolvePairs(q35.frequency).size(), 32);  // partial rotary 0.25 of 256
 
@@ -297,7 +297,7 @@ TEST(ModelConfig, RopeScalingIsReadInEveryForm) {
   std::string flat = kFlatQwen25, nested = kNestedQwen25;
   flat.replace(flat.find(R"("type": "mrope")"), 15,
                R"("type": "yarn", "factor": 4, "original_max_position_embeddings": 32768)");
-  nested.replace(nested.find(R"("rope_type": "default")"), 21,
+  nested.replace(nested.find(R"("rope_type": "default")"), 22,
                  R"("rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 32768)");
   EXPECT_EQ(modelConfigFromJson(flat, {}, {}, "q"), modelConfigFromJson(nested, {}, {}, "q"));
   std::string implicit = kFlatQwen25;
