@@ -75,7 +75,7 @@ ReportText runCommand(const Request& r) {
     case kFreqs: {
       const PairTable pairs = resolvePairs(r.scene.frequency);
       return freqsReport(wavelengths(pairs, r.contextLength), r.contextLength, r.format,
-                         pairs.layout);
+                         pairs.layout, &pairs);
     }
     case kAttention:
     case kGrid:

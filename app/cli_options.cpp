@@ -24,6 +24,7 @@
 #include "ropescope/model_family.h"
 #include "ropescope/named.h"
 #include "ropescope/position_design.h"
+#include "ropescope/rope_scaling.h"
 #include "ropescope/scene_fields.h"
 #include "ropescope/tokens_file.h"
 
@@ -39,6 +40,7 @@ constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile = kTables | kAttention | kRender;
+constexpr unsigned kRope = kDecay | kFreqs | kBias;  // take --rope (a scaling of any design)
 
 // One design parameter as the command line gave it.
 struct ParamValue {
@@ -64,7 +66,10 @@ struct State {
   std::string firstGridFlag;  // the first image-grid option given, for messages
   bool haveModel = false;
   ModelConfig model;
-  std::string tokensPath;  // --tokens, read after the options (it needs the model)
+  std::string tokensPath;              // --tokens, read after the options (it needs the model)
+  std::string ropeType;                // --rope TYPE, "" without it
+  std::vector<ParamValue> ropeParams;  // --rope-param KEY=VALUE, in order
+  long long maxPositionId = -1;        // --max-position-id P, -1 without it
 };
 
 // A help text that lists the names of a registry, built from the registry itself so that a new
@@ -322,6 +327,32 @@ const std::vector<Option>& options() {
       planOption("sections", "T,H,W"),
       planOption("kv_heads", "N"),
       planOption("kv_head", "K"),
+      {"rope", "TYPE", kRope,
+       namesHelp("context extension of the rotary as transformers computes it (rope_type): ",
+                 ropeTypeNames(),
+                 "; over all pairs in pair order, then the plan's axes (replaces --model's)"),
+       [](State& s, const std::string& v) {
+         findRopeType(v);  // refuses an unknown type now, naming the accepted ones
+         s.ropeType = v;
+       }},
+      {"rope-param", "KEY=VALUE", kRope,
+       "a parameter of the rope type, e.g. factor=4, original_max_position_embeddings=32768, "
+       "truncate=false, short_factor=1,1.1,... (one per pair; see the rope types below)",
+       [](State& s, const std::string& v) {
+         const auto eq = v.find('=');
+         if (eq == std::string::npos || eq == 0)
+           throw InputError("--rope-param expects KEY=VALUE (got \"" + v + "\")", "rope-param");
+         const std::string key = v.substr(0, eq);
+         for (const ParamValue& p : s.ropeParams)
+           if (p.key == key) throw InputError("--rope-param " + key + " given twice", key);
+         s.ropeParams.push_back({key, v.substr(eq + 1), "--rope-param " + key});
+       }},
+      {"max-position-id", "P", kRope,
+       "dynamic / longrope: the sequence's largest position id over all axes; the frequencies "
+       "the rotary forward switches to for it (default: as the module is built)",
+       [](State& s, const std::string& v) {
+         s.maxPositionId = parseWholeOption<long long>("max-position-id", v, 0, 1LL << 40);
+       }},
       {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
        [](State& s, const std::string& v) {
          if (v != "t" && v != "h" && v != "w")
@@ -476,6 +507,47 @@ void applyParams(State& s) {
     }
     scene.designParams.set(p.key, value);
   }
+}
+
+// --rope and --rope-param over the scene's scaling (a --model's, or none): the type's table
+// names the keys and ranges; each value is checked here, the whole scaling by core.
+void applyRope(State& s) {
+  RopeScaling& rope = s.req.scene.frequency.rope;
+  if (!s.ropeType.empty()) rope = RopeScaling{s.ropeType, {}, {}, {}, -1};
+  if (rope.type.empty() && (!s.ropeParams.empty() || s.maxPositionId >= 0))
+    throw InputError(std::string(!s.ropeParams.empty() ? "--rope-param" : "--max-position-id") +
+                         " needs --rope TYPE (" + joinNames(ropeTypeNames()) +
+                         ") or a --model whose config has a scaling",
+                     "rope");
+  if (s.maxPositionId >= 0) rope.maxPositionId = s.maxPositionId;
+  if (rope.type.empty()) return;
+  const RopeType& type = findRopeType(rope.type);
+  for (const ParamValue& p : s.ropeParams) {
+    if (p.key == "short_factor" || p.key == "long_factor") {
+      bool listed = false;
+      for (const RopeListSpec& l : type.lists()) listed = listed || l.key == p.key;
+      if (listed) {
+        std::vector<double>& list = p.key == "short_factor" ? rope.shortFactor : rope.longFactor;
+        list.clear();
+        std::stringstream ss(p.raw);
+        std::string item;
+        while (std::getline(ss, item, ','))
+          list.push_back(parseNumberAs(p.flag, p.key, item, "in (0, 1e12], one per pair"));
+        continue;
+      }
+    }
+    const ParameterSpec* spec = findSpec(type.parameters(), p.key);
+    if (!spec)
+      throw InputError(p.flag + ": rope type " + type.name() + " has no parameter \"" + p.key +
+                           "\" (accepted: " + joinNames(ropeParameterKeys(type)) + ")",
+                       p.key);
+    const double value = spec->kind == ParameterSpec::Kind::Bool
+                             ? parseSwitch(p, *spec)
+                             : parseNumberAs(p.flag, p.key, p.raw, "in " + spec->rangeText());
+    if (std::string m = spec->check(value); !m.empty()) throw InputError(p.flag + ": " + m, p.key);
+    rope.params.set(p.key, value);
+  }
+  resolvePairs(s.req.scene.frequency);  // the whole scaling, now: one line naming the problem
 }
 
 // The image-grid options over the scene's settings, then the layout parsed with them.
@@ -634,7 +706,7 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   std::vector<std::string> given;  // options seen so far: each may be given once
   for (const GivenOption& g : line.options) {
     // --param names its key; a key given twice is caught with the parameters.
-    if (g.name != "param") {
+    if (g.name != "param" && g.name != "rope-param") {
       if (std::find(given.begin(), given.end(), g.name) != given.end())
         throw InputError("--" + g.name + " given twice", g.name);
       given.push_back(g.name);
@@ -683,6 +755,7 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     s.req.tokenKept = input.kept;
   }
   applyParams(s);
+  applyRope(s);
   // Sound files count their tokens as the design's processor does (an omni family's rule); the
   // design is known only now (no file is read again).
   setAudioTokenRule(s.req.scene.layout, audioTokenRuleOf(s.req.scene.design));
@@ -746,6 +819,20 @@ std::string designsHelp(Command command) {
                   ? p.choices.at(static_cast<std::size_t>(p.defaultValue))
                   : formatDouble(p.defaultValue))
           << " - " << p.help << "\n";
+    }
+  }
+  if (command & kRope) {
+    o << "\nrope types and their parameters (--rope TYPE --rope-param KEY=VALUE; * required):\n";
+    for (const RopeType* t : allRopeTypes()) {
+      o << "  " << t->name() << ": " << t->summary() << "\n";
+      const auto required = t->requiredKeys();
+      const auto star = [&](const std::string& key) {
+        return std::find(required.begin(), required.end(), key) != required.end() ? "*" : "";
+      };
+      for (const ParameterSpec& p : t->parameters())
+        o << "      " << p.key << star(p.key) << "  " << p.rangeText() << " - " << p.help << "\n";
+      for (const RopeListSpec& l : t->lists())
+        o << "      " << l.key << star(l.key) << "  numbers > 0, one per pair - " << l.help << "\n";
     }
   }
   return o.str();

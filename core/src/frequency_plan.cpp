@@ -155,7 +155,35 @@ PairTable resolvePairs(const FrequencySpec& input) {
   for (int p = 0; p < pairs; ++p)
     table.theta[p] =
         table.axis[p] == Axis::None ? 0.0 : pairFrequency(r.base, p, r.effectiveRotaryDim());
+  if (spec.rope.active()) {
+    // Scaled over all pairs in pair order, blind to axes; the plan's axes then take them.
+    const ScaledFrequencies f = scaleFrequencies(spec.rope, ropeInputs(r));
+    table.ropeType = spec.rope.type;
+    table.thetaUnscaled = table.theta;
+    table.scaling = f.scaling;
+    table.invFreq32 = f.invFreq32;
+    table.attentionFactor = f.attentionFactor;
+    table.switchLength = f.switchLength;
+    table.switched = f.switched;
+    for (int p = 0; p < pairs; ++p)
+      if (table.axis[p] != Axis::None) table.theta[p] = f.invFreq64[p];
+  }
   return table;
+}
+
+RopeInputs ropeInputs(const RotaryConfig& r) {
+  RopeInputs in;
+  in.base = r.base;
+  in.headDim = r.headDim;
+  in.rotaryDim = r.effectiveRotaryDim();
+  return in;
+}
+
+ScalingCounts scalingCounts(const PairTable& table) {
+  ScalingCounts counts{};
+  for (std::size_t p = 0; p < table.scaling.size() && p < table.axis.size(); ++p)
+    ++counts[static_cast<std::size_t>(table.axis[p])][static_cast<std::size_t>(table.scaling[p])];
+  return counts;
 }
 
 }  // namespace ropescope

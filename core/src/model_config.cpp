@@ -16,8 +16,10 @@
 #include "ropescope/errors.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
+#include "ropescope/named.h"
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
+#include "ropescope/rope_scaling.h"
 
 namespace ropescope {
 
@@ -155,6 +157,91 @@ bool readProcessor(const json& p, const std::string& where, ImageGridSettings& g
   return lo.value || hi.value;
 }
 
+// The keys of a rope block that are not the scaling's: read elsewhere (theta, partial rotary,
+// sections) or the type's name.
+bool ropeBlockKey(const std::string& key) {
+  return key == "rope_type" || key == "type" || key == "rope_theta" ||
+         key == "partial_rotary_factor" || key == "mrope_section" || key == "mrope_interleaved" ||
+         key == "interleaved";  // Qwen3-Omni's name for mrope_interleaved
+}
+
+// The context extension of a rope_scaling / rope_parameters block (issue 44), in every shipped
+// form: rope_type or the legacy type key, "mrope" and "default" read as no scaling. Every other
+// key must be a parameter of the type ropescope models; one it does not is refused by name,
+// with the accepted set, never dropped. `textObjs` give max_position_embeddings and a top-level
+// original_max_position_embeddings (Phi-3; transformers 5 lets it override the block's).
+RopeScaling readRopeScaling(const Found& block,
+                            const std::vector<std::pair<const json*, std::string>>& textObjs,
+                            const std::string& where, double partialRotary) {
+  RopeScaling r;
+  if (!block.value) return r;
+  const json& b = *block.value;
+  const std::string prefix = block.path + ".";
+  std::string type = "default";
+  for (const char* key : {"rope_type", "type"})
+    if (auto it = b.find(key); it != b.end() && !it->is_null()) {
+      if (!it->is_string())
+        fail(where, prefix + key + " must be a string (got " + typeName(*it) + ")");
+      type = it->get<std::string>();
+      break;
+    }
+  if (type == "mrope") type = "default";  // Qwen2-VL's legacy name, remapped by transformers
+  const auto names = ropeTypeNames();
+  if (std::find(names.begin(), names.end(), type) == names.end())
+    fail(where, prefix + "rope_type \"" + type +
+                    "\" is not a rope type ropescope models (accepted: " + joinNames(names) +
+                    ", mrope)");
+  // Per layer type (Gemma: {"full_attention": {...}, ...}) is not modelled: say so.
+  for (const auto& [key, value] : b.items())
+    if (value.is_object())
+      fail(where, prefix + key +
+                      " is a rope block per layer type; ropescope models one rope "
+                      "block for the text model");
+  const RopeType& rope = findRopeType(type);
+  const std::vector<std::string> accepted = ropeParameterKeys(rope);
+  r.type = type;
+  for (const auto& [key, value] : b.items()) {
+    if (ropeBlockKey(key) || value.is_null()) continue;
+    if (std::find(accepted.begin(), accepted.end(), key) == accepted.end())
+      fail(where, prefix + key + " is not a parameter of rope type " + type +
+                      " that ropescope models (accepted: " + joinNames(accepted) + ")");
+    if (key == "short_factor" || key == "long_factor") {
+      if (!value.is_array())
+        fail(where, prefix + key + " must be a list of numbers (got " + typeName(value) + ")");
+      std::vector<double>& list = key == "short_factor" ? r.shortFactor : r.longFactor;
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (!value[i].is_number())
+          fail(where, prefix + key + "[" + std::to_string(i) + "] must be a number (got " +
+                          typeName(value[i]) + ")");
+        list.push_back(value[i].get<double>());
+      }
+    } else if (value.is_boolean()) {
+      r.params.set(key, value.get<bool>() ? 1.0 : 0.0);
+    } else if (value.is_number()) {
+      r.params.set(key, value.get<double>());
+    } else {
+      fail(where, prefix + key + " must be a number (got " + typeName(value) + ")");
+    }
+  }
+  if (type == "default") return {};  // no scaling: theta as the plan gives it
+  const auto takes = [&](const char* key) {
+    return std::find(accepted.begin(), accepted.end(), key) != accepted.end();
+  };
+  const Found maxPos = find(textObjs, "max_position_embeddings");
+  if (takes("max_position_embeddings") && !r.params.find("max_position_embeddings") && maxPos.value)
+    r.params.set("max_position_embeddings",
+                 static_cast<double>(wholeNumber(maxPos, where, 1, 1LL << 40)));
+  if (takes("original_max_position_embeddings")) {
+    if (const Found top = find(textObjs, "original_max_position_embeddings"); top.value)
+      r.params.set("original_max_position_embeddings",
+                   static_cast<double>(wholeNumber(top, where, 1, 1LL << 40)));
+    else if (!r.params.find("original_max_position_embeddings") && maxPos.value)
+      r.params.set("original_max_position_embeddings",
+                   static_cast<double>(wholeNumber(maxPos, where, 1, 1LL << 40)));
+  }
+  if (type == "proportional") r.params.set("partial_rotary_factor", partialRotary);
+  return r;
+}
 }  // namespace
 
 ModelConfig modelConfigFromJson(const std::string& configText, const std::string& preprocessor,
@@ -262,11 +349,28 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
       std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
                   m.frequency.sections.end());
   }
+  // The context extension: the first rope block, in the order above.
+  Found ropeBlock;
+  for (const auto& [obj, path] : ropeObjs)
+    if (obj) {
+      ropeBlock = {obj, path.substr(0, path.size() - 1)};
+      break;
+    }
+  m.frequency.rope = readRopeScaling(ropeBlock, textObjs, where, factor);
+  // proportional builds its ladder over the full head dim; the share is its own parameter.
+  if (m.frequency.rope.type == "proportional") m.frequency.rotary.rotaryDim = 0;
   try {
-    resolvePairs(m.frequency);
+    FrequencySpec plain = m.frequency;
+    plain.rope = {};
+    resolvePairs(plain);
   } catch (const InputError& e) {
     fail(where, std::string("its rotary settings do not fit the ") + family->title() +
                     " plan: " + e.what());
+  }
+  try {
+    resolvePairs(m.frequency);
+  } catch (const InputError& e) {
+    fail(where, ropeBlock.path + ": " + e.what());
   }
 
   // Token ids: top level (all forms), text_config (GLM-4.5V repeats them there), else the

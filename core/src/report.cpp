@@ -247,28 +247,67 @@ ReportText decayReport(const std::vector<double>& bound, TableFormat f, int thre
 }
 
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
-                        TableFormat f, PairLayout layout) {
+                        TableFormat f, PairLayout layout, const PairTable* table) {
+  const bool scaled =
+      table && !table->ropeType.empty() && table->thetaUnscaled.size() == pairs.size() &&
+      table->scaling.size() == pairs.size() && table->invFreq32.size() == pairs.size();
   if (f == TableFormat::Csv) {
-    std::string s = "index,axis,theta,wavelength,full_turn,dim_a,dim_b\n";
-    for (const PairWavelength& p : pairs)
+    std::string s = "index,axis,theta,wavelength,full_turn,dim_a,dim_b";
+    s += scaled ? ",theta_unscaled,scaling,inv_freq_f32\n" : "\n";
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const PairWavelength& p = pairs[i];
       s += std::to_string(p.index) + ',' + axisName(p.axis) + ',' + csvNumber(p.theta) + ',' +
            (p.wavelength ? csvNumber(*p.wavelength) : "") + ',' + (p.fullTurn ? "1" : "0") + ',' +
-           std::to_string(p.dims.first) + ',' + std::to_string(p.dims.second) + '\n';
+           std::to_string(p.dims.first) + ',' + std::to_string(p.dims.second);
+      if (scaled)
+        s += ',' + csvNumber(table->thetaUnscaled[i]) + ',' + pairScalingName(table->scaling[i]) +
+             ',' + csvNumber(table->invFreq32[i]);
+      s += '\n';
+    }
     return s;
   }
   json arr = json::array();
-  for (const PairWavelength& p : pairs) {
-    arr.push_back({{"index", p.index},
-                   {"axis", axisName(p.axis)},
-                   {"theta", p.theta},
-                   {"wavelength", p.wavelength ? json(*p.wavelength) : json(nullptr)},
-                   {"full_turn", p.fullTurn},
-                   {"dims", {p.dims.first, p.dims.second}}});
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const PairWavelength& p = pairs[i];
+    json row = {{"index", p.index},
+                {"axis", axisName(p.axis)},
+                {"theta", p.theta},
+                {"wavelength", p.wavelength ? json(*p.wavelength) : json(nullptr)},
+                {"full_turn", p.fullTurn},
+                {"dims", {p.dims.first, p.dims.second}}};
+    if (scaled) {
+      row["theta_unscaled"] = table->thetaUnscaled[i];
+      row["scaling"] = pairScalingName(table->scaling[i]);
+      row["inv_freq_f32"] = static_cast<double>(table->invFreq32[i]);
+    }
+    arr.push_back(std::move(row));
   }
-  return dumpJson({{"context_length", contextLength},
-                   {"full_turn_pairs", fullTurnPairs(pairs)},
-                   {"pair_layout", pairLayoutName(layout)},
-                   {"pairs", arr}});
+  json out = {{"context_length", contextLength},
+              {"full_turn_pairs", fullTurnPairs(pairs)},
+              {"pair_layout", pairLayoutName(layout)}};
+  if (scaled) {
+    const ScalingCounts counts = scalingCounts(*table);
+    json perAxis = json::object();
+    for (Axis a : {Axis::T, Axis::H, Axis::W, Axis::Mix, Axis::None}) {
+      const auto& c = counts[static_cast<std::size_t>(a)];
+      if (c[0] + c[1] + c[2] + c[3] == 0) continue;  // no pair on this axis
+      json row = json::object();
+      for (int k = 0; k < kPairScalingCount; ++k)
+        row[pairScalingName(static_cast<PairScaling>(k))] = c[static_cast<std::size_t>(k)];
+      perAxis[axisName(a)] = row;
+    }
+    json rope = {{"type", table->ropeType},
+                 {"attention_factor", table->attentionFactor},
+                 {"logit_scale", table->attentionFactor * table->attentionFactor},
+                 {"per_axis", perAxis}};
+    if (table->switchLength > 0) {
+      rope["switch_length"] = table->switchLength;
+      rope["switched"] = table->switched;
+    }
+    out["rope"] = rope;
+  }
+  out["pairs"] = arr;
+  return dumpJson(out);
 }
 
 }  // namespace ropescope

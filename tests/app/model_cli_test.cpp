@@ -2,6 +2,7 @@
 // on a hand-made Qwen2.5-VL processor output and position_ids dumps written here byte by byte.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -233,4 +234,68 @@ TEST_F(ModelCli, OmniVideoWithItsSoundEndToEnd) {
   const ProcessResult bad = run({"ids", "--layout", "qwen2.5-vl:v2x1x1+a3"});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("qwen2.5-vl takes no audio"), std::string::npos) << bad.err;
+}
+
+// Issue 44: freqs applies a config's scaling (and --rope on any design), pair by pair and per
+// axis, with the attention factor; a bad key or value stops with one line and status 2.
+TEST_F(ModelCli, FreqsShowsTheYarnScalingOfTheModelPerAxis) {
+  const ProcessResult r = run({"freqs", "--model", "qwen2.5-vl-yarn-7b"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& rope = j.at("rope");
+  EXPECT_EQ(rope.at("type"), "yarn");
+  EXPECT_EQ(rope.at("attention_factor").get<double>(), 0.1 * std::log(4.0) + 1.0);
+  EXPECT_NEAR(rope.at("logit_scale").get<double>(), 1.2965, 5e-5);
+  const json want = {{"t", {{"unchanged", 16}, {"ramped", 0}, {"scaled", 0}, {"not_rotated", 0}}},
+                     {"h", {{"unchanged", 8}, {"ramped", 16}, {"scaled", 0}, {"not_rotated", 0}}},
+                     {"w", {{"unchanged", 0}, {"ramped", 0}, {"scaled", 24}, {"not_rotated", 0}}}};
+  EXPECT_EQ(rope.at("per_axis"), want);
+  const json& p63 = j.at("pairs").at(63);
+  EXPECT_EQ(p63.at("scaling"), "scaled");
+  EXPECT_NEAR(p63.at("theta").get<double>() / p63.at("theta_unscaled").get<double>(), 0.25, 1e-12);
+  // The same scaling given on the command line over the plain model gives the same table.
+  const ProcessResult cli =
+      run({"freqs", "--model", "qwen2.5-vl-7b", "--rope", "yarn", "--rope-param", "factor=4",
+           "--rope-param", "original_max_position_embeddings=32768"});
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  EXPECT_EQ(cli.out, r.out);
+  // Without a scaling the output is as before: no rope object, no per-pair scaling.
+  const json plain = json::parse(run({"freqs", "--model", "qwen2.5-vl-7b"}).out);
+  EXPECT_FALSE(plain.contains("rope"));
+  EXPECT_FALSE(plain.at("pairs").at(0).contains("scaling"));
+}
+
+TEST_F(ModelCli, RopeOnAnyDesignAndItsRefusals) {
+  // Decay takes the scaled frequencies: YaRN lowers the slow pairs, so the bound moves.
+  const ProcessResult plain = run({"decay", "--max-distance", "50"});
+  const ProcessResult scaled =
+      run({"decay", "--max-distance", "50", "--rope", "linear", "--rope-param", "factor=8"});
+  ASSERT_EQ(scaled.status, 0) << scaled.err;
+  EXPECT_NE(plain.out, scaled.out);
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& line) {
+    const ProcessResult r = run(args);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_EQ(r.err, "ropescope: " + line + "\n");
+  };
+  refused({"freqs", "--rope", "yarn", "--rope-param", "factor=0"},
+          "--rope-param factor: factor must be in [1, 1000000] (got 0)");
+  refused({"freqs", "--rope", "yarn", "--rope-param", "factor=nan"},
+          "--rope-param factor must be a finite number in [1, 1000000] (got \"nan\")");
+  refused({"freqs", "--rope", "yarn", "--rope-param", "scale=2"},
+          "--rope-param scale: rope type yarn has no parameter \"scale\" (accepted: factor, "
+          "original_max_position_embeddings, beta_fast, beta_slow, attention_factor, mscale, "
+          "mscale_all_dim, truncate)");
+  refused({"freqs", "--rope", "ntk"},
+          "unknown rope type \"ntk\" (accepted: default, linear, dynamic, yarn, longrope, llama3, "
+          "proportional)");
+  refused({"freqs", "--rope-param", "factor=4"},
+          "--rope-param needs --rope TYPE (default, linear, dynamic, yarn, longrope, llama3, "
+          "proportional) or a --model whose config has a scaling");
+  refused({"freqs", "--rope", "yarn", "--rope-param", "factor=4"},
+          "rope type yarn needs original_max_position_embeddings (it takes: factor, "
+          "original_max_position_embeddings, beta_fast, beta_slow, attention_factor, mscale, "
+          "mscale_all_dim, truncate)");
+  refused({"freqs", "--rope", "yarn", "--rope-param", "factor=4", "--rope-param",
+           "original_max_position_embeddings=32768", "--rope-param", "beta_fast=1"},
+          "rope yarn: beta_fast must be greater than beta_slow (got beta_fast 1, beta_slow 1)");
 }

@@ -255,6 +255,34 @@ for i, over in enumerate([{"model_type": "llava"}, {"rope_theta": "x"}, {"hidden
                           {"partial_rotary_factor": 0.3}, {"vision_config": []},
                           {"image_token_id": -1}, {"head_dim": 3}]):
     put("model_config", "hostile%02d.json" % i, json.dumps(dict(QWEN, **over)))
+# Context extension (issue 44): every rope type, and hostile scalings (factor <= 0, NaN as text,
+# beta_fast <= beta_slow, a factor list of the wrong length, an unknown type or key, per layer).
+ROPE_BLOCKS = [
+    {"type": "yarn", "factor": 4, "original_max_position_embeddings": 32768},
+    {"rope_type": "yarn", "factor": 40.0, "original_max_position_embeddings": 4096,
+     "mscale": 1.0, "mscale_all_dim": 0.707, "beta_fast": 32, "beta_slow": 1, "truncate": False},
+    {"rope_type": "linear", "factor": 8.0},
+    {"rope_type": "dynamic", "factor": 2.0},
+    {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+     "original_max_position_embeddings": 8192},
+    {"rope_type": "longrope", "short_factor": [1.0] * 64, "long_factor": [2.0] * 64,
+     "original_max_position_embeddings": 4096},
+    {"rope_type": "proportional", "partial_rotary_factor": 0.25},
+    {"type": "yarn", "factor": 0, "original_max_position_embeddings": 32768},
+    {"type": "yarn", "factor": -4, "original_max_position_embeddings": 32768},
+    {"type": "yarn", "factor": "NaN", "original_max_position_embeddings": 32768},
+    {"type": "yarn", "factor": 4, "original_max_position_embeddings": 32768, "beta_fast": 1,
+     "beta_slow": 32},
+    {"rope_type": "longrope", "short_factor": [1.0] * 3, "long_factor": [2.0] * 64,
+     "original_max_position_embeddings": 4096, "factor": 4},
+    {"rope_type": "ntk-by-parts", "factor": 4},
+    {"type": "yarn", "factor": 4, "original_max_position_embeddings": 32768, "ramp": 1},
+    {"full_attention": {"rope_type": "yarn", "factor": 4}},
+]
+for i, block in enumerate(ROPE_BLOCKS):
+    put("model_config", "rope%02d.json" % i,
+        json.dumps(dict(QWEN, max_position_embeddings=128000,
+                        rope_scaling=dict(block, mrope_section=[16, 24, 24]))))
 put("model_config", "not_json", "{\"model_type\": ")
 put("model_config", "min_pixels.json", json.dumps({"min_pixels": 3136, "max_pixels": 12845056}))
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/rope_scaling.h"
+
 namespace ropescope {
 
 // Mix is VRoPE's fourth index map: no id channel of its own, its coordinate is h + w - t of the
@@ -72,6 +74,9 @@ struct FrequencySpec {
   std::vector<int> sections;  // empty: the plan's default for the pair count
   int kvHeads = 8;            // multihead only
   int kvHead = 0;             // multihead only: the KV head whose map is used
+  // The checkpoint's context extension (rope_scaling / rope_parameters, issue 44): computed over
+  // all pairs in pair order, then handed to the plan's axes. Empty type: none.
+  RopeScaling rope;
   bool operator==(const FrequencySpec&) const = default;
 };
 
@@ -81,6 +86,15 @@ struct PairTable {
   std::vector<double> theta;
   int headDim = 128;
   PairLayout layout = PairLayout::NeoX;  // which dims each pair rotates (see pairDims)
+  // With a rope scaling (FrequencySpec::rope active), theta is the scaled float64 inv_freq and
+  // these say what it was scaled from; without one they are empty and attentionFactor is 1.
+  std::string ropeType;               // the rope type, "" without a scaling
+  std::vector<double> thetaUnscaled;  // the plan's theta before scaling (0 for NoPE pairs)
+  std::vector<PairScaling> scaling;   // per pair: unchanged, ramped, scaled, not rotated
+  std::vector<float> invFreq32;       // transformers' float32 inv_freq, per pair
+  double attentionFactor = 1.0;       // multiplies cos and sin: logits scale by its square
+  long long switchLength = 0;         // dynamic / longrope: seq_len above which they switch
+  bool switched = false;              // the scaling's max position id is past that switch
 
   int size() const { return static_cast<int>(axis.size()); }
   std::vector<int> pairsOf(Axis a) const;
@@ -106,6 +120,14 @@ const FrequencyPlan& findPlan(const std::string& name);
 // Validates the spec (head dim even and in range, rotary dim even and <= head dim, base > 1,
 // sections sum) and builds the table. Throws InputError naming the field and the range.
 PairTable resolvePairs(const FrequencySpec& spec);
+
+// The rotary settings a rope type computes from (base, head dim, rotary dim of the spec).
+RopeInputs ropeInputs(const RotaryConfig& r);
+
+// Per axis (t, h, w, none, h+w-t in Axis order), how many pairs the scaling leaves unchanged,
+// ramps, scales or stops rotating (indexed by PairScaling). All zero without a scaling.
+using ScalingCounts = std::array<std::array<int, kPairScalingCount>, 5>;
+ScalingCounts scalingCounts(const PairTable& table);
 
 // theta_p = base^(-2p/rotary_dim), computed as the reference does (pow in double).
 double pairFrequency(double base, int pair, int rotaryDim);

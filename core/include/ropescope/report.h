@@ -41,7 +41,12 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
 // any count.
 ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads = 1);
 // JSON also names the pair layout (CSV: each row has the two dims its pair rotates).
+// With `table` carrying a rope scaling (PairTable::ropeType), each pair also gives its theta
+// before scaling, what the scaling did to it and transformers' float32 inv_freq; the JSON adds
+// a "rope" object: type, attention_factor, logit_scale (its square), the per-axis counts of
+// unchanged / ramped / scaled / not rotated pairs and, for dynamic and longrope, the switch.
 std::string freqsReport(const std::vector<PairWavelength>& pairs, double contextLength,
-                        TableFormat f, PairLayout layout = PairLayout::NeoX);
+                        TableFormat f, PairLayout layout = PairLayout::NeoX,
+                        const PairTable* table = nullptr);
 
 }  // namespace ropescope

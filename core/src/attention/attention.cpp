@@ -14,6 +14,7 @@
 #include "ropescope/large_buffer.h"
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
+#include "ropescope/report.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_fields.h"
 #include "ropescope/scene_metrics.h"
@@ -282,6 +283,17 @@ AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& so
   validateScene(scene);
   PositionIds ids = effectiveIds(scene);
   PairTable pairs = resolvePairs(scene.frequency);
+  // transformers multiplies cos and sin by the scaling's attention factor, so its logits carry
+  // the factor's square; until the kernels apply it, say so rather than show other logits.
+  if (pairs.attentionFactor != 1.0)
+    throw InputError("attention does not yet apply the " + pairs.ropeType +
+                         " scaling's attention "
+                         "factor " +
+                         formatDouble(pairs.attentionFactor) +
+                         " (transformers' logits are multiplied by its square, " +
+                         formatDouble(pairs.attentionFactor * pairs.attentionFactor) +
+                         "); freqs, decay and bias take the scaling",
+                     "rope");
   const std::size_t n = ids.size();
   const int d = scene.frequency.rotary.headDim;
   QkTensors qk;

@@ -4,6 +4,8 @@
 // and hostile files give one-line InputErrors naming the field.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <fstream>
 
 #include "ropescope/errors.h"
@@ -85,6 +87,20 @@ const std::vector<Expected>& expected() {
        3136,
        12845056,
        2.0},
+      {"qwen2.5-vl-yarn-7b",
+       "qwen2.5-vl",
+       "mrope",
+       3584 / 28,
+       128,
+       1e6,
+       {16, 24, 24},
+       PairLayout::NeoX,
+       qwen,
+       2,
+       14,
+       3136,
+       12845056,
+       2.0},
       {"qwen3-vl-8b",
        "qwen3-vl",
        "interleaved",
@@ -100,6 +116,20 @@ const std::vector<Expected>& expected() {
        16777216,
        0.0},
       {"qwen3.5-0.8b",
+       "qwen3.5",
+       "interleaved",
+       256,
+       64,
+       1e7,
+       {11, 11, 10},
+       PairLayout::NeoX,
+       {248056, 248057, 248053, 248054, -1, -1, -1, -1},
+       2,
+       16,
+       65536,
+       16777216,
+       0.0},
+      {"qwen3.5-yarn-0.8b",
        "qwen3.5",
        "interleaved",
        256,
@@ -240,6 +270,74 @@ TEST(ModelConfig, FlatAndNestedFormsOfOneModelReadTheSame) {
     "rope_theta": 10000.0}},
     "vision_config": {"patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
   EXPECT_EQ(modelConfigFromJson(glmFlat, {}, {}, "g"), modelConfigFromJson(glmNested, {}, {}, "g"));
+}
+
+// The context extension in every shipped form (issue 44): the flat <= 4.57 rope_scaling with the
+// legacy type key, 5.x rope_parameters in text_config; "mrope" and "default" are no scaling.
+TEST(ModelConfig, RopeScalingIsReadInEveryForm) {
+  for (const std::string& name : shippedModelNames()) {
+    const ModelConfig m = readModelConfig(name);
+    const bool yarn = name.find("-yarn-") != std::string::npos;
+    EXPECT_EQ(m.frequency.rope.type, yarn ? "yarn" : "") << name;
+  }
+  const ModelConfig q25 = readModelConfig("qwen2.5-vl-yarn-7b");
+  EXPECT_EQ(q25.frequency.rope.params.find("factor"), 4.0);
+  EXPECT_EQ(q25.frequency.rope.params.find("original_max_position_embeddings"), 32768.0);
+  const PairTable t = resolvePairs(q25.frequency);
+  EXPECT_EQ(t.attentionFactor, 0.1 * std::log(4.0) + 1.0);
+  EXPECT_EQ(t.scaling[23], PairScaling::Unchanged);
+  EXPECT_EQ(t.scaling[24], PairScaling::Ramped);
+  EXPECT_EQ(t.scaling[40], PairScaling::Scaled);
+  const ModelConfig q35 = readModelConfig("qwen3.5-yarn-0.8b");
+  EXPECT_EQ(q35.frequency.rope.params.find("original_max_position_embeddings"), 262144.0);
+  EXPECT_EQ(resolvePairs(q35.frequency).size(), 32);  // partial rotary 0.25 of 256
+
+  // The same YaRN block flat (legacy type key) and nested (rope_type, in text_config) reads the
+  // same; the top-level max_position_embeddings fills in a missing original length.
+  std::string flat = kFlatQwen25, nested = kNestedQwen25;
+  flat.replace(flat.find(R"("type": "mrope")"), 15,
+               R"("type": "yarn", "factor": 4, "original_max_position_embeddings": 32768)");
+  nested.replace(nested.find(R"("rope_type": "default")"), 22,
+                 R"("rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 32768)");
+  EXPECT_EQ(modelConfigFromJson(flat, {}, {}, "q"), modelConfigFromJson(nested, {}, {}, "q"));
+  std::string implicit = kFlatQwen25;
+  implicit.replace(implicit.find(R"("type": "mrope")"), 15, R"("type": "yarn", "factor": 4)");
+  implicit.replace(implicit.find(R"("model_type")"), 12,
+                   R"("max_position_embeddings": 32768, "model_type")");
+  EXPECT_EQ(modelConfigFromJson(implicit, {}, {}, "q").frequency.rope,
+            modelConfigFromJson(flat, {}, {}, "q").frequency.rope);
+}
+
+TEST(ModelConfig, RopeFieldsRopescopeDoesNotModelAreNamed) {
+  const auto with = [](const std::string& block) {
+    std::string c = kFlatQwen25;
+    c.replace(c.find(R"("type": "mrope")"), 15, block);
+    return errorOf([&] { modelConfigFromJson(c, {}, {}, "q"); });
+  };
+  EXPECT_EQ(with(R"("type": "yarn", "factor": 4, "original_max_position_embeddings": 32768,
+                  "ramp": 2)"),
+            "model config \"q\": rope_scaling.ramp is not a parameter of rope type yarn that "
+            "ropescope models (accepted: factor, original_max_position_embeddings, beta_fast, "
+            "beta_slow, attention_factor, mscale, mscale_all_dim, truncate)");
+  EXPECT_EQ(with(R"("type": "ntk-by-parts", "factor": 4)"),
+            "model config \"q\": rope_scaling.rope_type \"ntk-by-parts\" is not a rope type "
+            "ropescope models (accepted: default, linear, dynamic, yarn, longrope, llama3, "
+            "proportional, mrope)");
+  EXPECT_EQ(with(R"("type": "yarn", "factor": 0, "original_max_position_embeddings": 32768)"),
+            "model config \"q\": rope_scaling: rope yarn: factor must be in [1, 1000000] (got 0)");
+  EXPECT_EQ(with(R"("type": "yarn", "factor": "4", "original_max_position_embeddings": 32768)"),
+            "model config \"q\": rope_scaling.factor must be a number (got string)");
+  EXPECT_EQ(with(R"("type": "default", "factor": 4)"),
+            "model config \"q\": rope_scaling.factor is not a parameter of rope type default "
+            "that ropescope models (accepted: none)");
+  EXPECT_NE(with(R"("type": "longrope", "short_factor": [1, 2], "long_factor": [1, 2],
+                  "original_max_position_embeddings": 4096, "factor": 4)")
+                .find("short_factor must have one factor per pair, 64 for rotary dim 128 (got 2)"),
+            std::string::npos);
+  EXPECT_NE(with(R"("type": "yarn", "factor": 4, "original_max_position_embeddings": 32768,
+                  "beta_fast": 1, "beta_slow": 32)")
+                .find("beta_fast must be greater than beta_slow"),
+            std::string::npos);
 }
 
 TEST(ModelConfig, ProcessorConfigsInBothFormsSetThePixelBounds) {
