@@ -72,9 +72,9 @@ struct State {
 const char* rulesHelp() {
   static const std::string text = [] {
     const auto& r = transformersReleases();
-    return "model families: the transformers release whose get_rope_index to follow, " +
-           r.front() + " ... " + r[r.size() - 2] + " or main (e.g. 5.5.4), or a named set: " +
-           ruleSetAliasesText() + " (default hf-4.57)";
+    return "model families: the transformers release whose get_rope_index to follow, " + r.front() +
+           " ... " + r[r.size() - 2] +
+           " or main (e.g. 5.5.4), or a named set: " + ruleSetAliasesText() + " (default hf-4.57)";
   }();
   return text.c_str();
 }
@@ -284,9 +284,11 @@ const std::vector<Option>& options() {
          if (v.empty()) findDesign(v);  // refused with the designs' names (empty means unset)
          s.designFlag = v;
        }},
-      {"rules", "NAME", kScene,
-       rulesHelp(),
-       [](State& s, const std::string& v) { param(s, "rules", v, "--rules"); }},
+      {"rules", "NAME", kScene, rulesHelp(),
+       [](State& s, const std::string& v) {
+         // Refused with the compact list (the releases are many); "v5.5.4" is "5.5.4".
+         param(s, "rules", ruleSetName(parseRuleSet(v)), "--rules");
+       }},
       {"ids", "FILE.npy", kScene,
        "design ids-file: your own (t,h,w) per token, [N,3] or [3,N], int or float; the layout "
        "(--layout or --scene) says what each token is and must have N tokens",
@@ -700,8 +702,9 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     const std::size_t rows = s.req.tokenRows.size();
     if (s.req.rowGiven && static_cast<std::size_t>(s.req.row) >= rows)
       throw InputError("--row " + std::to_string(s.req.row) + " is out of range: \"" +
-                           s.tokensPath + "\" holds " + countOf(static_cast<long long>(rows), "row") +
-                           " (0.." + std::to_string(rows - 1) + ")",
+                           s.tokensPath + "\" holds " +
+                           countOf(static_cast<long long>(rows), "row") + " (0.." +
+                           std::to_string(rows - 1) + ")",
                        "row");
     if (rows > 1 && !s.req.rowGiven && command != kCheckIds)
       throw InputError("tokens file \"" + s.tokensPath + "\" holds a batch of " +

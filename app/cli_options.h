@@ -53,8 +53,8 @@ struct Request {
   std::vector<Layout> rowLayouts;
   int row = 0;
   bool rowGiven = false;  // --row given
-  std::string model;            // --model as given, "" without it
-  GroupPair groups;             // --from / --to (ptd, bias): text -> visual by default
+  std::string model;      // --model as given, "" without it
+  GroupPair groups;       // --from / --to (ptd, bias): text -> visual by default
 };
 
 // The command line's number parsers: every option value that is a number is read by one of

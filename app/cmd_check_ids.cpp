@@ -70,7 +70,8 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     }
     if (name == "rope-deltas") {
       deltasArg = value();
-      if (deltasArg.empty()) throw InputError("--rope-deltas needs a file or numbers", "rope-deltas");
+      if (deltasArg.empty())
+        throw InputError("--rope-deltas needs a file or numbers", "rope-deltas");
       return true;
     }
     if (name == "rules") {
@@ -107,7 +108,8 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
   if (!deltasArg.empty()) {
     deltas = ropeDeltas(deltasArg);
     if (deltas.size() != rows)
-      throw InputError("--rope-deltas gives " + countOf(static_cast<long long>(deltas.size()), "value") +
+      throw InputError("--rope-deltas gives " +
+                           countOf(static_cast<long long>(deltas.size()), "value") +
                            ", the tokens file has " + countOf(static_cast<long long>(rows), "row"),
                        "rope-deltas");
   }

@@ -30,9 +30,9 @@ struct Comparison {
 std::string familyOf(const Scene& scene) {
   const ModelFamily* f = familyOfDesign(scene.design);
   if (!f)
-    throw InputError("check-ids needs a model family's design (the scene's design " +
-                         scene.design + " is none)",
-                     "position-ids");
+    throw InputError(
+        "check-ids needs a model family's design (the scene's design " + scene.design + " is none)",
+        "position-ids");
   return f->name();
 }
 
@@ -122,7 +122,13 @@ std::string rangesText(const std::vector<Candidate>& all, const std::vector<bool
       labels.push_back(r);
       on.push_back(match[k]);
     }
+  // "main after #48669" (hf-main) last: where it agrees with main, main needs no note.
   const bool after48669 = !labels.empty() && labels.back() == "main after #48669";
+  if (after48669 && on.size() >= 2 && on.back() && on[on.size() - 2]) {
+    labels.pop_back();
+    on.pop_back();
+  }
+  const bool mainDiffers = after48669 && labels.back() == "main after #48669";
   std::vector<std::string> runs;
   for (std::size_t i = 0; i < labels.size();) {
     if (!on[i]) {
@@ -132,7 +138,7 @@ std::string rangesText(const std::vector<Candidate>& all, const std::vector<bool
     std::size_t j = i;
     while (j + 1 < labels.size() && on[j + 1] && labels[j + 1] != "main after #48669") ++j;
     std::string last = labels[j];
-    if (last == "main" && after48669) last = "main before #48669";
+    if (last == "main" && mainDiffers) last = "main before #48669";
     runs.push_back(i == j ? last : labels[i] + "-" + last);
     i = j + 1;
   }
@@ -143,8 +149,7 @@ std::string rangesText(const std::vector<Candidate>& all, const std::vector<bool
 }
 
 std::string failureText(const std::string& failure) {
-  return failure.rfind("transformers ", 0) == 0 ? failure
-                                                : "cannot compute this input: " + failure;
+  return failure.rfind("transformers ", 0) == 0 ? failure : "cannot compute this input: " + failure;
 }
 
 }  // namespace
@@ -155,8 +160,7 @@ std::vector<RuleSet> everyReleaseClass(const std::string& family) {
   return out;
 }
 
-std::vector<std::vector<Id3>> dumpedPositionIdRows(const NpyNumbers& a,
-                                                   const std::string& path) {
+std::vector<std::vector<Id3>> dumpedPositionIdRows(const NpyNumbers& a, const std::string& path) {
   const auto& s = a.shape;
   const std::string where = "position ids \"" + path + "\"";
   std::string shape = "[";
@@ -165,9 +169,9 @@ std::vector<std::vector<Id3>> dumpedPositionIdRows(const NpyNumbers& a,
   const bool ok = (s.size() == 2 || s.size() == 3) && (s[0] == 3 || s[0] == 4) && s.back() > 0 &&
                   (s.size() == 2 || s[1] > 0);
   if (!ok)
-    throw InputError(where + " must be [3, N], [3, B, N], [4, N] or [4, B, N] (got shape " +
-                         shape + ")",
-                     "position-ids");
+    throw InputError(
+        where + " must be [3, N], [3, B, N], [4, N] or [4, B, N] (got shape " + shape + ")",
+        "position-ids");
   const std::size_t rows = s.size() == 3 ? s[1] : 1;
   const std::size_t n = s.back();
   const std::size_t skip = s[0] == 4 ? 1 : 0;  // [4, ...]: row 0 is the text positions
@@ -228,9 +232,8 @@ IdsCheck checkPositionIds(const Scene& scene, const IdsDump& dump,
   std::vector<bool> match(all.size(), false);
   for (std::size_t k = 0; k < all.size(); ++k) match[k] = compare(scene, all[k].rules, dump).same();
   out.matchingReleases = rangesText(all, match);
-  const std::string matches = out.matchingReleases.empty()
-                                  ? std::string()
-                                  : "matches transformers " + out.matchingReleases;
+  const std::string matches =
+      out.matchingReleases.empty() ? std::string() : "matches transformers " + out.matchingReleases;
 
   std::vector<Comparison> results;
   std::string identical;
@@ -243,8 +246,8 @@ IdsCheck checkPositionIds(const Scene& scene, const IdsDump& dump,
   std::ostringstream o;
   if (!identical.empty()) {
     out.identical = true;
-    o << "identical (" << n << " tokens" << (everyRelease ? "" : ", " + identical) << "): "
-      << matches << "\n";
+    o << "identical (" << n << " tokens" << (everyRelease ? "" : ", " + identical)
+      << "): " << matches << "\n";
     out.report = o.str();
     return out;
   }

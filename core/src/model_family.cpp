@@ -26,7 +26,7 @@ constexpr NamedRuleSet kNamed[kNamedRuleSets] = {
 
 std::string normalRelease(const std::string& name) {
   return name.size() > 1 && name[0] == 'v' && name[1] >= '0' && name[1] <= '9' ? name.substr(1)
-                                                                                : name;
+                                                                               : name;
 }
 
 }  // namespace
@@ -74,8 +74,8 @@ void checkRuleSetName(const std::string& name, const std::vector<std::string>& a
 RuleSet parseRuleSet(const std::string& name) {
   checkRuleSetName(name);
   const auto& names = ruleSetNames();
-  return static_cast<RuleSet>(
-      std::find(names.begin(), names.end(), normalRelease(name)) - names.begin());
+  return static_cast<RuleSet>(std::find(names.begin(), names.end(), normalRelease(name)) -
+                              names.begin());
 }
 
 const PositionDesign& ModelFamily::design() const {

@@ -23,7 +23,8 @@ std::vector<Id3> dumpedPositionIds(const NpyNumbers& array, const std::string& p
 std::vector<Id3> readPositionIdsDump(const std::string& path);
 // Every row of a dump: [3, N], [3, B, N], [4, N] or [4, B, N] (a padded batch: B rows of N, as
 // transformers returns them). Throws InputError (field "position-ids") for another shape.
-std::vector<std::vector<Id3>> dumpedPositionIdRows(const NpyNumbers& array, const std::string& path);
+std::vector<std::vector<Id3>> dumpedPositionIdRows(const NpyNumbers& array,
+                                                   const std::string& path);
 
 // A dump of padded inputs has a column for every input_ids entry (Hugging Face gives padding
 // position 1): it keeps the columns where `kept` (TokenInput::kept) is true, so it compares with
@@ -33,7 +34,7 @@ std::vector<Id3> withoutPadding(std::vector<Id3> dump, const std::vector<bool>& 
 // What was dumped of one sequence (one row of a batch): its ids without the padding, and, when
 // given, the rope_deltas transformers returned with them.
 struct IdsDump {
-  std::vector<Id3> ids;            // one per token kept (withoutPadding)
+  std::vector<Id3> ids;             // one per token kept (withoutPadding)
   std::optional<double> ropeDelta;  // the row's rope_deltas entry; nullopt: not compared
   std::size_t paddedLength = 0;     // the row's length with padding; 0: ids.size()
   // A row of a batch: every row's layout (a release may raise on the batch as a whole,

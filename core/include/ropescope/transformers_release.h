@@ -26,7 +26,8 @@ enum class BlockPlacement {
 enum class SecondsRule {
   FloatStep,     // 4.49.0-4.51.3: long(f32(k * spg) * tps)
   WholeSeconds,  // 4.52.0 on (#37597): k * int(spg) * tps
-  Float32        // after #48669 (not in a release yet): trunc(f32(k) * f32(tps * spg))
+  Float32,       // after #48669 (not in a release yet): trunc(f32(k) * f32(tps * spg))
+  Unused         // the families whose videos do not count seconds
 };
 
 // rope_deltas as a release returns them for a padded input.
@@ -46,11 +47,11 @@ struct ReleaseRules {
   std::string raisedError;  // "StopIteration"
   std::string raisedWhy;    // "#44474, fixed in 5.4.0"
   DeltaRule delta = DeltaRule::PaddedLength;
-  int padPosition = 1;            // the position ids of padding tokens (1, from 5.2.0 0)
+  int padPosition = 1;              // the position ids of padding tokens (1, from 5.2.0 0)
   bool gridsRestartPerRow = false;  // GLM-4.1V 4.53.0-4.53.1: every row of a batch starts again
                                     // at the batch's first image / video grid (#39172)
-  bool outerVisionMarks = false;  // Qwen3-VL / Qwen3.5 5.10.1 on (#45493): the processor keeps
-                                  // the template's outer <vision_start> ... <vision_end>
+  bool outerVisionMarks = false;    // Qwen3-VL / Qwen3.5 5.10.1 on (#45493): the processor keeps
+                                    // the template's outer <vision_start> ... <vision_end>
   bool operator==(const ReleaseRules&) const = default;
 };
 

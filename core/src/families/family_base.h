@@ -1,8 +1,9 @@
 // What the model-family files share: a descriptor class holding a family's facts, and the
 // family position design, whose ids follow transformers' get_rope_index under the rule set chosen
 // by the "rules" parameter (hf_rope_index.cpp). The rotary of a released checkpoint is as
-// each family file names it from the published config (docs/families.md#rotary-of-the-released-checkpoints); token ids are
-// the defaults of transformers' config classes.
+// each family file names it from the published config
+// (docs/families.md#rotary-of-the-released-checkpoints); token ids are the defaults of
+// transformers' config classes.
 #pragma once
 
 #include <optional>

@@ -44,6 +44,7 @@ double secondsTRel(SecondsRule rule, int k, double spg, double tps) {
     case SecondsRule::FloatStep:  // (arange * spg_tensor) * tps in float32, then .long()
       return std::trunc(f32(f32(f32(k) * f32(spg)) * f32(tps)));
     case SecondsRule::WholeSeconds:
+    case SecondsRule::Unused:
       break;
   }
   // arange (int64) * int64(spg) * tps.
@@ -66,8 +67,8 @@ void refuseWhereRaised(const Layout& layout, const RopeIndexSettings& s,
   std::map<int, int> framesOfItem;  // per video item (per-frame families), its frames
   for (const Segment& seg : layout.segments) {
     if (seg.kind != SegmentKind::Video) continue;
-    const int frames = seg.videoItem >= 0 ? (framesOfItem[seg.videoItem] += seg.frames)
-                                          : seg.frames;
+    const int frames =
+        seg.videoItem >= 0 ? (framesOfItem[seg.videoItem] += seg.frames) : seg.frames;
     if (frames > 1) {
       const ModelFamily* f = familyOfDesign(design);
       throw InputError("transformers " + s.release + " raises " + s.rules.raisedError +
@@ -138,7 +139,8 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
     double constantT = off;
     if (constantTime) {
       if (spgNext >= spg.size())
-        throw InputError("transformers " + s.release + " raises StopIteration on this layout: video " +
+        throw InputError("transformers " + s.release +
+                             " raises StopIteration on this layout: video " +
                              std::to_string(videoNo) +
                              " finds no second_per_grid_ts entry (images before it drew them: "
                              "#45325, fixed by #45330 in 5.5.4)",
@@ -165,8 +167,7 @@ FamilyDesign::FamilyDesign(std::string name, std::string title, std::string summ
                            VideoTime video)
     : DesignBase(std::move(name), std::move(title), std::move(summary), MetricSpace::Space,
                  [video] {
-                   std::vector<ParameterSpec> specs = {
-                       rulesParameterSpec()};
+                   std::vector<ParameterSpec> specs = {rulesParameterSpec()};
                    if (video == VideoTime::Seconds) {
                      specs.push_back({"tokens_per_second",
                                       "Tokens per second",

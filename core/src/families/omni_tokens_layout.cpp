@@ -40,9 +40,9 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model, Grid
     static const char* kNames[] = {"text", "image", "video", "audio"};
     const int want = kindOf(i) == Image ? 1 : kindOf(i) == Video ? 2 : kindOf(i) == Audio ? 3 : 0;
     if (in.mmTokenTypes[i] != want)
-      fail("mm_token_type_ids[" + std::to_string(i) + "] is " +
-           std::to_string(in.mmTokenTypes[i]) + " (" + kNames[in.mmTokenTypes[i]] +
-           ") but input_ids[" + std::to_string(i) + "] = " + std::to_string(ids[i]) + " is " +
+      fail("mm_token_type_ids[" + std::to_string(i) + "] is " + std::to_string(in.mmTokenTypes[i]) +
+           " (" + kNames[in.mmTokenTypes[i]] + ") but input_ids[" + std::to_string(i) +
+           "] = " + std::to_string(ids[i]) + " is " +
            (want == 0 ? std::string("text") : std::string("the ") + kNames[want] + " token") +
            ": the two come from different outputs");
   }

@@ -17,16 +17,16 @@ namespace ropescope {
 
 const std::vector<std::string>& transformersReleases() {
   static const std::vector<std::string> releases = {
-      "4.45.0",    "4.45.1",    "4.45.2", "4.46.0", "4.46.1", "4.46.2", "4.46.3", "4.47.0",
-      "4.47.1",    "4.48.0",    "4.48.1", "4.48.2", "4.48.3", "4.49.0", "4.50.0", "4.50.1",
-      "4.50.2",    "4.50.3",    "4.51.0", "4.51.1", "4.51.2", "4.51.3", "4.52.0", "4.52.1",
-      "4.52.2",    "4.52.3",    "4.52.4", "4.53.0", "4.53.1", "4.53.2", "4.53.3", "4.54.0",
-      "4.54.1",    "4.55.0",    "4.55.1", "4.55.2", "4.55.3", "4.55.4", "4.56.0", "4.56.1",
-      "4.56.2",    "4.57.0",    "4.57.1", "4.57.2", "4.57.3", "4.57.4", "4.57.5", "4.57.6",
-      "5.0.0rc1",  "5.0.0rc2",  "5.0.0rc3", "5.0.0", "5.1.0", "5.2.0", "5.3.0", "5.4.0",
-      "5.5.0",     "5.5.1",     "5.5.2",  "5.5.3",  "5.5.4",  "5.6.0",  "5.6.1",  "5.6.2",
-      "5.7.0",     "5.8.0",     "5.8.1",  "5.9.0",  "5.10.1", "5.10.2", "5.10.3", "5.11.0",
-      "5.12.0",    "5.12.1",    "5.13.0", "5.13.1", "5.14.0", "5.14.1", "5.15.0", "main"};
+      "4.45.0",   "4.45.1",   "4.45.2",   "4.46.0", "4.46.1", "4.46.2", "4.46.3", "4.47.0",
+      "4.47.1",   "4.48.0",   "4.48.1",   "4.48.2", "4.48.3", "4.49.0", "4.50.0", "4.50.1",
+      "4.50.2",   "4.50.3",   "4.51.0",   "4.51.1", "4.51.2", "4.51.3", "4.52.0", "4.52.1",
+      "4.52.2",   "4.52.3",   "4.52.4",   "4.53.0", "4.53.1", "4.53.2", "4.53.3", "4.54.0",
+      "4.54.1",   "4.55.0",   "4.55.1",   "4.55.2", "4.55.3", "4.55.4", "4.56.0", "4.56.1",
+      "4.56.2",   "4.57.0",   "4.57.1",   "4.57.2", "4.57.3", "4.57.4", "4.57.5", "4.57.6",
+      "5.0.0rc1", "5.0.0rc2", "5.0.0rc3", "5.0.0",  "5.1.0",  "5.2.0",  "5.3.0",  "5.4.0",
+      "5.5.0",    "5.5.1",    "5.5.2",    "5.5.3",  "5.5.4",  "5.6.0",  "5.6.1",  "5.6.2",
+      "5.7.0",    "5.8.0",    "5.8.1",    "5.9.0",  "5.10.1", "5.10.2", "5.10.3", "5.11.0",
+      "5.12.0",   "5.12.1",   "5.13.0",   "5.13.1", "5.14.0", "5.14.1", "5.15.0", "main"};
   return releases;
 }
 
@@ -69,13 +69,13 @@ std::vector<ReleaseClass> qwen3VlClasses(const std::string& first) {
   std::vector<ReleaseClass> c;
   if (first == "4.57.0") {
     c.push_back({"4.57.0", "",
-                 "per frame '<t seconds>' S V E, frames as one-patch blocks; text after max + 1; "
-                 "pads 1; rope_deltas count the padding",
+                 "per frame a timestamp (t seconds), vision start, the frame, vision end: frames "
+                 "as one-patch blocks; text after max + 1; pads 1; rope_deltas count the padding",
                  kLegacy});
     c.push_back({"5.2.0", "", "as 4.57.0, pads 0", pad0(kLegacy)});
   } else {
-    c.push_back({"5.2.0", "", "as Qwen3-VL 5.2.0: pads 0; rope_deltas count the padding",
-                 pad0(kLegacy)});
+    c.push_back(
+        {"5.2.0", "", "as Qwen3-VL 5.2.0: pads 0; rope_deltas count the padding", pad0(kLegacy)});
   }
   R r53 = rewrite53(kLegacy);
   r53.raises = R::Raises::MultiFrameVideo;
@@ -86,13 +86,13 @@ std::vector<ReleaseClass> qwen3VlClasses(const std::string& first) {
                "StopIteration (fixed by #44474); rope_deltas without padding",
                r53});
   R r54 = gridFixed(rewrite53(kLegacy));
-  c.push_back({"5.4.0", "#44474", "frames split again: ids as 5.2.0, rope_deltas without padding",
-               r54});
+  c.push_back(
+      {"5.4.0", "#44474", "frames split again: ids as 5.2.0, rope_deltas without padding", r54});
   R r510 = r54;
   r510.outerVisionMarks = true;
   c.push_back({"5.10.1", "#45493",
-               "processor refactor: the template's outer <vision_start> ... <vision_end> stay "
-               "around a video's frames",
+               "processor refactor: the template's outer vision start and end stay around a "
+               "video's frames",
                r510});
   return c;
 }
@@ -177,6 +177,10 @@ const std::map<std::string, std::vector<ReleaseClass>>& table() {
                         "one behaviour at every release (TMRoPE; pads 0; rope_deltas without "
                         "padding)",
                         pad0(omni)}};
+    // Only Qwen2.5-VL counts seconds (VideoTime::Seconds): #48669 changes no other family.
+    for (auto& [family, classes] : m)
+      if (family != "qwen2.5-vl")
+        for (ReleaseClass& c : classes) c.rules.seconds = SecondsRule::Unused;
     return m;
   }();
   return t;
@@ -196,8 +200,8 @@ std::string releaseRange(const std::string& family, const ReleaseClass& cls) {
   const auto& r = transformersReleases();
   const std::size_t k = static_cast<std::size_t>(&cls - classes.data());
   const std::size_t lo = *releaseIndex(cls.first);
-  const std::size_t hi = k + 1 < classes.size() ? *releaseIndex(classes[k + 1].first) - 1
-                                                : r.size() - 1;
+  const std::size_t hi =
+      k + 1 < classes.size() ? *releaseIndex(classes[k + 1].first) - 1 : r.size() - 1;
   return lo == hi ? r[lo] : r[lo] + "-" + r[hi];
 }
 
@@ -214,8 +218,7 @@ ResolvedRules resolveRules(const std::string& family, std::size_t ruleSet) {
   if (!cls)
     throw InputError(findFamily(family).title() + " first appears in transformers " +
                          classes.front().first + "; rule set " + names[ruleSet] +
-                         " (transformers " + release + ") has no " +
-                         findFamily(family).title(),
+                         " (transformers " + release + ") has no " + findFamily(family).title(),
                      "rules");
   ResolvedRules out{release, cls, cls->rules};
   if (static_cast<RuleSet>(ruleSet) == RuleSet::HfMain) {
@@ -240,8 +243,10 @@ std::string restartedGrids(const ResolvedRules& r, const std::string& family,
     std::size_t k[2] = {0, 0};
     for (const Segment& s : rows[b].segments) {
       if (s.kind != SegmentKind::Image && s.kind != SegmentKind::Video) continue;
-      const Segment& first = *batch[s.kind == SegmentKind::Video][k[s.kind == SegmentKind::Video]++];
-      sameGrids = sameGrids && first.rows == s.rows && first.cols == s.cols && first.frames == s.frames;
+      const Segment& first =
+          *batch[s.kind == SegmentKind::Video][k[s.kind == SegmentKind::Video]++];
+      sameGrids =
+          sameGrids && first.rows == s.rows && first.cols == s.cols && first.frames == s.frames;
       sameCounts = sameCounts && first.tokenCount() == s.tokenCount();
     }
   }

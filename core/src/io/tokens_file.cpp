@@ -166,18 +166,18 @@ std::string shapeText(const std::vector<std::size_t>& s) {
 std::vector<std::vector<long long>> rowsOf(const Tensor& t, const std::string& key,
                                            const std::string& what, long long lo, long long hi) {
   if (t.shape.size() != 1 && t.shape.size() != 2)
-    fail(what + ": \"" + key + "\" must be [N], [1, N] or [B, N] (got shape " +
-         shapeText(t.shape) + ")");
+    fail(what + ": \"" + key + "\" must be [N], [1, N] or [B, N] (got shape " + shapeText(t.shape) +
+         ")");
   const std::size_t rows = t.shape.size() == 2 ? t.shape[0] : 1;
   const std::size_t n = t.shape.back();
   std::vector<std::vector<long long>> out(rows);
   for (std::size_t i = 0; i < t.values.size(); ++i) {
     const double v = t.values[i];
     if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || v != std::floor(v)) {
-      const std::string at = rows > 1 ? std::to_string(i / n) + "][" + std::to_string(i % n)
-                                      : std::to_string(i);
-      fail(what + ": \"" + key + "\"[" + at + "] must be a whole number in " +
-           std::to_string(lo) + ".." + std::to_string(hi) + " (got " + json(v).dump() + ")");
+      const std::string at =
+          rows > 1 ? std::to_string(i / n) + "][" + std::to_string(i % n) : std::to_string(i);
+      fail(what + ": \"" + key + "\"[" + at + "] must be a whole number in " + std::to_string(lo) +
+           ".." + std::to_string(hi) + " (got " + json(v).dump() + ")");
     }
     out[i / std::max<std::size_t>(n, 1)].push_back(static_cast<long long>(v));
   }
@@ -220,7 +220,8 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
   for (const char* key : {"attention_mask", "mm_token_type_ids"}) {
     const auto it = found.find(key);
     if (it == found.end()) continue;
-    // mm_token_type_ids: 0 text, 1 image, 2 video, 3 audio (ProcessorMixin.create_mm_token_type_ids).
+    // mm_token_type_ids: 0 text, 1 image, 2 video, 3 audio
+    // (ProcessorMixin.create_mm_token_type_ids).
     std::vector<std::vector<long long>> v =
         rowsOf(it->second, key, what, 0, std::string(key) == "attention_mask" ? 1 : 3);
     if (v.size() != rows || v.front().size() != n)
@@ -436,8 +437,9 @@ struct Visual {
   int frame = -1;  // per-frame families: the frame of its video; else -1
 };
 
-// mm_token_type_ids[i] against input_ids[i]: a vision type on a token that is not that
-// modality's placeholder, or text on a placeholder, is refused (a file mixed from two outputs).
+// mm_token_type_ids[i] against input_ids[i]: an image or video placeholder typed as text or as
+// the other modality, and audio in a family without audio, are refused (a file mixed from two
+// outputs).
 void checkTokenType(const TokenInput& in, std::size_t i, const ModelFamily& family,
                     const SpecialTokenIds& tk) {
   static const char* kNames[] = {"text", "image", "video", "audio"};
@@ -449,10 +451,14 @@ void checkTokenType(const TokenInput& in, std::size_t i, const ModelFamily& fami
   if (type == 3)
     fail("tokens: mm_token_type_ids[" + std::to_string(i) + "] is 3 (audio), but " +
          family.title() + " takes no audio (an omni family does)");
-  if (type != want)
+  // Types decide the modality (a checkpoint may use other ids than its config's): refused is a
+  // placeholder of one modality typed as another.
+  if (type != want && want != 0)
     fail("tokens: mm_token_type_ids[" + std::to_string(i) + "] is " + std::to_string(type) + " (" +
          kNames[type] + ") but input_ids[" + std::to_string(i) + "] = " + std::to_string(id) +
-         " is " + (want == 0 ? std::string("no image or video token") : "the " + std::string(kNames[want]) + " token") +
+         " is " +
+         (want == 0 ? std::string("no image or video token")
+                    : "the " + std::string(kNames[want]) + " token") +
          " of " + family.title() + ": the two come from different outputs");
 }
 
