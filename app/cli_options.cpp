@@ -27,6 +27,7 @@
 #include "ropescope/rope_scaling.h"
 #include "ropescope/scene_fields.h"
 #include "ropescope/tokens_file.h"
+#include "ropescope/transformers_release.h"
 
 namespace ropescope::cli {
 
@@ -71,6 +72,17 @@ struct State {
   std::vector<ParamValue> ropeParams;  // --rope-param KEY=VALUE, in order
   long long maxPositionId = -1;        // --max-position-id P, -1 without it
 };
+
+// --rules: the releases and named sets of the release table (transformers_release.h).
+const char* rulesHelp() {
+  static const std::string text = [] {
+    const auto& r = transformersReleases();
+    return "model families: the transformers release whose get_rope_index to follow, " + r.front() +
+           " ... " + r[r.size() - 2] +
+           " or main (e.g. 5.5.4), or a named set: " + ruleSetAliasesText() + " (default hf-4.57)";
+  }();
+  return text.c_str();
+}
 
 // A help text that lists the names of a registry, built from the registry itself so that a new
 // design, plan or preset shows up in --help, the man page and the completion at once. The
@@ -243,6 +255,13 @@ const std::vector<Option>& options() {
          if (v.empty()) throw InputError("--tokens needs a file name", "tokens");
          s.tokensPath = v;
        }},
+      {"row", "N", kTokens,
+       "--tokens holding a batch of prompts (input_ids [B, N], padded): the row to show, "
+       "0..B-1; check-ids checks every row unless --row is given",
+       [](State& s, const std::string& v) {
+         s.req.row = parseInt("row", v, 0, 1 << 20);
+         s.req.rowGiven = true;
+       }},
       {"grid-preset", "NAME", kScene | kGrid,
        namesHelp("pictures' processor (default qwen2.5-vl): ", imageGridPresetNames(),
                  "; the four below override it"),
@@ -270,9 +289,11 @@ const std::vector<Option>& options() {
          if (v.empty()) findDesign(v);  // refused with the designs' names (empty means unset)
          s.designFlag = v;
        }},
-      {"rules", "NAME", kScene,
-       "model families: transformers rule set hf-4.57 (default), hf-5.3 or hf-main",
-       [](State& s, const std::string& v) { param(s, "rules", v, "--rules"); }},
+      {"rules", "NAME", kScene, rulesHelp(),
+       [](State& s, const std::string& v) {
+         // Refused with the compact list (the releases are many); "v5.5.4" is "5.5.4".
+         param(s, "rules", ruleSetName(parseRuleSet(v)), "--rules");
+       }},
       {"ids", "FILE.npy", kScene,
        "design ids-file: your own (t,h,w) per token, [N,3] or [3,N], int or float; the layout "
        "(--layout or --scene) says what each token is and must have N tokens",
@@ -749,10 +770,27 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
                      "layout");
   applyLayout(s);
   if (haveTokens) {
-    const TokenInput input = readTokensFile(s.tokensPath);
-    s.req.scene.layout = layoutFromTokens(input, s.model);
+    s.req.tokenRows = splitBatchRows(readTokenRows(s.tokensPath), s.model);
+    const std::size_t rows = s.req.tokenRows.size();
+    if (s.req.rowGiven && static_cast<std::size_t>(s.req.row) >= rows)
+      throw InputError("--row " + std::to_string(s.req.row) + " is out of range: \"" +
+                           s.tokensPath + "\" holds " +
+                           countOf(static_cast<long long>(rows), "row") + " (0.." +
+                           std::to_string(rows - 1) + ")",
+                       "row");
+    if (rows > 1 && !s.req.rowGiven && command != kCheckIds)
+      throw InputError("tokens file \"" + s.tokensPath + "\" holds a batch of " +
+                           std::to_string(rows) + " sequences; pick one with --row 0.." +
+                           std::to_string(rows - 1),
+                       "row");
+    for (const TokenInput& row : s.req.tokenRows)
+      s.req.rowLayouts.push_back(layoutFromTokens(row, s.model));
+    const TokenInput& input = s.req.tokenRows[static_cast<std::size_t>(s.req.row)];
+    s.req.scene.layout = s.req.rowLayouts[static_cast<std::size_t>(s.req.row)];
     s.req.tokenIds.assign(input.inputIds.begin(), input.inputIds.end());
     s.req.tokenKept = input.kept;
+  } else if (s.req.rowGiven) {
+    throw InputError("--row needs --tokens (a batch of prompts)", "row");
   }
   applyParams(s);
   applyRope(s);

@@ -12,6 +12,7 @@
 #include "ropescope/report.h"
 #include "ropescope/scene.h"
 #include "ropescope/token_groups.h"
+#include "ropescope/tokens_file.h"
 
 namespace ropescope::cli {
 
@@ -46,8 +47,14 @@ struct Request {
   // --tokens: the token id of every token of the layout, in order (empty without --tokens).
   std::vector<long long> tokenIds;
   std::vector<bool> tokenKept;  // --tokens: per input_ids entry, padding included: not padding
-  std::string model;            // --model as given, "" without it
-  GroupPair groups;             // --from / --to (ptd, bias): text -> visual by default
+  // --tokens of a batch (input_ids [B, N]): every row with its own grids, and its layout; the
+  // scene, tokenIds and tokenKept above are row `row`'s. One row without a batch.
+  TokenRows tokenRows;
+  std::vector<Layout> rowLayouts;
+  int row = 0;
+  bool rowGiven = false;  // --row given
+  std::string model;      // --model as given, "" without it
+  GroupPair groups;       // --from / --to (ptd, bias): text -> visual by default
 };
 
 // The command line's number parsers: every option value that is a number is read by one of

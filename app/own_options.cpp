@@ -52,8 +52,14 @@ const std::vector<OwnOption>& ownOptions() {
        "CPU)"},
       // check-ids (cmd_check_ids.cpp)
       {kCheckIds, "position-ids", "P.npy",
-       "the model's position_ids (np.save(P, ids.cpu().numpy())): [3, N], [3, 1, N] or [4, ...]"},
-      {kCheckIds, "rules", "NAME|all", "hf-4.57 (default), hf-5.3, hf-main or all of them"},
+       "the model's position_ids (np.save(P, ids.cpu().numpy())): [3, N], [3, B, N] (a padded "
+       "batch) or [4, ...]"},
+      {kCheckIds, "rope-deltas", "D.npy|N[,N...]",
+       "the rope_deltas get_rope_index returned with them, one per row: compared as each "
+       "release returns them (padding counted up to 5.2, not from 5.3)"},
+      {kCheckIds, "rules", "RELEASE|NAME|all",
+       "a transformers release (e.g. 5.5.4, 4.57.1, main), hf-4.57 (default, = 4.57.1), hf-5.3 "
+       "(= 5.3.0), hf-main (= main after #48669), or all: every release"},
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

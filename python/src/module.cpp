@@ -274,12 +274,12 @@ CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::
   py::gil_scoped_release free;
   if (in.model.empty() || !in.tokensJson)
     throw InputError("check_ids needs model=DIR|NAME and tokens= (the processor output)", "tokens");
+  const cli::Request r = python::buildRequest(cli::kCheckIds, in);
   std::vector<RuleSet> checked;
   if (rules == "all")
-    checked = {RuleSet::Hf457, RuleSet::Hf53, RuleSet::HfMain};
+    checked = everyReleaseClass(familyOfDesign(r.scene.design)->name());
   else
     checked = {rules.empty() ? RuleSet::Hf457 : parseRuleSet(rules)};
-  const cli::Request r = python::buildRequest(cli::kCheckIds, in);
   const IdsCheck c = checkPositionIds(
       r.scene, withoutPadding(dumpedPositionIds(dump, "position_ids"), r.tokenKept), checked,
       r.tokenIds, "position_ids");

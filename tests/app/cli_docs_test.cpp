@@ -85,7 +85,7 @@ TEST(CliDocs, CompletionValuesDependOnTheCommand) {
   EXPECT_EQ(comp.out.find("render:--preset) COMPREPLY=($(compgen -W \"qwen2.5-vl"),
             std::string::npos);
   EXPECT_NE(
-      comp.out.find("check-ids:--rules) COMPREPLY=($(compgen -W \"hf-4.57 hf-5.3 hf-main all"),
+      comp.out.find("check-ids:--rules) COMPREPLY=($(compgen -W \"hf-4.57 hf-5.3 hf-main 4.45.0"),
       std::string::npos);
   EXPECT_NE(comp.out.find("vrope"), std::string::npos);
 }

@@ -98,7 +98,8 @@ const std::vector<Case>& cases() {
       {{"ptd", "--layout", "t2,i2x2", "--alpha", "x"},
        "--alpha expects a number in [0, 1] (got \"x\")"},
       {{"check-ids", "--rules", "bogus"},
-       "unknown rule set \"bogus\" (accepted: hf-4.57, hf-5.3, hf-main, all)"},
+       "unknown rule set \"bogus\" (accepted: hf-4.57, hf-5.3, hf-main, all, or a transformers "
+       "release 4.45.0 ... 5.15.0 or main, e.g. 5.5.4; 5.10.0 was never released)"},
       {{"decay", "--base", "abc"}, "--base expects a number in (1, 1e+12] (got \"abc\")"},
       {{"freqs", "--context", "x"}, "--context expects a number > 0 (got \"x\")"},
       {{"decay", "--direction", "1,x,0"}, "--direction expects a number in -1e6..1e6 (got \"x\")"},
@@ -136,10 +137,12 @@ const std::vector<Case>& cases() {
        "qwen2.5-omni and qwen3-omni "
        "(the design is mrope)"},
       {{"ids", "--layout", "t2,i2x2", "--design", "qwen3-vl", "--rules", "hf-4.50"},
-       "--rules must be one of 0 (hf-4.57), 1 (hf-5.3), 2 (hf-main) (got \"hf-4.50\")"},
+       "unknown rule set \"hf-4.50\" (accepted: hf-4.57, hf-5.3, hf-main, or a transformers "
+       "release 4.45.0 ... 5.15.0 or main, e.g. 5.5.4; 5.10.0 was never released)"},
       {{"ids", "--layout", "t5,i2x2,t2,v2x2x2@1s", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
-       "rule set hf-5.3 fails on this layout: video 1 finds no second_per_grid_ts entry (images "
-       "before it took them: transformers 5.3-5.5.3 raised StopIteration, issue #45325)"},
+       "transformers 5.3.0 raises StopIteration on this layout: vision block 2 finds no "
+       "second_per_grid_ts entry (1 video, and images draw entries too: #45325, fixed by #45330 "
+       "in 5.5.4)"},
       // issue 15: one number parser; --max-distance has one range (core's decay.h) in decay and
       // render; the subcommands' own numbers are parsed in their table's range (own_options.cpp)
       // issue 15 item 6: one parser (CLI11, cli_parser.h) under the tables; its refusals in the

@@ -120,13 +120,15 @@ TEST_F(ModelCli, CheckIdsIdentical) {
   ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
                          "--position-ids", "p.npy"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("identical (13 tokens, hf-4.57)\n", 0), 0u) << r.out;
+  EXPECT_EQ(r.out,
+            "identical (13 tokens, hf-4.57): matches transformers 4.49.0-5.2.0 and "
+            "5.5.4-main\n");
   // [4, N] float32 with the text row first (v5 generation ids).
   writeIds("p4.npy", {kT, kT, kH, kW}, "4, 13", true);
   r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json", "--position-ids",
            "p4.npy", "--rules", "hf-main"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("identical (13 tokens, hf-main)\n", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("identical (13 tokens, hf-main): matches transformers ", 0), 0u) << r.out;
 }
 
 TEST_F(ModelCli, CheckIdsNamesTheFirstDifference) {
@@ -140,7 +142,8 @@ TEST_F(ModelCli, CheckIdsNamesTheFirstDifference) {
                        "ropescope (4, 4, 5), dump (4, 4, 99); 1 of 13 tokens differ"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("matches no rule set"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("matches no release: first difference at token 5"), std::string::npos)
+      << r.out;
 }
 
 TEST_F(ModelCli, CheckIdsSaysWhichRuleSetTheDumpMatches) {
@@ -154,18 +157,66 @@ TEST_F(ModelCli, CheckIdsSaysWhichRuleSetTheDumpMatches) {
                                "--position-ids", "p.npy"});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("6 of 13 tokens differ"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("matches hf-5.3: the 5.3.0-5.5.3 rewrite"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("matches transformers 5.3.0-5.5.3\n"), std::string::npos) << r.out;
+}
+
+// A padded batch (issue 43): row 0 the sequence above, row 1 five text tokens left-padded by
+// 10; ids [3, 2, 15] as 4.57.1 returns them (padding at 1). rope_deltas up to 5.2 count the
+// padding: row 0 9 + 1 - 15 = -5, row 1 4 + 1 - 15 = -10; from 5.3 9 + 1 - 13 = -3 and 0.
+TEST_F(ModelCli, CheckIdsChecksEveryRowOfABatch) {
+  std::vector<long long> ids = {151643, 151643, 10, 11, 12, 151652};
+  ids.insert(ids.end(), 6, 151655);
+  ids.insert(ids.end(), {151653, 13, 14});
+  std::vector<long long> row1(10, 151643);
+  row1.insert(row1.end(), {20, 21, 22, 23, 24});
+  std::vector<int> mask0(15, 1), mask1(15, 0);
+  mask0[0] = mask0[1] = 0;
+  for (int i = 10; i < 15; ++i) mask1[i] = 1;
+  const json j = {{"input_ids", {ids, row1}},
+                  {"attention_mask", {mask0, mask1}},
+                  {"image_grid_thw", {{1, 4, 6}}}};
+  std::ofstream(work_ / "batch.json") << j.dump();
+  std::vector<std::vector<long long>> rows;
+  for (const auto* axis : {&kT, &kH, &kW}) {
+    std::vector<long long> a = {1, 1};
+    a.insert(a.end(), axis->begin(), axis->end());
+    std::vector<long long> b(10, 1);
+    for (int i = 0; i < 5; ++i) b.push_back(i);
+    rows.push_back(a);
+    rows.push_back(b);
+  }
+  writeIds("batch.npy", rows, "3, 2, 15");
+  ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json",
+                         "--position-ids", "batch.npy", "--rope-deltas", "-5,-10"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "row 0: identical (13 tokens, hf-4.57): matches transformers 4.49.0-5.2.0\n"
+            "row 1: identical (5 tokens, hf-4.57): matches transformers 4.49.0-5.2.0\n");
+  r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json", "--position-ids",
+           "batch.npy", "--rope-deltas", "-3,0", "--rules", "5.5.4", "--row", "1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "row 1: identical (5 tokens, 5.5.4): matches transformers 5.3.0-main\n");
+  // The views take one row.
+  expectOneLineError(run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json"}), "row",
+                     {"holds a batch of 2 sequences; pick one with --row 0..1"});
+  expectOneLineError(
+      run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json", "--row", "2"}), "range",
+      {"--row 2 is out of range", "2 rows (0..1)"});
+  r = run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json", "--row", "1", "--format",
+           "csv"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 6) << r.out;  // header + 5 tokens
 }
 
 TEST_F(ModelCli, CheckIdsRefusesBadInput) {
   writeIds("two.npy", {kT, kH}, "2, 13");
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
                           "--position-ids", "two.npy"}),
-                     "2 rows", {"must be [3, N], [3, 1, N]", "[2, 13]"});
+                     "2 rows", {"must be [3, N], [3, B, N]", "[2, 13]"});
   writeIds("batch.npy", {kT, kT, kH, kH, kW, kW}, "3, 2, 13");
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
                           "--position-ids", "batch.npy"}),
-                     "batch", {"batch of 2"});
+                     "batch", {"hold 2 rows, the tokens file 1 row"});
   writeIds("short.npy", {{0}, {0}, {0}}, "3, 1");
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",
                           "--position-ids", "short.npy"}),

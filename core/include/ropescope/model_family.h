@@ -5,6 +5,7 @@
 // file per family under core/src/families, listed in core/src/families/family_registry.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,21 +18,29 @@ namespace ropescope {
 class PositionDesign;
 struct Segment;
 
-// How transformers computes get_rope_index, by release (the design parameter "rules"). The
-// default is Hf457: the rule of every 4.x release, which most code in use still runs. The three
-// agree when every block has one temporal patch, except Qwen2.5-VL under Hf53 (issue #45325).
-enum class RuleSet {
-  Hf457,  // "hf-4.57": up to 5.2 — blocks found in input_ids, text after a block at its max + 1
-  Hf53,   // "hf-5.3": the 5.3.0–5.5.3 rewrite on mm_token_type_ids, its bugs included
-  HfMain  // "hf-main": after transformers PRs #45330, #45400 and #48669
+// How transformers computes get_rope_index: the design parameter "rules" is an index of
+// ruleSetNames(): the three named sets first, then every transformers release
+// (transformers_release.h). The named sets are aliases of one release each: hf-4.57 = 4.57.1
+// (the default: the rule of every 4.x release from 4.52, which most code in use still runs),
+// hf-5.3 = 5.3.0, hf-main = main after PR #48669. A RuleSet holds any index of that list.
+enum class RuleSet : int {
+  Hf457 = 0,  // "hf-4.57" = transformers 4.57.1
+  Hf53 = 1,   // "hf-5.3" = transformers 5.3.0 (the mm_token_type_ids rewrite, its bugs included)
+  HfMain = 2  // "hf-main" = main after PRs #45330, #45400 and #48669
 };
+inline constexpr std::size_t kNamedRuleSets = 3;
 const char* ruleSetName(RuleSet r);
-// The choices in order (the value of the "rules" parameter is the index).
+// The choices in order: "hf-4.57", "hf-5.3", "hf-main", "4.45.0", ..., "5.15.0", "main".
 const std::vector<std::string>& ruleSetNames();
-// Throws InputError (field "rules") naming the rule sets for an unknown name.
+// The release a rule set stands for ("4.57.1" for hf-4.57, "main" for hf-main).
+std::string ruleSetRelease(std::size_t ruleSet);
+// One line per named set: "hf-4.57 = transformers 4.57.1", for help texts.
+std::string ruleSetAliasesText();
+// Throws InputError (field "rules") for an unknown name, naming the accepted forms. A release
+// may be written with a leading "v" ("v5.5.4").
 RuleSet parseRuleSet(const std::string& name);
 // Refuses a name that is neither a rule set nor one of `alsoAccepted` (check-ids --rules takes
-// "all"), with one line listing every accepted name.
+// "all"), with one line listing every accepted form.
 void checkRuleSetName(const std::string& name, const std::vector<std::string>& alsoAccepted = {});
 
 // Token ids a family's processor writes around vision content; -1 where the family has none.

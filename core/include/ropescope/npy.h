@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ropescope {
@@ -56,6 +57,13 @@ NpyNumbers readNpyNumbers(const std::string& path, const std::string& what = "np
                           std::size_t maxElements = kNpyMaxElements);
 NpyNumbers readNpyNumbersBytes(std::string_view bytes, const std::string& what = "npy data",
                                std::size_t maxElements = kNpyMaxElements);
+
+// The arrays of a .npz file as np.savez writes it (a zip archive of "<key>.npy" entries, stored
+// uncompressed; zip64 records accepted), by key, in archive order. Throws InputError naming the
+// file for a file that is no zip archive, a compressed entry (np.savez_compressed: save with
+// np.savez) and a bad array (messages as readNpyNumbers).
+std::vector<std::pair<std::string, NpyNumbers>> readNpzNumbers(
+    const std::string& path, const std::string& what = "npz file");
 
 // Writes a C-order little-endian float32 array (format 1.0, header padded to 64 bytes).
 // Atomic: a temporary file next to `path`, flushed, then renamed. Throws InputError naming the

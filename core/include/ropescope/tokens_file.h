@@ -18,7 +18,7 @@ namespace ropescope {
 
 struct TokenInput {
   std::vector<std::int64_t> inputIds;  // padding (attention_mask 0) dropped
-  std::vector<int> mmTokenTypes;       // 0 text, 1 image, 2 video; empty: not in the file
+  std::vector<int> mmTokenTypes;       // 0 text, 1 image, 2 video, 3 audio; empty: not in the file
   std::vector<std::array<long long, 3>> imageGrids;  // image_grid_thw (ViT grids, before merge)
   std::vector<std::array<long long, 3>> videoGrids;  // video_grid_thw
   std::vector<double> secondsPerGrid;  // second_per_grid_ts (omni: video_second_per_grid)
@@ -34,15 +34,32 @@ struct TokenInput {
 // (never held in memory), so only the time to read it counts.
 inline constexpr std::uintmax_t kMaxTokensFileBytes = std::uintmax_t{2} << 30;
 
+// A processor output of several prompts (input_ids [B, N], a padded batch): one TokenInput per
+// row, each with its own tokens and, once splitBatchRows has run, its own grids (transformers
+// concatenates every row's image_grid_thw, video_grid_thw, second_per_grid_ts and audio lengths,
+// in row order).
+using TokenRows = std::vector<TokenInput>;
+
 // Reads the keys ropescope needs (input_ids, attention_mask, mm_token_type_ids,
 // image_grid_thw, video_grid_thw, second_per_grid_ts; for omni models video_second_per_grid,
 // feature_attention_mask, audio_feature_lengths) and skips all others. input_ids is [N]
 // or [1, N] (a batch of one). Throws InputError (field "tokens") with one line naming the file,
 // the key and the problem (not JSON, a wrong shape or type, a batch of several sequences,
 // values out of range, a missing input_ids).
+// A file whose name ends in .npz is read as np.savez writes a BatchFeature (one .npy per key,
+// int64 or float, stored uncompressed); any other as JSON.
 TokenInput readTokensFile(const std::string& path);
 // The same over the file's text; messages start with `what`.
 TokenInput tokensFromJson(std::string_view text, const std::string& what = "tokens data");
+// Every row of a file or text: input_ids [N], [1, N] or [B, N] (attention_mask and
+// mm_token_type_ids of the same shape); each row holds the whole batch's grids until
+// splitBatchRows gives it its own.
+TokenRows readTokenRows(const std::string& path);
+TokenRows tokenRowsFromJson(std::string_view text, const std::string& what = "tokens data");
+// Gives each row the grids, seconds per grid and audio lengths its tokens take, in row order.
+// Throws InputError (field "tokens") naming the row when a row's tokens and the grids disagree
+// or grids are left over.
+TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model);
 
 // The layout of the token sequence under the model: every token of input_ids is in one segment,
 // in order. Image and video token runs (by mm_token_type_ids when the file has them, else by the
@@ -52,7 +69,13 @@ TokenInput tokensFromJson(std::string_view text, const std::string& what = "toke
 // video_grid_thw entry). Other tokens are Text runs: the model's special tokens with
 // TextRole::Special, frame timestamps with TextRole::Timestamp. Throws InputError (field
 // "tokens") naming the block and both counts when tokens and grids disagree.
-Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model);
+// The grids a layout took (a row of a batch takes the first ones of what is left).
+struct GridUse {
+  std::size_t images = 0, videos = 0, audios = 0;
+};
+// With `used`, grids left over are not refused (they belong to the batch's next rows) and the
+// counts taken are returned there.
+Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model, GridUse* used = nullptr);
 
 // A grid_thw row as messages write it: "[t, h, w]".
 std::string gridThwText(const std::array<long long, 3>& grid);
@@ -63,6 +86,7 @@ std::string gridThwText(const std::array<long long, 3>& grid);
 // in token order (layout.h); the bos/eos tokens are Special text. Throws InputError (field
 // "tokens") when the audio blocks and feature_attention_mask's rows, or a video's tokens and its
 // grid, disagree, or a chunk cuts a frame.
-Layout omniLayoutFromTokens(const TokenInput& input, const ModelConfig& model);
+Layout omniLayoutFromTokens(const TokenInput& input, const ModelConfig& model,
+                            GridUse* used = nullptr);
 
 }  // namespace ropescope

@@ -1,8 +1,9 @@
 // What the model-family files share: a descriptor class holding a family's facts, and the
 // family position design, whose ids follow transformers' get_rope_index under the rule set chosen
 // by the "rules" parameter (hf_rope_index.cpp). The rotary of a released checkpoint is as
-// each family file names it from the published config (docs/families.md#rotary-of-the-released-checkpoints); token ids are
-// the defaults of transformers' config classes.
+// each family file names it from the published config
+// (docs/families.md#rotary-of-the-released-checkpoints); token ids are the defaults of
+// transformers' config classes.
 #pragma once
 
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "../designs/design_base.h"
 #include "ropescope/model_family.h"
+#include "ropescope/transformers_release.h"
 
 namespace ropescope::detail {
 
@@ -22,15 +24,24 @@ enum class VideoTime {
 };
 
 struct RopeIndexSettings {
-  RuleSet rules = RuleSet::Hf457;
+  ReleaseRules rules;
+  std::string release = "4.57.1";  // what the rules are of, for messages ("5.3.0")
   VideoTime video = VideoTime::FrameIndex;
   double tokensPerSecond = 2.0;  // Seconds only
   double fps = 2.0;  // Seconds only: a video without secondsPerGrid has 2 / fps s per grid
 };
 
-// get_rope_index of `layout` under the settings (hf_rope_index.cpp). rope_delta = max id + 1 - N.
+// get_rope_index of `layout` under the settings (hf_rope_index.cpp). rope_delta = max id + 1 - N
+// (the unpadded length; ropeDeltaAsReturned gives what a release returns for padded inputs).
+// Throws InputError (field "rules") where the release raises, naming the release and the PR.
 PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& settings,
                         const std::string& design);
+
+// The design parameter "rules" every family design takes: a choice of ruleSetNames().
+ParameterSpec rulesParameterSpec();
+
+// The settings of design parameter "rules" (an index of ruleSetNames()) for a family's design.
+RopeIndexSettings rulesOf(const std::string& family, double rulesParameter);
 
 // The facts of one family, as listed in its file.
 struct FamilyFacts {

@@ -1,21 +1,24 @@
-// transformers' get_rope_index for the families, under the three rule sets (model_family.h),
-// as read from modeling_qwen2_vl.py, modeling_qwen2_5_vl.py, modeling_qwen3_vl.py,
-// modeling_glm4v.py and modeling_ernie4_5_vl_moe.py of each release:
-// - hf-4.57: a block starts at s = M + 1 (M the running maximum); ids (s + t_rel(k), s + r,
-//   s + c); text after it at max(block) + 1. Qwen2.5-VL: t_rel = trunc(k * int(spg) * tps)
-//   (second_per_grid_ts is cast to the int64 of arange: 0.5 s collapses to 0).
-// - hf-5.3 (the mm_token_type_ids rewrite, PR #43972): a block starts at the running position s;
-//   every token t = s * time_interval, h/w from get_vision_position_ids' repeat_interleave /
-//   repeat (constantTimeBlock); next text at s + max(H', W'). Qwen2.5-VL: time_interval =
-//   tps * int(next(second_per_grid_ts)) for every vision group, images included (#45325); the
-//   iterator holds one entry per video (or 1s when there is no video), so an image before the
-//   last video leaves a video without one (StopIteration there).
-// - hf-main (PRs #45330, #45400, #48669): ids t-major (s + t_rel(k), s + r, s + c), next text at
-//   s + max(H', W'); Qwen2.5-VL t_rel = trunc(f32(k) * f32(tps * spg)), images time_interval 1.
-// Families with per-frame video blocks (Qwen3-VL, Qwen3.5, GLM) place every frame as a block of
-// one temporal patch at t = s; a multi-frame video segment is read as its frames back to back.
+// transformers' get_rope_index for the families, as each release computes it (the release table,
+// transformers_release.h), read from modeling_qwen2_vl.py, modeling_qwen2_5_vl.py,
+// modeling_qwen3_vl.py, modeling_glm4v.py and modeling_ernie4_5_vl_moe.py of each release and
+// checked by executing them (tests/golden/test_hf_ids_golden.cpp):
+// - BlockPlacement::Legacy (up to 5.2.x): a block starts at s = M + 1 (M the running maximum); ids
+//   (s + t_rel(k), s + r, s + c); text after it at max(block) + 1.
+// - BlockPlacement::ConstantTime (the mm_token_type_ids rewrite, PR #43972, 5.3.0-5.5.4): a block
+//   starts at the running position s; every token t = s * time_interval; h/w from
+//   get_vision_position_ids' repeat_interleave / repeat (constantTimeBlock); next text at
+//   s + max(H', W'). Qwen2.5-VL: time_interval = tps * int(next(second_per_grid_ts)); up to 5.5.3
+//   every vision group, images included, draws an entry (#45325), so an image before the last
+//   video leaves a video without one (StopIteration there); 5.5.4 (#45330) fixed images only.
+// - BlockPlacement::GridFixed (PR #45400, 5.6.0 on): ids t-major (s + t_rel(k), s + r, s + c), next
+//   text at s + max(H', W').
+// Qwen2.5-VL t_rel(k): SecondsRule (FloatStep 4.49-4.51, WholeSeconds from #37597, Float32 after
+// #48669). Families with per-frame video blocks (Qwen3-VL, Qwen3.5, GLM) place every frame as a
+// block of one temporal patch at t = s; a multi-frame video segment is read as its frames back to
+// back.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "family_base.h"
 #include "ropescope/errors.h"
@@ -33,21 +36,47 @@ double torchScaled(double a, double b) {
 }
 
 // Qwen2.5-VL video t_rel of temporal patch k (see the file comment).
-double secondsTRel(RuleSet rules, int k, double spg, double tps) {
-  // hf-main: second_per_grid_ts stays a float tensor, so the product is always float32.
-  if (rules == RuleSet::HfMain)
-    return std::trunc(static_cast<double>(static_cast<float>(k) * static_cast<float>(tps * spg)));
-  // hf-4.57: arange (int64) * int64(spg) * tps.
+double secondsTRel(SecondsRule rule, int k, double spg, double tps) {
+  const auto f32 = [](double v) { return static_cast<double>(static_cast<float>(v)); };
+  switch (rule) {
+    case SecondsRule::Float32:  // second_per_grid_ts stays a float tensor
+      return std::trunc(f32(f32(k) * f32(tps * spg)));
+    case SecondsRule::FloatStep:  // (arange * spg_tensor) * tps in float32, then .long()
+      return std::trunc(f32(f32(f32(k) * f32(spg)) * f32(tps)));
+    case SecondsRule::WholeSeconds:
+    case SecondsRule::Unused:
+      break;
+  }
+  // arange (int64) * int64(spg) * tps.
   return torchScaled(static_cast<double>(k) * std::trunc(spg), tps);
 }
 
 // One block of T x H x W tokens at start `off` (off = M + 1 = the running position here).
-BlockIds ruleBlock(RuleSet rules, const Segment& seg, double off,
+BlockIds ruleBlock(BlockPlacement rule, const Segment& seg, double off,
                    const std::function<double(int)>& tRel, double constantT) {
-  if (rules == RuleSet::Hf53) return constantTimeBlock(seg, off, constantT);
+  if (rule == BlockPlacement::ConstantTime) return constantTimeBlock(seg, off, constantT);
   BlockIds b = gridBlock(seg, off, tRel, false);
-  if (rules == RuleSet::HfMain) b.walkMax = off + std::max(seg.rows, seg.cols) - 1;
+  if (rule == BlockPlacement::GridFixed) b.walkMax = off + std::max(seg.rows, seg.cols) - 1;
   return b;
+}
+
+// Where the release raises on this layout (ReleaseRules::raises), one line naming it.
+void refuseWhereRaised(const Layout& layout, const RopeIndexSettings& s,
+                       const std::string& design) {
+  if (s.rules.raises == ReleaseRules::Raises::Never) return;
+  std::map<int, int> framesOfItem;  // per video item (per-frame families), its frames
+  for (const Segment& seg : layout.segments) {
+    if (seg.kind != SegmentKind::Video) continue;
+    const int frames =
+        seg.videoItem >= 0 ? (framesOfItem[seg.videoItem] += seg.frames) : seg.frames;
+    if (frames > 1) {
+      const ModelFamily* f = familyOfDesign(design);
+      throw InputError("transformers " + s.release + " raises " + s.rules.raisedError +
+                           " on a multi-frame " + (f ? f->title() : design) +
+                           " video (more than one temporal patch; " + s.rules.raisedWhy + ")",
+                       "rules");
+    }
+  }
 }
 
 }  // namespace
@@ -60,7 +89,9 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
     for (const Segment& seg : layout.segments)
       if (seg.kind == SegmentKind::Video)
         spg.push_back(seg.secondsPerGrid > 0.0 ? seg.secondsPerGrid : 2.0 / s.fps);
-  std::size_t spgNext = 0;  // hf-5.3: the iterator every vision group advances
+  refuseWhereRaised(layout, s, design);
+  const bool constantTime = s.rules.block == BlockPlacement::ConstantTime;
+  std::size_t spgNext = 0;  // 5.3.0-5.5.4: the second_per_grid_ts iterator
   std::size_t videoNo = 0;
   int blockNo = 0;
 
@@ -70,14 +101,14 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
     if (s.video == VideoTime::PerFrame || !video) {
       // Blocks of one temporal patch at t = s (images, and every frame of a per-frame family).
       double interval = 1.0;
-      if (s.video == VideoTime::Seconds && s.rules == RuleSet::Hf53) {
+      if (s.video == VideoTime::Seconds && constantTime && s.rules.imagesTakeSeconds) {
         const double entry = spg.empty() ? 1.0 : spgNext < spg.size() ? spg[spgNext] : -1.0;
         if (entry < 0.0)
-          throw InputError("rule set hf-5.3 fails on this layout: vision block " +
+          throw InputError("transformers " + s.release +
+                               " raises StopIteration on this layout: vision block " +
                                std::to_string(blockNo) + " finds no second_per_grid_ts entry (" +
                                countOf(static_cast<long long>(spg.size()), "video") +
-                               ", and images take entries too: transformers 5.3-5.5.3 raised "
-                               "StopIteration, issue #45325)",
+                               ", and images draw entries too: #45325, fixed by #45330 in 5.5.4)",
                            "rules");
         ++spgNext;
         interval = s.tokensPerSecond * std::trunc(entry);
@@ -90,7 +121,7 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
       for (int f = 0; f < seg.frames; ++f) {
         const double t = torchScaled(start, interval);
         BlockIds b = ruleBlock(
-            s.rules, frame, start, [](int) { return 0.0; }, t);
+            s.rules.block, frame, start, [](int) { return 0.0; }, t);
         all.ids.insert(all.ids.end(), b.ids.begin(), b.ids.end());
         all.walkMax = b.walkMax;
         start = b.walkMax + 1.0;
@@ -102,22 +133,24 @@ PositionIds hfRopeIndex(const Layout& layout, const RopeIndexSettings& s,
     if (s.video == VideoTime::FrameIndex) {
       ++videoNo;
       return ruleBlock(
-          s.rules, seg, off, [](int k) { return static_cast<double>(k); }, off);
+          s.rules.block, seg, off, [](int k) { return static_cast<double>(k); }, off);
     }
     const double secondsPerGrid = spg[videoNo++];
     double constantT = off;
-    if (s.rules == RuleSet::Hf53) {
+    if (constantTime) {
       if (spgNext >= spg.size())
-        throw InputError("rule set hf-5.3 fails on this layout: video " + std::to_string(videoNo) +
-                             " finds no second_per_grid_ts entry (images before it took them: "
-                             "transformers 5.3-5.5.3 raised StopIteration, issue #45325)",
+        throw InputError("transformers " + s.release +
+                             " raises StopIteration on this layout: video " +
+                             std::to_string(videoNo) +
+                             " finds no second_per_grid_ts entry (images before it drew them: "
+                             "#45325, fixed by #45330 in 5.5.4)",
                          "rules");
       const double interval = s.tokensPerSecond * std::trunc(spg[spgNext++]);
       constantT = torchScaled(off, interval);
     }
     return ruleBlock(
-        s.rules, seg, off,
-        [&](int k) { return secondsTRel(s.rules, k, secondsPerGrid, s.tokensPerSecond); },
+        s.rules.block, seg, off,
+        [&](int k) { return secondsTRel(s.rules.seconds, k, secondsPerGrid, s.tokensPerSecond); },
         constantT);
   };
 
@@ -134,12 +167,7 @@ FamilyDesign::FamilyDesign(std::string name, std::string title, std::string summ
                            VideoTime video)
     : DesignBase(std::move(name), std::move(title), std::move(summary), MetricSpace::Space,
                  [video] {
-                   std::vector<ParameterSpec> specs = {
-                       {"rules", "Rule set",
-                        "transformers release whose get_rope_index to follow: hf-4.57 (up to "
-                        "5.2, the reference rule), hf-5.3 (5.3.0-5.5.3, its bugs included), "
-                        "hf-main (after PRs #45330, #45400, #48669)",
-                        ParameterSpec::Kind::Choice, 0.0, 2.0, false, 0.0, ruleSetNames()}};
+                   std::vector<ParameterSpec> specs = {rulesParameterSpec()};
                    if (video == VideoTime::Seconds) {
                      specs.push_back({"tokens_per_second",
                                       "Tokens per second",
@@ -166,11 +194,34 @@ FamilyDesign::FamilyDesign(std::string name, std::string title, std::string summ
                  }()),
       video_(video) {}
 
+ParameterSpec rulesParameterSpec() {
+  const auto& releases = transformersReleases();
+  return {"rules",
+          "Rule set",
+          "transformers release whose get_rope_index (and processor) to follow: a release " +
+              releases.front() + " ... " + releases[releases.size() - 2] +
+              " or main (3cd1a23, 2026-08-21), or a named set (" + ruleSetAliasesText() + ")",
+          ParameterSpec::Kind::Choice,
+          0.0,
+          static_cast<double>(ruleSetNames().size() - 1),
+          false,
+          0.0,
+          ruleSetNames()};
+}
+
+RopeIndexSettings rulesOf(const std::string& family, double rulesParameter) {
+  const ResolvedRules r = resolveRules(family, static_cast<std::size_t>(rulesParameter));
+  RopeIndexSettings s;
+  s.rules = r.rules;
+  s.release = r.release;
+  return s;
+}
+
 PositionIds FamilyDesign::ids(const Layout& layout, const ParameterSet& params) const {
   const std::vector<ParameterSpec> specs = parameters();
   validateParameters(params, specs);
   RopeIndexSettings s;
-  s.rules = static_cast<RuleSet>(static_cast<int>(params.get("rules", specs)));
+  s = rulesOf(name(), params.get("rules", specs));
   s.video = video_;
   if (video_ == VideoTime::Seconds) {
     s.tokensPerSecond = params.get("tokens_per_second", specs);

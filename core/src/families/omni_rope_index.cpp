@@ -223,10 +223,7 @@ OmniDesign::OmniDesign(std::string name, std::string title, std::string summary,
           std::move(name), std::move(title), std::move(summary), MetricSpace::Space,
           [facts] {
             std::vector<ParameterSpec> specs = {
-                {"rules", "Rule set",
-                 "transformers release to follow; the omni get_rope_index is the same in all "
-                 "three (hf-4.57, hf-5.3, hf-main)",
-                 ParameterSpec::Kind::Choice, 0.0, 2.0, false, 0.0, ruleSetNames()},
+                rulesParameterSpec(),
                 {"position_id_per_seconds",
                  "Ids per second",
                  "Temporal ids per second of video and audio (thinker_config."
@@ -267,6 +264,7 @@ OmniDesign::OmniDesign(std::string name, std::string title, std::string summary,
 PositionIds OmniDesign::ids(const Layout& layout, const ParameterSet& params) const {
   const std::vector<ParameterSpec> specs = parameters();
   validateParameters(params, specs);
+  rulesOf(name(), params.get("rules", specs));  // refuses a release without the family
   OmniFacts o = facts_;
   o.positionIdPerSeconds = params.get("position_id_per_seconds", specs);
   if (!o.tokenMerge) o.secondsPerChunk = params.get("seconds_per_chunk", specs);

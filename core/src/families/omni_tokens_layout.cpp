@@ -19,7 +19,7 @@ namespace {
 
 }  // namespace
 
-Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
+Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse* used) {
   const ModelFamily& family = findFamily(model.family);
   const OmniFacts o = model.omni ? *model.omni : *family.omni();
   const SpecialTokenIds& tk = model.tokens;
@@ -35,6 +35,17 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
            : id == o.audioToken  ? Audio
                                  : Text;
   };
+  // mm_token_type_ids (0 text, 1 image, 2 video, 3 audio), where given, must agree with the ids.
+  for (std::size_t i = 0; i < in.mmTokenTypes.size() && i < n; ++i) {
+    static const char* kNames[] = {"text", "image", "video", "audio"};
+    const int want = kindOf(i) == Image ? 1 : kindOf(i) == Video ? 2 : kindOf(i) == Audio ? 3 : 0;
+    if (in.mmTokenTypes[i] != want)
+      fail("mm_token_type_ids[" + std::to_string(i) + "] is " + std::to_string(in.mmTokenTypes[i]) +
+           " (" + kNames[in.mmTokenTypes[i]] + ") but input_ids[" + std::to_string(i) +
+           "] = " + std::to_string(ids[i]) + " is " +
+           (want == 0 ? std::string("text") : std::string("the ") + kNames[want] + " token") +
+           ": the two come from different outputs");
+  }
   std::set<std::int64_t> special;
   for (std::int64_t id : {tk.visionStart, tk.visionEnd, o.audioStart, o.audioEnd})
     if (id >= 0) special.insert(id);
@@ -166,6 +177,10 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model) {
     i = j;
   }
   if (group >= 0) fail("video " + std::to_string(group) + " with its sound has no <|audio_eos|>");
+  if (used) {  // a row of a batch: the grids after its own belong to the next rows
+    *used = {nextImage, nextVideo, audios};
+    return layout;
+  }
   if (nextImage != in.imageGrids.size())
     fail("image_grid_thw has " + std::to_string(in.imageGrids.size()) +
          " entries, input_ids hold " + std::to_string(nextImage) + " images");

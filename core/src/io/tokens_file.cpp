@@ -13,12 +13,18 @@
 #include <set>
 
 #include "ropescope/errors.h"
+#include "ropescope/npy.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
 using json = nlohmann::json;
 
 namespace {
+
+std::string entries(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " entry" : " entries");
+}
 
 [[noreturn]] void fail(const std::string& what) {
   throw InputError(what, "tokens");
@@ -156,22 +162,24 @@ std::string shapeText(const std::vector<std::size_t>& s) {
   return out + "]";
 }
 
-// A per-token key ([N] or [1, N]) as whole numbers in [lo, hi].
-std::vector<long long> sequence(const Tensor& t, const std::string& key, const std::string& what,
-                                long long lo, long long hi) {
-  if (t.shape.size() == 2 && t.shape[0] != 1)
-    fail(what + ": \"" + key + "\" holds a batch of " + std::to_string(t.shape[0]) +
-         " sequences; save one (e.g. {k: v[:1].tolist() ...})");
+// A per-token key ([N], [1, N] or [B, N]) as rows of whole numbers in [lo, hi].
+std::vector<std::vector<long long>> rowsOf(const Tensor& t, const std::string& key,
+                                           const std::string& what, long long lo, long long hi) {
   if (t.shape.size() != 1 && t.shape.size() != 2)
-    fail(what + ": \"" + key + "\" must be [N] or [1, N] (got shape " + shapeText(t.shape) + ")");
-  std::vector<long long> out;
-  out.reserve(t.values.size());
+    fail(what + ": \"" + key + "\" must be [N], [1, N] or [B, N] (got shape " + shapeText(t.shape) +
+         ")");
+  const std::size_t rows = t.shape.size() == 2 ? t.shape[0] : 1;
+  const std::size_t n = t.shape.back();
+  std::vector<std::vector<long long>> out(rows);
   for (std::size_t i = 0; i < t.values.size(); ++i) {
     const double v = t.values[i];
-    if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || v != std::floor(v))
-      fail(what + ": \"" + key + "\"[" + std::to_string(i) + "] must be a whole number in " +
-           std::to_string(lo) + ".." + std::to_string(hi) + " (got " + json(v).dump() + ")");
-    out.push_back(static_cast<long long>(v));
+    if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || v != std::floor(v)) {
+      const std::string at =
+          rows > 1 ? std::to_string(i / n) + "][" + std::to_string(i % n) : std::to_string(i);
+      fail(what + ": \"" + key + "\"[" + at + "] must be a whole number in " + std::to_string(lo) +
+           ".." + std::to_string(hi) + " (got " + json(v).dump() + ")");
+    }
+    out[i / std::max<std::size_t>(n, 1)].push_back(static_cast<long long>(v));
   }
   return out;
 }
@@ -197,40 +205,50 @@ std::vector<std::array<long long, 3>> grids(const Tensor& t, const std::string& 
   return out;
 }
 
-TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& what) {
-  TokenInput in;
+TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what) {
   const auto ids = found.find("input_ids");
   if (ids == found.end())
     fail(what +
          ": no \"input_ids\" (save the processor's whole output: "
          "json.dump({k: v.tolist() for k, v in inputs.items()}, f))");
-  const std::vector<long long> all = sequence(ids->second, "input_ids", what, 0, 1LL << 40);
-  const std::size_t n = all.size();
-  std::vector<long long> mask(n, 1), types;
+  const std::vector<std::vector<long long>> all =
+      rowsOf(ids->second, "input_ids", what, 0, 1LL << 40);
+  const std::size_t rows = all.size();
+  if (rows == 0 || all.front().empty()) fail(what + ": no tokens (input_ids empty)");
+  const std::size_t n = all.front().size();
+  std::vector<std::vector<long long>> mask(rows, std::vector<long long>(n, 1)), types;
   for (const char* key : {"attention_mask", "mm_token_type_ids"}) {
     const auto it = found.find(key);
     if (it == found.end()) continue;
-    std::vector<long long> v =
-        sequence(it->second, key, what, 0, std::string(key) == "attention_mask" ? 1 : 2);
-    if (v.size() != n)
-      fail(what + ": \"" + key + "\" has " + std::to_string(v.size()) + " entries, \"input_ids\" " +
-           std::to_string(n));
+    // mm_token_type_ids: 0 text, 1 image, 2 video, 3 audio
+    // (ProcessorMixin.create_mm_token_type_ids).
+    std::vector<std::vector<long long>> v =
+        rowsOf(it->second, key, what, 0, std::string(key) == "attention_mask" ? 1 : 3);
+    if (v.size() != rows || v.front().size() != n)
+      fail(what + ": \"" + key + "\" has shape " + shapeText(it->second.shape) +
+           ", \"input_ids\" " + shapeText(ids->second.shape));
     (std::string(key) == "attention_mask" ? mask : types) = std::move(v);
   }
-  in.kept.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    in.kept[i] = mask[i] != 0;
-    if (mask[i] == 0) {
-      ++in.paddingDropped;
-      continue;
+  TokenRows out(rows);
+  for (std::size_t b = 0; b < rows; ++b) {
+    TokenInput& in = out[b];
+    const std::string row = rows > 1 ? " row " + std::to_string(b) : std::string();
+    in.kept.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      in.kept[i] = mask[b][i] != 0;
+      if (mask[b][i] == 0) {
+        ++in.paddingDropped;
+        continue;
+      }
+      in.inputIds.push_back(all[b][i]);
+      if (!types.empty()) in.mmTokenTypes.push_back(static_cast<int>(types[b][i]));
     }
-    in.inputIds.push_back(all[i]);
-    if (!types.empty()) in.mmTokenTypes.push_back(static_cast<int>(types[i]));
+    if (in.inputIds.empty()) fail(what + ":" + row + " no tokens (input_ids empty or all padding)");
+    if (in.inputIds.size() > kMaxLayoutTokens)
+      fail(what + ":" + row + " " + std::to_string(in.inputIds.size()) + " tokens (limit " +
+           std::to_string(kMaxLayoutTokens) + ")");
   }
-  if (in.inputIds.empty()) fail(what + ": no tokens (input_ids empty or all padding)");
-  if (in.inputIds.size() > kMaxLayoutTokens)
-    fail(what + ": " + std::to_string(in.inputIds.size()) + " tokens (limit " +
-         std::to_string(kMaxLayoutTokens) + ")");
+  TokenInput in;  // the batch's grids, given to every row
   if (auto it = found.find("image_grid_thw"); it != found.end())
     in.imageGrids = grids(it->second, "image_grid_thw", what);
   if (auto it = found.find("video_grid_thw"); it != found.end())
@@ -288,7 +306,21 @@ TokenInput assemble(std::map<std::string, Tensor>& found, const std::string& wha
       in.audioFeatureLengths.push_back(static_cast<long long>(v));
     }
   }
-  return in;
+  for (TokenInput& row : out) {
+    row.imageGrids = in.imageGrids;
+    row.videoGrids = in.videoGrids;
+    row.secondsPerGrid = in.secondsPerGrid;
+    row.audioFeatureLengths = in.audioFeatureLengths;
+  }
+  return out;
+}
+
+TokenInput single(TokenRows rows, const std::string& what) {
+  if (rows.size() != 1)
+    fail(what + ": \"input_ids\" holds a batch of " + std::to_string(rows.size()) +
+         " sequences; pick one with --row 0.." + std::to_string(rows.size() - 1) +
+         " (or save one: {k: v[:1].tolist() ...})");
+  return std::move(rows.front());
 }
 
 }  // namespace
@@ -303,13 +335,17 @@ std::string gridThwText(const std::array<long long, 3>& g) {
   return s;
 }
 
-TokenInput tokensFromJson(std::string_view text, const std::string& what) {
+TokenRows tokenRowsFromJson(std::string_view text, const std::string& what) {
   Reader r(what);
   nlohmann::json::sax_parse(text.begin(), text.end(), &r);
   return assemble(r.found, what);
 }
 
-TokenInput readTokensFile(const std::string& path) {
+TokenInput tokensFromJson(std::string_view text, const std::string& what) {
+  return single(tokenRowsFromJson(text, what), what);
+}
+
+TokenRows readTokenRows(const std::string& path) {
   const std::string what = "tokens file \"" + path + "\"";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -320,6 +356,19 @@ TokenInput readTokensFile(const std::string& path) {
     fail(what +
          " is larger than 2 GiB (save it without pixel_values: ropescope does not read "
          "them)");
+  if (std::filesystem::path(path).extension() == ".npz") {
+    std::map<std::string, Tensor> found;
+    for (auto& [key, a] : readNpzNumbers(path, what)) {
+      if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) continue;
+      Tensor t;
+      t.shape = a.shape;
+      t.values = std::move(a.data);
+      t.integral = a.dtype.find('f') == std::string::npos;
+      if (t.shape.empty() && t.values.size() != 1) fail(what + ": \"" + key + "\" is malformed");
+      found[key] = std::move(t);
+    }
+    return assemble(found, what);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(what + " cannot be opened");
   Reader r(what);
@@ -327,11 +376,60 @@ TokenInput readTokensFile(const std::string& path) {
   return assemble(r.found, what);
 }
 
-namespace {
-
-std::string entries(std::size_t n) {
-  return std::to_string(n) + (n == 1 ? " entry" : " entries");
+TokenInput readTokensFile(const std::string& path) {
+  return single(readTokenRows(path), "tokens file \"" + path + "\"");
 }
+
+TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model) {
+  if (rows.empty()) return rows;
+  const TokenInput all = rows.front();  // every row holds the batch's grids
+  std::size_t image = 0, video = 0, audio = 0;
+  const auto from = [](const auto& list, std::size_t at, std::size_t count) {
+    using List = std::decay_t<decltype(list)>;
+    if (at >= list.size()) return List{};
+    const std::size_t end = count >= list.size() - at ? list.size() : at + count;
+    return List(list.begin() + static_cast<std::ptrdiff_t>(at),
+                list.begin() + static_cast<std::ptrdiff_t>(end));
+  };
+  const std::size_t all_ = static_cast<std::size_t>(-1);
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    TokenInput& row = rows[b];
+    const std::string where = rows.size() > 1 ? "tokens: row " + std::to_string(b) + ": " : "";
+    row.imageGrids = from(all.imageGrids, image, all_);
+    row.videoGrids = from(all.videoGrids, video, all_);
+    row.secondsPerGrid = from(all.secondsPerGrid, video, all_);
+    row.audioFeatureLengths = from(all.audioFeatureLengths, audio, all_);
+    GridUse used;
+    try {
+      (void)layoutFromTokens(row, model, &used);
+    } catch (const InputError& e) {
+      if (rows.size() == 1) throw;
+      std::string m = e.what();
+      if (m.rfind("tokens: ", 0) == 0) m.erase(0, 8);
+      fail(where + m);
+    }
+    row.imageGrids = from(all.imageGrids, image, used.images);
+    row.videoGrids = from(all.videoGrids, video, used.videos);
+    row.secondsPerGrid = from(all.secondsPerGrid, video, used.videos);
+    row.audioFeatureLengths = from(all.audioFeatureLengths, audio, used.audios);
+    image += used.images;
+    video += used.videos;
+    audio += used.audios;
+  }
+  const auto left = [&](std::size_t taken, std::size_t total, const char* key, const char* what) {
+    if (taken != total)
+      fail("tokens: " + std::string(key) + " has " + entries(total) + ", input_ids hold " +
+           countOf(static_cast<long long>(taken), what) +
+           (rows.size() > 1 ? " in all " + std::to_string(rows.size()) + " rows" : std::string()));
+  };
+  left(image, all.imageGrids.size(), "image_grid_thw", "image");
+  left(video, all.videoGrids.size(), "video_grid_thw", "video");
+  if (!all.audioFeatureLengths.empty())
+    left(audio, all.audioFeatureLengths.size(), "feature_attention_mask", "audio");
+  return rows;
+}
+
+namespace {
 
 struct Visual {
   std::size_t start = 0;
@@ -339,11 +437,36 @@ struct Visual {
   int frame = -1;  // per-frame families: the frame of its video; else -1
 };
 
+// mm_token_type_ids[i] against input_ids[i]: an image or video placeholder typed as text or as
+// the other modality, and audio in a family without audio, are refused (a file mixed from two
+// outputs).
+void checkTokenType(const TokenInput& in, std::size_t i, const ModelFamily& family,
+                    const SpecialTokenIds& tk) {
+  static const char* kNames[] = {"text", "image", "video", "audio"};
+  const int type = in.mmTokenTypes[i];
+  const std::int64_t id = in.inputIds[i];
+  const bool framesAsImages = family.videoTokens() == VideoTokens::FramesAsImages;
+  int want = id == tk.imageToken ? 1 : id == tk.videoToken ? 2 : 0;
+  if (framesAsImages && want == 1 && type == 2) want = 2;  // GLM: a frame's image tokens
+  if (type == 3)
+    fail("tokens: mm_token_type_ids[" + std::to_string(i) + "] is 3 (audio), but " +
+         family.title() + " takes no audio (an omni family does)");
+  // Types decide the modality (a checkpoint may use other ids than its config's): refused is a
+  // placeholder of one modality typed as another.
+  if (type != want && want != 0)
+    fail("tokens: mm_token_type_ids[" + std::to_string(i) + "] is " + std::to_string(type) + " (" +
+         kNames[type] + ") but input_ids[" + std::to_string(i) + "] = " + std::to_string(id) +
+         " is " +
+         (want == 0 ? std::string("no image or video token")
+                    : "the " + std::string(kNames[want]) + " token") +
+         " of " + family.title() + ": the two come from different outputs");
+}
+
 }  // namespace
 
-Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
+Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse* used) {
   const ModelFamily& family = findFamily(model.family);
-  if (family.omni()) return omniLayoutFromTokens(in, model);
+  if (family.omni()) return omniLayoutFromTokens(in, model, used);
   const SpecialTokenIds& tk = model.tokens;
   const VideoTokens form = family.videoTokens();
   const long long m = model.spatialMerge;
@@ -361,6 +484,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
   bool inVideo = false;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t id = in.inputIds[i];
+    if (!in.mmTokenTypes.empty()) checkTokenType(in, i, family, tk);
     int t = !in.mmTokenTypes.empty() ? in.mmTokenTypes[i]
             : id == tk.imageToken    ? 1
             : id == tk.videoToken    ? 2
@@ -452,7 +576,8 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
     }
     i = j;
   }
-  if (nextImage != in.imageGrids.size())
+  if (used) *used = {nextImage, nextVideo, 0};
+  if (nextImage != in.imageGrids.size() && !used)
     fail("tokens: image_grid_thw has " + entries(in.imageGrids.size()) + ", input_ids hold " +
          countOf(static_cast<long long>(nextImage), "image"));
   if (nextFrame != 0)
@@ -460,7 +585,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model) {
          std::to_string(nextVideo) + "] = " + gridThwText(in.videoGrids[nextVideo]) +
          "): " + std::to_string(in.videoGrids[nextVideo][0]) + " frames expected, input_ids hold " +
          std::to_string(nextFrame));
-  if (nextVideo != in.videoGrids.size())
+  if (nextVideo != in.videoGrids.size() && !used)
     fail("tokens: video_grid_thw has " + entries(in.videoGrids.size()) + ", input_ids hold " +
          countOf(static_cast<long long>(nextVideo), "video"));
 

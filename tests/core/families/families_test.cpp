@@ -1,7 +1,8 @@
 // Model families (issue 13): the registry, get_rope_index under the three rule sets against
 // vectors derived by hand from the transformers code, the published golden vectors
-// (docs/reference-data.md#values-checked-outside-the-golden-files), the rotary of the released checkpoints
-// against the direct formula, and the layout spec items that write a model's token sequence.
+// (docs/reference-data.md#values-checked-outside-the-golden-files), the rotary of the released
+// checkpoints against the direct formula, and the layout spec items that write a model's token
+// sequence.
 //
 // Conventions of the hand derivations below (read from transformers' modeling_*.py):
 // - Grids in a layout are LLM grids: ViT grid (T, H, W) -> v<T>x<H/2>x<W/2>.
@@ -110,7 +111,10 @@ TEST(Families, RuleSetNamesParseBack) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "rules");
-    EXPECT_STREQ(e.what(), "unknown rule set \"hf-4.50\" (accepted: hf-4.57, hf-5.3, hf-main)");
+    EXPECT_STREQ(
+        e.what(),
+        "unknown rule set \"hf-4.50\" (accepted: hf-4.57, hf-5.3, hf-main, or a transformers "
+        "release 4.45.0 ... 5.15.0 or main, e.g. 5.5.4; 5.10.0 was never released)");
   }
 }
 

@@ -253,9 +253,9 @@ TEST(TokensFile, BadFilesGiveOneLine) {
   EXPECT_NE(err(R"({"input_ids": [1, "2"]})").find("must hold numbers"), std::string::npos);
   EXPECT_NE(err(R"({"input_ids": [1, 2.5]})").find("input_ids\"[1] must be a whole number"),
             std::string::npos);
-  EXPECT_NE(err(R"({"input_ids": [1, 2], "attention_mask": [1]})").find("has 1 entries"),
+  EXPECT_NE(err(R"({"input_ids": [1, 2], "attention_mask": [1]})").find("has shape [1]"),
             std::string::npos);
-  EXPECT_NE(err(R"({"input_ids": [1, 2], "mm_token_type_ids": [0, 3]})").find("0..2"),
+  EXPECT_NE(err(R"({"input_ids": [1, 2], "mm_token_type_ids": [0, 4]})").find("0..3"),
             std::string::npos);
   EXPECT_NE(err(R"({"input_ids": [1], "input_ids": [2]})").find("given twice"), std::string::npos);
   EXPECT_NE(err(R"({"input_ids": [1], "video_grid_thw": [[2, 4, 4]], "second_per_grid_ts":
@@ -332,4 +332,68 @@ TEST(TokensFile, AnObjectWhereAListBelongsIsOneLine) {
       EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     }
   }
+}
+
+// Issue 43: what current processors write.
+TEST(TokensFile, BatchRowsTakeTheirOwnGrids) {
+  // Row 0: image (1, 4, 6), row 1 (left padded): image (1, 4, 4); the grids concatenated.
+  const json j = {{"input_ids",
+                   {cat({{10, 11, 12, kVs}, repeat(kImg, 6), {kVe, 13, 14}}),
+                    cat({{kPad, kPad, kPad, 20, 21, 22, kVs}, repeat(kImg, 4), {kVe, 23}})}},
+                  {"attention_mask", {repeat(1, 13), cat({{0, 0, 0}, repeat(1, 10)})}},
+                  {"image_grid_thw", {{1, 4, 6}, {1, 4, 4}}}};
+  const ModelConfig m = readModelConfig("qwen2.5-vl-7b");
+  const TokenRows rows = splitBatchRows(tokenRowsFromJson(j.dump()), m);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].imageGrids, (std::vector<std::array<long long, 3>>{{1, 4, 6}}));
+  EXPECT_EQ(rows[1].imageGrids, (std::vector<std::array<long long, 3>>{{1, 4, 4}}));
+  EXPECT_EQ(rows[1].paddingDropped, 3u);
+  EXPECT_EQ(layoutFromTokens(rows[1], m).tokenCount(), 10u);
+  // The same batch saved with np.savez (int64 arrays, a pixel_values skipped).
+  const TokenRows npz = splitBatchRows(readTokenRows(ROPESCOPE_TEST_DATA "/qwen_batch.npz"), m);
+  ASSERT_EQ(npz.size(), 2u);
+  EXPECT_EQ(npz[0].inputIds, rows[0].inputIds);
+  EXPECT_EQ(npz[1].imageGrids, rows[1].imageGrids);
+  const std::string e =
+      errorOf([] { readTokenRows(ROPESCOPE_TEST_DATA "/qwen_batch_compressed.npz"); });
+  EXPECT_NE(e.find("np.savez_compressed"), std::string::npos) << e;
+  // A grid left over, and a row whose tokens no grid describes, are refused naming the row.
+  json extra = j;
+  extra["image_grid_thw"].push_back({1, 4, 4});
+  EXPECT_NE(errorOf([&] {
+              splitBatchRows(tokenRowsFromJson(extra.dump()), m);
+            }).find("image_grid_thw has 3 entries, input_ids hold 2 images in all 2 rows"),
+            std::string::npos);
+  json fewer = j;
+  fewer["image_grid_thw"] = {{1, 4, 6}};
+  EXPECT_NE(errorOf([&] {
+              splitBatchRows(tokenRowsFromJson(fewer.dump()), m);
+            }).find("tokens: row 1: input_ids hold 4 more image tokens"),
+            std::string::npos);
+}
+
+TEST(TokensFile, AudioTypeThreeAndFloatArrays) {
+  // mm_token_type_ids 3 marks audio (ProcessorMixin.create_mm_token_type_ids): read, and a VL
+  // family refuses it in one line; float arrays (tolist() of a float tensor) read as integers.
+  json j = qwenImage();
+  j["mm_token_type_ids"] = {cat({{0, 0, 0, 0, 0, 0}, repeat(1, 6), {0, 0, 3}})};
+  const TokenInput in = tokensFromJson(j.dump());
+  EXPECT_EQ(in.mmTokenTypes.back(), 3);
+  const std::string e = errorOf([&] { layoutFromTokens(in, readModelConfig("qwen2.5-vl-7b")); });
+  EXPECT_NE(e.find("mm_token_type_ids[12] is 3 (audio), but Qwen2.5-VL takes no audio"),
+            std::string::npos)
+      << e;
+  // Type ids that contradict the token ids.
+  j["mm_token_type_ids"] = {cat({{0, 0, 0, 0, 0, 0, 0}, repeat(1, 5), {0, 0, 0}})};
+  const std::string c = errorOf(
+      [&] { layoutFromTokens(tokensFromJson(j.dump()), readModelConfig("qwen2.5-vl-7b")); });
+  EXPECT_NE(c.find("mm_token_type_ids[4] is 0 (text) but input_ids[4] = 151655 is the image "
+                   "token of Qwen2.5-VL"),
+            std::string::npos)
+      << c;
+  json f = qwenImage();
+  std::vector<double> asFloat;
+  for (const auto& v : f["input_ids"][0]) asFloat.push_back(v.get<double>());
+  f["input_ids"] = {asFloat};
+  EXPECT_EQ(tokensFromJson(f.dump()), tokensFromJson(qwenImage().dump()));
 }

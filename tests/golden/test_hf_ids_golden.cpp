@@ -1,0 +1,224 @@
+// Golden position ids from executing transformers: data/hf_ids_golden.jsonl holds, per model
+// family x release (the first and the last release of every behaviour class, and main), what
+// that release's own processor wrote for a case and what its own get_rope_index returned (ids,
+// rope_deltas, or what it raised); docs/reference-data.md#hf_ids_goldenjsonl says how it was
+// made (scripts/regen-ids-golden.py). Every line is replayed: the processor output is read as a
+// tokens file (every row of a batch), ropescope computes the ids under the rule set of that
+// release, and the ids of the kept tokens, the padding's positions and rope_deltas (as the
+// release returns them) must be equal; where transformers raised, ropescope must refuse in one
+// line naming the release.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ropescope/errors.h"
+#include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
+#include "ropescope/position_design.h"
+#include "ropescope/tokens_file.h"
+#include "ropescope/transformers_release.h"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace ropescope;
+
+// The oracle's family keys -> ropescope's family and the config it was run with (the shipped
+// configs hold the checkpoints' token ids; the omni ones are the oracle's, copied to data/).
+struct FamilyConfig {
+  const char* oracle;
+  const char* family;
+  std::string folder;
+};
+const std::vector<FamilyConfig>& families() {
+  static const std::vector<FamilyConfig> f = {
+      {"qwen2_vl", "qwen2-vl", ROPESCOPE_MODELS "/qwen2-vl-7b"},
+      {"qwen2_5_vl", "qwen2.5-vl", ROPESCOPE_MODELS "/qwen2.5-vl-7b"},
+      {"qwen3_vl", "qwen3-vl", ROPESCOPE_MODELS "/qwen3-vl-8b"},
+      {"qwen3_5", "qwen3.5", ROPESCOPE_MODELS "/qwen3.5-0.8b"},
+      {"glm4v", "glm4v", ROPESCOPE_MODELS "/glm-4.1v-9b-thinking"},
+      {"ernie4_5_vl", "ernie4.5-vl", ROPESCOPE_MODELS "/ernie-4.5-vl-28b-a3b"},
+      {"qwen2_5_omni", "qwen2.5-omni", ROPESCOPE_GOLDEN_DIR "/hf_ids_models/qwen2.5-omni"},
+      {"qwen3_omni", "qwen3-omni", ROPESCOPE_GOLDEN_DIR "/hf_ids_models/qwen3-omni"},
+  };
+  return f;
+}
+
+const FamilyConfig& familyOf(const std::string& oracle) {
+  for (const FamilyConfig& f : families())
+    if (oracle == f.oracle) return f;
+  throw std::runtime_error("unknown family " + oracle);
+}
+
+std::vector<json> goldenLines() {
+  std::ifstream in(ROPESCOPE_GOLDEN_DIR "/hf_ids_golden.jsonl");
+  std::vector<json> out;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(json::parse(line));
+  return out;
+}
+
+// Cases where transformers' own processor writes tokens that disagree with its grids, and
+// ropescope refuses the tokens file. GLM-4.1V 4.53.2-5.9.0: an image before a video takes that
+// video's frame tokens (transformers' get_rope_index still returns ids, laid over the wrong
+// tokens; fixed by #45493 in 5.10.1). GLM-4.1V 4.53.0-4.53.1: a video is written as one frame
+// (#39172), and with an image before it or a second video the counts disagree (transformers
+// raises there too).
+bool refusedProcessorBug(const std::string& family, const std::string& version,
+                         const std::string& caseName) {
+  if (family != "glm4v") return false;
+  const std::size_t v = *releaseIndex(version);
+  if (v < *releaseIndex("4.53.2")) return caseName == "image_video" || caseName == "two_videos";
+  return caseName == "image_video" && v < *releaseIndex("5.10.1");
+}
+
+struct Tally {
+  int agreed = 0, raisedAgreed = 0, refusedBug = 0;
+  std::vector<std::string> failures;
+};
+
+// The (t, h, w) of token i of row b.
+std::array<double, 3> goldenId(const json& pos, bool batched, std::size_t b, std::size_t i) {
+  std::array<double, 3> id{};
+  for (std::size_t a = 0; a < 3; ++a)
+    id[a] = batched ? pos[a][b][i].get<double>() : pos[a][i].get<double>();
+  return id;
+}
+
+void replay(const json& g, std::map<std::string, ModelConfig>& configs, Tally& t) {
+  const std::string oracleFamily = g["family"];
+  const FamilyConfig& fc = familyOf(oracleFamily);
+  const std::string version = g["version"].get<std::string>() == "main"
+                                  ? "main"
+                                  : g["version"].get<std::string>().substr(1);
+  const std::string caseName = g["case"];
+  const std::string label = std::string(fc.family) + " " + version + " " + caseName;
+  if (!configs.count(fc.family)) configs[fc.family] = readModelConfig(fc.folder);
+  const ModelConfig& model = configs[fc.family];
+  const RuleSet rules = parseRuleSet(version);
+  const bool raised = !g["error"].is_null();
+  if (g["inputs"].is_null()) {
+    t.failures.push_back(label + ": the processor raised: " + g["error"].get<std::string>());
+    return;
+  }
+  TokenRows rows;
+  std::vector<Layout> layouts;
+  try {
+    rows = splitBatchRows(tokenRowsFromJson(g["inputs"].dump(), label), model);
+    for (const TokenInput& row : rows) layouts.push_back(layoutFromTokens(row, model));
+  } catch (const InputError& e) {
+    if (refusedProcessorBug(fc.family, version, caseName)) {
+      ++t.refusedBug;
+      return;
+    }
+    t.failures.push_back(label + ": tokens refused: " + e.what());
+    return;
+  }
+  Scene scene = applyModel(Scene{}, model);
+  ParameterSet params = scene.designParams;
+  params.set("rules", static_cast<double>(rules));
+  const PositionDesign& design = findDesign(fc.family);
+  const ResolvedRules resolved = resolveRules(fc.family, static_cast<std::size_t>(rules));
+  const bool batched = rows.size() > 1;
+  // Where transformers raised, ropescope must refuse the batch or one of its rows, naming the
+  // release.
+  const auto namesRelease = [&](const std::string& m) {
+    return m.rfind("transformers " + version + " raises ", 0) == 0;
+  };
+  std::vector<PositionIds> rowIds(rows.size());
+  std::string refusal = batchRaises(resolved, fc.family, layouts);
+  for (std::size_t b = 0; b < rows.size() && refusal.empty(); ++b) {
+    try {
+      rowIds[b] = design.ids(layouts[b], params);
+    } catch (const InputError& e) {
+      refusal = e.what();
+    }
+  }
+  if (raised || !refusal.empty()) {
+    if (raised && namesRelease(refusal))
+      ++t.raisedAgreed;
+    else if (raised)
+      t.failures.push_back(label + ": transformers raised (" + g["error"].get<std::string>() +
+                           "), ropescope " +
+                           (refusal.empty() ? "gave ids" : "refused: " + refusal));
+    else
+      t.failures.push_back(label + ": ropescope refused (" + refusal + "), transformers gave ids");
+    return;
+  }
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    const PositionIds& ids = rowIds[b];
+    const json& pos = g["position_ids"];
+    const std::vector<bool>& kept = rows[b].kept;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      const auto want = goldenId(pos, batched, b, i);
+      const double pad = resolved.rules.padPosition;
+      const std::array<double, 3> got =
+          kept[i] ? std::array<double, 3>{ids.ids[k][0], ids.ids[k][1], ids.ids[k][2]}
+                  : std::array<double, 3>{pad, pad, pad};
+      if (got != want) {
+        std::ostringstream o;
+        o << label << " row " << b << ": token " << i << (kept[i] ? "" : " (padding)")
+          << ": ropescope (" << got[0] << ", " << got[1] << ", " << got[2] << "), transformers ("
+          << want[0] << ", " << want[1] << ", " << want[2] << ")";
+        t.failures.push_back(o.str());
+        return;
+      }
+      if (kept[i]) ++k;
+    }
+    const std::size_t n = ids.ids.size();
+    const double delta =
+        resolved.rules.delta == DeltaRule::UnpaddedLength
+            ? ids.ropeDelta
+            : ropeDeltaAsReturned(resolved.rules, ids.ropeDelta + static_cast<double>(n) - 1.0, n,
+                                  kept.size());
+    const double wantDelta = g["rope_deltas"][b].get<double>();
+    if (delta != wantDelta) {
+      std::ostringstream o;
+      o << label << " row " << b << ": rope_deltas ropescope " << delta << ", transformers "
+        << wantDelta;
+      t.failures.push_back(o.str());
+      return;
+    }
+  }
+  ++t.agreed;
+}
+
+TEST(HfIdsGolden, EveryFamilyAndReleaseAgreesWithTransformers) {
+  const std::vector<json> lines = goldenLines();
+  ASSERT_GT(lines.size(), 900u) << "data/hf_ids_golden.jsonl missing or short";
+  std::map<std::string, ModelConfig> configs;
+  Tally t;
+  for (const json& g : lines) replay(g, configs, t);
+  std::string shown;
+  for (std::size_t i = 0; i < t.failures.size() && i < 40; ++i) shown += t.failures[i] + "\n";
+  EXPECT_TRUE(t.failures.empty()) << t.failures.size() << " of " << lines.size()
+                                  << " cases disagree:\n"
+                                  << shown;
+  // Raised cases are a part of the set: a replay that silently skipped them would not count.
+  EXPECT_GT(t.raisedAgreed, 30);
+  EXPECT_EQ(t.agreed + t.raisedAgreed + t.refusedBug + static_cast<int>(t.failures.size()),
+            static_cast<int>(lines.size()));
+}
+
+// Every family and every class of the release table appears in the golden set: a class added to
+// the table without golden cases, or a family without any, fails here.
+TEST(HfIdsGolden, CoversEveryReleaseClass) {
+  std::map<std::string, std::set<std::string>> versions;
+  for (const json& g : goldenLines()) {
+    const std::string v = g["version"];
+    versions[familyOf(g["family"]).family].insert(v == "main" ? v : v.substr(1));
+  }
+  for (const FamilyConfig& f : families())
+    for (const ReleaseClass& c : releaseClasses(f.family))
+      EXPECT_TRUE(versions[f.family].count(c.first)) << f.family << " " << c.first;
+}
+
+}  // namespace
