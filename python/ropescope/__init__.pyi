@@ -89,7 +89,8 @@ def ids(layout: Optional[Text] = None, *, design: Optional[str] = None,
         head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
         pairs: Optional[str] = None, base: Optional[float] = None,
         sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
-        kv_head: Optional[int] = None, **params: Any) -> Float64Array: ...
+        kv_head: Optional[int] = None, row: Optional[int] = None,
+        **params: Any) -> Float64Array: ...
 
 def ptd(layout: Optional[Text] = None, *, design: Optional[str] = None,
         scene: Optional[SceneInput] = None, model: Optional[Model] = None,
@@ -104,7 +105,8 @@ def ptd(layout: Optional[Text] = None, *, design: Optional[str] = None,
         pairs: Optional[str] = None, base: Optional[float] = None,
         sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
         kv_head: Optional[int] = None, from_: Optional[str] = None, to: Optional[str] = None,
-        threads: Optional[int] = None, **params: Any) -> float: ...
+        threads: Optional[int] = None, row: Optional[int] = None,
+        **params: Any) -> float: ...
 
 def bias_spread(layout: Optional[Text] = None, *, design: Optional[str] = None,
                 scene: Optional[SceneInput] = None, model: Optional[Model] = None,
@@ -120,7 +122,8 @@ def bias_spread(layout: Optional[Text] = None, *, design: Optional[str] = None,
                 base: Optional[float] = None, sections: Optional[Numbers] = None,
                 kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
                 from_: Optional[str] = None, to: Optional[str] = None,
-                threads: Optional[int] = None, **params: Any) -> float: ...
+                threads: Optional[int] = None, max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None, row: Optional[int] = None,
+        **params: Any) -> float: ...
 
 def compare(layout: Optional[Text] = None, *, design: Optional[str] = None,
             scene: Optional[SceneInput] = None, model: Optional[Model] = None,
@@ -135,7 +138,8 @@ def compare(layout: Optional[Text] = None, *, design: Optional[str] = None,
             pairs: Optional[str] = None, base: Optional[float] = None,
             sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
             kv_head: Optional[int] = None, threads: Optional[int] = None,
-            **params: Any) -> DesignComparison: ...
+            row: Optional[int] = None,
+        **params: Any) -> DesignComparison: ...
 
 def profile(layout: Optional[Text] = None, *, text: int = 0, design: Optional[str] = None,
             scene: Optional[SceneInput] = None, model: Optional[Model] = None,
@@ -150,7 +154,8 @@ def profile(layout: Optional[Text] = None, *, text: int = 0, design: Optional[st
             pairs: Optional[str] = None, base: Optional[float] = None,
             sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
             kv_head: Optional[int] = None, threads: Optional[int] = None,
-            **params: Any) -> BiasProfile: ...
+            max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None, row: Optional[int] = None,
+        **params: Any) -> BiasProfile: ...
 
 def decay(*, plan: Optional[str] = None, base: Optional[float] = None,
           axis: Optional[str] = None, max_distance: Optional[int] = None,
@@ -159,7 +164,8 @@ def decay(*, plan: Optional[str] = None, base: Optional[float] = None,
           pairs: Optional[str] = None, sections: Optional[Numbers] = None,
           kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
           direction: Optional[Sequence[float]] = None, form: Optional[str] = None,
-          threads: Optional[int] = None) -> DecayCurve: ...
+          threads: Optional[int] = None,
+        max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None) -> DecayCurve: ...
 
 def decay_axes(*, plan: Optional[str] = None, base: Optional[float] = None,
                max_distance: Optional[int] = None, model: Optional[Model] = None,
@@ -167,14 +173,16 @@ def decay_axes(*, plan: Optional[str] = None, base: Optional[float] = None,
                rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
                sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
                kv_head: Optional[int] = None, form: Optional[str] = None,
-               threads: Optional[int] = None) -> DecayAxes: ...
+               threads: Optional[int] = None,
+        max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None) -> DecayAxes: ...
 
 def freqs(*, plan: Optional[str] = None, base: Optional[float] = None,
           model: Optional[Model] = None, scene: Optional[SceneInput] = None,
           head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
           pairs: Optional[str] = None, sections: Optional[Numbers] = None,
           kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
-          context: Optional[float] = None) -> Wavelengths: ...
+          context: Optional[float] = None,
+        max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None) -> Wavelengths: ...
 
 def grid(*pictures: Text, grid_preset: Optional[str] = None, preset: Optional[str] = None,
          min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
@@ -197,7 +205,8 @@ def attention(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = No
               rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
               base: Optional[float] = None, sections: Optional[Numbers] = None,
               kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
-              **params: Any) -> npt.NDArray[np.float32]: ...
+              row: Optional[int] = None,
+        **params: Any) -> npt.NDArray[np.float32]: ...
 
 def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,
           scene: Optional[SceneInput] = None, model: Optional[Model] = None,
@@ -211,7 +220,8 @@ def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,
           head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
           pairs: Optional[str] = None, base: Optional[float] = None,
           sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
-          kv_head: Optional[int] = None, **params: Any) -> Scene: ...
+          kv_head: Optional[int] = None, row: Optional[int] = None,
+        **params: Any) -> Scene: ...
 
 def load_scene(path: Text) -> Scene: ...
 def save_scene(scene: Mapping[str, Any], path: Text) -> None: ...

@@ -321,7 +321,7 @@ def test_check_ids():
     dump[2, 0, 5] = 99
     diff = ropescope.check_ids(dump, model="qwen2.5-vl-7b", tokens=inputs, rules="all")
     assert not diff and list(diff.differing) == [5]
-    assert "differs at token 5" in str(diff)
+    assert "first difference at token 5" in str(diff)
     # The dump of the padded batch row as the model computes it: one column per input_ids entry,
     # padding at position 1 (transformers' masked fill); compared on the unpadded tokens.
     mask = np.array(MASK, dtype=bool)

@@ -140,9 +140,8 @@ const std::vector<Case>& cases() {
        "unknown rule set \"hf-4.50\" (accepted: hf-4.57, hf-5.3, hf-main, or a transformers "
        "release 4.45.0 ... 5.15.0 or main, e.g. 5.5.4; 5.10.0 was never released)"},
       {{"ids", "--layout", "t5,i2x2,t2,v2x2x2@1s", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
-       "transformers 5.3.0 raises StopIteration on this layout: vision block 2 finds no "
-       "second_per_grid_ts entry (1 video, and images draw entries too: #45325, fixed by #45330 "
-       "in 5.5.4)"},
+       "transformers 5.3.0 raises StopIteration on this layout: video 1 finds no "
+       "second_per_grid_ts entry (images before it drew them: #45325, fixed by #45330 in 5.5.4)"},
       // issue 15: one number parser; --max-distance has one range (core's decay.h) in decay and
       // render; the subcommands' own numbers are parsed in their table's range (own_options.cpp)
       // issue 15 item 6: one parser (CLI11, cli_parser.h) under the tables; its refusals in the

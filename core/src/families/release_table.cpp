@@ -209,12 +209,19 @@ ResolvedRules resolveRules(const std::string& family, std::size_t ruleSet) {
   const auto& names = ruleSetNames();
   if (ruleSet >= names.size())
     throw InputError("rule set " + std::to_string(ruleSet) + " out of range", "rules");
-  const std::string release = ruleSetRelease(ruleSet);
+  std::string release = ruleSetRelease(ruleSet);
   const auto& classes = releaseClasses(family);
   const std::size_t at = *releaseIndex(release);
   const ReleaseClass* cls = nullptr;
   for (const ReleaseClass& c : classes)
     if (*releaseIndex(c.first) <= at) cls = &c;
+  // A named set spans the releases up to the next named one's (hf-4.57: up to 5.2.x): a family
+  // that first appears inside that span (Qwen3.5 in 5.2.0) gets its first release's rules.
+  if (!cls && ruleSet + 1 < kNamedRuleSets &&
+      *releaseIndex(classes.front().first) < *releaseIndex(ruleSetRelease(ruleSet + 1))) {
+    cls = &classes.front();
+    release = cls->first;
+  }
   if (!cls)
     throw InputError(findFamily(family).title() + " first appears in transformers " +
                          classes.front().first + "; rule set " + names[ruleSet] +

@@ -57,6 +57,10 @@ void still(std::vector<Id3>& v, double s, int rows, int cols) {
 const std::vector<std::string> kFamilies = {"qwen2-vl", "qwen3-vl",   "qwen3.5",
                                             "glm4v",    "qwen2.5-vl", "ernie4.5-vl"};
 const std::vector<std::string> kRules = {"hf-4.57", "hf-5.3", "hf-main"};
+// Multi-frame Qwen3-VL / Qwen3.5 videos: transformers 5.3.0 (hf-5.3) raises StopIteration on
+// them (#44474; tests/core/families/releases_test.cpp), 5.4.0 is the first release of that code
+// that gives ids.
+const std::vector<std::string> kVideoRules = {"hf-4.57", "5.4.0", "hf-main"};
 
 using test::messageOf;
 
@@ -125,7 +129,7 @@ TEST(Families, Qwen3VlGoldenCanonicalCase) {
   const std::string spec = "t5,qwen3-vl:i2x2,t3,s1,v1x2x2#0,s1,t2,s1,v1x2x2#0,s1,t1";
   const std::vector<double> goldenT = {0,  1,  2,  3,  4,  5,  6,  6,  6,  6,  8,  9,  10, 11, 12,
                                        13, 13, 13, 13, 15, 16, 17, 18, 19, 19, 19, 19, 21, 22};
-  for (const std::string& rules : kRules) {
+  for (const std::string& rules : kVideoRules) {
     const PositionIds ids = idsOf("qwen3-vl", spec, rules);
     ASSERT_EQ(ids.size(), 29u);
     EXPECT_EQ(axis(ids, 0), goldenT) << rules;
@@ -326,7 +330,7 @@ TEST(Families, VideosWithTimestamps) {
   text(qwen, 5, 4);
   still(qwen, 9, 2, 2);
   text(qwen, 11, 1);
-  for (const std::string& rules : kRules) {
+  for (const std::string& rules : kVideoRules) {
     const PositionIds g = idsOf("glm4v", "t3,glm4v:v2x2x2@1s/ts1", rules);
     EXPECT_EQ(g.ids, glm) << rules;
     EXPECT_EQ(g.ropeDelta, -4.0);

@@ -63,6 +63,20 @@ TEST(Releases, AFamilyIsRefusedBeforeItsFirstRelease) {
   EXPECT_THROW(idsOf("qwen3-omni", "t2,a3", "4.56.2"), InputError);
 }
 
+// A named set spans the releases up to the next named one's: under the default hf-4.57 (up to
+// 5.2.x) every family has ids, Qwen3.5 (5.2.0) and ERNIE-4.5-VL (5.0.0rc2) with their first
+// release's rules; the release 4.57.1 itself still has neither.
+TEST(Releases, ANamedSetCoversTheFamiliesThatAppearInsideItsSpan) {
+  const auto hf457 = static_cast<std::size_t>(RuleSet::Hf457);
+  for (const ModelFamily* f : allFamilies())
+    EXPECT_NO_THROW(resolveRules(f->name(), hf457)) << f->name();
+  EXPECT_EQ(resolveRules("qwen3.5", hf457).release, "5.2.0");
+  EXPECT_EQ(resolveRules("ernie4.5-vl", hf457).release, "5.0.0rc2");
+  EXPECT_EQ(resolveRules("qwen2-vl", hf457).release, "4.57.1");
+  EXPECT_THROW(idsOf("qwen3.5", "t2,i2x2", "4.57.1"), InputError);
+  EXPECT_NO_THROW(idsOf("qwen3.5", "t2,i2x2", "hf-4.57"));
+}
+
 TEST(Releases, ClassesAreInReleaseOrderFromTheFamilysFirstRelease) {
   const std::map<std::string, std::string> first = {
       {"qwen2-vl", "4.45.0"},     {"qwen2.5-vl", "4.49.0"}, {"qwen3-vl", "4.57.0"},
@@ -169,14 +183,17 @@ TEST(Releases, FractionalSecondsInMainBefore48669) {
             (std::vector<double>{0, 1, 2, 3}));
   EXPECT_EQ(axis(idsOf("qwen2.5-vl", "v4x1x1@0.5s", "4.49.0"), 0),
             (std::vector<double>{0, 1, 2, 3}));
-  // A dump from that main: check-ids --rules all names main before #48669, not hf-main.
+  // A dump from that main: check-ids --rules all names main before #48669, not hf-main; 5.3.0 to
+  // 5.5.4 give every video token t 0 (#45330's video half), so they are not among the matches.
   const Scene scene = sceneOf("qwen2.5-vl", "t2,v4x1x1@0.5s,t1");
   IdsDump dump;
   dump.ids = idsOf("qwen2.5-vl", "t2,v4x1x1@0.5s,t1", "main").ids;
   const IdsCheck c = checkPositionIds(scene, dump, everyReleaseClass("qwen2.5-vl"), {}, "p.npy");
   EXPECT_TRUE(c.identical) << c.report;
-  EXPECT_EQ(c.matchingReleases, "4.52.0-main before #48669") << c.report;
-  EXPECT_EQ(c.report, "identical (7 tokens): matches transformers 4.52.0-main before #48669\n");
+  EXPECT_EQ(c.matchingReleases, "4.52.0-5.2.0 and 5.6.0-main before #48669") << c.report;
+  EXPECT_EQ(c.report,
+            "identical (7 tokens): matches transformers 4.52.0-5.2.0 and 5.6.0-main before "
+            "#48669\n");
 }
 
 // --- check-ids names releases -----------------------------------------------------------------

@@ -30,6 +30,7 @@
 #include "ropescope/image_grid.h"
 #include "ropescope/layout.h"
 #include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
 #include "ropescope/npy.h"
 #include "ropescope/scene_metrics.h"
 #include "screen_util.h"
@@ -162,14 +163,16 @@ TEST(ModelGui, OpenModelTokensAndCheckIds) {
   EXPECT_TRUE(info->text().contains(QStringLiteral("Qwen2.5-VL"))) << info->text().toStdString();
   EXPECT_FALSE(info->text().contains(QChar(0xC2))) << "UTF-8 read as Latin-1";
 
-  // The rule set is a choice in the parameter editor.
+  // The rule set is a choice in the parameter editor: the named sets, then every release.
   ParameterEditor* rules = w.panel()->parameterEditor("rules");
   ASSERT_NE(rules, nullptr);
   auto* rulesBox = rules->findChild<QComboBox*>();
   ASSERT_NE(rulesBox, nullptr);
-  ASSERT_EQ(rulesBox->count(), 3);
+  ASSERT_EQ(rulesBox->count(), static_cast<int>(ruleSetNames().size()));
   EXPECT_EQ(rulesBox->itemText(0), QStringLiteral("hf-4.57"));
   EXPECT_EQ(rulesBox->itemText(2), QStringLiteral("hf-main"));
+  EXPECT_EQ(rulesBox->itemText(3), QStringLiteral("4.45.0"));
+  EXPECT_EQ(rulesBox->itemText(rulesBox->count() - 1), QStringLiteral("main"));
 
   // A bad tokens file: message, scene unchanged.
   writeText(dir.filePath(QStringLiteral("bad.json")), "{\"input_ids\": [1, 2,");
