@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz) with clang + ASan + UBSan in build-fuzz/ and runs
+# Builds the libFuzzer targets (tests/fuzz) with clang + ASan + UBSan in build-fuzz/ (or in
+# ROPESCOPE_FUZZ_BUILD_DIR) and runs
 # each for SECONDS (default 60). New inputs go to build-fuzz/fuzz-corpus/<target> (the committed
 # seeds in tests/fuzz/corpus and tests/fuzz/regressions are read, never written). Prints the
 # executions and findings per target; exits 1 if any target crashed, leaked, hung or ran out of
@@ -17,11 +18,16 @@ LAUNCHER=()
 if command -v ccache >/dev/null; then
   LAUNCHER=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-# -O1 -g1, as the sanitizer build: a fifth less compile time than -O2 -g, line tables for reports.
-CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DROPESCOPE_BUILD_FUZZ=ON -DROPESCOPE_BUILD_TESTS=OFF -DROPESCOPE_BUILD_GUI=OFF \
-  -DROPESCOPE_BUILD_BENCH=OFF "${LAUNCHER[@]}" >/dev/null
+# A build folder configured with the fuzz targets already (scripts/test.sh's sanitizer build, which
+# compiles everything once with the fuzzer's instrumentation) is used as it is; any other is
+# configured for the fuzz targets alone. -O1 -g1, as the sanitizer build: a fifth less compile
+# time than -O2 -g, line tables for the reports.
+if ! grep -qs '^ROPESCOPE_BUILD_FUZZ:BOOL=ON' "$BUILD/CMakeCache.txt"; then
+  CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DROPESCOPE_BUILD_FUZZ=ON -DROPESCOPE_BUILD_TESTS=OFF -DROPESCOPE_BUILD_GUI=OFF \
+    -DROPESCOPE_BUILD_BENCH=OFF "${LAUNCHER[@]}" >/dev/null
+fi
 cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]/#/fuzz_}"
 
 # Longest input tried per target: a few times the largest real seed.

@@ -66,7 +66,7 @@ echo "== sanitizer build (clang, ASan + UBSan)"
 CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DROPESCOPE_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DROPESCOPE_BUILD_GUI=ON \
-  -DROPESCOPE_BUILD_BENCH=OFF -DROPESCOPE_BUILD_PYTHON=OFF "${CCACHE[@]}"
+  -DROPESCOPE_BUILD_BENCH=OFF -DROPESCOPE_BUILD_PYTHON=OFF -DROPESCOPE_BUILD_FUZZ=ON "${CCACHE[@]}"
 cmake --build build-asan -j"$JOBS"
 stage_done "sanitizer build"
 
@@ -97,5 +97,5 @@ llvm-symbolizer --version >/dev/null
 stage_done "sanitizer tests"
 
 echo "== fuzz each parser for ${FUZZ_SECONDS}s (clang, libFuzzer, ASan + UBSan)"
-bash scripts/fuzz.sh "$FUZZ_SECONDS"
+ROPESCOPE_FUZZ_BUILD_DIR=build-asan bash scripts/fuzz.sh "$FUZZ_SECONDS"
 stage_done fuzz
