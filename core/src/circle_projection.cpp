@@ -1,4 +1,5 @@
-// CIP exactly as the released Circle-RoPE code orders its steps (docs/designs.md#circle), in double.
+// CIP exactly as the released Circle-RoPE code orders its steps (docs/designs.md#circle), in
+// double.
 #include "ropescope/circle_projection.h"
 
 #include <algorithm>

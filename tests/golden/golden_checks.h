@@ -21,7 +21,8 @@ namespace golden {
 using Params = std::vector<std::pair<std::string, double>>;
 
 // Slack added to every comparison: float64 rounding of the core and of the reference, far below
-// any printed digit. Relative 1e-9 is the agreement the golden files are held to (docs/reference-data.md#golden-vectors-testsgoldendata).
+// any printed digit. Relative 1e-9 is the agreement the golden files are held to
+// (docs/reference-data.md#golden-vectors-testsgoldendata).
 inline double allowedError(const Num& expected, double integerSlack = 0.0) {
   if (expected.integer) return integerSlack;
   return expected.halfUnit + 1e-12 + 1e-9 * std::fabs(expected.value);

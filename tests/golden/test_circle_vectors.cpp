@@ -1,5 +1,6 @@
-// Golden Circle-RoPE data (data/circle_vectors.txt, docs/reference-data.md#circle_vectorstxt): sequence ids and
-// rope_delta, per-image ring offsets, M-RoPE pair angles, and the PTD reproduction of the paper.
+// Golden Circle-RoPE data (data/circle_vectors.txt, docs/reference-data.md#circle_vectorstxt):
+// sequence ids and rope_delta, per-image ring offsets, M-RoPE pair angles, and the PTD reproduction
+// of the paper.
 //
 // Golden values deliberately NOT checked:
 //   * none: the SA / GA / theta columns are checked through circleProjection; the spatial2d rows
@@ -136,7 +137,8 @@ TEST(CircleVectorsFile, EverySequenceIsChecked) {
         << "golden sequence " << s.spec << " not checked";
 }
 
-// docs/designs.md#circle-rope-worked-values: the cone makes each text token equidistant from the ring.
+// docs/designs.md#circle-rope-worked-values: the cone makes each text token equidistant from the
+// ring.
 TEST(CircleSequenceDoc, TextTokensEquidistantFromRing_2x2) {
   const PositionIds ids = computeIds("circle", "t1,i2x2,t1", circleParams(0.5, 10, 0));
   ASSERT_EQ(ids.size(), 6u);
@@ -230,8 +232,9 @@ TEST(CircleVectorsFile, EveryOffsetBlockIsChecked) {
   }
 }
 
-// the golden R=0.5 ring is auto R (docs/designs.md#circle-rope-worked-values): with centring, auto radius on a 2x2 grid
-// is max(W-1, H-1)/2 = 0.5, so the auto mode must land on the same golden ring.
+// the golden R=0.5 ring is auto R (docs/designs.md#circle-rope-worked-values): with centring, auto
+// radius on a 2x2 grid is max(W-1, H-1)/2 = 0.5, so the auto mode must land on the same golden
+// ring.
 TEST(CircleOffsetsAuto, AutoRadiusOn2x2EqualsGoldenRadiusHalf) {
   const OffsetBlock* b = findBlock({2, 2, 0.5, 0.5, 0, "g2x2_radius0_5"});
   ASSERT_NE(b, nullptr);
@@ -240,8 +243,8 @@ TEST(CircleOffsetsAuto, AutoRadiusOn2x2EqualsGoldenRadiusHalf) {
   expectOffsets(*b, p);
 }
 
-// docs/designs.md#circle-rope-worked-values: with R = auto the 1x1 radius is 0 and the token sits at
-// (s, s, s).
+// docs/designs.md#circle-rope-worked-values: with R = auto the 1x1 radius is 0 and the token sits
+// at (s, s, s).
 TEST(CircleOffsetsAuto, AutoRadiusCollapses1x1OntoAxis) {
   const Params p = {{"alpha", 0.5}, {"radius_mode", 1}, {"auto_k", 1}, {"centre", 1}, {"dff", 0}};
   const PositionIds ids = computeIds("circle", "t1,i1x1,t1", p);
@@ -361,7 +364,8 @@ TEST(PtdReproduction, Fig1dPlanarGrid) {
   EXPECT_TRUE(matches(ptdOf(b.ids), cv.fig1dPtd));
 }
 
-// docs/reference-data.md#values-checked-outside-the-golden-files (not in the golden file): 1 text before and 1 after.
+// docs/reference-data.md#values-checked-outside-the-golden-files (not in the golden file): 1 text
+// before and 1 after.
 TEST(PtdReproductionDoc, TwoByTwoAndThreeByFour) {
   const Params c = circleParams(0.5, 10, 0);
   EXPECT_NEAR(ptdOf("hard", "t1,i2x2,t1"), 1.0, 1e-12);

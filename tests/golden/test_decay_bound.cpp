@@ -1,6 +1,7 @@
-// Golden decay bound and companion values (data/decay_bound.txt, docs/math.md#decay-bound, docs/reference-data.md#decay_boundtxt):
-// decayBound, decayCurve, subsetPairs, wavelengths, positionalBias and the Circle-RoPE
-// counterexample (PTD ~ 0 while the RoPE bias still spreads over the ring).
+// Golden decay bound and companion values (data/decay_bound.txt, docs/math.md#decay-bound,
+// docs/reference-data.md#decay_boundtxt): decayBound, decayCurve, subsetPairs, wavelengths,
+// positionalBias and the Circle-RoPE counterexample (PTD ~ 0 while the RoPE bias still spreads over
+// the ring).
 //
 // Golden sections deliberately NOT checked (outside the core API):
 //   * §3 "d_extra" (critical dimension, Liu et al.) -- only the full-period pair count and the
@@ -341,8 +342,8 @@ TEST(FrequencySums, LambdaTotalAndPerAxis) {
   }
 }
 
-// The counterexample of docs/math.md#positional-bias: 9 tokens on a radius-10 ring (alpha 0, CIP basis),
-// one text token at (o,o,o) from the ring centre, chunked [16,24,24] at base 1e6.
+// The counterexample of docs/math.md#positional-bias: 9 tokens on a radius-10 ring (alpha 0, CIP
+// basis), one text token at (o,o,o) from the ring centre, chunked [16,24,24] at base 1e6.
 TEST(CircleCounterexample, PtdZeroButBiasSpreads) {
   const auto& rows = decayBound().counterexample;
   ASSERT_EQ(rows.size(), 3u);

@@ -25,7 +25,8 @@ TEST(CircleProjection, RingLiesInThePlaneOrthogonalToTheTextAxis) {
 }
 
 TEST(CircleProjection, AnglesFollowTheDefinition) {
-  // 2x2: SA = (0, 2pi/3, 2pi, 4pi/3), GA = (0, pi/2, pi, 3pi/2) (docs/designs.md#circle-rope-worked-values).
+  // 2x2: SA = (0, 2pi/3, 2pi, 4pi/3), GA = (0, pi/2, pi, 3pi/2)
+  // (docs/designs.md#circle-rope-worked-values).
   const double pi = std::numbers::pi;
   const auto cells = circleProjection(2, 2, CircleOptions{});
   const double sa[] = {0, 2 * pi / 3, 2 * pi, 4 * pi / 3};
@@ -93,7 +94,8 @@ TEST(CircleDesign, DualFrameFusionBreaksTheCone) {
   ParameterSet p;
   p.set("dff", 0.3);
   const PositionIds ids = findDesign("circle").ids(parseLayoutSpec("i3x3,t5"), p);
-  // docs/designs.md#circle-rope-worked-values: beta = 0.3 on 3x3 with 5 text after gives PTD 0.0554.
+  // docs/designs.md#circle-rope-worked-values: beta = 0.3 on 3x3 with 5 text after gives PTD
+  // 0.0554.
   EXPECT_NEAR(perTokenDistance(ids).ptd, 0.0554, 5e-5);
 }
 

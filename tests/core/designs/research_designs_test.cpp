@@ -62,11 +62,12 @@ TEST(ResearchDesigns, McaStacksVideoFrames) {
   EXPECT_EQ(axisRow(ids, 0), (std::vector<double>{0, 1, 1, 1, 1, 2, 2, 2, 2, 3}));
 }
 
-// Published vectors (docs/reference-data.md#values-checked-outside-the-golden-files): MM-RoPE with position_scale 4,8,8 on the canonical
-// 29-token sequence (5 text, <vs>, a 1x4x4 image = 2x2 LLM tokens, <ve>, 3 text, <vs>, video
-// frame 1 (2x4x4 = one temporal patch of 2x2), <ve>, 2 text, <vs>, frame 2, <ve>, 1 text):
-// image H = 6,6,14,14, W = 6,14,6,14, next text 15, rope_delta +15. The hand rule: off = 6
-// (tokens 0..5 before it), h = 6 + 8r, w = 6 + 8c, block max 14, next text 14 + 1.
+// Published vectors (docs/reference-data.md#values-checked-outside-the-golden-files): MM-RoPE with
+// position_scale 4,8,8 on the canonical 29-token sequence (5 text, <vs>, a 1x4x4 image = 2x2 LLM
+// tokens, <ve>, 3 text, <vs>, video frame 1 (2x4x4 = one temporal patch of 2x2), <ve>, 2 text,
+// <vs>, frame 2, <ve>, 1 text): image H = 6,6,14,14, W = 6,14,6,14, next text 15, rope_delta +15.
+// The hand rule: off = 6 (tokens 0..5 before it), h = 6 + 8r, w = 6 + 8c, block max 14, next text
+// 14 + 1.
 TEST(ResearchDesigns, MmRopeGoldenCanonicalSequence) {
   const Layout l = parseLayoutSpec("t6,i2x2,t5,v1x2x2,t4,v1x2x2,t2");
   ASSERT_EQ(l.tokenCount(), 29u);
