@@ -14,7 +14,7 @@ PACKAGES=(
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   openbox x11-utils
   poppler-utils man-db time git debootstrap
-  clang libclang-rt-14-dev llvm
+  clang libclang-rt-14-dev llvm clang-format
   python3-dev python3-numpy pybind11-dev python3-pybind11 python3-pytest
   python3-matplotlib python3-skbuild python3-build python3-venv
   desktop-file-utils appstream dpkg-dev file
@@ -24,9 +24,20 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# ROPESCOPE_THROWAWAY_MACHINE=1 (.ci/run sets it: CI's machine lives for one run) installs for
+# speed over durability: dpkg without an fsync per file, and no manual-page index (man-db's
+# trigger; `man -l` reads a page without it). The two halved the install of the 677 packages in
+# an empty Debian 12 (docs/dev/testing.md). A person's machine keeps dpkg's and man-db's defaults.
+APT_OPTIONS=()
+if [ "${ROPESCOPE_THROWAWAY_MACHINE:-0}" = 1 ]; then
+  APT_OPTIONS=(-o Dpkg::Options::=--force-unsafe-io)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  if [ "${ROPESCOPE_THROWAWAY_MACHINE:-0}" = 1 ]; then
+    echo "man-db man-db/auto-update boolean false" | $SUDO debconf-set-selections
+  fi
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  $SUDO apt-get install -y -qq --no-install-recommends "${APT_OPTIONS[@]}" "${missing[@]}"
 fi

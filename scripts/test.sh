@@ -19,7 +19,7 @@ FUZZ_SECONDS=${ROPESCOPE_FUZZ_SECONDS:-30}
 # Each stage's share of the budget, in seconds, on a fresh 2-core machine without a compiler
 # cache (measured figures per release: docs/dev/testing.md).
 declare -A STAGE_BUDGET=(
-  [install]=180 [release build]=420 [release tests]=420 [sanitizer build]=360
+  [install]=180 [format]=15 [release build]=420 [release tests]=420 [sanitizer build]=360
   [sanitizer tests]=300 [fuzz]=120
 )
 STAGES=()
@@ -34,7 +34,9 @@ stage_done() {
   STAGES+=("$(printf '%-18s %5ds  of %4ds%s' "$1" "$took" "$budget" "$note")")
   stage_start=$now
 }
+ASAN_BUILD=""
 report() {
+  if [ -n "$ASAN_BUILD" ]; then kill "$ASAN_BUILD" 2>/dev/null || true; fi
   printf '== stage times (budget: docs/dev/testing.md)\n'
   printf '%s\n' "${STAGES[@]}"
   printf '%-18s %5ds  of %4ds\n' total $(($(date +%s) - started)) 1800
@@ -45,29 +47,50 @@ echo "== install"
 bash scripts/install-deps.sh
 stage_done install
 
+echo "== format: clang-format (.clang-format) over every tracked C++ file"
+# A difference fails the run and names the file; \`clang-format -i FILE\` fixes it.
+git ls-files -z '*.cpp' '*.h' '*.inc' | xargs -0 -P"$JOBS" -n 40 clang-format --dry-run --Werror
+stage_done format
+
 echo "== release build"
 bash scripts/build.sh -DROPESCOPE_BUILD_BENCH=ON "${CCACHE[@]}"
 stage_done "release build"
 
-echo "== release tests: every suite"
+echo "== sanitizer build: configure (clang, ASan + UBSan, the fuzzer's coverage)"
+# clang compiles ASan + UBSan code in half gcc's time; -O1 -g1 (line tables for the reports).
+# ROPESCOPE_BUILD_FUZZ adds libFuzzer's coverage instrumentation, so the same build holds the
+# fuzz targets (the fuzz stage below) and every source is compiled once under the sanitizers.
+# The GUI test programs other than the safety one are left out (tests/ui/CMakeLists.txt).
+CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DROPESCOPE_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DROPESCOPE_BUILD_GUI=ON \
+  -DROPESCOPE_BUILD_BENCH=OFF -DROPESCOPE_BUILD_PYTHON=OFF -DROPESCOPE_BUILD_FUZZ=ON \
+  "${CCACHE[@]}"
+# The release tests leave part of the cores idle (a GUI test waits while Xvfb and llvmpipe
+# draw), so the sanitizer build starts behind them at a lower priority and has the machine to
+# itself once they are done. Its output: build-asan/build.log.
+nice -n 10 ninja -C build-asan -j"$JOBS" >build-asan/build.log 2>&1 &
+ASAN_BUILD=$!
+
+echo "== release tests: every suite (the sanitizer build compiles behind them)"
 # The GUI and GPU suites start their own Xvfb each and wait for events, never for times, so
-# they run side by side with the rest, one more at a time than there are cores: a GUI test
-# leaves a core idle while Xvfb and llvmpipe draw (the release suites kept 2 cores 71 % busy). The GUI abuse test sends 2500 random events with a pinned
-# seed, so that a submission's result does not depend on the draw (other seeds are run by hand:
-# ROPESCOPE_ABUSE_SEED=S; docs/dev/testing.md lists the ones run).
+# they run side by side with the rest, one more at a time than there are cores. The GUI abuse
+# test sends 2500 random events with a pinned seed, so that a submission's result does not
+# depend on the draw (other seeds are run by hand: ROPESCOPE_ABUSE_SEED=S; docs/dev/testing.md
+# lists the ones run).
 (cd build && ROPESCOPE_ABUSE_EVENTS=${ROPESCOPE_ABUSE_EVENTS:-2500} \
   ROPESCOPE_ABUSE_SEED=${ROPESCOPE_ABUSE_SEED:-8} \
   ctest --output-on-failure -j$((JOBS + 1)) --timeout 600)
 stage_done "release tests"
 
-echo "== sanitizer build (clang, ASan + UBSan)"
-# clang compiles ASan + UBSan code in half gcc's time; -O1 -g1 (line tables for the reports).
-# The GUI test programs other than the safety one are left out (tests/ui/CMakeLists.txt).
-CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DROPESCOPE_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DROPESCOPE_BUILD_GUI=ON \
-  -DROPESCOPE_BUILD_BENCH=OFF -DROPESCOPE_BUILD_PYTHON=OFF -DROPESCOPE_BUILD_FUZZ=ON "${CCACHE[@]}"
-cmake --build build-asan -j"$JOBS"
+echo "== sanitizer build: the rest"
+if ! wait "$ASAN_BUILD"; then
+  ASAN_BUILD=""
+  tail -n 60 build-asan/build.log
+  echo "test.sh: the sanitizer build failed (build-asan/build.log)" >&2
+  exit 1
+fi
+ASAN_BUILD=""
 stage_done "sanitizer build"
 
 echo "== sanitizer tests"
