@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates tests/golden/data/rope_scaling_reference.json: transformers' own inv_freq and
-attention factor for every rope type ropescope models (issue 44), from executing transformers.
+attention factor for every rope type ropescope models, from executing transformers.
 
 Two ways to run transformers' modeling_rope_utils.py:
 

@@ -239,7 +239,7 @@ for d in ("mrope", "circle"):
         target = ">=3x" if d == "circle" else "(info)"
         g1, g2 = row(f"  vs numpy GEMM form, {t} BLAS thr", k1, k2, f"bias_gemm_{d}_t{t}", target,
                      (ok, diff), flag_rows=False)
-        if d == "circle":  # issue 16 item 3, threads matched: 1 vs 1 BLAS thread, 2 vs 2
+        if d == "circle":  # threads matched: 1 vs 1 BLAS thread, 2 vs 2
             g = g1 if t == 1 else g2
             verdict(f"Bias spread circle: >= 3x numpy GEMM form, {t} thread(s) each ({g:.1f}x)",
                     ok and g >= 3)
@@ -276,7 +276,7 @@ for d in ("mrope", "circle"):
     if f"live/prototype-kernels/{d}" in cpp:
         print(f"    prototype PTD + bias kernels with core's decay and profiles: "
               f"{ms(f'live/prototype-kernels/{d}'):.2f} ms")
-    if d == "circle":  # issue 16 item 3
+    if d == "circle":
         verdict(f"Live circle: <= 25 ms on one thread ({t1:.2f} ms)", t1 <= 25)
         verdict(f"Live circle: <= 16 ms on two threads ({t2:.2f} ms)", t2 <= 16)
         continue

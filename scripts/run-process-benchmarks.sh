@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process and one-pass attention benchmarks (issue 16) beside their peers, in one run:
+# Whole-process and one-pass attention benchmarks beside their peers, in one run:
 #   - `ropescope ptd` on a 9-token layout vs `python3 -S -c pass` (both whole processes);
 #   - `ropescope decay --max-distance 100000` (whole process, JSON to a file) vs numpy in-process;
 #   - `ropescope attention --rows 0:16384 --softmax --out X.npy` (N 16384, d 128, whole process)

@@ -19,7 +19,7 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::hopeDesign(),
       &detail::circleDesign(),
       &detail::v2peDesign(),
-      // Research designs (issue 13).
+      // Research designs.
       &detail::mcaDesign(),       // MCA-LLaVA
       &detail::mmRopeDesign(),    // Lumos-1
       &detail::omniropeDesign(),  // OmniGen2

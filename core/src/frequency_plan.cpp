@@ -53,7 +53,7 @@ const std::vector<const FrequencyPlan*>& allPlans() {
       &detail::vanillaPlan(),   &detail::mropePlan(),     &detail::interleavedPlan(),
       &detail::multiheadPlan(), &detail::videoRopePlan(), &detail::videoRopeRepoPlan(),
       &detail::hopePlan(),      &detail::erniePlan(),
-      &detail::mmRopePlan(),  // research designs (issue 13)
+      &detail::mmRopePlan(),  // research designs
       &detail::vropePlan(),
   };
   return plans;

@@ -165,7 +165,7 @@ bool ropeBlockKey(const std::string& key) {
          key == "interleaved";  // Qwen3-Omni's name for mrope_interleaved
 }
 
-// The context extension of a rope_scaling / rope_parameters block (issue 44), in every shipped
+// The context extension of a rope_scaling / rope_parameters block, in every shipped
 // form: rope_type or the legacy type key, "mrope" and "default" read as no scaling. Every other
 // key must be a parameter of the type ropescope models; one it does not is refused by name,
 // with the accepted set, never dropped. `textObjs` give max_position_embeddings and a top-level

@@ -194,7 +194,7 @@ TEST(AttentionCli, EveryBadNpyExitsTwoWithOneLine) {
     expectBadInput(with({"--q", good, "--k", file}), "k file");
   };
   bad(path("missing.npy"), "does not exist");
-  // One head is "1 head" (issue 17 item 18).
+  // One head is "1 head".
   EXPECT_EQ(runCli(with({"--q", good, "--k", good, "--heads", "2"})).err,
             "ropescope: --heads 2 but q file \"" + good + "\" has 1 head\n");
   bad(npyFile("magic.npy", ok, 1024, 1, "\x93NUMPX"), "wrong magic");

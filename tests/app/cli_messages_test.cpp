@@ -1,4 +1,4 @@
-// One voice for every message (issue 17, items 13, 16-19): a table of bad command lines and bad
+// One voice for every message: a table of bad command lines and bad
 // scene files, each with the exact line the CLI must print on stderr and exit status 2. A change
 // to a message shows up here as a diff a person can read.
 #include <gtest/gtest.h>
@@ -131,7 +131,7 @@ const std::vector<Case>& cases() {
       {{"attention", "--layout", "t2,i2x2", "--out", "x.csv"},
        "--out must name a .npy file, a device or a FIFO (got \"x.csv\"): attention writes "
        "float32 .npy"},
-      // issue 13: --rules belongs to the model families
+      // --rules belongs to the model families
       {{"ids", "--layout", "t2,i2x2", "--design", "mrope", "--rules", "hf-5.3"},
        "--rules applies to designs qwen2-vl, qwen2.5-vl, qwen3-vl, qwen3.5, glm4v, ernie4.5-vl, "
        "qwen2.5-omni and qwen3-omni "
@@ -142,9 +142,9 @@ const std::vector<Case>& cases() {
       {{"ids", "--layout", "t5,i2x2,t2,v2x2x2@1s", "--design", "qwen2.5-vl", "--rules", "hf-5.3"},
        "transformers 5.3.0 raises StopIteration on this layout: video 1 finds no "
        "second_per_grid_ts entry (images before it drew them: #45325, fixed by #45330 in 5.5.4)"},
-      // issue 15: one number parser; --max-distance has one range (core's decay.h) in decay and
+      // one number parser; --max-distance has one range (core's decay.h) in decay and
       // render; the subcommands' own numbers are parsed in their table's range (own_options.cpp)
-      // issue 15 item 6: one parser (CLI11, cli_parser.h) under the tables; its refusals in the
+      // one parser (CLI11, cli_parser.h) under the tables; its refusals in the
       // table's words: the argument a missing value stands for, own options of one command
       // unknown to another, a value given to a flag
       {{"ptd", "--layout"}, "--layout needs a value (SPEC)"},
@@ -238,7 +238,7 @@ TEST(CliMessages, TheRightFormsAreAccepted) {
 }
 
 // Every command's --help lists each option once and says what the command accepts: attention's
-// --format is json only and its --out a .npy file (issue 17 item 19).
+// --format is json only and its --out a .npy file.
 TEST(CliMessages, HelpListsEveryOptionOnceAndTrue) {
   for (const char* cmd : {"ids", "ptd", "bias", "decay", "freqs", "attention", "grid", "render"}) {
     const ProcessResult h = runProcess(workDir(), workDir(), {cmd, "--help"}, true);
@@ -263,7 +263,7 @@ TEST(CliMessages, HelpListsEveryOptionOnceAndTrue) {
   EXPECT_NE(a.out.find("--out FILE.npy"), std::string::npos);
 }
 
-// The help is laid out by the parser from the tables (issue 15 item 6): -h is --help for every
+// The help is laid out by the parser from the tables: -h is --help for every
 // command, and each option's text wraps beside its name at 96 columns, continuation lines under
 // the text column (30).
 TEST(CliMessages, HelpIsLaidOutFromTheTable) {

@@ -1,4 +1,4 @@
-// The `ropescope` front (issue 16 item 1): it links the core only, so a core subcommand never
+// The `ropescope` front: it links the core only, so a core subcommand never
 // loads Qt or VTK; the desktop app, render and attention on the GPU are handed to ropescope-gui
 // (exec, the same arguments), found by $ROPESCOPE_GUI_BINARY or beside the front, and a missing
 // ropescope-gui is one line and exit 2.

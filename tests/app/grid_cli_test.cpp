@@ -289,7 +289,7 @@ TEST(LayoutCli, VideoItemsAndScenePathsRelativeToTheSceneFile) {
                 "photo.png", "not found");
 }
 
-// Issue 17 item 16: the image-grid options of `grid` are options of every command that takes a
+// the image-grid options of `grid` are options of every command that takes a
 // layout, through the one option table, and give the same grid as `grid` does.
 TEST(LayoutCli, ImageGridOptionsWorkForEveryLayoutCommand) {
   write("pics/photo.png", png(640, 480));

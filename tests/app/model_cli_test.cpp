@@ -1,4 +1,4 @@
-// `--model` / `--tokens` and `check-ids` end to end (issue 13 items 3-6): the ropescope binary
+// `--model` / `--tokens` and `check-ids` end to end: the ropescope binary
 // on a hand-made Qwen2.5-VL processor output and position_ids dumps written here byte by byte.
 #include <gtest/gtest.h>
 
@@ -160,7 +160,7 @@ TEST_F(ModelCli, CheckIdsSaysWhichRuleSetTheDumpMatches) {
   EXPECT_NE(r.out.find("matches transformers 5.3.0-5.5.3\n"), std::string::npos) << r.out;
 }
 
-// A padded batch (issue 43): row 0 the sequence above, row 1 five text tokens left-padded by
+// A padded batch: row 0 the sequence above, row 1 five text tokens left-padded by
 // 10; ids [3, 2, 15] as 4.57.1 returns them (padding at 1). rope_deltas up to 5.2 count the
 // padding: row 0 9 + 1 - 15 = -5, row 1 4 + 1 - 15 = -10; from 5.3 9 + 1 - 13 = -3 and 0.
 TEST_F(ModelCli, CheckIdsChecksEveryRowOfABatch) {
@@ -287,7 +287,7 @@ TEST_F(ModelCli, OmniVideoWithItsSoundEndToEnd) {
   EXPECT_NE(bad.err.find("qwen2.5-vl takes no audio"), std::string::npos) << bad.err;
 }
 
-// Issue 44: freqs applies a config's scaling (and --rope on any design), pair by pair and per
+// freqs applies a config's scaling (and --rope on any design), pair by pair and per
 // axis, with the attention factor; a bad key or value stops with one line and status 2.
 TEST_F(ModelCli, FreqsShowsTheYarnScalingOfTheModelPerAxis) {
   const ProcessResult r = run({"freqs", "--model", "qwen2.5-vl-yarn-7b"});

@@ -1,4 +1,4 @@
-// Every writer behind `--out` × every kind of thing already at the path (issue 17): the rule of
+// Every writer behind `--out` × every kind of thing already at the path: the rule of
 // core's one output path holds for each subcommand and each figure, animation and data format.
 //   nothing there       → written (mode 0666 less the umask)
 //   regular 0600 file   → replaced whole, still 0600

@@ -1,4 +1,4 @@
-// The pair layout on the command line (issue 13): `--pairs neox|gptj` with `--rotary-dim` reaches
+// The pair layout on the command line: `--pairs neox|gptj` with `--rotary-dim` reaches
 // `attention` (its logits against the transformers-style float64 reference, and different from
 // the other layout's), `freqs` lists the dims each pair rotates, a scene file carries the
 // layout, bad values exit 2 with one line.

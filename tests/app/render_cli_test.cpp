@@ -1,4 +1,4 @@
-// `ropescope render` end to end (issue 6): lists, one-line errors, charts without a display,
+// `ropescope render` end to end: lists, one-line errors, charts without a display,
 // the xvfb-run message for 3-D views without one, and CSV against `ropescope decay`.
 // RenderCliX.* need an X display (run under xvfb-run, label gui).
 #include <cmath>

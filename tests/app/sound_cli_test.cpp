@@ -1,4 +1,4 @@
-// aud: layout items through the CLI (issue 14): `ropescope ids --layout t3,aud:clip.wav,t2`
+// aud: layout items through the CLI: `ropescope ids --layout t3,aud:clip.wav,t2`
 // lists the clip's audio tokens as a 1-D run between the text runs, the shipped chirp.wav works
 // from any folder, and a bad sound exits 2 with one line naming the file.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Interaction speed (issue 16 item 4): dragging Circle-RoPE's α on the 4096-token scene
+// Interaction speed: dragging Circle-RoPE's α on the 4096-token scene
 // t1024,i32x64,t1024 (2048 text, 2048 visual tokens), each step until the 3-D view has drawn the
 // new ids. Needs a display: scripts/run-benchmarks.sh --click runs it under xvfb-run with software
 // OpenGL (llvmpipe). Target: 30 frames per second in the 3-D view.

@@ -1,4 +1,4 @@
-// Speed of the attention preview (issue 5): CPU logits for N = 8192, d = 128 (the same shapes
+// Speed of the attention preview: CPU logits for N = 8192, d = 128 (the same shapes
 // as numpy's q @ k.T in peers/attention_peer.py) and the whole pass (rotation, logits, softmax).
 // Run with OPENBLAS_NUM_THREADS equal to --threads for the peer; see the report in the issue.
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-// Speed of the GPU attention backend (issue 5): the whole streaming pass (upload, rotation on the
+// Speed of the GPU attention backend: the whole streaming pass (upload, rotation on the
 // device, online softmax over every row) for N = 4096 and 32768, d = 128. Needs an OpenGL 4.3
 // context: xvfb-run -a bench_attention_gpu (Mesa llvmpipe there), or a real GPU
 // (scripts/gpu-bench-h200.sh). --check=N instead compares the GPU with the CPU backend at N

@@ -1,4 +1,4 @@
-// Interaction speed (issue 15 item 3, issue 16 item 4): a click on a text token in the main
+// Interaction speed: a click on a text token in the main
 // window showing t1000,i500x500 (1000 text x 250 000 visual tokens), until every view has taken
 // the new selection in and the 3-D view has drawn it. Needs a display: scripts/run-benchmarks.sh
 // --click runs it under xvfb-run with software OpenGL. Target: 50 ms.

@@ -1,4 +1,4 @@
-// Whole-process speed of the `ropescope` front (issue 16): what a user running the command
+// Whole-process speed of the `ropescope` front: what a user running the command
 // waits for, start-up, output writing and exit included. Each iteration forks and execs the
 // program, its standard output going to a file in ROPESCOPE_BENCH_OUT (default /dev/shm, so the
 // disk is not timed), and waits for it. Peers in the same program: `python3 -S -c pass` (the

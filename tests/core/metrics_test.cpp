@@ -34,7 +34,7 @@ TEST(Ptd, UnorderedIsZero) {
             0.0);
 }
 
-// Issue 17 item 13: nothing to measure is undefined (NaN with a reason naming the counts), not 0
+// nothing to measure is undefined (NaN with a reason naming the counts), not 0
 // ("perfectly uniform"), in the fast paths and the references alike.
 TEST(Ptd, NoTextOrNoVisualIsUndefinedWithTheReason) {
   const PairTable pairs = resolvePairs(FrequencySpec{});

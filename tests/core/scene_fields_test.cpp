@@ -1,4 +1,4 @@
-// The field table (issue 15 item 2): every Scene field declared once. The validators and the
+// The field table: every Scene field declared once. The validators and the
 // session file follow its ranges and keys, its keys are the field ids of the errors, and the
 // rules written several times before (switching design, finding by name, a parameter's value by
 // name) are core's, once.

@@ -1,4 +1,4 @@
-// The pair layout in the scene file (issue 13): saved as frequency.pairs "neox" / "gptj", read
+// The pair layout in the scene file: saved as frequency.pairs "neox" / "gptj", read
 // back, absent = NeoX (files written before it), a bad value refused naming both choices.
 #include <gtest/gtest.h>
 

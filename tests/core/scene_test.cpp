@@ -199,7 +199,7 @@ TEST(SceneMetricsTest, CompareCoversEveryDesign) {
     EXPECT_TRUE(d.ptdUndefined.empty() && d.biasUndefined.empty());
 }
 
-// Issue 17 item 13: with nothing to measure, every design's PTD and bias spread are undefined
+// with nothing to measure, every design's PTD and bias spread are undefined
 // (NaN with the reason), never 0.
 TEST(SceneMetricsTest, CompareSaysWhyNothingIsMeasured) {
   Scene s = defaultScene();
@@ -252,7 +252,7 @@ TEST(SceneMetricsTest, DesignIdsAreThePartOfTheFullMetricsTheyName) {
   EXPECT_THROW(computeDesignIds(bad), InputError);
 }
 
-// Issue 17 item 14: a selection left past the last text token by a layout edit is saved as the
+// a selection left past the last text token by a layout edit is saved as the
 // token the views show, so that the file loads back (the loader refuses it otherwise).
 TEST(SceneFile, SavesTheSelectionTheViewsShow) {
   Scene s = defaultScene();

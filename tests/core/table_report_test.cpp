@@ -56,7 +56,7 @@ TEST(TableReport, ARowOfTheWrongLengthIsRefused) {
 }
 
 // An undefined value (PTD of a layout without visual tokens) is an empty CSV cell and JSON null,
-// never "nan" or 0 (issue 17 item 13).
+// never "nan" or 0.
 TEST(TableReport, UndefinedValuesAreEmptyCellsAndNull) {
   Table t;
   t.columns = {"design", "ptd", "n"};

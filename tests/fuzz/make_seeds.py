@@ -255,7 +255,7 @@ for i, over in enumerate([{"model_type": "llava"}, {"rope_theta": "x"}, {"hidden
                           {"partial_rotary_factor": 0.3}, {"vision_config": []},
                           {"image_token_id": -1}, {"head_dim": 3}]):
     put("model_config", "hostile%02d.json" % i, json.dumps(dict(QWEN, **over)))
-# Context extension (issue 44): every rope type, and hostile scalings (factor <= 0, NaN as text,
+# Context extension: every rope type, and hostile scalings (factor <= 0, NaN as text,
 # beta_fast <= beta_slow, a factor list of the wrong length, an unknown type or key, per layer).
 ROPE_BLOCKS = [
     {"type": "yarn", "factor": 4, "original_max_position_embeddings": 32768},

@@ -79,7 +79,7 @@ const Case kCases[] = {
     {"t9,i5x7,t9", "hard", "vanilla", 128, 64, false, QkSourceSpec::Kind::Files, 3},
     {"t130,i12x12,t100", "mrope", "mrope", 128, 0, true, QkSourceSpec::Kind::Random, 1},
     {"t130,i12x12,t100", "mrope-reset", "mrope", 48, 0, false, QkSourceSpec::Kind::Random, 1},
-    // Pair layouts with partial rotary (issue 13): GLM-4.1V's GPT-J shape, Qwen3.5's NeoX one.
+    // Pair layouts with partial rotary: GLM-4.1V's GPT-J shape, Qwen3.5's NeoX one.
     {"t5,i4x6,t3",
      "mrope",
      "mrope",

@@ -74,7 +74,7 @@ struct FrequencySpec {
   std::vector<int> sections;  // empty: the plan's default for the pair count
   int kvHeads = 8;            // multihead only
   int kvHead = 0;             // multihead only: the KV head whose map is used
-  // The checkpoint's context extension (rope_scaling / rope_parameters, issue 44): computed over
+  // The checkpoint's context extension (rope_scaling / rope_parameters): computed over
   // all pairs in pair order, then handed to the plan's axes. Empty type: none.
   RopeScaling rope;
   bool operator==(const FrequencySpec&) const = default;

@@ -29,7 +29,7 @@ struct RopeListSpec {
 };
 
 // The scaling a scene applies: a rope type and its parameters. An empty type means no scaling
-// block at all (theta as the plan gives it, the behaviour before issue 44).
+// block at all (theta as the plan gives it).
 struct RopeScaling {
   std::string type;  // "", "default", "linear", "dynamic", "yarn", "longrope", "llama3", ...
   ParameterSet params;

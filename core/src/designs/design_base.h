@@ -38,7 +38,7 @@ const PositionDesign& videoRopeDesign();
 const PositionDesign& hopeDesign();
 const PositionDesign& circleDesign();
 const PositionDesign& v2peDesign();
-// Research designs (issue 13).
+// Research designs.
 const PositionDesign& mcaDesign();
 const PositionDesign& mmRopeDesign();
 const PositionDesign& omniropeDesign();

@@ -33,7 +33,7 @@ const FrequencyPlan& videoRopePlan();
 const FrequencyPlan& videoRopeRepoPlan();
 const FrequencyPlan& hopePlan();
 const FrequencyPlan& erniePlan();
-const FrequencyPlan& mmRopePlan();  // research designs (issue 13)
+const FrequencyPlan& mmRopePlan();  // research designs
 const FrequencyPlan& vropePlan();
 
 }  // namespace ropescope::detail

@@ -1,4 +1,4 @@
-// Rotary pair layouts in the attention preview (issue 13): NeoX (dims p, p + r/2) and GPT-J
+// Rotary pair layouts in the attention preview: NeoX (dims p, p + r/2) and GPT-J
 // (dims 2p, 2p + 1), with partial rotary, against an independent float64 reference written the
 // way transformers writes RoPE (hf_rope_reference.h); swapping the layout changes the result;
 // the identical-q/k positional bias does not depend on the layout.

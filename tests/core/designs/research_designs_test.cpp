@@ -1,4 +1,4 @@
-// The research designs of issue 13 (MCA-LLaVA, MM-RoPE, OmniRoPE, IL-RoPE): ids against vectors
+// The research designs (MCA-LLaVA, MM-RoPE, OmniRoPE, IL-RoPE): ids against vectors
 // worked out by hand from the repositories' rules (derivations in the comments), the published
 // golden vectors of the reference notes, the plans they suggest, and PTD defined for each.
 // (Cases A-E of ids_reference.txt for MM-RoPE/OmniRoPE/IL-RoPE are checked in tests/golden.)

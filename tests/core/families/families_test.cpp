@@ -1,4 +1,4 @@
-// Model families (issue 13): the registry, get_rope_index under the three rule sets against
+// Model families: the registry, get_rope_index under the three rule sets against
 // vectors derived by hand from the transformers code, the published golden vectors
 // (docs/reference-data.md#values-checked-outside-the-golden-files), the rotary of the released
 // checkpoints against the direct formula, and the layout spec items that write a model's token

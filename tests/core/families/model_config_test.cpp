@@ -1,4 +1,4 @@
-// Model configs (issue 13 item 3): every shipped config reads to the values its checkpoint
+// Model configs: every shipped config reads to the values its checkpoint
 // publishes (written here from the published config.json fields, see each folder's SOURCE, not
 // from the reader's output), the flat <= 4.57 and nested 5.x forms of one model read the same,
 // and hostile files give one-line InputErrors naming the field.
@@ -272,7 +272,7 @@ TEST(ModelConfig, FlatAndNestedFormsOfOneModelReadTheSame) {
   EXPECT_EQ(modelConfigFromJson(glmFlat, {}, {}, "g"), modelConfigFromJson(glmNested, {}, {}, "g"));
 }
 
-// The context extension in every shipped form (issue 44): the flat <= 4.57 rope_scaling with the
+// The context extension in every shipped form: the flat <= 4.57 rope_scaling with the
 // legacy type key, 5.x rope_parameters in text_config; "mrope" and "default" are no scaling.
 TEST(ModelConfig, RopeScalingIsReadInEveryForm) {
   for (const std::string& name : shippedModelNames()) {

@@ -1,4 +1,4 @@
-// The omni families (issue 14): qwen2.5-omni and qwen3-omni ids against vectors worked by hand
+// The omni families: qwen2.5-omni and qwen3-omni ids against vectors worked by hand
 // from transformers' get_rope_index (models/qwen2_5_omni/modeling_qwen2_5_omni.py and
 // models/qwen3_omni_moe/modeling_qwen3_omni_moe.py, class
 // *PreTrainedModelForConditionalGeneration), and the layout items that write their token

@@ -1,4 +1,4 @@
-// Rule sets by transformers release (issue 43): the release table, --rules by version, the five
+// Rule sets by transformers release: the release table, --rules by version, the five
 // defects the execution of transformers found (each test below failed before its fix), and
 // check-ids naming the releases that match. The numbers are derived by hand from the release's
 // get_rope_index (the file comment of core/src/families/hf_rope_index.cpp) and agree with what

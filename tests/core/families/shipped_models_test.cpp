@@ -1,4 +1,4 @@
-// The shipped model configs and samples compiled into ropescope_models (issue 16): the table
+// The shipped model configs and samples compiled into ropescope_models: the table
 // holds every folder of resources/models and reads to exactly what the folder reads to, and the
 // sample is copied to the cache byte for byte, a damaged copy rewritten.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// What is at an output path decides how ropescope writes it (issue 17): a symbolic link is
+// What is at an output path decides how ropescope writes it: a symbolic link is
 // written through (its target replaced atomically, the link kept), a FIFO and a device are
 // written in place and stay what they are, a replaced file keeps its mode and owner, a new file
 // gets the umask's mode (read once: no thread ever sees it changed), and a folder, a read-only

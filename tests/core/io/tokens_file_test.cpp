@@ -1,4 +1,4 @@
-// Processor outputs (issue 13 item 4): hand-made files as each family's processor writes them
+// Processor outputs: hand-made files as each family's processor writes them
 // (processing_qwen2_vl.py, processing_qwen3_vl.py, processing_glm4v.py,
 // processing_ernie4_5_vl_moe.py), read into the layout whose segments are the token sequence;
 // padding, mm_token_type_ids absent and present, keys to skip, and counts that disagree; and the
@@ -334,7 +334,7 @@ TEST(TokensFile, AnObjectWhereAListBelongsIsOneLine) {
   }
 }
 
-// Issue 43: what current processors write.
+// what current processors write.
 TEST(TokensFile, BatchRowsTakeTheirOwnGrids) {
   // Row 0: image (1, 4, 6), row 1 (left padded): image (1, 4, 4); the grids concatenated.
   const json j = {{"input_ids",

@@ -1,4 +1,4 @@
-// Rope scaling composed with the frequency plans (issue 44): transformers scales inv_freq over all
+// Rope scaling composed with the frequency plans: transformers scales inv_freq over all
 // pairs in pair order and only then hands pairs to t, h, w. Properties of each type against
 // independent formulations, and hostile scalings refused in one line.
 #include <gtest/gtest.h>

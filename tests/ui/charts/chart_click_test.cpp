@@ -1,4 +1,4 @@
-// Issue 17, item 1: clicking a bar of "PTD of every design" or "Bias spread of every design"
+// clicking a bar of "PTD of every design" or "Bias spread of every design"
 // crashed (the click switched the design, the refresh rebuilt the bars, and the view painted a
 // bar item deleted inside its own click handler). Real mouse events on the chart view's
 // viewport, at the bar's mapped position; afterwards the view paints and the app answers.

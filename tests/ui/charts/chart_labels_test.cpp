@@ -1,4 +1,4 @@
-// Issue 17, item 9: when room was a little tight (1366 wide, or 1920 with the attention dock or
+// when room was a little tight (1366 wide, or 1920 with the attention dock or
 // the tour open) the charts dropped every other design name, ticks read "2..." and titles
 // "distanc...". At each screen size and with each dock, every chart of the Charts tab shows
 // every category label and tick label (none hidden for overlapping), and no title, axis title,

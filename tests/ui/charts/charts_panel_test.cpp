@@ -1,4 +1,4 @@
-// The Charts tab (issue 15 item 3, issue 16 item 4): a long profile is drawn decimated to the
+// The Charts tab: a long profile is drawn decimated to the
 // plot's pixel columns while the numbers behind it stay whole, and a hidden tab does nothing
 // on a model change until it is shown.
 #include <gtest/gtest.h>

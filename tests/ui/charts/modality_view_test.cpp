@@ -1,4 +1,4 @@
-// The Modalities tab (issue 14, item 3): its table shows the core's numbers for every ordered
+// The Modalities tab: its table shows the core's numbers for every ordered
 // pair of modalities, "not computed" (never a number) for a pair over the app's limit, and the
 // main window offers it as a side tab.
 #include <gtest/gtest.h>

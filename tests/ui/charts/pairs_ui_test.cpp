@@ -1,4 +1,4 @@
-// The rotary pair layout in the GUI (issue 13): the scene panel's Pairs box edits the scene and
+// The rotary pair layout in the GUI: the scene panel's Pairs box edits the scene and
 // follows a loaded one, and the formula panels name the dims a pair rotates under the layout.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The scene panel and the command line take their ranges and field ids from one table
-// (ropescope/scene_fields.h, issue 15 item 2): the spin boxes hold exactly the table's range, the
+// (ropescope/scene_fields.h): the spin boxes hold exactly the table's range, the
 // CLI accepts exactly it, and an error lands beside the field whose key it carries.
 #include <gtest/gtest.h>
 

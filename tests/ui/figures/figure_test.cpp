@@ -1,4 +1,4 @@
-// Figures for papers (issue 6): every preset x view renders; PNGs have the requested size and
+// Figures for papers: every preset x view renders; PNGs have the requested size and
 // are not blank; SVG and PDF parse back (QSvgRenderer, pdfinfo); exported CSV equals core's
 // numbers and independent formulations; the GUI's export is the same figure as exportFigure.
 #include <gtest/gtest.h>

@@ -388,7 +388,7 @@ TEST(SceneModel, LargeScenesComputeTheirMetricsInTheBackground) {
   EXPECT_TRUE(model.validScene() == c);
 }
 
-// Issue 15 item 3: the model says what changed. A selection click is a change of the selection
+// the model says what changed. A selection click is a change of the selection
 // only: the profiles are updated in place, neither the full metrics nor the design comparison
 // run, and the views are told which part changed.
 TEST(SceneModel, SelectionClickRecomputesOnlyTheSelection) {
@@ -466,7 +466,7 @@ void expectBiasOf(const SceneModel& model, const Scene& scene) {
 
 }  // namespace
 
-// Issue 16 item 4: a mid-size scene shows every result but its bias spread at once, and the
+// a mid-size scene shows every result but its bias spread at once, and the
 // spread follows from a worker (the α drag's 3-D view does not wait for 4 million pairs). A
 // selection click and a refused edit leave the coming spread alone; it arrives with its own
 // signal, not as a change of the scene.

@@ -481,7 +481,7 @@ TEST(Picture, StartSceneUsesTheSamplePicture) {
   EXPECT_EQ(s.design, "circle");
 }
 
-// Issue 17, item 15: the start scene's layout line showed the sample's cache path
+// the start scene's layout line showed the sample's cache path
 // (~/.cache/ropescope/ropescope/samples/castle.png) and a saved scene kept it, so the scene
 // broke when the cache was cleared or the file shared. It is img:castle.png, which names the
 // shipped sample wherever it lives.

@@ -500,7 +500,7 @@ class Abuser {
   }
 
   // A real hover and click on a chart of the Charts tab: a bar (a click switches the design:
-  // issue 17 found a crash there), a point of a curve, a legend marker or an axis.
+  // a crash was found there), a point of a curve, a legend marker or an axis.
   void chartEvent() {
     if (chance(0.3)) w_.showSideTab(QStringLiteral("charts"));
     std::vector<QChartView*> views;

@@ -1,4 +1,4 @@
-// Issue 17, "Done means": every interactive element of every tab and view hovered and clicked
+// "Done means": every interactive element of every tab and view hovered and clicked
 // with real mouse events, under a window manager (openbox) at 1366x768 and 1920x1080: buttons,
 // tab bars, sliders, combo boxes, every chart's bars, points, legend markers and axes, the
 // picture's patches, the attention heat map and token map, the phasor canvas, the 3-D view's

@@ -531,7 +531,7 @@ TEST(MainWindow, AgeErrorShowsBesideTheAgeBox) {
   EXPECT_TRUE(win.w.panel()->errorFor(QStringLiteral("age_layers")).isEmpty());
 }
 
-// Issue 15 item 3: a click on a text token recomputes only what reads the selection. Counted,
+// a click on a text token recomputes only what reads the selection. Counted,
 // not timed: no full metrics, no design comparison, no new 3-D geometry, the four compare views'
 // ids kept; and the cone, the profile and the compare views follow the new token.
 TEST(MainWindow, TextTokenClickRecomputesOnlyTheSelection) {
@@ -578,7 +578,7 @@ TEST(MainWindow, TextTokenClickRecomputesOnlyTheSelection) {
   EXPECT_GT(win.w.spaceView()->geometryBuilds(), builds);
 }
 
-// A click on a text token paints the window once (issue 15 item 3): the layouts the views' new
+// A click on a text token paints the window once: the layouts the views' new
 // texts ask for (the status bar, the formula panel) run before the paint, not as a second and
 // a third repaint of the whole window after it, and boxes whose value stayed are not repainted.
 TEST(MainWindow, ATokenClickPaintsEachChangedWidgetOnce) {
@@ -618,7 +618,7 @@ TEST(MainWindow, ATokenClickPaintsEachChangedWidgetOnce) {
   }
 }
 
-// A large scene's four designs are computed on the background worker (issue 15 item 3): the
+// A large scene's four designs are computed on the background worker: the
 // edit returns before they are, the views say they are stale meanwhile, a newer edit replaces
 // an older one, and the ids that arrive are those of the newest scene with its selection.
 TEST(MainWindow, CompareViewComputesLargeScenesInTheBackground) {

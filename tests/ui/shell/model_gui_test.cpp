@@ -1,4 +1,4 @@
-// File → Open model, Open processor output and Check position ids (issue 13, item 9): a
+// File → Open model, Open processor output and Check position ids: a
 // shipped model sets the scene's design and frequency, a hand-made Qwen2.5-VL processor output
 // becomes the layout (special tokens visible in the segment table), a dump equal to the ids is
 // identical and a dump with one changed id marks that token in the 3-D view; bad files leave

@@ -1,6 +1,5 @@
-// The ropescope binary itself. Issue 17, item 12: the desktop app without a display said Qt's raw
-// lines and aborted (SIGABRT, exit 134). Now: one line saying it needs a display and how to run
-// headless, exit status 2.
+// The ropescope binary itself: the desktop app without a display says in one line that it needs
+// a display and how to run headless, and exits with status 2 (never Qt's raw lines and an abort).
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
@@ -66,7 +65,7 @@ TEST(NoDisplay, APlatformWithoutOpenGlViewsIsOneLineAndExitTwo) {
   expectOneLineExit2(runApp(env), QStringLiteral("\"offscreen\" cannot show OpenGL views"));
 }
 
-// Issue 17, item 15: img:castle.png names the shipped sample for the command line too (a scene
+// img:castle.png names the shipped sample for the command line too (a scene
 // the app saved opens there), from a folder without a castle.png of its own.
 TEST(SampleByName, TheCommandLineReadsTheShippedSample) {
   QTemporaryDir empty;

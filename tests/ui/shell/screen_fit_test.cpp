@@ -1,4 +1,4 @@
-// Issue 17, item 8: the window opened at 1500x950 on any screen (on 1366x768 the status bar and
+// the window opened at 1500x950 on any screen (on 1366x768 the status bar and
 // the right edge were off it), the attention view forced a 1033 px minimum height and the tour
 // widened the window to 1464 px. Under openbox at 1366x768 and 1920x1080: the window as started,
 // with every dock, tab and mode, a restored geometry from a larger screen, and every dialog the

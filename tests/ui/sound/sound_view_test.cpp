@@ -1,4 +1,4 @@
-// The Sound tab (issue 14): token spans from the core, clicking a span selects its audio token
+// The Sound tab: token spans from the core, clicking a span selects its audio token
 // (and the 3-D view's audio track highlights it, and back), the overlay is the core's distance
 // and bias, the segment list has audio rows, the "sound" figure exports, and a layout without
 // audio shows the tab's hint without crashing.

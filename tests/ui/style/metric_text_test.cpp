@@ -1,4 +1,4 @@
-// The app's one metric formatter (issue 17 item 19): one number reads one way everywhere, a
+// The app's one metric formatter: one number reads one way everywhere, a
 // zero up to rounding reads 0, an undefined value reads n/a with its reason, never 0.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Animated GIFs as giflib reads them back (the writer is giflib's encoder since issue 15): the
+// Animated GIFs as giflib reads them back (the writer is giflib's encoder since): the
 // frames' pixels, their delays, disposal and transparency, the loop count; and the GIF through
 // core's one output path: a FIFO gets it in place, a link is written through, a replaced file
 // keeps its mode, a cancelled or failed GIF leaves what was at the path.

@@ -205,7 +205,7 @@ TEST(TeachTour, RunsEndToEndAndCloseGivesTheSceneBack) {
   EXPECT_FALSE(w.model()->isStale());
 }
 
-// Issue 17, item 11: F1 on a clean start marked the scene modified, and after Close the phasor
+// F1 on a clean start marked the scene modified, and after Close the phasor
 // distance, the camera and the side tab were the tour's. The tour gives back all it changed.
 TEST(TeachTour, CloseGivesBackTabPhasorAndCameraAndNeverMarksModified) {
   MainWindow w;
@@ -365,7 +365,7 @@ TEST(TeachAnimation, CancelStopsEarly) {
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(r.cancelled);
   EXPECT_EQ(r.framesWritten, 3);
-  // A cancelled GIF is abandoned whole (one output path, issue 17): no partial file.
+  // A cancelled GIF is abandoned whole (one output path): no partial file.
   EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("x.gif"))));
   EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty()) << "a temporary file was left";
 }
@@ -539,7 +539,7 @@ TEST(TeachScreens, PhasorAtSeveralDistances) {
   shot.save(outputDir() + QStringLiteral("/phasor_view.png"));
 }
 
-// Issue 17 item 13: with no visual token (or no text) PTD and bias spread are undefined: every
+// with no visual token (or no text) PTD and bias spread are undefined: every
 // place that shows them says n/a and why, none shows 0.
 TEST(TeachFormula, UndefinedMetricsReadNotApplicableWithTheReason) {
   for (const char* spec : {"t5", "i3x3"}) {

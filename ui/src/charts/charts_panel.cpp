@@ -100,7 +100,7 @@ class RowClicks : public QObject {
   std::function<void(int)> clicked_;
 };
 
-// Text sizes (issue 17, item 9): a chart that is short of room shows smaller text, then shorter
+// Text sizes: a chart that is short of room shows smaller text, then shorter
 // forms of its titles, and grows (its panel scrolls) before a label would be dropped or cut.
 constexpr int kLargestPixels = 12;
 constexpr int kSmallestPixels = 8;  // smaller does not read on a laptop screen

@@ -51,7 +51,7 @@ class ChartsPanel : public QWidget {
   int profileDraws() const { return profileDraws_; }
 
  private:
-  // What a hidden panel owes (issue 15 item 3): the model's changes wait until it is shown.
+  // What a hidden panel owes: the model's changes wait until it is shown.
   enum Dirty : unsigned {
     DirtyAll = 1,        // anything but the selection: refresh()
     DirtyProfile = 2,    // the selected text token: refreshProfile()
@@ -82,7 +82,7 @@ class ChartsPanel : public QWidget {
   figure::ChartLook look() const;
   QChart* makeChart(const QString& title);
   // Text that must read in full at every size: the forms from the longest to the shortest; the
-  // longest that fits the chart at a readable size is shown (issue 17: never elided).
+  // longest that fits the chart at a readable size is shown ((never elided).
   void setTitleForms(QChart* chart, const QStringList& forms);
   void setAxisTitleForms(QAbstractAxis* axis, const QStringList& forms);
   void fitText(QChart* chart);

@@ -1,4 +1,4 @@
-// The one background-job mechanism of the ui (issue 15 item 3): a thread that runs the newest job
+// The one background-job mechanism of the ui: a thread that runs the newest job
 // only. The all-designs comparison, the metrics of a large scene, the compare views and the
 // attention preview take from milliseconds to tens of seconds (a 250k-token picture) and froze
 // the window when they ran on the GUI thread.

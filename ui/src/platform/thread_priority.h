@@ -1,5 +1,5 @@
 // Background work that yields the CPUs to the window: on a 2-core machine a worker computing at
-// the window's priority took half the time llvmpipe needed to draw the 3-D view (issue 16 item 4).
+// the window's priority took half the time llvmpipe needed to draw the 3-D view.
 #pragma once
 
 namespace ropescope::ui {
