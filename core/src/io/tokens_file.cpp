@@ -86,6 +86,7 @@ class Reader final : public nlohmann::json_sax<json> {
         if (found.count(k)) fail(what_ + ": key \"" + k + "\" given twice");
         current_ = &found[k];
         level_.clear();
+        numbers_.clear();
       }
     }
     return true;
@@ -95,8 +96,11 @@ class Reader final : public nlohmann::json_sax<json> {
     ++depth_;
     if (capturing()) {
       if (level_.size() >= 4) fail(what_ + ": \"" + key_ + "\" has more than 4 nesting levels");
+      if (!numbers_.empty() && numbers_.back())
+        fail(what_ + ": \"" + key_ + "\" mixes numbers and lists at one level");
       if (!level_.empty()) ++level_.back();
       level_.push_back(0);
+      numbers_.push_back(false);
       if (current_->shape.size() < level_.size()) current_->shape.push_back(kUnset);
     }
     return true;
@@ -110,6 +114,7 @@ class Reader final : public nlohmann::json_sax<json> {
         fail(what_ + ": \"" + key_ + "\" is ragged (lists of " + std::to_string(dim) + " and " +
              std::to_string(level_.back()) + " entries at one level)");
       level_.pop_back();
+      numbers_.pop_back();
     }
     --depth_;
     return true;
@@ -139,6 +144,7 @@ class Reader final : public nlohmann::json_sax<json> {
       if (level_.empty() || level_.size() != current_->shape.size())
         fail(what_ + ": \"" + key_ + "\" mixes numbers and lists at one level");
       ++level_.back();
+      numbers_.back() = true;
     }
     if (current_->values.size() >= kMaxValues)
       fail(what_ + ": \"" + key_ + "\" holds more than " + std::to_string(kMaxValues) +
@@ -154,6 +160,7 @@ class Reader final : public nlohmann::json_sax<json> {
   std::string key_;
   Tensor* current_ = nullptr;
   std::vector<std::size_t> level_;  // entries seen so far at each open list level
+  std::vector<bool> numbers_;       // whether each open list level holds numbers
 };
 
 std::string shapeText(const std::vector<std::size_t>& s) {

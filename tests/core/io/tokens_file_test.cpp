@@ -334,6 +334,26 @@ TEST(TokensFile, AnObjectWhereAListBelongsIsOneLine) {
   }
 }
 
+// Found by fuzzing (tests/fuzz/regressions/tokens/numbers-then-list.json): numbers and then a
+// list at one level gave a shape the values did not fill, and the grid reader read past them.
+// Lists and numbers mixed in either order, at any level, are one line.
+TEST(TokensFile, NumbersAndListsAtOneLevelAreOneLine) {
+  for (const char* text :
+       {R"({"input_ids": [[1, 2]], "video_grid_thw": [20, 21, [2, 4, 4]]})",
+        R"({"input_ids": [[1, 2]], "video_grid_thw": [[2, 4, 4], 5]})",
+        R"({"input_ids": [1, [2, 3]]})", R"({"input_ids": [[1, [2]], [3, 4]]})"}) {
+    try {
+      tokensFromJson(text);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("mixes numbers and lists at one level"), std::string::npos)
+          << text << ": " << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+  }
+}
+
 // what current processors write.
 TEST(TokensFile, BatchRowsTakeTheirOwnGrids) {
   // Row 0: image (1, 4, 6), row 1 (left padded): image (1, 4, 4); the grids concatenated.
