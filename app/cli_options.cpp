@@ -41,7 +41,7 @@ constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile = kTables | kAttention | kRender;
-constexpr unsigned kRope = kDecay | kFreqs | kBias;  // take --rope (a scaling of any design)
+constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
 struct ParamValue {
