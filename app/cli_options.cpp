@@ -372,7 +372,7 @@ const std::vector<Option>& options() {
        "dynamic / longrope: the sequence's largest position id over all axes; the frequencies "
        "the rotary forward switches to for it (default: as the module is built)",
        [](State& s, const std::string& v) {
-         s.maxPositionId = parseWholeOption<long long>("max-position-id", v, 0, 1LL << 40);
+         s.maxPositionId = parseWholeOption<long long>("max-position-id", v, 0, kMaxRopePositionId);
        }},
       {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
        [](State& s, const std::string& v) {
