@@ -41,7 +41,7 @@ constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile = kTables | kAttention | kRender;
-constexpr unsigned kRope = kDecay | kFreqs | kBias;  // take --rope (a scaling of any design)
+constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
 struct ParamValue {
@@ -372,7 +372,7 @@ const std::vector<Option>& options() {
        "dynamic / longrope: the sequence's largest position id over all axes; the frequencies "
        "the rotary forward switches to for it (default: as the module is built)",
        [](State& s, const std::string& v) {
-         s.maxPositionId = parseWholeOption<long long>("max-position-id", v, 0, 1LL << 40);
+         s.maxPositionId = parseWholeOption<long long>("max-position-id", v, 0, kMaxRopePositionId);
        }},
       {"axis", "t|h|w", kDecay, "decay along one axis (default: all three together, the text axis)",
        [](State& s, const std::string& v) {

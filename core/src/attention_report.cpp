@@ -42,8 +42,14 @@ std::string attentionReport(const Scene& scene, const AttentionProblem& problem,
             {"layout", formatLayoutSpec(scene.layout)},
             {"design", effectiveDesign(scene)},
             {"plan", scene.frequency.plan},
-            {"base", scene.frequency.rotary.base},
-            {"qk", sourceName(run.source.kind)}};
+            {"base", scene.frequency.rotary.base}};
+  // transformers multiplies cos and sin by the attention factor: the rotated part of every logit
+  // carries its square.
+  if (!problem.pairs.ropeType.empty())
+    j["rope"] = {{"type", problem.pairs.ropeType},
+                 {"attention_factor", problem.pairs.attentionFactor},
+                 {"logit_scale", problem.pairs.attentionFactor * problem.pairs.attentionFactor}};
+  j["qk"] = sourceName(run.source.kind);
   if (run.source.kind == QkSourceSpec::Kind::Random) j["seed"] = run.source.seed;
   if (run.source.kind == QkSourceSpec::Kind::Files) {
     j["q_file"] = run.source.qPath;

@@ -24,6 +24,7 @@
 #include "ropescope/named.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_fields.h"
+#include "scene_rope.h"
 
 namespace ropescope {
 
@@ -230,9 +231,10 @@ std::vector<std::string> topLevelKeys() {
   return keys;
 }
 
-// The accepted keys of a section object, from the field table.
+// The accepted keys of a section object, from the field table (and frequency's rope object).
 void rejectUnknownFields(const json& obj, const char* section) {
-  const std::vector<std::string> keys = sceneFieldKeys(section);
+  std::vector<std::string> keys = sceneFieldKeys(section);
+  if (std::string_view(section) == "frequency") keys.push_back("rope");
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (std::find(keys.begin(), keys.end(), it.key()) != keys.end()) continue;
     std::string list;
@@ -392,6 +394,8 @@ std::string sceneToJson(const Scene& scene, const std::string& baseDir) {
     std::visit([&](const auto& x) { putField(j, f, x); }, v);
     if (f.key() == "design") j["design_params"] = designParamsJson(scene);
   }
+  if (scene.frequency.rope.active())
+    j["frequency"]["rope"] = detail::ropeScalingJson(scene.frequency.rope);
   return j.dump(2) + "\n";
 }
 
@@ -456,6 +460,13 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
       if (!obj.is_object()) sceneError(std::string(section) + " must be an object");
       rejectUnknownFields(obj, section);
       readSection(obj, section, s);
+      if (std::string_view(section) == "frequency" && obj.contains("rope")) {
+        try {
+          s.frequency.rope = detail::ropeScalingFromJson(obj.at("rope"));
+        } catch (const InputError& e) {
+          sceneError(e.what(), e.field());
+        }
+      }
     }
     readSection(j, "", s);
     validateImageGridSettings(s.imageGrid);

@@ -8,6 +8,9 @@ released; results are numpy arrays, and the functions that return a curve or a t
 it with named fields, units and a ``plot()`` (matplotlib, where installed) that draws the figure
 ropescope exports; in Jupyter they show themselves. Bad input raises ``ValueError`` with the
 command line's one-line message. ``help(ropescope.ids)`` lists every keyword with its range.
+A rope scaling is ``rope="yarn", rope_param={"factor": 4.0, ...}`` (``--rope yarn
+--rope-param factor=4``; ``rope_params=`` is the same), with the command line's names and
+ranges (``help(ropescope.freqs)``).
 
 >>> import ropescope
 >>> ropescope.ptd("i3x3,t5", design="hard")
@@ -25,14 +28,15 @@ from . import _help
 from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
 from ._model_config import model_argument as _model_argument
-from ._results import BiasProfile, DecayAxes, DecayCurve, DesignComparison, Scene, Wavelengths
+from ._results import (AttentionValues, BiasProfile, DecayAxes, DecayCurve, DesignComparison,
+                       Scene, Wavelengths)
 
 __version__ = _core.__version__
 __all__ = [
     "ids", "ptd", "bias_spread", "decay", "freqs", "grid", "attention", "scene",
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
-    "BiasProfile", "Scene",
+    "BiasProfile", "Scene", "AttentionValues",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -88,13 +92,45 @@ def _encoded(key, text):
 _COMMAND_LINE_ONLY = _help.COMMAND_LINE_ONLY
 
 
+def _rope_words(key, value):
+    """rope_param= as --rope-param words: a dict {name: a number, True/False or a list of
+    numbers}, or the command line's own "name=value" text (or a list of them). The rope type's
+    names and ranges are the command line's table, checked by the core."""
+    if isinstance(value, (str, bytes)):
+        value = [value]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, bytes)) for v in value):
+        return [w for v in value for w in (b"--rope-param", _encoded(key, _os.fsdecode(v)))]
+    if not isinstance(value, _Mapping):
+        raise ValueError(f"{key}= takes a dict of rope parameters, e.g. {{'factor': 4.0}} "
+                         f"(got {type(value).__name__} {value!r})")
+    words = []
+    for name, v in value.items():
+        if not isinstance(name, str):
+            raise ValueError(f"{key}= names each parameter with a string (got {name!r})")
+        if hasattr(v, "tolist"):  # numpy scalars and arrays
+            v = v.tolist()
+        number = isinstance(v, _numbers.Real)
+        numbers = isinstance(v, (list, tuple)) and len(v) > 0 and all(
+            isinstance(x, _numbers.Real) and not isinstance(x, bool) for x in v)
+        if not (number or numbers):
+            raise ValueError(f"{key}[{name!r}] must be a number, True/False or a list of numbers "
+                             f"(got {type(v).__name__} {v!r})")
+        words += [b"--rope-param", _encoded(key, f"{name}={_word(key, v)}")]
+    return words
+
+
 def _args(command, options):
     table = _OPTIONS[command]
     words = []
+    if options.get("rope_param") is not None and options.get("rope_params") is not None:
+        raise ValueError("give either rope_param= or rope_params= (the same dict), not both")
     for key, value in options.items():
         if hasattr(value, "tolist"):  # numpy scalars and arrays
             value = value.tolist()
         if value is None:
+            continue
+        if key in ("rope_param", "rope_params") and "rope-param" in table:
+            words += _rope_words(key, value)
             continue
         # A trailing underscore is Python's way to write a keyword as a name: from_="audio".
         name = key.rstrip("_").replace("_", "-")
@@ -227,8 +263,8 @@ def decay(*, plan=None, base=None, axis=None, max_distance=None, model=None, **o
     Returns a DecayCurve: the array of U (a pure number), with .distance (positions) and
     .plot().
     """
-    u = _core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=axis,
-                            max_distance=max_distance, **options))
+    u, rope = _core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=axis,
+                                  max_distance=max_distance, **options))
     direction = options.get("direction")
     if axis is not None:
         label = f"along {axis}"
@@ -236,7 +272,7 @@ def decay(*, plan=None, base=None, axis=None, max_distance=None, model=None, **o
         label = "along (" + ", ".join(_word("direction", v) for v in direction) + ")"
     else:
         label = "along t = h = w (text)"
-    return DecayCurve(u, label, axis if isinstance(axis, str) else None)
+    return DecayCurve(u, label, axis if isinstance(axis, str) else None, rope)
 
 
 def decay_axes(*, plan=None, base=None, max_distance=None, model=None, **options):
@@ -248,13 +284,16 @@ def decay_axes(*, plan=None, base=None, max_distance=None, model=None, **options
             raise ValueError(f"decay_axes draws t, h and w: leave out {key}= (decay() takes it)")
     curves = [_core.decay(_inputs("decay", model=model, plan=plan, base=base, axis=a,
                                   max_distance=max_distance, **options)) for a in "thw"]
-    return DecayAxes(*curves)
+    return DecayAxes(*(u for u, _ in curves), rope=curves[0][1])
 
 
 def freqs(*, plan=None, base=None, model=None, **options):
     """Every rotary pair: index, axis, theta, wavelength (NaN for a NoPE pair), full_turn
     within context (default 32768) and the two q/k dims it rotates, as a dict of arrays, with
     context_length, pair_layout and full_turn_pairs (how many pairs turn fully), as the CLI's.
+    rope (the scaling's type or None), attention_factor and logit_scale (its square); with a
+    scaling also theta_unscaled, scaling (unchanged, ramped, scaled, not_rotated),
+    inv_freq_f32 (transformers' float32 values) per pair and per_axis counts.
     A Wavelengths dict: .units, and .plot() draws every pair's wavelength by axis."""
     return Wavelengths(_core.freqs(_inputs("freqs", model=model, plan=plan, base=base, **options)))
 
@@ -275,7 +314,10 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     heads); without them qk="identical" (the default: the pure positional bias) or
     qk="random" (seed).
     rows=(a, b): query rows a..b-1; pool=B: means over B x B blocks. Returns float32
-    [heads, rows, N] (pooled: [heads, ceil(N/B), ceil(N/B)]).
+    [heads, rows, N] (pooled: [heads, ceil(N/B), ceil(N/B)]), an AttentionValues array with
+    .rope, .attention_factor and .logit_scale: a rope scaling (rope=, rope_param={...}, or the
+    model's) multiplies cos and sin by its attention factor, as transformers does, so the
+    rotated part of every logit carries its square.
     """
     import numpy
     if qk is not None and (q is not None or k is not None):
@@ -295,10 +337,12 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
         rows = (start, stop)
     if rows is not None and (not isinstance(rows, (tuple, list)) or len(rows) != 2):
         raise ValueError(f"rows must be a pair (a, b) or a slice (got {rows!r})")
-    return _core.attention(inputs, qa, ka, _encoded("qk", qk), _whole("heads", heads), _whole("seed", seed, 2**64 - 1),
-                           _switch("causal", causal), _switch("softmax", softmax),
-                           None if rows is None else tuple(_whole("rows", r) for r in rows),
-                           _whole("pool", pool), _whole("threads", threads))
+    values, rope = _core.attention(
+        inputs, qa, ka, _encoded("qk", qk), _whole("heads", heads),
+        _whole("seed", seed, 2**64 - 1), _switch("causal", causal), _switch("softmax", softmax),
+        None if rows is None else tuple(_whole("rows", r) for r in rows), _whole("pool", pool),
+        _whole("threads", threads))
+    return AttentionValues(values, rope)
 
 
 def _switch(name, value):

@@ -18,6 +18,8 @@ Model = Union[str, bytes, os.PathLike[str], Mapping[str, Any], Any]  # name, fol
 Tokens = Union[Mapping[str, Any], str, os.PathLike[str], Any]  # a processor output or its file
 SceneInput = Union[Mapping[str, Any], str, os.PathLike[str]]
 Float64Array = npt.NDArray[np.float64]
+# rope_param=: {"factor": 4.0, "truncate": False, "short_factor": [...]}, or "factor=4" text.
+RopeParams = Union[Mapping[str, Union[Number, bool, Sequence[Number]]], str, Sequence[str]]
 
 class IdsCheck:
     identical: bool
@@ -29,6 +31,9 @@ class DecayCurve(np.ndarray[Any, np.dtype[np.float64]]):
     label: str
     axis: Optional[str]
     unit: str
+    rope: Optional[str]
+    attention_factor: float
+    logit_scale: float
     @property
     def distance(self) -> Float64Array: ...
     def plot(self, ax: Any = None) -> Any: ...
@@ -40,12 +45,24 @@ class DecayAxes:
     t: Float64Array
     h: Float64Array
     w: Float64Array
+    rope: Optional[str]
+    attention_factor: float
+    logit_scale: float
     def __getitem__(self, name: str) -> Float64Array: ...
     def plot(self, ax: Any = None) -> Any: ...
 
 class Wavelengths(dict[str, Any]):
     units: dict[str, str]
+    @property
+    def attention_factor(self) -> float: ...
+    @property
+    def logit_scale(self) -> float: ...
     def plot(self, ax: Any = None) -> Any: ...
+
+class AttentionValues(np.ndarray[Any, np.dtype[np.float32]]):
+    rope: Optional[str]
+    attention_factor: float
+    logit_scale: float
 
 class DesignComparison:
     fields: tuple[str, ...]
@@ -89,7 +106,9 @@ def ids(layout: Optional[Text] = None, *, design: Optional[str] = None,
         head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
         pairs: Optional[str] = None, base: Optional[float] = None,
         sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
-        kv_head: Optional[int] = None, row: Optional[int] = None,
+        kv_head: Optional[int] = None,
+        max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> Float64Array: ...
 
 def ptd(layout: Optional[Text] = None, *, design: Optional[str] = None,
@@ -105,7 +124,9 @@ def ptd(layout: Optional[Text] = None, *, design: Optional[str] = None,
         pairs: Optional[str] = None, base: Optional[float] = None,
         sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
         kv_head: Optional[int] = None, from_: Optional[str] = None, to: Optional[str] = None,
-        threads: Optional[int] = None, row: Optional[int] = None,
+        threads: Optional[int] = None,
+        max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> float: ...
 
 def bias_spread(layout: Optional[Text] = None, *, design: Optional[str] = None,
@@ -122,7 +143,9 @@ def bias_spread(layout: Optional[Text] = None, *, design: Optional[str] = None,
                 base: Optional[float] = None, sections: Optional[Numbers] = None,
                 kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
                 from_: Optional[str] = None, to: Optional[str] = None,
-                threads: Optional[int] = None, max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None, row: Optional[int] = None,
+                threads: Optional[int] = None,
+                max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> float: ...
 
 def compare(layout: Optional[Text] = None, *, design: Optional[str] = None,
@@ -138,7 +161,8 @@ def compare(layout: Optional[Text] = None, *, design: Optional[str] = None,
             pairs: Optional[str] = None, base: Optional[float] = None,
             sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
             kv_head: Optional[int] = None, threads: Optional[int] = None,
-            row: Optional[int] = None,
+            max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> DesignComparison: ...
 
 def profile(layout: Optional[Text] = None, *, text: int = 0, design: Optional[str] = None,
@@ -154,7 +178,8 @@ def profile(layout: Optional[Text] = None, *, text: int = 0, design: Optional[st
             pairs: Optional[str] = None, base: Optional[float] = None,
             sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
             kv_head: Optional[int] = None, threads: Optional[int] = None,
-            max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None, row: Optional[int] = None,
+            max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> BiasProfile: ...
 
 def decay(*, plan: Optional[str] = None, base: Optional[float] = None,
@@ -165,7 +190,8 @@ def decay(*, plan: Optional[str] = None, base: Optional[float] = None,
           kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
           direction: Optional[Sequence[float]] = None, form: Optional[str] = None,
           threads: Optional[int] = None,
-        max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None) -> DecayCurve: ...
+        max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None) -> DecayCurve: ...
 
 def decay_axes(*, plan: Optional[str] = None, base: Optional[float] = None,
                max_distance: Optional[int] = None, model: Optional[Model] = None,
@@ -174,7 +200,8 @@ def decay_axes(*, plan: Optional[str] = None, base: Optional[float] = None,
                sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
                kv_head: Optional[int] = None, form: Optional[str] = None,
                threads: Optional[int] = None,
-        max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None) -> DecayAxes: ...
+        max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None) -> DecayAxes: ...
 
 def freqs(*, plan: Optional[str] = None, base: Optional[float] = None,
           model: Optional[Model] = None, scene: Optional[SceneInput] = None,
@@ -182,7 +209,8 @@ def freqs(*, plan: Optional[str] = None, base: Optional[float] = None,
           pairs: Optional[str] = None, sections: Optional[Numbers] = None,
           kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
           context: Optional[float] = None,
-        max_position_id: Optional[int] = None, rope: Optional[str] = None, rope_param: Union[str, Sequence[str], None] = None) -> Wavelengths: ...
+        max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None) -> Wavelengths: ...
 
 def grid(*pictures: Text, grid_preset: Optional[str] = None, preset: Optional[str] = None,
          min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
@@ -205,8 +233,9 @@ def attention(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = No
               rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
               base: Optional[float] = None, sections: Optional[Numbers] = None,
               kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
-              row: Optional[int] = None,
-        **params: Any) -> npt.NDArray[np.float32]: ...
+              max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
+        **params: Any) -> AttentionValues: ...
 
 def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,
           scene: Optional[SceneInput] = None, model: Optional[Model] = None,
@@ -220,7 +249,9 @@ def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,
           head_dim: Optional[int] = None, rotary_dim: Optional[int] = None,
           pairs: Optional[str] = None, base: Optional[float] = None,
           sections: Optional[Numbers] = None, kv_heads: Optional[int] = None,
-          kv_head: Optional[int] = None, row: Optional[int] = None,
+          kv_head: Optional[int] = None,
+          max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> Scene: ...
 
 def load_scene(path: Text) -> Scene: ...

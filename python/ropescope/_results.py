@@ -78,20 +78,40 @@ class Plain(_np.ndarray):
         return repr(_np.asarray(self))
 
 
-class DecayCurve(Plain, Shows):
+class RopeScaled:
+    """The scene's rope scaling on a result: .rope (the type, None without a scaling),
+    .attention_factor (transformers multiplies cos and sin by it) and .logit_scale (its square,
+    on the rotated part of every logit)."""
+
+    def _set_rope(self, rope):
+        rope = rope or {}
+        self.rope = rope.get("type")
+        self.attention_factor = rope.get("attention_factor", 1.0)
+        self.logit_scale = rope.get("logit_scale", 1.0)
+
+    def _copy_rope(self, obj):
+        self.rope = getattr(obj, "rope", None)
+        self.attention_factor = getattr(obj, "attention_factor", 1.0)
+        self.logit_scale = getattr(obj, "logit_scale", 1.0)
+
+
+class DecayCurve(Plain, Shows, RopeScaled):
     """RoFormer's decay bound U(delta) for delta = 0..max_distance: the array itself, with
-    .distance (positions), .label (the direction the distance moves along) and .plot()."""
+    .distance (positions), .label (the direction the distance moves along), .rope,
+    .attention_factor, .logit_scale (RopeScaled) and .plot()."""
 
     unit = ""  # U is a mean of moduli of sums of unit phasors: a pure number
 
-    def __new__(cls, u, label, axis):
+    def __new__(cls, u, label, axis, rope=None):
         obj = _np.asarray(u).view(cls)
         obj.label, obj.axis = label, axis
+        obj._set_rope(rope)
         return obj
 
     def __array_finalize__(self, obj):
         self.label = getattr(obj, "label", "")
         self.axis = getattr(obj, "axis", None)
+        self._copy_rope(obj)
 
     @property
     def distance(self):
@@ -108,16 +128,18 @@ class DecayCurve(Plain, Shows):
                      "Long-term decay")
 
 
-class DecayAxes(Shows):
+class DecayAxes(Shows, RopeScaled):
     """The decay bound moving along t, h and w (full form), as the desktop app's decay figure:
-    fields distance (positions), t, h, w; r["h"] is the curve along h."""
+    fields distance (positions), t, h, w; r["h"] is the curve along h; .rope,
+    .attention_factor and .logit_scale (RopeScaled)."""
 
     fields = ("distance", "t", "h", "w")
     units = {"distance": "positions", "t": "", "h": "", "w": ""}
 
-    def __init__(self, t, h, w):
+    def __init__(self, t, h, w, rope=None):
         self.t, self.h, self.w = (_np.asarray(c) for c in (t, h, w))
         self.distance = _np.arange(len(self.t), dtype=_np.float64)
+        self._set_rope(rope)
 
     def __getitem__(self, name):
         if name not in self.fields:
@@ -143,7 +165,17 @@ class Wavelengths(dict, Shows):
     with .units and .plot(): the wavelength of every pair, coloured by its axis."""
 
     units = {"index": "", "axis": "", "theta": "rad/position", "wavelength": "positions",
-             "full_turn": "", "dims": "", "context_length": "positions"}
+             "full_turn": "", "dims": "", "context_length": "positions",
+             "theta_unscaled": "rad/position", "inv_freq_f32": "rad/position",
+             "switch_length": "positions"}
+
+    @property
+    def attention_factor(self):
+        return self["attention_factor"]
+
+    @property
+    def logit_scale(self):
+        return self["logit_scale"]
 
     def _nope(self):
         return int(_np.isnan(self["wavelength"]).sum())
@@ -162,6 +194,19 @@ class Wavelengths(dict, Shows):
         _plots.wavelengths(ax, _np.asarray(self["index"]), self["axis"],
                            _np.asarray(self["wavelength"], dtype=float),
                            "Wavelength 2\u03c0/\u03b8 per pair" + (f" ({nope} NoPE)" if nope else ""))
+
+
+class AttentionValues(Plain, RopeScaled):
+    """attention()'s float32 logits or probabilities, [heads, rows, N]: the array itself, with
+    .rope, .attention_factor and .logit_scale (RopeScaled)."""
+
+    def __new__(cls, values, rope=None):
+        obj = _np.asarray(values).view(cls)
+        obj._set_rope(rope)
+        return obj
+
+    def __array_finalize__(self, obj):
+        self._copy_rope(obj)
 
 
 class DesignComparison(Shows):

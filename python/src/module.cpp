@@ -19,6 +19,7 @@
 #include "ropescope/check_ids.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
+#include "ropescope/frequency_plan.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/metrics.h"
@@ -26,6 +27,7 @@
 #include "ropescope/model_family.h"
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
+#include "ropescope/rope_scaling.h"
 #include "ropescope/sample_pictures.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
@@ -58,6 +60,34 @@ Out arrayOf(const py::array& a) {
   return out;
 }
 
+// The scene's rope scaling as the result objects carry it: type (None without a scaling), the
+// attention factor transformers multiplies cos and sin by, the logit scale (its square), and
+// with a scaling the per-axis counts and the sequence switch, as `ropescope freqs` reports them.
+py::dict ropeOf(const PairTable& t) {
+  py::dict d;
+  const bool scaled = !t.ropeType.empty();
+  d["type"] = scaled ? py::object(py::str(t.ropeType)) : py::object(py::none());
+  d["attention_factor"] = t.attentionFactor;
+  d["logit_scale"] = t.attentionFactor * t.attentionFactor;
+  if (!scaled) return d;
+  const ScalingCounts counts = scalingCounts(t);
+  py::dict perAxis;
+  for (Axis a : {Axis::T, Axis::H, Axis::W, Axis::Mix, Axis::None}) {
+    const auto& c = counts[static_cast<std::size_t>(a)];
+    if (c[0] + c[1] + c[2] + c[3] == 0) continue;  // no pair on this axis
+    py::dict row;
+    for (int k = 0; k < kPairScalingCount; ++k)
+      row[pairScalingName(static_cast<PairScaling>(k))] = c[static_cast<std::size_t>(k)];
+    perAxis[axisName(a)] = row;
+  }
+  d["per_axis"] = perAxis;
+  if (t.switchLength > 0) {
+    d["switch_length"] = t.switchLength;
+    d["switched"] = t.switched;
+  }
+  return d;
+}
+
 py::array_t<double> ids(const Inputs& in) {
   std::vector<Id3> out;
   {
@@ -84,16 +114,19 @@ double biasSpreadOf(const Inputs& in) {
   return b.spread;
 }
 
-py::array_t<double> decay(const Inputs& in) {
+// The curve and the scene's rope scaling (ropeOf).
+py::tuple decay(const Inputs& in) {
   std::vector<double> u;
+  PairTable pairs;
   {
     py::gil_scoped_release free;
     const cli::Request r = python::buildRequest(cli::kDecay, in);
-    u = decayCurve(resolvePairs(r.scene.frequency), r.direction, r.maxDistance,
+    pairs = resolvePairs(r.scene.frequency);
+    u = decayCurve(pairs, r.direction, r.maxDistance,
                    r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
   }
   const auto n = static_cast<py::ssize_t>(u.size());
-  return python::ownedArray(std::move(u), {n});
+  return py::make_tuple(python::ownedArray(std::move(u), {n}), ropeOf(pairs));
 }
 
 py::dict freqs(const Inputs& in) {
@@ -125,6 +158,31 @@ py::dict freqs(const Inputs& in) {
   d["wavelength"] = wavelength;
   d["full_turn"] = fullTurn;
   d["dims"] = dims;
+  // The scaling as `ropescope freqs` reports it: per pair the theta before scaling, what the
+  // scaling did and transformers' float32 inv_freq; the attention factor and its square.
+  const py::dict rope = ropeOf(pairs);
+  d["rope"] = rope["type"];
+  d["attention_factor"] = rope["attention_factor"];
+  d["logit_scale"] = rope["logit_scale"];
+  if (!pairs.ropeType.empty() && pairs.thetaUnscaled.size() == w.size() &&
+      pairs.scaling.size() == w.size() && pairs.invFreq32.size() == w.size()) {
+    py::array_t<double> unscaled(n);
+    py::array_t<float> f32(n);
+    py::list scaling;
+    for (py::ssize_t i = 0; i < n; ++i) {
+      unscaled.mutable_at(i) = pairs.thetaUnscaled[std::size_t(i)];
+      f32.mutable_at(i) = pairs.invFreq32[std::size_t(i)];
+      scaling.append(pairScalingName(pairs.scaling[std::size_t(i)]));
+    }
+    d["theta_unscaled"] = unscaled;
+    d["scaling"] = scaling;
+    d["inv_freq_f32"] = f32;
+    d["per_axis"] = rope["per_axis"];
+    if (rope.contains("switch_length")) {
+      d["switch_length"] = rope["switch_length"];
+      d["switched"] = rope["switched"];
+    }
+  }
   return d;
 }
 
@@ -181,11 +239,12 @@ void checkWhole(const char* name, long long v, long long lo, long long hi) {
                      name);
 }
 
-py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q,
-                             const std::optional<py::array>& k, const std::string& qk,
-                             long long heads, std::uint64_t seed, bool causal, bool softmax,
-                             std::optional<std::pair<long long, long long>> rows, long long pool,
-                             long long threads) {
+// The values and the scene's rope scaling (ropeOf): its attention factor is in the logits.
+py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
+                    const std::optional<py::array>& k, const std::string& qk, long long heads,
+                    std::uint64_t seed, bool causal, bool softmax,
+                    std::optional<std::pair<long long, long long>> rows, long long pool,
+                    long long threads) {
   checkWhole("heads", heads, 1, 256);
   checkWhole("pool", pool, 0, 1 << 20);
   checkWhole("threads", threads, 0, 256);
@@ -208,12 +267,14 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
   }
   std::vector<float> out;
   std::vector<py::ssize_t> shape;
+  PairTable table;
   {
     py::gil_scoped_release free;
     const cli::Request r = python::buildRequest(cli::kAttention, in);
     validateScene(r.scene);
     PositionIds ids = effectiveIds(r.scene);
     PairTable pairs = resolvePairs(r.scene.frequency);
+    table = pairs;
     const std::size_t n = ids.size();
     const int d = r.scene.frequency.rotary.headDim;
     QkTensors t;
@@ -260,7 +321,7 @@ py::array_t<float> attention(const Inputs& in, const std::optional<py::array>& q
       shape = {h, py::ssize_t(e - b), py::ssize_t(n)};
     }
   }
-  return python::ownedArray(std::move(out), std::move(shape));
+  return py::make_tuple(python::ownedArray(std::move(out), std::move(shape)), ropeOf(table));
 }
 
 struct CheckResult {

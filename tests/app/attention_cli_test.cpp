@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -154,6 +155,48 @@ TEST(AttentionCli, BadOptionsExitTwoWithOneLine) {
   expectBadInput(with({"--heads", "0"}), "--heads expects");
   expectBadInput(with({"--causal=yes"}), "takes no value");
   expectBadInput({"--layout", "t4", "--backend", "gpu"}, "--backend gpu: no OpenGL 4.3");
+}
+
+// A rope scaling from --model or --rope: the summary names the type, the attention factor and the
+// logit scale (its square), and the logits are those of the same frequencies with
+// attention_factor 1 times that scale.
+TEST(AttentionCli, RopeScalingReportsTheFactorAndScalesTheLogits) {
+  const std::vector<std::string> base = {"--model",   "qwen2.5-vl-yarn-7b",
+                                         "--layout",  "t5,i3x3,t2",
+                                         "--backend", "cpu",
+                                         "--qk",      "random",
+                                         "--seed",    "4"};
+  auto args = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  const ProcessResult y = runCli(args({"--out", path("yarn.npy")}));
+  ASSERT_EQ(y.status, 0) << y.err;
+  const json j = json::parse(y.out);
+  const double factor = 0.1 * std::log(4.0) + 1.0;
+  EXPECT_EQ(j["rope"]["type"], "yarn");
+  EXPECT_EQ(j["rope"]["attention_factor"].get<double>(), factor);
+  EXPECT_EQ(j["rope"]["logit_scale"].get<double>(), factor * factor);
+  EXPECT_NE(y.out.find("\"attention_factor\": 1.138629436111989"), std::string::npos) << y.out;
+  const ProcessResult u =
+      runCli(args({"--rope-param", "attention_factor=1", "--out", path("plain.npy")}));
+  ASSERT_EQ(u.status, 0) << u.err;
+  EXPECT_EQ(json::parse(u.out)["rope"]["logit_scale"].get<double>(), 1.0);
+  const ropescope::NpyArray a = ropescope::readNpy(path("yarn.npy"));
+  const ropescope::NpyArray b = ropescope::readNpy(path("plain.npy"));
+  ASSERT_EQ(a.shape, b.shape);
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{1, 16, 16}));
+  for (std::size_t i = 0; i < a.data.size(); ++i)
+    EXPECT_NEAR(a.data[i], b.data[i] * factor * factor, 2e-5 * (1.0 + std::abs(a.data[i]))) << i;
+  // Without a scaling the summary has no rope member; --rope gives one to any design.
+  const ProcessResult none = runCli(with({"--qk", "identical"}));
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_FALSE(json::parse(none.out).contains("rope"));
+  const ProcessResult r = runCli(with({"--rope", "linear", "--rope-param", "factor=2"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["rope"]["attention_factor"].get<double>(), 1.0);
+  expectBadInput(with({"--rope", "yarn", "--rope-param", "factor=0"}), "factor must be in");
 }
 
 // q . k beyond float32's range gives infinite logits: the run says which head and row and that

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "ropescope/age_schedule.h"
 #include "ropescope/errors.h"
@@ -97,6 +98,74 @@ TEST(SceneJson, MalformedFilesGiveOneLineErrors) {
       EXPECT_EQ(m.find("[json.exception"), std::string::npos) << m;
       EXPECT_EQ(m.find('\n'), std::string::npos) << m;
       EXPECT_NE(m.find(c[1]), std::string::npos) << "for " << c[0] << " got: " << m;
+    }
+  }
+}
+
+// A rope scaling rides in frequency.rope: the type, the type's parameters by the keys of its
+// table (a switch as true/false, longrope's lists as arrays) and max_position_id; a scene without
+// one has no rope key at all.
+TEST(SceneJson, RopeScalingRoundTrips) {
+  Scene s = defaultScene();
+  EXPECT_EQ(sceneToJson(s).find("\"rope\""), std::string::npos);
+  s.frequency.rope.type = "yarn";
+  s.frequency.rope.params.set("factor", 4.0);
+  s.frequency.rope.params.set("original_max_position_embeddings", 32768.0);
+  s.frequency.rope.params.set("truncate", 0.0);
+  const std::string text = sceneToJson(s);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_EQ(j.at("frequency").at("rope"), nlohmann::json::parse(R"({"type": "yarn", "factor": 4.0,
+                                      "original_max_position_embeddings": 32768.0,
+                                      "truncate": false})"))
+      << text;
+  EXPECT_EQ(sceneFromJson(text), s);
+  EXPECT_EQ(sceneFromJson(text).frequency.rope.params.find("truncate").value_or(-1.0), 0.0);
+
+  // longrope's lists (one factor per pair: 64 for the default head dim 128) and the sequence.
+  Scene l = defaultScene();
+  l.frequency.rope.type = "longrope";
+  l.frequency.rope.params.set("original_max_position_embeddings", 4096.0);
+  l.frequency.rope.params.set("max_position_embeddings", 16384.0);
+  l.frequency.rope.shortFactor.assign(64, 1.0);
+  l.frequency.rope.longFactor.assign(64, 2.5);
+  l.frequency.rope.maxPositionId = 9000;
+  const std::string longText = sceneToJson(l);
+  EXPECT_NE(longText.find("\"max_position_id\": 9000"), std::string::npos) << longText;
+  EXPECT_EQ(sceneFromJson(longText), l);
+}
+
+TEST(SceneJson, BadRopeScalingsGiveOneLine) {
+  const std::string head = R"({"format":"ropescope-scene","version":1,"layout":"t1","frequency":)";
+  const char* cases[][2] = {
+      {R"({"rope":{"type":"yarn","factor":4,"original_max_position_embeddings":32768,"ramp":2}})",
+       "scene file: frequency.rope: rope type yarn has no parameter \"ramp\" (accepted: type, "
+       "max_position_id, factor, original_max_position_embeddings, beta_fast, beta_slow, "
+       "attention_factor, mscale, mscale_all_dim, truncate)"},
+      {R"({"rope":{"type":"ntk"}})", "scene file: frequency.rope.type: unknown rope type"},
+      {R"({"rope":{"factor":4}})", "frequency.rope.type must be a rope type's name (default, "},
+      {R"({"rope":"yarn"})", "frequency.rope must be an object"},
+      {R"({"rope":{"type":"linear","factor":"4"}})", "frequency.rope.factor must be a number in"},
+      {R"({"rope":{"type":"linear","factor":0}})", "frequency.rope: factor must be in"},
+      {R"({"rope":{"type":"yarn","factor":4,"original_max_position_embeddings":32768,"truncate":1}})",
+       "frequency.rope.truncate must be true or false (got 1)"},
+      {R"({"rope":{"type":"dynamic","factor":2,"max_position_embeddings":4096,"max_position_id":-3}})",
+       "frequency.rope.max_position_id must be a whole number in 0..1099511627776 (got -3)"},
+      {R"({"rope":{"type":"longrope","original_max_position_embeddings":4096,"short_factor":[1,"x"]}})",
+       "frequency.rope.short_factor must be an array of numbers > 0"},
+      // The whole scaling with the plan: a required key missing.
+      {R"({"rope":{"type":"yarn","factor":4}})", "original_max_position_embeddings"},
+      {R"({"rope":{"type":"linear","factor":2},"rope":{"type":"linear","factor":3}})",
+       "key \"rope\" given twice"},
+  };
+  for (const auto& c : cases) {
+    const std::string text = head + c[0] + "}";
+    try {
+      sceneFromJson(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+      EXPECT_NE(m.find(c[1]), std::string::npos) << "for " << text << " got: " << m;
     }
   }
 }

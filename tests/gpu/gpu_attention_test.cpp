@@ -187,6 +187,93 @@ TEST(GpuAttention, PairLayoutsMatchTheTransformersFormulation) {
   }
 }
 
+// A rope scaling's attention factor multiplies cos and sin on the GPU as on the CPU: the GPU
+// agrees with the CPU and the reference, and its logits are those of the same frequencies with
+// attention_factor 1 times the factor squared (full rotary, and partial GPT-J where only the
+// rotated dims carry it).
+TEST(GpuAttention, RopeScalingAttentionFactorMatchesTheCpu) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu);
+  const Case cases[] = {
+      {"t5,i4x6,t3",
+       "mrope",
+       "mrope",
+       128,
+       0,
+       true,
+       QkSourceSpec::Kind::Random,
+       2,
+       PairLayout::NeoX,
+       {16, 24, 24},
+       1e6},
+      {"t5,i4x6,t3",
+       "mrope",
+       "mrope",
+       128,
+       64,
+       false,
+       QkSourceSpec::Kind::Random,
+       1,
+       PairLayout::GptJ,
+       {8, 12, 12},
+       1e4},
+  };
+  for (const Case& c : cases) {
+    Scene s = attentionCaseScene(c);
+    s.frequency.rope.type = "yarn";
+    s.frequency.rope.params.set("factor", 4.0);
+    s.frequency.rope.params.set("original_max_position_embeddings", 32768.0);
+    Scene plain = s;
+    plain.frequency.rope.params.set("attention_factor", 1.0);
+    QkSourceSpec src;
+    src.kind = c.source;
+    src.heads = c.heads;
+    src.seed = 3;
+    const AttentionProblem p = makeAttentionProblem(s, src, c.causal);
+    const AttentionProblem u = makeAttentionProblem(plain, src, c.causal);
+    const double factor = 0.1 * std::log(4.0) + 1.0;
+    ASSERT_EQ(p.pairs.attentionFactor, factor);
+    const std::size_t n = p.qk.tokens;
+    auto cpu = makeCpuAttentionBackend(2);
+    cpu->load(p);
+    double worstCpu = 0, worstRef = 0, worstScale = 0;
+    std::vector<std::vector<float>> scaledLogits;
+    gpu->load(p);
+    for (int h = 0; h < p.qk.qHeads; ++h)
+      for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+        std::vector<float> g(n * n), cp(n * n);
+        gpu->rows(h, 0, n, v, g.data());
+        cpu->rows(h, 0, n, v, cp.data());
+        const auto ref = referenceAttention(p, h, v);
+        for (std::size_t i = 0; i < n; ++i) {
+          worstCpu = std::max(worstCpu, rowError(&g[i * n], &cp[i * n], n));
+          worstRef = std::max(worstRef, rowError(&g[i * n], &ref[i * n], n));
+        }
+        if (v == AttentionValue::Logits) scaledLogits.push_back(g);
+      }
+    gpu->load(u);
+    const bool partial = c.rotaryDim != 0;
+    for (int h = 0; h < u.qk.qHeads; ++h) {
+      std::vector<float> g(n * n);
+      gpu->rows(h, 0, n, AttentionValue::Logits, g.data());
+      for (float& x : g) x = static_cast<float>(double(x) * factor * factor);
+      const std::vector<float>& want = scaledLogits[std::size_t(h)];
+      for (std::size_t i = 0; i < n; ++i)
+        worstScale = std::max(worstScale, rowError(&g[i * n], &want[i * n], n));
+    }
+    std::printf("[ agreement ] yarn %s d=%d r=%d: gpu-cpu %.2e, gpu-ref %.2e, x factor^2 %.2e\n",
+                c.layout, c.headDim, c.rotaryDim, worstCpu, worstRef, worstScale);
+    EXPECT_LT(worstCpu, 1e-4);
+    EXPECT_LT(worstRef, 1e-4);
+    // Full rotary: every logit is the unscaled one times factor^2; partial: the pass-through
+    // dims are not scaled, so some logits differ by far more than float rounding.
+    if (partial)
+      EXPECT_GT(worstScale, 1e-2);
+    else
+      EXPECT_LT(worstScale, 1e-4);
+  }
+}
+
 TEST(GpuAttention, DescribesItselfAndRejectsBadRequests) {
   auto& gpu = gpuBackend();
   ASSERT_TRUE(gpu);

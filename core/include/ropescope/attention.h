@@ -50,7 +50,8 @@ inline constexpr int kMaxQkHeads = 256;
 // Pure positional bias: every q and k is the unit vector (1, ..., 1)/sqrt(headDim). A rotated
 // pair then contributes (2/d) cos(phase difference), so logit * sqrt(d) equals the positional
 // bias (rotaryDim/d) * b(delta) (positionalBias, metrics.h; docs/math.md#attention-preview) plus (d
-// - rotaryDim)/d from the dims that do not rotate.
+// - rotaryDim)/d from the dims that do not rotate; a rope scaling multiplies the rotated part by
+// its attention factor squared.
 QkTensors identicalQk(int heads, std::size_t tokens, int headDim);
 
 // Independent standard-normal q and k entries, reproducible across platforms: a
@@ -84,15 +85,20 @@ QkTensors qkFromViews(const FloatBuffer& q, const FloatBuffer& k, std::size_t to
                       const std::string& qName, const std::string& kName);
 
 // cos and sin of every token's angle for every rotary pair: angle = id[axis(p)] * theta_p,
-// computed in double (NoPE pairs: angle 0), then rounded to float. Both backends rotate with
-// these same tables, so they agree to float rounding. (Hugging Face forms the angle in float32;
-// for ids near 32768 its angle is off by up to ~2e-3 rad, ours is exact to float rounding.)
+// computed in double (NoPE pairs: angle 0), times the rope scaling's attention factor
+// (PairTable::attentionFactor, as transformers multiplies cos and sin by attention_scaling), then
+// rounded to float. The rotated dims of q and k are therefore each scaled by the factor, so their
+// part of every logit by its square; dims past the rotary dim are not scaled. Both backends
+// rotate with these same tables, so they agree to float rounding. (Hugging Face forms the angle in
+// float32; for ids near 32768 its angle is off by up to ~2e-3 rad, ours is exact to float
+// rounding.)
 struct RotaryTable {
   std::size_t tokens = 0;
   int pairs = 0;    // rotary_dim / 2; pair p rotates pairDims(layout, p, pairs)
   int headDim = 0;  // dims >= 2 * pairs pass through unrotated
   PairLayout layout = PairLayout::NeoX;
-  std::vector<float> cos, sin;  // [tokens][pairs]
+  double attentionFactor = 1.0;  // already in cos and sin
+  std::vector<float> cos, sin;   // [tokens][pairs]
 };
 RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs);
 
@@ -217,7 +223,8 @@ enum class BackendChoice { Auto, Cpu, Gpu };
 BackendChoice parseBackendChoice(const std::string& text);
 
 // Double-precision reference for tests and small N: the full (head x N x N) matrix of the
-// requested value, straight from the definitions (rotation in double from the double angles).
+// requested value, straight from the definitions (rotation in double from the double angles,
+// cos and sin times the pairs' attention factor).
 std::vector<double> referenceAttention(const AttentionProblem& problem, int head,
                                        AttentionValue value);
 

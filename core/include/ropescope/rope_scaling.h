@@ -28,6 +28,10 @@ struct RopeListSpec {
   std::string help;
 };
 
+// The largest position id a scaling takes (RopeScaling::maxPositionId), on the CLI, in scene
+// files and from Python.
+inline constexpr long long kMaxRopePositionId = 1LL << 40;
+
 // The scaling a scene applies: a rope type and its parameters. An empty type means no scaling
 // block at all (theta as the plan gives it).
 struct RopeScaling {
@@ -37,7 +41,7 @@ struct RopeScaling {
   // dynamic / longrope: the largest position id of the sequence the frequencies are for, as the
   // rotary forward's update sees it (seq_len = max id + 1, over all axes). -1: none, the
   // frequencies the rotary module holds when built (seq_len None).
-  long long maxPositionId = -1;
+  long long maxPositionId = -1;  // -1, or 0..kMaxRopePositionId
 
   bool active() const { return !type.empty(); }
   bool operator==(const RopeScaling&) const = default;

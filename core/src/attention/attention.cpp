@@ -196,6 +196,8 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
   r.pairs = pairs.size();
   r.headDim = pairs.headDim;
   r.layout = pairs.layout;
+  r.attentionFactor = pairs.attentionFactor;
+  const double factor = pairs.attentionFactor;
   resizeOnHugePages(r.cos, r.tokens * std::size_t(r.pairs));
   resizeOnHugePages(r.sin, r.cos.size());
   // One pair at a time over all tokens through the vector kernel (metric_kernels.h).
@@ -206,8 +208,8 @@ RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs) {
     for (std::size_t t = 0; t < r.tokens; ++t) coord[t] = axisCoordinate(a, ids[t]);
     kernels.trigTable(coord.data(), r.tokens, pairs.theta[std::size_t(p)], 1.0, c.data(), s.data());
     for (std::size_t t = 0; t < r.tokens; ++t) {
-      r.cos[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(c[t]);
-      r.sin[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(s[t]);
+      r.cos[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(c[t] * factor);
+      r.sin[t * std::size_t(r.pairs) + std::size_t(p)] = static_cast<float>(s[t] * factor);
     }
   }
   return r;
@@ -283,17 +285,6 @@ AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& so
   validateScene(scene);
   PositionIds ids = effectiveIds(scene);
   PairTable pairs = resolvePairs(scene.frequency);
-  // transformers multiplies cos and sin by the scaling's attention factor, so its logits carry
-  // the factor's square; until the kernels apply it, say so rather than show other logits.
-  if (pairs.attentionFactor != 1.0)
-    throw InputError("attention does not yet apply the " + pairs.ropeType +
-                         " scaling's attention "
-                         "factor " +
-                         formatDouble(pairs.attentionFactor) +
-                         " (transformers' logits are multiplied by its square, " +
-                         formatDouble(pairs.attentionFactor * pairs.attentionFactor) +
-                         "); freqs, decay and bias take the scaling",
-                     "rope");
   const std::size_t n = ids.size();
   const int d = scene.frequency.rotary.headDim;
   QkTensors qk;
@@ -356,12 +347,13 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
   const std::size_t n = in.tokens, d = std::size_t(in.headDim),
                     h = std::size_t(problem.rotary.pairs);
   const int group = in.qHeads / in.kvHeads;
+  const double factor = problem.pairs.attentionFactor;  // multiplies cos and sin, as transformers
   const auto rotate = [&](const float* x, std::size_t t) {
     std::vector<double> y(d);
     for (std::size_t p = 0; p < h; ++p) {
       const Axis a = problem.pairs.axis[p];
       const double angle = axisCoordinate(a, problem.ids[t]) * problem.pairs.theta[p];
-      const double c = std::cos(angle), s = std::sin(angle);
+      const double c = factor * std::cos(angle), s = factor * std::sin(angle);
       const PairDims pd = pairDims(problem.rotary.layout, int(p), int(h));
       const std::size_t i0 = std::size_t(pd.first), i1 = std::size_t(pd.second);
       y[i0] = double(x[i0]) * c - double(x[i1]) * s;

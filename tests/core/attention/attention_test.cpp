@@ -184,6 +184,93 @@ TEST(Attention, IdenticalUnitVectorsGiveThePositionalBias) {
     }
 }
 
+// transformers multiplies cos and sin by the scaling's attention factor: the logits of a YaRN
+// config are those of the same frequencies with attention_factor 1, times the factor squared.
+TEST(Attention, RopeScalingMultipliesTheLogitsByTheAttentionFactorSquared) {
+  Scene s = attentionCaseScene({"t5,i3x3,t2",
+                                "mrope",
+                                "mrope",
+                                128,
+                                0,
+                                false,
+                                QkSourceSpec::Kind::Random,
+                                2,
+                                PairLayout::NeoX,
+                                {16, 24, 24},
+                                1e6});
+  s.frequency.rope.type = "yarn";
+  s.frequency.rope.params.set("factor", 4.0);
+  s.frequency.rope.params.set("original_max_position_embeddings", 32768.0);
+  Scene plain = s;
+  plain.frequency.rope.params.set("attention_factor", 1.0);
+  QkSourceSpec src;
+  src.kind = QkSourceSpec::Kind::Random;
+  src.heads = 2;
+  src.seed = 5;
+  const AttentionProblem scaled = makeAttentionProblem(s, src, true);
+  const AttentionProblem unscaled = makeAttentionProblem(plain, src, true);
+  const double factor = 0.1 * std::log(4.0) + 1.0;
+  ASSERT_EQ(scaled.pairs.attentionFactor, factor);
+  ASSERT_EQ(unscaled.pairs.attentionFactor, 1.0);
+  ASSERT_EQ(scaled.pairs.theta, unscaled.pairs.theta);
+  EXPECT_NEAR(factor * factor, 1.2965, 5e-5);
+  const std::size_t n = scaled.qk.tokens;
+  auto a = makeCpuAttentionBackend(2), b = makeCpuAttentionBackend(2);
+  a->load(scaled);
+  b->load(unscaled);
+  for (int head = 0; head < 2; ++head) {
+    std::vector<float> la(n * n), lb(n * n), pa(n * n);
+    a->rows(head, 0, n, AttentionValue::Logits, la.data());
+    b->rows(head, 0, n, AttentionValue::Logits, lb.data());
+    a->rows(head, 0, n, AttentionValue::Softmax, pa.data());
+    const std::vector<double> ra = referenceAttention(scaled, head, AttentionValue::Logits);
+    const std::vector<double> rb = referenceAttention(unscaled, head, AttentionValue::Logits);
+    for (std::size_t i = 0; i < n; ++i) {
+      // The softmax of the unscaled logits times factor^2, formed here in double.
+      double m = -std::numeric_limits<double>::infinity(), sum = 0.0;
+      for (std::size_t j = 0; j <= i; ++j) m = std::max(m, rb[i * n + j] * factor * factor);
+      for (std::size_t j = 0; j <= i; ++j) sum += std::exp(rb[i * n + j] * factor * factor - m);
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t k = i * n + j;
+        if (j > i) {
+          EXPECT_TRUE(std::isinf(la[k]) && la[k] < 0);
+          EXPECT_EQ(pa[k], 0.0f);
+          continue;
+        }
+        EXPECT_NEAR(ra[k], rb[k] * factor * factor, 1e-12 * (1.0 + std::abs(ra[k])));
+        EXPECT_NEAR(la[k], double(lb[k]) * factor * factor, 2e-5 * (1.0 + std::abs(la[k])));
+        EXPECT_NEAR(la[k], ra[k], 2e-5 * (1.0 + std::abs(ra[k])));
+        EXPECT_NEAR(pa[k], std::exp(rb[k] * factor * factor - m) / sum, 1e-5);
+      }
+    }
+  }
+}
+
+// Only the rotated dims carry the factor (transformers scales cos and sin, and concatenates the
+// pass-through dims unchanged): with identical unit q and k, a token against itself has
+// logit * sqrt(d) = factor^2 * rotaryDim / d + (d - rotaryDim) / d.
+TEST(Attention, AttentionFactorLeavesPassThroughDimsAlone) {
+  Scene s = attentionCaseScene(
+      {"t6", "hard", "vanilla", 64, 16, false, QkSourceSpec::Kind::Identical, 1});
+  s.frequency.rope.type = "yarn";
+  s.frequency.rope.params.set("factor", 2.0);
+  s.frequency.rope.params.set("original_max_position_embeddings", 4096.0);
+  s.frequency.rope.params.set("attention_factor", 1.5);
+  const AttentionProblem p = makeAttentionProblem(s, QkSourceSpec{}, false);
+  ASSERT_EQ(p.pairs.attentionFactor, 1.5);
+  auto cpu = makeCpuAttentionBackend(1);
+  cpu->load(p);
+  const std::size_t n = p.qk.tokens;
+  std::vector<float> logits(n * n);
+  cpu->rows(0, 0, n, AttentionValue::Logits, logits.data());
+  const std::vector<double> ref = referenceAttention(p, 0, AttentionValue::Logits);
+  const double want = (2.25 * 16.0 / 64.0 + 48.0 / 64.0) / std::sqrt(64.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(ref[i * n + i], want, 1e-12);
+    EXPECT_NEAR(logits[i * n + i], want, 1e-6);
+  }
+}
+
 TEST(Attention, RandomSourceIsReproducibleAndStandardNormal) {
   const QkTensors a = randomQk(2, 1, 100, 64, 42), b = randomQk(2, 1, 100, 64, 42);
   const QkTensors c = randomQk(2, 1, 100, 64, 43);
