@@ -351,6 +351,13 @@ bool isBias(const FigureView& v) {
   return v.name == "picture-bias";
 }
 
+// Every figure painter starts in a figure font, never the interface's (figure::font says why).
+void paintFigureText(QPainter& p, QSizeF logical,
+                     const std::function<void(QPainter&, QSizeF)>& paint) {
+  p.setFont(figure::font(figure::Text::Label));
+  paint(p, logical);
+}
+
 void savePainted(const std::string& path, const std::string& format, const FigureOptions& o,
                  const std::function<void(QPainter&, QSizeF)>& paint, const QString& title) {
   const QSizeF logical = figure::logicalSize(o);
@@ -368,7 +375,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
     svg.setDescription(QStringLiteral("ropescope figure"));
     QPainter p;
     if (!p.begin(&svg)) throw InputError("cannot write output file \"" + path + "\"", "out");
-    paint(p, logical);
+    paintFigureText(p, logical, paint);
     p.end();
   } else if (format == "pdf") {
     QPdfWriter pdf(&buffer);
@@ -381,7 +388,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
     QPainter p;
     if (!p.begin(&pdf)) throw InputError("cannot write output file \"" + path + "\"", "out");
     // The painter's window is the page in device units (144 per inch): the logical canvas.
-    paint(p, logical);
+    paintFigureText(p, logical, paint);
     p.end();
   } else {
     QImage image = blankImage(o);
@@ -390,7 +397,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
       p.setRenderHint(QPainter::Antialiasing);
       p.setRenderHint(QPainter::TextAntialiasing);
       toLogical(p, o);
-      paint(p, logical);
+      paintFigureText(p, logical, paint);
     }
     image.setDevicePixelRatio(1.0);
     bytes = pngBytes(image, path);
@@ -607,6 +614,7 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
     toLogical(p, o);
+    p.setFont(figure::font(figure::Text::Label));
     if (view.name == "attention") {
       paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
     } else if (view.name == "phasor") {
