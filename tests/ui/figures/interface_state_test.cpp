@@ -7,6 +7,8 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
+#include <QFontDatabase>
 #include <QFontInfo>
 #include <QMenu>
 #include <QMenuBar>
@@ -36,6 +38,15 @@ double drawnPoints(const QFont& font) {
   return QFontInfo(f).pointSizeF();
 }
 
+// Empties Qt's font engine cache (adding and removing an application font invalidates the font
+// database), as in a session whose menus had not been drawn since Qt let their engines go: the
+// export that follows makes its engines first, and the menus then look theirs up.
+void emptyFontCache() {
+  const int id = QFontDatabase::addApplicationFont(
+      QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"));
+  if (id >= 0) QFontDatabase::removeApplicationFont(id);
+}
+
 struct Look {
   QFont appFont, menuFont;
   QPalette palette;
@@ -57,8 +68,6 @@ TEST(FigureInterface, EveryViewAndFormatLeavesTheInterfaceAsItWas) {
   // A scene every view can draw: a picture and audio besides text.
   Scene scene = findFigurePreset("circle-picture").scene;
   scene.layout.segments.push_back(Segment::audio(12));
-  // The window is not shown before the exports: the figures make their font engines first, as
-  // in a session whose menus had not been drawn since Qt's cache let their engines go.
   MainWindow w;
   w.model()->setScene(scene);
   ASSERT_TRUE(test::waitUntil([&] { return w.model()->validScene() == scene; }));
@@ -71,6 +80,7 @@ TEST(FigureInterface, EveryViewAndFormatLeavesTheInterfaceAsItWas) {
     for (const std::string& format : v.formats) {
       const std::string what = v.name + "." + format;
       const QString path = dir.filePath(QString::fromStdString(what));
+      emptyFontCache();
       w.figures()->exportTo(v.name, path);
       ASSERT_TRUE(QFileInfo::exists(path)) << what;
       ++exports;
