@@ -4,6 +4,7 @@
 // last came from (platform/file_dialogs.h), and an export says in the status bar what it wrote.
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDialog>
 #include <QDir>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "gui_test_util.h"
+#include "model/scene_model.h"
 #include "platform/file_dialogs.h"
 #include "ropescope/layout_files.h"
 #include "shell/main_window.h"
