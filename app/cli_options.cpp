@@ -283,7 +283,7 @@ const std::vector<Option>& options() {
          s.req.scene = loadSceneFile(v);
          s.haveScene = true;
        }},
-      {fieldFlag("design"), "NAME", kScene,
+      {fieldFlag("design"), "NAME", kScene | kGrid,
        namesHelp("position design: ", designChoices(), " (ids-file with --ids)"),
        [](State& s, const std::string& v) {
          if (v.empty()) findDesign(v);  // refused with the designs' names (empty means unset)
@@ -495,12 +495,25 @@ std::string designsWith(const std::string& key) {
   return out;
 }
 
+// The image-grid options over `base`: a --preset in its place, then each number given.
+ImageGridSettings gridOptions(const State& s, const ImageGridSettings& base) {
+  ImageGridSettings g = s.gridPreset.empty() ? base : imageGridPreset(s.gridPreset);
+  if (s.minPixels) g.minPixels = s.minPixels;
+  if (s.maxPixels) g.maxPixels = s.maxPixels;
+  if (s.patch) g.patch = static_cast<int>(s.patch);
+  if (s.merge) g.merge = static_cast<int>(s.merge);
+  validateImageGridSettings(g);
+  return g;
+}
+
 void applyParams(State& s) {
   Scene& scene = s.req.scene;
-  // The plan the design was published with, unless --plan chose one.
+  // The plan the design was published with, unless --plan chose one; a family's rotary and
+  // picture grid, under the plan and grid options given.
   if (!s.designFlag.empty()) {
     pickDesign(scene, s.designFlag, s.havePlan);
     for (const auto& edit : s.planEdits) edit(scene);
+    if (!s.firstGridFlag.empty()) useImageGrid(scene, gridOptions(s, scene.imageGrid));
   }
   const PositionDesign& design = findDesign(scene.design);
   const auto specs = design.parameters();
@@ -578,12 +591,7 @@ void applyLayout(State& s) {
     throw InputError(s.firstGridFlag + " sets how --layout's pictures become grids; give it with " +
                          "--layout (a scene file keeps its own image_grid)",
                      "layout");
-  ImageGridSettings g = s.gridPreset.empty() ? scene.imageGrid : imageGridPreset(s.gridPreset);
-  if (s.minPixels) g.minPixels = s.minPixels;
-  if (s.maxPixels) g.maxPixels = s.maxPixels;
-  if (s.patch) g.patch = static_cast<int>(s.patch);
-  if (s.merge) g.merge = static_cast<int>(s.merge);
-  validateImageGridSettings(g);
+  const ImageGridSettings g = gridOptions(s, scene.imageGrid);
   scene.imageGrid = g;
   if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g});
 }

@@ -448,11 +448,9 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     for (const char* key : {"tokens_per_second", "tps"})
       if (findSpec(specs, key)) m.designParams.set(key, m.tokensPerSecond);
 
-  // The family's image processor defaults (its smart_resize rule and pixel bounds) where a preset
-  // has them; a preprocessor config below overrides the bounds.
-  const std::vector<std::string> presets = imageGridPresetNames();
-  if (std::find(presets.begin(), presets.end(), family->name()) != presets.end())
-    m.grid = imageGridPreset(family->name());
+  // The family's image processor defaults (its smart_resize rule and pixel bounds); a
+  // preprocessor config below overrides the bounds.
+  m.grid = family->imageGrid();
   m.grid.patch = m.patchSize;
   m.grid.merge = m.spatialMerge;
   bool haveGrid = false;

@@ -290,16 +290,28 @@ void setDesign(Scene& scene, const std::string& name) {
   scene.design = design.name();
 }
 
+void useImageGrid(Scene& scene, const ImageGridSettings& grid) {
+  if (scene.imageGrid == grid) return;
+  regridLayout(scene.layout, grid);
+  scene.imageGrid = grid;
+}
+
 void pickDesign(Scene& scene, const std::string& name, bool keepPlan) {
   const std::string previous = scene.design;
   const bool changed = previous != name;
   setDesign(scene, name);
   if (const ModelFamily* family = familyOfDesign(name)) {
     // A model family's rotary is its released checkpoints' (plan, sections, head and rotary
-    // dim, base, pairs); a scene already under the family (a --model config) keeps its own.
-    if (changed) scene.frequency = family->defaultFrequency();
+    // dim, base, pairs) and its pictures are cut by its image processor; a scene already under
+    // the family (a --model config) keeps its own.
+    if (changed) {
+      scene.frequency = family->defaultFrequency();
+      useImageGrid(scene, family->imageGrid());
+    }
     return;
   }
+  // The grid a family brought goes with it, as its rotary does.
+  if (changed && familyOfDesign(previous)) useImageGrid(scene, defaultScene().imageGrid);
   const std::string plan = findDesign(name).suggestedPlan();
   // The rotary a design brought goes with it: a design without a plan of its own picked after
   // a family's (GLM's 64-dim GPT-J rotary) or one with its own plan (MM-RoPE's) starts from the

@@ -16,6 +16,9 @@
 #include <sstream>
 #include <tuple>
 #include "cli_harness.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/image_probe.h"
+#include "ropescope/model_family.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -331,4 +334,34 @@ TEST(LayoutCli, ImageGridOptionsWorkForEveryLayoutCommand) {
     const std::string csv = slurp(workDir() / "grid-space.csv");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 + 15 * 20) << csv.substr(0, 200);
   }
+}
+
+// A model family chosen as the design cuts pictures as its own image processor does, as it
+// brings its rotary: `grid` and `ids` under --design F give F's grid (its preset), for every
+// family of the registry. Qwen3-VL cut 9 x 11 castle tokens with Qwen2.5-VL's 28 px where its
+// processor's 32 px give 8 x 10.
+TEST(GridCli, AFamilyDesignBringsItsProcessorsGrid) {
+  using namespace ropescope;
+  const std::string castle = (samples() / "castle.png").string();
+  const ImageInfo info = probeImage(castle);
+  for (const ModelFamily* f : allFamilies()) {
+    SCOPED_TRACE(f->name());
+    const ImageGrid expected = smartResize(info.height, info.width, f->imageGrid());
+    const ProcessResult g = run({"grid", "--design", f->name(), castle});
+    ASSERT_EQ(g.status, 0) << g.err;
+    EXPECT_EQ(json::parse(g.out)[0]["tokens"], expected.tokens());
+    const ProcessResult ids =
+        run({"ids", "--layout", "t2,img:" + castle + ",t1", "--design", f->name()});
+    ASSERT_EQ(ids.status, 0) << ids.err;
+    long long visual = 0;
+    for (const json& t : json::parse(ids.out)["tokens"]) visual += t["modality"] == "image";
+    EXPECT_EQ(visual, expected.tokens());
+  }
+  // The grid options given still decide over the family's grid.
+  ImageGridSettings patch14 = findFamily("qwen3-vl").imageGrid();
+  patch14.patch = 14;
+  const ProcessResult p = run({"grid", "--design", "qwen3-vl", "--patch", "14", castle});
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(json::parse(p.out)[0]["tokens"],
+            smartResize(info.height, info.width, patch14).tokens());
 }

@@ -11,6 +11,8 @@
 
 #include "ropescope/age_schedule.h"
 #include "ropescope/errors.h"
+#include "ropescope/image_grid.h"
+#include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene.h"
@@ -205,6 +207,36 @@ TEST(SceneDesign, AFamilyBringsItsRotaryOnceWhenPicked) {
   pickDesign(s, "hard");
   pickDesign(s, "circle");
   EXPECT_EQ(s.frequency.rotary.base, 5e5);
+}
+
+// Picking a family's design cuts the pictures as the family's image processor does, as it brings
+// its rotary: under qwen3-vl a picture is cut into Qwen3-VL's 32-px tokens (patch 16 x merge 2),
+// not Qwen2.5-VL's 28 px. Every family of the registry, against its own preset; leaving the family
+// for a research design, the default grid again.
+TEST(SceneDesign, AFamilyBringsItsImageProcessorsGrid) {
+  const std::string castle = std::string(ROPESCOPE_SAMPLES) + "/castle.png";
+  for (const ModelFamily* f : allFamilies()) {
+    SCOPED_TRACE(f->name());
+    Scene s = defaultScene();
+    s.layout.segments = {Segment::text(3), imageSegmentFromFile(castle, s.imageGrid),
+                         Segment::text(2)};
+    pickDesign(s, f->name());
+    EXPECT_EQ(s.imageGrid, f->imageGrid());
+    EXPECT_EQ(s.layout.segments[1], imageSegmentFromFile(castle, f->imageGrid()));
+    EXPECT_NO_THROW(validateScene(s));
+    pickDesign(s, "circle");
+    EXPECT_EQ(s.imageGrid, defaultScene().imageGrid);
+    EXPECT_EQ(s.layout.segments[1], imageSegmentFromFile(castle, defaultScene().imageGrid));
+  }
+  // Not every family cuts as Qwen2.5-VL: the class above is not vacuous.
+  EXPECT_NE(findFamily("qwen3-vl").imageGrid(), defaultScene().imageGrid);
+  EXPECT_EQ(findFamily("qwen3-vl").imageGrid(), imageGridPreset("qwen3-vl"));
+  // A scene already under the family (a --model config's own grid) keeps it.
+  Scene s = defaultScene();
+  pickDesign(s, "qwen3-vl");
+  s.imageGrid.maxPixels = 1 << 20;
+  pickDesign(s, "qwen3-vl");
+  EXPECT_EQ(s.imageGrid.maxPixels, 1 << 20);
 }
 
 TEST(SceneFile, SavesAtomicallyAndLoadsBack) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ropescope/frequency_plan.h"
+#include "ropescope/image_grid.h"
 #include "ropescope/sound_file.h"
 
 namespace ropescope {
@@ -94,6 +95,9 @@ class ModelFamily {
   // Frames merged into one temporal position of a video (ERNIE 2; Qwen and GLM grids are already
   // in temporal patches: 1).
   virtual int videoTemporalMerge() const { return 1; }
+  // How the family's image processor cuts a picture into tokens (its patch, merge, pixel bounds
+  // and smart_resize rule): what choosing the family as a design brings, as it brings its rotary.
+  virtual ImageGridSettings imageGrid() const = 0;
   // The omni facts; nullptr for a family without audio.
   virtual const OmniFacts* omni() const { return nullptr; }
   const PositionDesign& design() const;

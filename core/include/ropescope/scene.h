@@ -51,12 +51,18 @@ void setDesign(Scene& scene, const std::string& name);
 // What picking a design does (GUI design box, CLI --design): setDesign, then the frequency plan
 // the design was published with (PositionDesign::suggestedPlan, IL-RoPE: interleaved) at that
 // plan's default sections, unless `keepPlan` (the CLI's --plan chose one). A model family's
-// design brings the whole rotary of its released checkpoints (ModelFamily::defaultFrequency),
+// design brings the whole rotary of its released checkpoints (ModelFamily::defaultFrequency) and
+// its image processor's grid (ModelFamily::imageGrid, the pictures cut again),
 // whatever `keepPlan` says, when the scene was under another design: the CLI applies its plan
 // options over it. A design without a plan of its own, picked after one that brought its own
 // (a family, or a design with a suggested plan), starts from defaultScene()'s rotary unless
-// `keepPlan`; between designs without plans of their own the rotary is kept.
+// `keepPlan`; between designs without plans of their own the rotary is kept. A design picked
+// after a family goes back to defaultScene()'s image grid. Throws InputError where a picture of
+// the layout is refused by the new grid.
 void pickDesign(Scene& scene, const std::string& name, bool keepPlan = false);
+// Cuts the scene's pictures again under `grid` and keeps it as the scene's image grid. Throws
+// InputError for a picture the grid refuses (the scene is then left unchanged).
+void useImageGrid(Scene& scene, const ImageGridSettings& grid);
 // The scene as the design comparison shows it under `name`: setDesign, and no AGE layer for a
 // design other than the scene's (the layer is the circle design's).
 Scene sceneUnderDesign(const Scene& scene, const std::string& name);

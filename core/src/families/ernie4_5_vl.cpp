@@ -17,7 +17,8 @@ const ModelFamily& ernie45VlFamily() {
        familyFrequency("ernie", {20, 22, 22}, 128, 0, 5e5, PairLayout::GptJ),
        {100295, 103367, -1, -1, 101304, 101305, 101306, 101307},
        VideoTokens::OneBlock,
-       2});
+       2,
+       "ernie4.5-vl"});
   return f;
 }
 

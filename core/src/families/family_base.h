@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../designs/design_base.h"
+#include "ropescope/image_grid.h"
 #include "ropescope/model_family.h"
 #include "ropescope/transformers_release.h"
 
@@ -51,6 +52,7 @@ struct FamilyFacts {
   SpecialTokenIds tokens;
   VideoTokens videoTokens = VideoTokens::OneBlock;
   int videoTemporalMerge = 1;
+  std::string gridPreset;  // the image processor's preset (image_grid.h: imageGridPreset)
 };
 
 class FamilyDescriptor final : public ModelFamily {
@@ -64,6 +66,7 @@ class FamilyDescriptor final : public ModelFamily {
   SpecialTokenIds defaultTokenIds() const override { return f_.tokens; }
   VideoTokens videoTokens() const override { return f_.videoTokens; }
   int videoTemporalMerge() const override { return f_.videoTemporalMerge; }
+  ImageGridSettings imageGrid() const override { return imageGridPreset(f_.gridPreset); }
   const OmniFacts* omni() const override { return omni_ ? &*omni_ : nullptr; }
 
  private:

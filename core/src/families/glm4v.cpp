@@ -17,7 +17,8 @@ const ModelFamily& glm4vFamily() {
        familyFrequency("mrope", {8, 12, 12}, 128, 64, 1e4, PairLayout::GptJ),
        {151343, 151344, -1, -1, 151339, 151340, 151341, 151342},
        VideoTokens::FramesAsImages,
-       1});
+       1,
+       "glm4v"});
   return f;
 }
 

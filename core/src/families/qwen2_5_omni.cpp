@@ -38,7 +38,8 @@ const ModelFamily& qwen25OmniFamily() {
        familyFrequency("mrope", {16, 24, 24}, 128, 0, 1e6, PairLayout::NeoX),
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::OneBlock,
-       1},
+       1,
+       "qwen2.5-vl"},
       qwen25OmniFacts());
   return f;
 }

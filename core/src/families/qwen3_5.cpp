@@ -16,7 +16,8 @@ const ModelFamily& qwen35Family() {
        familyFrequency("interleaved", {11, 11, 10}, 256, 64, 1e7, PairLayout::NeoX),
        {248056, 248057, 248053, 248054, -1, -1, -1, -1},
        VideoTokens::FrameBlocks,
-       1});
+       1,
+       "qwen3-vl"});
   return f;
 }
 

@@ -7,7 +7,8 @@
 // mrope_section [24,20,20], mrope_interleaved, rope_theta 1000000, head_dim 128). Token ids:
 // Qwen3OmniMoeThinkerConfig defaults (image 151655, video 151656, audio 151646, audio_start
 // 151647), vision start/end 151652/151653, audio_end 151648. position_id_per_seconds: 25 in the
-// config class; read the checkpoint's config (--model) where it differs.
+// config class; read the checkpoint's config (--model) where it differs. Pictures: cut as
+// Qwen3-VL's processor cuts them (patch 16, merge 2; its vision tower is Qwen3-VL's).
 #include "family_base.h"
 
 namespace ropescope::detail {
@@ -38,7 +39,8 @@ const ModelFamily& qwen3OmniFamily() {
        familyFrequency("interleaved", {24, 20, 20}, 128, 0, 1e6, PairLayout::NeoX),
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::OneBlock,
-       1},
+       1,
+       "qwen3-vl"},
       qwen3OmniFacts());
   return f;
 }

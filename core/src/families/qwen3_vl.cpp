@@ -16,7 +16,8 @@ const ModelFamily& qwen3VlFamily() {
        familyFrequency("interleaved", {24, 20, 20}, 128, 0, 5e6, PairLayout::NeoX),
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::FrameBlocks,
-       1});
+       1,
+       "qwen3-vl"});
   return f;
 }
 

@@ -16,6 +16,7 @@
 #include "ropescope/layout.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
 #include "ropescope/sample_pictures.h"
 #include "ropescope/shipped_models.h"
 #include "ropescope/shipped_samples.h"
@@ -106,3 +107,16 @@ TEST(ShippedSamples, TheSampleIsCopiedToTheCacheByteForByte) {
 }
 
 }  // namespace
+
+// A family's own grid (what choosing it as a design brings) is the grid its released processor
+// gives: every shipped model's patch, merge and resize rule are its family's.
+TEST(ShippedModels, EachFamilysGridIsItsReleasedProcessors) {
+  for (const std::string& name : shippedModelNames()) {
+    SCOPED_TRACE(name);
+    const ModelConfig m = readModelConfig(name);
+    const ImageGridSettings family = findFamily(m.family).imageGrid();
+    EXPECT_EQ(m.grid.patch, family.patch);
+    EXPECT_EQ(m.grid.merge, family.merge);
+    EXPECT_EQ(m.grid.rule, family.rule);
+  }
+}

@@ -2,7 +2,9 @@
 // problem fields, and the linked token selection.
 #include <gtest/gtest.h>
 
+#include <QImage>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
 #include <cmath>
@@ -13,6 +15,8 @@
 #include "jobs/latest_worker.h"
 #include "model/scene_model.h"
 #include "ropescope/layout.h"
+#include "ropescope/layout_files.h"
+#include "ropescope/model_family.h"
 
 using ropescope::Scene;
 using ropescope::ui::SceneModel;
@@ -587,6 +591,37 @@ TEST(SceneModel, ADesignChosenAgainHasTheParametersItWasLeftWith) {
   EXPECT_EQ(model.scene().frequency.plan, "vanilla");
   model.chooseDesign("circle", false);
   EXPECT_TRUE(model.validScene() == vanilla);
+}
+
+// The design box's way to a model family brings the family's picture grid with its rotary
+// (Qwen3-VL's 32-px tokens, not Qwen2.5-VL's 28), for every family; a picture that grid refuses
+// is said beside the box and the scene stays as it was.
+TEST(SceneModel, AFamilyChosenInTheDesignBoxBringsItsPictureGrid) {
+  const std::string castle = std::string(ROPESCOPE_SAMPLES) + "/castle.png";
+  SceneModel model;
+  Scene s = circleScene();
+  s.layout.segments.push_back(ropescope::imageSegmentFromFile(castle, s.imageGrid));
+  model.setScene(s);
+  ASSERT_FALSE(model.isStale());
+  for (const ropescope::ModelFamily* f : ropescope::allFamilies()) {
+    model.chooseDesign(f->name(), true);
+    EXPECT_EQ(model.scene().imageGrid, f->imageGrid()) << f->name();
+    EXPECT_EQ(model.scene().layout.segments.back(),
+              ropescope::imageSegmentFromFile(castle, f->imageGrid()))
+        << f->name();
+  }
+
+  QTemporaryDir dir;
+  const QString tiny = dir.filePath(QStringLiteral("tiny.png"));
+  QImage(30, 30, QImage::Format_RGB32).save(tiny);  // under Qwen3-VL's 32 px, over 28
+  Scene small = circleScene();
+  small.layout.segments.push_back(ropescope::imageSegmentFromFile(tiny.toStdString(), {}));
+  model.setScene(small);
+  ASSERT_FALSE(model.isStale());
+  model.chooseDesign("qwen3-vl", true);
+  ASSERT_TRUE(model.problem().has_value());
+  EXPECT_EQ(model.validScene().design, "circle");
+  EXPECT_EQ(model.validScene().imageGrid, small.imageGrid);
 }
 
 // Edit → Undo / Redo: the model records each edit (scene_history.h), a selection click is no

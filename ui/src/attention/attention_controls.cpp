@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
@@ -13,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "platform/file_dialogs.h"
 #include "ropescope/attention.h"
 
 namespace ropescope::ui {
@@ -82,12 +82,12 @@ AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
     emit requestChanged();
   });
   connect(loadButton_, &QPushButton::clicked, this, [this] {
-    const QString q = QFileDialog::getOpenFileName(this, tr("q before RoPE (.npy)"), qPath_,
-                                                   tr("NumPy arrays (*.npy)"));
+    // k starts where q was found (the last folder of arrays).
+    const QString q =
+        askOpenFile(this, FileKind::Arrays, tr("q before RoPE (.npy)"), tr("NumPy arrays (*.npy)"));
     if (q.isEmpty()) return;
-    const QString k = QFileDialog::getOpenFileName(this, tr("k before RoPE (.npy)"),
-                                                   kPath_.isEmpty() ? QFileInfo(q).path() : kPath_,
-                                                   tr("NumPy arrays (*.npy)"));
+    const QString k =
+        askOpenFile(this, FileKind::Arrays, tr("k before RoPE (.npy)"), tr("NumPy arrays (*.npy)"));
     if (!k.isEmpty()) setQkFiles(q, k);
   });
   refreshSourceControls();

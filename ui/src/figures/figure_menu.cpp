@@ -3,7 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCursor>
-#include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMainWindow>
@@ -18,6 +18,7 @@
 #include "figures/figure_presets.h"
 #include "figures/figure_views.h"
 #include "model/scene_model.h"
+#include "platform/file_dialogs.h"
 #include "ropescope/errors.h"
 #include "teaching/phasor_view.h"
 
@@ -140,24 +141,27 @@ void FigureMenu::exportTo(const std::string& view, const QString& path) const {
 
 QString FigureMenu::exportView(const std::string& viewName) {
   const FigureView& view = findFigureView(viewName);
-  // Said before a file name is asked for, not after.
-  const auto& segments = model_->validScene().layout.segments;
-  if (view.kind == FigureKind::Heatmap &&
-      std::none_of(segments.begin(), segments.end(),
-                   [](const Segment& s) { return s.isVisual() && s.source.isFile(); })) {
-    QMessageBox::information(window_, tr("Export %1 figure").arg(QString::fromStdString(viewName)),
-                             tr("This view needs a picture in the layout: add one with File "
-                                "\xe2\x86\x92 Add image (Ctrl+I) or an img:FILE item."));
+  const QString title = tr("Export %1 figure").arg(QString::fromStdString(viewName));
+  // What the scene lacks is said before a file name is asked for, not after.
+  try {
+    checkFigureNeeds(model_->validScene(), view);
+  } catch (const InputError& e) {
+    const QString add =
+        view.needs == FigureNeed::Audio
+            ? tr("add a sound with File \xe2\x86\x92 Add sound\xe2\x80\xa6")
+            : tr("add a picture with File \xe2\x86\x92 Add image\xe2\x80\xa6 (Ctrl+I)");
+    QMessageBox::information(window_, title,
+                             QStringLiteral("%1: %2.").arg(QString::fromUtf8(e.what()), add));
     return {};
   }
   QStringList filters;
   for (const std::string& f : view.formats) filters << formatFilter(f);
   QString selected = filters.front();
-  QString path = QFileDialog::getSaveFileName(
-      window_, tr("Export %1 figure").arg(QString::fromStdString(viewName)),
-      QStringLiteral("%1.%2").arg(QString::fromStdString(viewName),
-                                  QString::fromStdString(view.formats.front())),
-      filters.join(QStringLiteral(";;")), &selected);
+  QString path =
+      askSaveFile(window_, FileKind::Figure, title,
+                  QStringLiteral("%1.%2").arg(QString::fromStdString(viewName),
+                                              QString::fromStdString(view.formats.front())),
+                  filters.join(QStringLiteral(";;")), &selected);
   if (path.isEmpty()) return {};
   if (QFileInfo(path).suffix().isEmpty()) {
     const int i = static_cast<int>(filters.indexOf(selected));
@@ -169,7 +173,7 @@ QString FigureMenu::exportView(const std::string& viewName) {
     exportTo(viewName, path);
     QApplication::restoreOverrideCursor();
     if (auto* main = qobject_cast<QMainWindow*>(window_))
-      main->statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+      main->statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 8000);
   } catch (const std::exception& e) {
     QApplication::restoreOverrideCursor();
     QMessageBox::warning(window_, tr("Export"), QString::fromUtf8(e.what()));

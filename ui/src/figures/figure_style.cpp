@@ -103,6 +103,12 @@ void validate(const FigureOptions& o) {
 
 QFont font(Text role) {
   QFont f(QStringLiteral("DejaVu Sans"));
+  // Figure text never shares a font engine with the interface. Qt caches engines by pixel size,
+  // whatever the resolution they were made at: a 12-px label measured on a figure of 144 (or
+  // 300) pixels per inch left an engine of 6 pt for 12 px, and the menus, whose 9-pt font is
+  // 12 px on the screen, were drawn at 6 pt until restart. A style strategy of their own (which
+  // changes nothing in how a scalable font is drawn) keys the figures' engines apart.
+  f.setStyleStrategy(kFigureFontStrategy);
   switch (role) {
     case Text::Title:
       f.setPixelSize(16);

@@ -65,6 +65,8 @@ QSizeF logicalSize(const FigureOptions& o);
 void validate(const FigureOptions& o);
 
 enum class Text { Title, AxisTitle, Label, Legend };
+// The style strategy every figure font carries, and no interface font does (font() says why).
+inline constexpr QFont::StyleStrategy kFigureFontStrategy = QFont::PreferQuality;
 QFont font(Text role);  // DejaVu Sans, pixel sizes in logical pixels (7-8 pt at a column)
 // Draws `text` centred in `rect` in the role's font, made smaller (down to 70 %) where it is
 // wider than the rect and elided beyond that: a long design name never runs off the figure.

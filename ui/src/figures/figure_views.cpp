@@ -51,6 +51,9 @@ namespace {
 constexpr const char* kAxisNames[3] = {"t", "h", "w"};
 const std::vector<std::string> kChartFormats = {"svg", "pdf", "png", "csv", "json"};
 const std::vector<std::string> kSpaceFormats = {"png", "csv", "json"};
+constexpr const char* kNeedsPicture = "this view needs a picture in the layout (an img:FILE item)";
+constexpr const char* kNeedsAudio =
+    "this view needs audio in the layout (an a<N> or aud:FILE item)";
 // The four schemes of the Circle-RoPE paper, in its order.
 const std::vector<std::string> kCompareDesigns = {"hard", "unordered", "spatial", "circle"};
 
@@ -214,8 +217,7 @@ struct Heatmap {
   PictureView view;
   explicit Heatmap(const Scene& scene, bool bias) : view(&model) {
     showComputed(model, scene);
-    if (view.shownSegment() < 0)
-      throw InputError("this view needs a picture in the layout (an img:FILE item)", "view");
+    if (view.shownSegment() < 0) throw InputError(kNeedsPicture, "view");
     view.setOverlay(bias ? PictureOverlay::Bias : PictureOverlay::Distance);
     QPalette pal = view.palette();
     pal.setColor(QPalette::Base, Qt::white);
@@ -255,8 +257,7 @@ struct SoundFigure {
   SoundView view;
   explicit SoundFigure(const Scene& scene) : view(&model) {
     showComputed(model, scene);
-    if (view.shownSegment() < 0)
-      throw InputError("this view needs audio in the layout (an a<N> or aud:FILE item)", "view");
+    if (view.shownSegment() < 0) throw InputError(kNeedsAudio, "view");
   }
   QString title() const {
     return QStringLiteral("Distance from text token %1 (%2)")
@@ -351,6 +352,13 @@ bool isBias(const FigureView& v) {
   return v.name == "picture-bias";
 }
 
+// Every figure painter starts in a figure font, never the interface's (figure::font says why).
+void paintFigureText(QPainter& p, QSizeF logical,
+                     const std::function<void(QPainter&, QSizeF)>& paint) {
+  p.setFont(figure::font(figure::Text::Label));
+  paint(p, logical);
+}
+
 void savePainted(const std::string& path, const std::string& format, const FigureOptions& o,
                  const std::function<void(QPainter&, QSizeF)>& paint, const QString& title) {
   const QSizeF logical = figure::logicalSize(o);
@@ -368,7 +376,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
     svg.setDescription(QStringLiteral("ropescope figure"));
     QPainter p;
     if (!p.begin(&svg)) throw InputError("cannot write output file \"" + path + "\"", "out");
-    paint(p, logical);
+    paintFigureText(p, logical, paint);
     p.end();
   } else if (format == "pdf") {
     QPdfWriter pdf(&buffer);
@@ -381,7 +389,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
     QPainter p;
     if (!p.begin(&pdf)) throw InputError("cannot write output file \"" + path + "\"", "out");
     // The painter's window is the page in device units (144 per inch): the logical canvas.
-    paint(p, logical);
+    paintFigureText(p, logical, paint);
     p.end();
   } else {
     QImage image = blankImage(o);
@@ -390,7 +398,7 @@ void savePainted(const std::string& path, const std::string& format, const Figur
       p.setRenderHint(QPainter::Antialiasing);
       p.setRenderHint(QPainter::TextAntialiasing);
       toLogical(p, o);
-      paint(p, logical);
+      paintFigureText(p, logical, paint);
     }
     image.setDevicePixelRatio(1.0);
     bytes = pngBytes(image, path);
@@ -425,9 +433,9 @@ const std::vector<FigureView>& figureViews() {
       {"age", "AGE schedule: which decoder layers use circle ids", FigureKind::Chart,
        kChartFormats},
       {"picture", "the picture with its grid and the text token's distance heat map",
-       FigureKind::Heatmap, kChartFormats},
+       FigureKind::Heatmap, kChartFormats, FigureNeed::Picture},
       {"picture-bias", "the picture with its grid and the positional-bias heat map",
-       FigureKind::Heatmap, kChartFormats},
+       FigureKind::Heatmap, kChartFormats, FigureNeed::Picture},
       {"attention", "RoPE attention logits with identical q and k (pure positional attention)",
        FigureKind::Heatmap, kChartFormats},
       {"phasor",
@@ -436,7 +444,7 @@ const std::vector<FigureView>& figureViews() {
       {"sound",
        "the Sound tab: the first audio segment's waveform and spectrogram, each audio token's "
        "span coloured by the text token's distance",
-       FigureKind::Painted, kChartFormats},
+       FigureKind::Painted, kChartFormats, FigureNeed::Audio},
   };
   return views;
 }
@@ -444,6 +452,18 @@ const std::vector<FigureView>& figureViews() {
 const FigureView& findFigureView(const std::string& name) {
   return findByName(
       figureViews(), name, [](const FigureView& v) { return v.name; }, "view", "view");
+}
+
+void checkFigureNeeds(const Scene& scene, const FigureView& view) {
+  const auto& segments = scene.layout.segments;
+  const auto any = [&segments](auto has) {
+    return std::any_of(segments.begin(), segments.end(), has);
+  };
+  if (view.needs == FigureNeed::Picture &&
+      !any([](const Segment& s) { return s.source.isPicture(); }))
+    throw InputError(kNeedsPicture, "view");
+  if (view.needs == FigureNeed::Audio && !any([](const Segment& s) { return s.isAudio(); }))
+    throw InputError(kNeedsAudio, "view");
 }
 
 std::string figureFormat(const FigureView& view, const std::string& path) {
@@ -607,6 +627,7 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
     toLogical(p, o);
+    p.setFont(figure::font(figure::Text::Label));
     if (view.name == "attention") {
       paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
     } else if (view.name == "phasor") {
@@ -631,6 +652,7 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
   const std::string format = figureFormat(view, path);
   figure::validate(o);
   validateScene(scene);
+  checkFigureNeeds(scene, view);
   checkOutputPath(path);  // a folder or a read-only file is refused before the drawing
   if (format == "csv" || format == "json") {
     const std::string text =

@@ -27,16 +27,24 @@ enum class FigureKind {
   Painted,  // drawn with QPainter from core results (phasors): PNG, SVG, PDF
 };
 
+// What a view needs in the scene's layout: without it the view has nothing to draw.
+enum class FigureNeed { Nothing, Picture, Audio };
+
 struct FigureView {
   std::string name;
   std::string description;
   FigureKind kind;
   std::vector<std::string> formats;  // file extensions, image formats first, then csv, json
+  FigureNeed needs = FigureNeed::Nothing;
 };
 
 const std::vector<FigureView>& figureViews();
 // Throws InputError naming the accepted views.
 const FigureView& findFigureView(const std::string& name);
+
+// Throws InputError (field "view") saying what `scene` lacks for `view` (a picture, audio):
+// every export checks it before a file is asked for or written.
+void checkFigureNeeds(const Scene& scene, const FigureView& view);
 
 // "png", "svg", ... from a path's extension; throws InputError naming the view's formats.
 std::string figureFormat(const FigureView& view, const std::string& path);

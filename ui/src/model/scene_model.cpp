@@ -258,6 +258,16 @@ void SceneModel::reportProblem(const InputProblem& problem) {
 }
 
 void SceneModel::chooseDesign(const std::string& name, bool suggestedPlan) {
+  // A family's grid may refuse a picture of the layout (a side under its 32 px): said beside the
+  // design box, the scene as it was.
+  try {
+    chooseDesignOrThrow(name, suggestedPlan);
+  } catch (const InputError& e) {
+    reportProblem({QString::fromUtf8(e.what()), QString::fromStdString(e.field())});
+  }
+}
+
+void SceneModel::chooseDesignOrThrow(const std::string& name, bool suggestedPlan) {
   edit([&](Scene& s) {
     const std::string left = s.design;
     const ParameterSet params = s.designParams;

@@ -139,6 +139,7 @@ class SceneModel : public QObject {
   void historyChanged();
 
  private:
+  void chooseDesignOrThrow(const std::string& name, bool suggestedPlan);
   // `mayDefer`: a large scene's metrics may go to the worker (edits); the first scene never does.
   void compute(bool mayDefer = true);
   // Recomputes the metrics of valid_ for scene_ in place when they differ only in parts that

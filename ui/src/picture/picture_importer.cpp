@@ -1,12 +1,12 @@
 #include "picture/picture_importer.h"
 
 #include <QCollator>
-#include <QFileDialog>
 #include <QFileInfo>
 
 #include <algorithm>
 
 #include "model/scene_model.h"
+#include "platform/file_dialogs.h"
 #include "ropescope/errors.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/layout_files.h"
@@ -111,15 +111,16 @@ int PictureImporter::addDropped(const QStringList& paths) {
 
 void PictureImporter::imageDialog(QWidget* parent) {
   const QStringList files =
-      QFileDialog::getOpenFileNames(parent, tr("Add image"), QString(), pictureFilter());
+      askOpenFiles(parent, FileKind::Picture, tr("Add image"), pictureFilter());
   if (!files.isEmpty()) addImages(files);
 }
 
 void PictureImporter::videoDialog(QWidget* parent) {
   // Several frame files or one animated GIF; Cancel offers the folder form.
-  QStringList files = QFileDialog::getOpenFileNames(
-      parent, tr("Add video: frame files in order, or one animated GIF/WebP (Cancel: a folder)"),
-      QString(), pictureFilter());
+  QStringList files = askOpenFiles(
+      parent, FileKind::Picture,
+      tr("Add video: frame files in order, or one animated GIF/WebP (Cancel: a folder)"),
+      pictureFilter());
   // The dialog lists files as it sorted them; frames go in natural order (frame2 before frame10),
   // as the core orders a folder.
   QCollator natural;
@@ -128,7 +129,7 @@ void PictureImporter::videoDialog(QWidget* parent) {
             [&natural](const QString& a, const QString& b) { return natural.compare(a, b) < 0; });
   if (files.isEmpty()) {
     const QString folder =
-        QFileDialog::getExistingDirectory(parent, tr("Add video: a folder of frames"));
+        askFolder(parent, FileKind::Picture, tr("Add video: a folder of frames"));
     if (folder.isEmpty()) return;
     files << folder;
   }

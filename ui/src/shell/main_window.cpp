@@ -11,7 +11,6 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
@@ -48,6 +47,7 @@
 #include "model/scene_model.h"
 #include "picture/picture_importer.h"
 #include "picture/picture_view.h"
+#include "platform/file_dialogs.h"
 #include "platform/memory_release.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
@@ -606,6 +606,9 @@ bool MainWindow::isModified() const {
 }
 
 void MainWindow::refreshTitle() {
+  // Every file dialog starts beside the scene (file_dialogs.h) unless its kind has a folder of
+  // its own.
+  setSceneFolder(currentFile_.isEmpty() ? QString() : QFileInfo(currentFile_).absolutePath());
   const QString name = currentFile_.isEmpty() ? tr("untitled") : QFileInfo(currentFile_).fileName();
   setWindowTitle(QStringLiteral("%1[*] — ropescope").arg(name));
   setWindowModified(isModified());
@@ -696,9 +699,10 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Save scene"), currentFile_.isEmpty() ? QStringLiteral("scene.json") : currentFile_,
-      tr("ropescope scene (*.json)"));
+  const QString path =
+      askSaveFile(this, FileKind::Scene, tr("Save scene"),
+                  currentFile_.isEmpty() ? QStringLiteral("scene.json") : currentFile_,
+                  tr("ropescope scene (*.json)"));
   return !path.isEmpty() && saveTo(path);
 }
 
@@ -714,8 +718,8 @@ bool MainWindow::loadIds(const QString& path) {
 }
 
 void MainWindow::loadIdsDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Load ids"), QString(),
-                                                    tr("NumPy array (*.npy);;All files (*)"));
+  const QString path =
+      askOpenFile(this, FileKind::Ids, tr("Load ids"), tr("NumPy array (*.npy);;All files (*)"));
   if (!path.isEmpty()) loadIds(path);
 }
 
@@ -748,7 +752,7 @@ bool MainWindow::openModel(const QString& dirOrName) {
 }
 
 void MainWindow::openModelDialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
+  const QString dir = askFolder(this, FileKind::Model, tr("Open model folder"));
   if (!dir.isEmpty()) openModel(dir);
 }
 
@@ -790,8 +794,8 @@ bool MainWindow::openTokens(const QString& path) {
 
 void MainWindow::openTokensDialog() {
   if (!tokensModelReady()) return;  // said before a file is chosen, not after
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open processor output"), QString(),
-                                                    tr("Tokens JSON (*.json);;All files (*)"));
+  const QString path = askOpenFile(this, FileKind::Tokens, tr("Open processor output"),
+                                   tr("Tokens JSON (*.json);;All files (*)"));
   if (!path.isEmpty()) openTokens(path);
 }
 
@@ -859,15 +863,15 @@ void MainWindow::checkIdsDialog() {
     QMessageBox::warning(this, tr("Check position ids"), QString::fromStdString(e.what()));
     return;
   }
-  const QString path = QFileDialog::getOpenFileName(this, tr("Check position ids"), QString(),
-                                                    tr("NumPy array (*.npy);;All files (*)"));
+  const QString path = askOpenFile(this, FileKind::Ids, tr("Check position ids"),
+                                   tr("NumPy array (*.npy);;All files (*)"));
   if (!path.isEmpty()) checkIds(path);
 }
 
 void MainWindow::openDialog() {
   if (!maybeSave()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), QString(),
-                                                    tr("ropescope scene (*.json);;All files (*)"));
+  const QString path = askOpenFile(this, FileKind::Scene, tr("Open scene"),
+                                   tr("ropescope scene (*.json);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 
@@ -935,7 +939,8 @@ void MainWindow::about() {
 
 void MainWindow::exportAnimation() {
   AnimationDialog dialog(model_, this);
-  dialog.exec();
+  // What was written stays said after the dialog closes ("Wrote 40 frames to ...").
+  if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(dialog.message(), 8000);
 }
 
 void MainWindow::startTour() {

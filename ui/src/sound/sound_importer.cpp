@@ -1,12 +1,12 @@
 #include "sound/sound_importer.h"
 
-#include <QFileDialog>
 #include <QFileInfo>
 
 #include <exception>
 #include <vector>
 
 #include "model/scene_model.h"
+#include "platform/file_dialogs.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
 
@@ -60,9 +60,9 @@ int SoundImporter::addSounds(const QStringList& files) {
 void SoundImporter::soundDialog(QWidget* parent) {
   QStringList patterns;
   for (const QString& e : soundExtensions()) patterns << QLatin1Char('*') + e;
-  const QStringList files = QFileDialog::getOpenFileNames(
-      parent, tr("Add sound"), QString(),
-      tr("Sounds (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
+  const QStringList files =
+      askOpenFiles(parent, FileKind::Sound, tr("Add sound"),
+                   tr("Sounds (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
   if (!files.isEmpty()) addSounds(files);
 }
 

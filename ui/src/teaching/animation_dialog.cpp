@@ -3,8 +3,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -15,6 +15,7 @@
 #include <QSpinBox>
 
 #include "model/scene_model.h"
+#include "platform/file_dialogs.h"
 #include "ropescope/errors.h"
 
 #include <cmath>
@@ -83,7 +84,8 @@ AnimationDialog::AnimationDialog(SceneModel* model, QWidget* parent)
   delay_->setSuffix(tr(" ms"));
   form->addRow(tr("GIF frame delay"), delay_);
   auto* out = new QHBoxLayout;
-  output_ = new QLineEdit(QStringLiteral("animation.gif"));
+  output_ = new QLineEdit(
+      QDir(startFolder(FileKind::Animation)).filePath(QStringLiteral("animation.gif")));
   output_->setToolTip(tr("A .gif file, or a folder for PNG frames frame_0001.png, …"));
   auto* browse = new QPushButton(tr("Browse…"));
   out->addWidget(output_, 1);
@@ -141,8 +143,8 @@ void AnimationDialog::showMessage(const QString& text) {
 
 void AnimationDialog::browse() {
   const QString path =
-      QFileDialog::getSaveFileName(this, tr("Export animation"), output_->text(),
-                                   tr("Animated GIF (*.gif);;Folder of PNG frames (*)"));
+      askSaveFile(this, FileKind::Animation, tr("Export animation"), output_->text(),
+                  tr("Animated GIF (*.gif);;Folder of PNG frames (*)"));
   if (!path.isEmpty()) output_->setText(path);
 }
 
@@ -202,6 +204,7 @@ bool AnimationDialog::exportNow() {
     return false;
   }
   showMessage(tr("Wrote %1 frames to %2").arg(r.framesWritten).arg(out));
+  rememberFolder(FileKind::Animation, QFileInfo(out).absoluteFilePath());
   return true;
 }
 
