@@ -300,7 +300,8 @@ def freqs(*, plan=None, base=None, model=None, **options):
 
 def grid(*pictures, **options):
     """Each picture's size, smart_resize size and LLM grid, as the grid command prints them.
-    Options: preset ("qwen2.5-vl", "qwen3-vl"), min_pixels, max_pixels, patch, merge."""
+    Options: design (a model family cuts as its processor does), preset ("qwen2.5-vl",
+    "qwen3-vl"), min_pixels, max_pixels, patch, merge."""
     files = [_encoded("picture", p) for p in pictures]
     return _core.grid(_inputs("grid", **options), files)
 

@@ -212,7 +212,8 @@ def freqs(*, plan: Optional[str] = None, base: Optional[float] = None,
         max_position_id: Optional[int] = None, rope: Optional[str] = None,
         rope_param: Optional[RopeParams] = None) -> Wavelengths: ...
 
-def grid(*pictures: Text, grid_preset: Optional[str] = None, preset: Optional[str] = None,
+def grid(*pictures: Text, design: Optional[str] = None, grid_preset: Optional[str] = None,
+         preset: Optional[str] = None,
          min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
          patch: Optional[int] = None, merge: Optional[int] = None) -> list[dict[str, Any]]: ...
 

@@ -354,7 +354,9 @@ TEST(GridCli, AFamilyDesignBringsItsProcessorsGrid) {
         run({"ids", "--layout", "t2,img:" + castle + ",t1", "--design", f->name()});
     ASSERT_EQ(ids.status, 0) << ids.err;
     long long visual = 0;
-    for (const json& t : json::parse(ids.out)["tokens"]) visual += t["modality"] == "image";
+    // Held: a range-for over a member of a temporary would read freed memory.
+    const json out = json::parse(ids.out);
+    for (const json& t : out["tokens"]) visual += t["modality"] == "image";
     EXPECT_EQ(visual, expected.tokens());
   }
   // The grid options given still decide over the family's grid.
