@@ -1,5 +1,6 @@
 // Shared cases and helpers of the ropescope benchmark programs: the layouts the speed targets
-// (docs/dev/performance.md) name, a --check mode that prints checksums as JSON, and a small .npy writer.
+// (docs/dev/performance.md) name, a --check mode that prints checksums as JSON, and a small .npy
+// writer.
 #pragma once
 
 #include <cstdint>

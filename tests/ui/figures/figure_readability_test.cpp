@@ -1,5 +1,5 @@
-// Figure readability, each defect class as a systematic check: every view at every kind of allowed size
-// is the whole figure (not a crop); sizes too small for the text are refused with one that
+// Figure readability, each defect class as a systematic check: every view at every kind of allowed
+// size is the whole figure (not a crop); sizes too small for the text are refused with one that
 // works; the 3-D axes are numbered, named and never collide at any camera and size; the scene
 // fills its 3-D view at start, after an edit and after every camera preset; picture tiles never
 // overlap; no user-visible text is mojibake; live and exported charts agree on bar order and
