@@ -23,7 +23,7 @@
 
 namespace ropescope {
 
-using json = nlohmann::json;
+using ConfigJson = nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -42,19 +42,19 @@ std::string supportedFamilies() {
   return out;
 }
 
-std::string typeName(const json& v) {
+std::string typeName(const ConfigJson& v) {
   if (v.is_number_integer() || v.is_number_unsigned()) return "a whole number";
   if (v.is_number()) return "a number";
   return v.type_name();
 }
 
-json parseJson(const std::string& text, const std::string& where) {
+ConfigJson parseJson(const std::string& text, const std::string& where) {
   if (text.size() > kMaxModelConfigBytes)
     fail(where, "larger than " + std::to_string(kMaxModelConfigBytes >> 10) + " KiB");
-  json j;
+  ConfigJson j;
   try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
+    j = ConfigJson::parse(text);
+  } catch (const ConfigJson::exception& e) {
     std::string m = e.what();
     if (auto p = m.find("] "); m.rfind("[json.exception.", 0) == 0 && p != std::string::npos)
       m.erase(0, p + 2);
@@ -66,10 +66,10 @@ json parseJson(const std::string& text, const std::string& where) {
 
 // The first of `objs` (in order) that holds `key` with a non-null value, and its path.
 struct Found {
-  const json* value = nullptr;
+  const ConfigJson* value = nullptr;
   std::string path;
 };
-Found find(const std::vector<std::pair<const json*, std::string>>& objs, const std::string& key) {
+Found find(const std::vector<std::pair<const ConfigJson*, std::string>>& objs, const std::string& key) {
   for (const auto& [obj, prefix] : objs)
     if (obj && obj->is_object()) {
       auto it = obj->find(key);
@@ -79,7 +79,7 @@ Found find(const std::vector<std::pair<const json*, std::string>>& objs, const s
 }
 
 long long wholeNumber(const Found& f, const std::string& where, long long lo, long long hi) {
-  const json& v = *f.value;
+  const ConfigJson& v = *f.value;
   long long x = 0;
   if (v.is_number_integer()) {
     x = v.get<long long>();
@@ -100,7 +100,7 @@ long long wholeNumber(const Found& f, const std::string& where, long long lo, lo
 
 double realNumber(const Found& f, const std::string& where, double lo, double hi,
                   bool loExclusive = false) {
-  const json& v = *f.value;
+  const ConfigJson& v = *f.value;
   if (!v.is_number()) fail(where, f.path + " must be a number (got " + typeName(v) + ")");
   const double x = v.get<double>();
   if (!std::isfinite(x) || x > hi || x < lo || (loExclusive && x == lo)) {
@@ -111,7 +111,7 @@ double realNumber(const Found& f, const std::string& where, double lo, double hi
   return x;
 }
 
-const json* objectAt(const json& j, const char* key) {
+const ConfigJson* objectAt(const ConfigJson& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_object() ? &*it : nullptr;
 }
@@ -135,9 +135,9 @@ std::string readSmallFile(const fs::path& path, const std::string& what) {
 // min/max pixels, patch and merge of an image (or video) processor config; false if it names
 // no pixel bounds. Both forms: min_pixels/max_pixels (<= 4.57) and size.shortest_edge /
 // size.longest_edge (pixel areas, not sides, in the Qwen and GLM processors).
-bool readProcessor(const json& p, const std::string& where, ImageGridSettings& g) {
-  const json* size = objectAt(p, "size");
-  const std::vector<std::pair<const json*, std::string>> top{{&p, ""}}, sized{{size, "size."}};
+bool readProcessor(const ConfigJson& p, const std::string& where, ImageGridSettings& g) {
+  const ConfigJson* size = objectAt(p, "size");
+  const std::vector<std::pair<const ConfigJson*, std::string>> top{{&p, ""}}, sized{{size, "size."}};
   Found lo = find(top, "min_pixels"), hi = find(top, "max_pixels");
   if (!lo.value) lo = find(sized, "shortest_edge");
   if (!hi.value) hi = find(sized, "longest_edge");
@@ -171,11 +171,11 @@ bool ropeBlockKey(const std::string& key) {
 // with the accepted set, never dropped. `textObjs` give max_position_embeddings and a top-level
 // original_max_position_embeddings (Phi-3; transformers 5 lets it override the block's).
 RopeScaling readRopeScaling(const Found& block,
-                            const std::vector<std::pair<const json*, std::string>>& textObjs,
+                            const std::vector<std::pair<const ConfigJson*, std::string>>& textObjs,
                             const std::string& where, double partialRotary) {
   RopeScaling r;
   if (!block.value) return r;
-  const json& b = *block.value;
+  const ConfigJson& b = *block.value;
   const std::string prefix = block.path + ".";
   std::string type = "default";
   for (const char* key : {"rope_type", "type"})
@@ -247,7 +247,7 @@ RopeScaling readRopeScaling(const Found& block,
 ModelConfig modelConfigFromJson(const std::string& configText, const std::string& preprocessor,
                                 const std::string& video, const std::string& name) {
   const std::string where = "model config \"" + name + "\"";
-  const json cfg = parseJson(configText, where);
+  const ConfigJson cfg = parseJson(configText, where);
   const auto mt = cfg.find("model_type");
   if (mt == cfg.end()) fail(where, "no model_type (supported: " + supportedFamilies() + ")");
   if (!mt->is_string()) fail(where, "model_type must be a string (got " + typeName(*mt) + ")");
@@ -264,23 +264,23 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.frequency = family->defaultFrequency();
   // Omni checkpoints (Qwen2.5-Omni, Qwen3-Omni) keep the thinker's settings (its text_config,
   // vision_config, token ids, position_id_per_seconds, seconds_per_chunk) in thinker_config.
-  const json* thinker = objectAt(cfg, "thinker_config");
-  const json& root = thinker ? *thinker : cfg;
+  const ConfigJson* thinker = objectAt(cfg, "thinker_config");
+  const ConfigJson& root = thinker ? *thinker : cfg;
   const std::string pre = thinker ? "thinker_config." : "";
 
   // Text model: nested (5.x) first, then the flat form; rope settings in rope_parameters (5.x)
   // or rope_scaling (<= 4.57), either inside text_config or at the top level.
-  const json* text = objectAt(root, "text_config");
-  const std::vector<std::pair<const json*, std::string>> textObjs{{text, pre + "text_config."},
+  const ConfigJson* text = objectAt(root, "text_config");
+  const std::vector<std::pair<const ConfigJson*, std::string>> textObjs{{text, pre + "text_config."},
                                                                   {&root, pre}};
-  std::vector<std::pair<const json*, std::string>> ropeObjs;
+  std::vector<std::pair<const ConfigJson*, std::string>> ropeObjs;
   if (text) {
     ropeObjs.push_back({objectAt(*text, "rope_parameters"), pre + "text_config.rope_parameters."});
     ropeObjs.push_back({objectAt(*text, "rope_scaling"), pre + "text_config.rope_scaling."});
   }
   ropeObjs.push_back({objectAt(root, "rope_parameters"), pre + "rope_parameters."});
   ropeObjs.push_back({objectAt(root, "rope_scaling"), pre + "rope_scaling."});
-  std::vector<std::pair<const json*, std::string>> ropeOrText = ropeObjs;
+  std::vector<std::pair<const ConfigJson*, std::string>> ropeOrText = ropeObjs;
   ropeOrText.insert(ropeOrText.end(), textObjs.begin(), textObjs.end());
 
   const Found theta = find(ropeOrText, "rope_theta");
@@ -405,7 +405,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     // Qwen3-Omni's windowed audio length (_get_feat_extract_output_lengths) cuts the mel frames
     // into n_window * 2 = 100; sound_file.h's rule is that of the released n_window 50.
     if (o.audio == AudioTokenRule::Qwen3Omni)
-      if (const json* audio = objectAt(root, "audio_config"))
+      if (const ConfigJson* audio = objectAt(root, "audio_config"))
         if (Found f = find({{audio, pre + "audio_config."}}, "n_window"); f.value)
           if (const long long w = wholeNumber(f, where, 1, 1 << 20); w != 50)
             fail(where, f.path + " is " + std::to_string(w) +
@@ -414,9 +414,9 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     m.omni = o;
   }
 
-  const json* vision = objectAt(root, "vision_config");
+  const ConfigJson* vision = objectAt(root, "vision_config");
   if (!vision) fail(where, "missing field " + pre + "vision_config");
-  const std::vector<std::pair<const json*, std::string>> visionObjs{
+  const std::vector<std::pair<const ConfigJson*, std::string>> visionObjs{
       {vision, pre + "vision_config."}};
   const Found merge = find(visionObjs, "spatial_merge_size");
   if (!merge.value) fail(where, "missing field " + pre + "vision_config.spatial_merge_size");
@@ -460,7 +460,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   }
   if (!video.empty()) {
     const std::string vw = "video preprocessor config of \"" + name + "\"";
-    const json v = parseJson(video, vw);
+    const ConfigJson v = parseJson(video, vw);
     ImageGridSettings vg = m.grid;
     if (readProcessor(v, vw, vg) && !haveGrid) m.grid = vg;
     if (Found fps = find({{&v, ""}}, "fps"); fps.value && findSpec(specs, "fps"))

@@ -18,7 +18,7 @@
 
 namespace ropescope {
 
-using json = nlohmann::json;
+using TokensJson = nlohmann::json;
 
 namespace {
 
@@ -49,7 +49,7 @@ constexpr const char* kKeys[] = {"input_ids",
 // Values read per key at most: a batch of one sequence of kMaxLayoutTokens, with room.
 constexpr std::size_t kMaxValues = 4 * kMaxLayoutTokens;
 
-class Reader final : public nlohmann::json_sax<json> {
+class Reader final : public nlohmann::json_sax<TokensJson> {
  public:
   explicit Reader(std::string what) : what_(std::move(what)) {}
   std::map<std::string, Tensor> found;
@@ -184,7 +184,7 @@ std::vector<std::vector<long long>> rowsOf(const Tensor& t, const std::string& k
       const std::string at =
           rows > 1 ? std::to_string(i / n) + "][" + std::to_string(i % n) : std::to_string(i);
       fail(what + ": \"" + key + "\"[" + at + "] must be a whole number in " + std::to_string(lo) +
-           ".." + std::to_string(hi) + " (got " + json(v).dump() + ")");
+           ".." + std::to_string(hi) + " (got " + TokensJson(v).dump() + ")");
     }
     out[i / std::max<std::size_t>(n, 1)].push_back(static_cast<long long>(v));
   }
@@ -204,7 +204,7 @@ std::vector<std::array<long long, 3>> grids(const Tensor& t, const std::string& 
       const double v = t.values[3 * k + a];
       if (!(v >= 1 && v <= (1 << 20)) || v != std::floor(v))
         fail(what + ": \"" + key + "\"[" + std::to_string(k) + "] must hold whole numbers in " +
-             "1..1048576 (got " + json(v).dump() + ")");
+             "1..1048576 (got " + TokensJson(v).dump() + ")");
       g[a] = static_cast<long long>(v);
     }
     out.push_back(g);
@@ -270,7 +270,7 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
       fail(what + ": \"" + key + "\" must be [K] (got shape " + shapeText(t.shape) + ")");
     for (double v : t.values) {
       if (!(v >= 0 && v <= 1e6))
-        fail(what + ": \"" + key + "\" must hold seconds in [0, 1e6] (got " + json(v).dump() + ")");
+        fail(what + ": \"" + key + "\" must hold seconds in [0, 1e6] (got " + TokensJson(v).dump() + ")");
       in.secondsPerGrid.push_back(v);
     }
     if (in.secondsPerGrid.size() != in.videoGrids.size())
@@ -290,7 +290,7 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
         for (std::size_t f = 0; f < t.shape[1]; ++f) {
           const double v = t.values[k * t.shape[1] + f];
           if (v != 0.0 && v != 1.0)
-            fail(what + ": \"feature_attention_mask\" must hold 0 and 1 (got " + json(v).dump() +
+            fail(what + ": \"feature_attention_mask\" must hold 0 and 1 (got " + TokensJson(v).dump() +
                  ")");
           sum += v != 0.0;
         }
@@ -309,7 +309,7 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
         fail(what +
              ": \"audio_feature_lengths\" must hold whole mel frame counts in "
              "1..1000000000 (got " +
-             json(v).dump() + ")");
+             TokensJson(v).dump() + ")");
       in.audioFeatureLengths.push_back(static_cast<long long>(v));
     }
   }
