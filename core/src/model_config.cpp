@@ -69,7 +69,8 @@ struct Found {
   const ConfigJson* value = nullptr;
   std::string path;
 };
-Found find(const std::vector<std::pair<const ConfigJson*, std::string>>& objs, const std::string& key) {
+Found find(const std::vector<std::pair<const ConfigJson*, std::string>>& objs,
+           const std::string& key) {
   for (const auto& [obj, prefix] : objs)
     if (obj && obj->is_object()) {
       auto it = obj->find(key);
@@ -137,7 +138,8 @@ std::string readSmallFile(const fs::path& path, const std::string& what) {
 // size.longest_edge (pixel areas, not sides, in the Qwen and GLM processors).
 bool readProcessor(const ConfigJson& p, const std::string& where, ImageGridSettings& g) {
   const ConfigJson* size = objectAt(p, "size");
-  const std::vector<std::pair<const ConfigJson*, std::string>> top{{&p, ""}}, sized{{size, "size."}};
+  const std::vector<std::pair<const ConfigJson*, std::string>> top{{&p, ""}},
+      sized{{size, "size."}};
   Found lo = find(top, "min_pixels"), hi = find(top, "max_pixels");
   if (!lo.value) lo = find(sized, "shortest_edge");
   if (!hi.value) hi = find(sized, "longest_edge");
@@ -271,8 +273,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   // Text model: nested (5.x) first, then the flat form; rope settings in rope_parameters (5.x)
   // or rope_scaling (<= 4.57), either inside text_config or at the top level.
   const ConfigJson* text = objectAt(root, "text_config");
-  const std::vector<std::pair<const ConfigJson*, std::string>> textObjs{{text, pre + "text_config."},
-                                                                  {&root, pre}};
+  const std::vector<std::pair<const ConfigJson*, std::string>> textObjs{
+      {text, pre + "text_config."}, {&root, pre}};
   std::vector<std::pair<const ConfigJson*, std::string>> ropeObjs;
   if (text) {
     ropeObjs.push_back({objectAt(*text, "rope_parameters"), pre + "text_config.rope_parameters."});

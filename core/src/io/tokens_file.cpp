@@ -270,7 +270,8 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
       fail(what + ": \"" + key + "\" must be [K] (got shape " + shapeText(t.shape) + ")");
     for (double v : t.values) {
       if (!(v >= 0 && v <= 1e6))
-        fail(what + ": \"" + key + "\" must hold seconds in [0, 1e6] (got " + TokensJson(v).dump() + ")");
+        fail(what + ": \"" + key + "\" must hold seconds in [0, 1e6] (got " + TokensJson(v).dump() +
+             ")");
       in.secondsPerGrid.push_back(v);
     }
     if (in.secondsPerGrid.size() != in.videoGrids.size())
@@ -290,8 +291,8 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
         for (std::size_t f = 0; f < t.shape[1]; ++f) {
           const double v = t.values[k * t.shape[1] + f];
           if (v != 0.0 && v != 1.0)
-            fail(what + ": \"feature_attention_mask\" must hold 0 and 1 (got " + TokensJson(v).dump() +
-                 ")");
+            fail(what + ": \"feature_attention_mask\" must hold 0 and 1 (got " +
+                 TokensJson(v).dump() + ")");
           sum += v != 0.0;
         }
         in.audioFeatureLengths.push_back(sum);
