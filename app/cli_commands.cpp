@@ -1,6 +1,7 @@
 // Subcommand bodies: a few lines each over core.
 #include "cli_commands.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -97,6 +98,13 @@ void writeOutput(std::string_view text, const std::string& path) {
                      (error ? std::string(" (") + std::strerror(error) + ")" : std::string()));
   }
   writeFileAtomically(path, {ByteSpan{text.data(), text.size()}}, "out");
+}
+
+void printInputWarnings(const Request& request, const std::vector<std::string>& more) {
+  std::vector<std::string> all = more;
+  for (const std::string& w : layoutWarnings(request.scene.layout))
+    if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
+  for (const std::string& w : all) std::cerr << "ropescope: warning: " << w << "\n";
 }
 
 }  // namespace ropescope::cli

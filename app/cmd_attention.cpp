@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "chunk_pipeline.h"
+#include "cli_commands.h"
 #include "cli_options.h"
 #include "own_options.h"
 #include "program.h"
@@ -262,6 +263,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   const bool files = checkAttentionOptions(o);
 
   handOffAttention(o.backend, args);
+  printInputWarnings(req);
   const auto t0 = std::chrono::steady_clock::now();
   const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
   const RunShape shape = checkRunShape(o, req, problem, files);

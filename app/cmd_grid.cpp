@@ -69,10 +69,10 @@ int runGridCommand(const std::vector<std::string>& args) {
     } catch (const InputError& e) {
       throw InputError(files[i] + ": " + e.what(), "image");
     }
-    entries.push_back({files[i], info.width, info.height, g});
+    entries.push_back({files[i], info.width, info.height, g, info.frames});
   }
   // Content decides the format; a disagreeing extension is worth a word, not a failure.
-  for (const std::string& w : warnings) std::cerr << "ropescope: warning: " << w << "\n";
+  printInputWarnings(req, warnings);
   writeOutput(gridReport(entries), out);
   return 0;
 }

@@ -158,6 +158,7 @@ int runRenderCommand(const std::vector<std::string>& args) {
     writeOutput((s.listViews ? listViews() : "") + (s.listPresets ? listPresets() : ""), "");
     return 0;
   }
+  printInputWarnings(s.request);
   if (!s.animate.empty()) {
     if (!s.colorBy.empty())
       throw InputError("--color-by is an option of a figure, not of --animate", "color-by");

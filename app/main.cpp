@@ -50,6 +50,7 @@ static int run(int argc, char** argv) {
         std::cout << cli::commandHelp(command);
         return 0;
       }
+      cli::printInputWarnings(request);
       cli::writeOutput(cli::runCommand(request).view(), request.out);
       return 0;
     }

@@ -2,6 +2,7 @@
 // The parser reports the first bad item with its position and the accepted form.
 #include "ropescope/layout.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -19,6 +20,14 @@ std::size_t Segment::tokenCount() const {
     return static_cast<std::size_t>(length);
   return static_cast<std::size_t>(frames) * static_cast<std::size_t>(rows) *
          static_cast<std::size_t>(cols);
+}
+
+std::vector<std::string> layoutWarnings(const Layout& layout) {
+  std::vector<std::string> out;
+  for (const Segment& s : layout.segments)
+    for (const std::string& w : s.source.warnings)
+      if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  return out;
 }
 
 std::size_t Layout::tokenCount() const {
@@ -55,7 +64,8 @@ const char* kSpecForm =
     "i<H>x<W> (image), "
     "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), a<N>#ITEM (a video's sound), FAMILY:i<H>x<W> or "
     "FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>] (a model's image or video with its special tokens), "
-    "FAMILY:a<N> and FAMILY:v<T>x<H>x<W>+a<N> (omni families), img:FILE or vid:FOLDER/, "
+    "FAMILY:a<N>, FAMILY:aud:CLIP.wav and FAMILY:v<T>x<H>x<W>+a<N> (omni families), img:FILE or "
+    "vid:FOLDER/, "
     "vid:A+B+C, vid:ANIM.gif, aud:CLIP.wav, e.g. t5,i3x3,t2";
 
 // Largest seconds per grid (one temporal patch) a video item accepts.
@@ -349,11 +359,8 @@ Segment parsePlainItem(std::size_t item, std::string_view whole, std::string_vie
   return s;
 }
 
-// FAMILY:i<H>x<W> and FAMILY:v<T>x<H>x<W>[@SECONDS][/ts<K>]: the tokens the family's processor
-// writes for an image or a video (model_family.h, VideoTokens). `videoEntries` numbers the
-// frames of a per-frame video.
-std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std::size_t colon,
-                                    int& videoEntries) {
+// The family a model item names before its colon; an unknown name is a layout error.
+const ModelFamily& itemFamily(std::size_t item, std::string_view text, std::size_t colon) {
   const std::string familyName(text.substr(0, colon));
   const ModelFamily* family = nullptr;
   std::string known;
@@ -363,7 +370,35 @@ std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std
   }
   if (!family)
     specError(item, text,
-              "unknown prefix \"" + familyName + "\" (accepted: img, vid" + known + ")");
+              "unknown prefix \"" + familyName + "\" (accepted: img, vid, aud" + known + ")");
+  return *family;
+}
+
+// FAMILY:aud:CLIP.wav: an omni family's sound file, its audio tokens counted by the family's
+// rule, between <|audio_bos|> and <|audio_eos|> (as FAMILY:a<N>). File problems throw as
+// parseFileItem's do.
+std::vector<Segment> parseModelFileItem(std::size_t item, std::string_view text, std::size_t colon,
+                                        const LayoutFileContext& files) {
+  const ModelFamily& family = itemFamily(item, text, colon);
+  const std::string_view body = text.substr(colon + 1);
+  if (body.substr(0, 4) != "aud:" || !family.omni())
+    specError(item, text,
+              "a model's file item is FAMILY:aud:CLIP.wav, for the omni families (qwen2.5-omni, "
+              "qwen3-omni); pictures and videos are img:FILE and vid:..., without a family");
+  LayoutFileContext ctx = files;
+  ctx.audio = family.omni()->audio;
+  Segment sound = parseFileItem(item, body, ctx);
+  checkSegment(sound, item, text);
+  const Segment special = Segment::text(1, TextRole::Special);
+  return {special, sound, special};
+}
+
+// FAMILY:i<H>x<W> and FAMILY:v<T>x<H>x<W>[@SECONDS][/ts<K>]: the tokens the family's processor
+// writes for an image or a video (model_family.h, VideoTokens). `videoEntries` numbers the
+// frames of a per-frame video.
+std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std::size_t colon,
+                                    int& videoEntries) {
+  const ModelFamily* family = &itemFamily(item, text, colon);
   std::string_view body = text.substr(colon + 1);
   // FAMILY:v...+a<N>: the video with its own sound (omni families).
   std::string_view sound;
@@ -509,10 +544,16 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
     std::vector<Segment> expanded;  // a model's item: several segments
     const bool fileItem = isFileItem(text);
     const std::size_t colon = text.find(':');
-    if (fileItem) {
+    const bool modelFileItem =
+        !fileItem && colon != std::string_view::npos && isFileItem(text.substr(colon + 1));
+    if (fileItem || modelFileItem) {
       try {
-        s = parseFileItem(item, text, files);
-        checkSegment(s, item, text);
+        if (modelFileItem) {
+          expanded = parseModelFileItem(item, text, colon, files);
+        } else {
+          s = parseFileItem(item, text, files);
+          checkSegment(s, item, text);
+        }
       } catch (const InputError& e) {
         if (e.field() == "layout") throw;
         if (!problems) specError(item, text, e.what());

@@ -105,6 +105,12 @@ TEST(GridCli, PrintsSizesGridsAndTokensOfTheSamples) {
   EXPECT_EQ(j[2]["resized"], json({224, 224}));
   EXPECT_EQ(j[2]["tokens"], 64);
   EXPECT_EQ(j[3]["grid"], json({4, 4}));  // a GIF as a picture: its first frame
+  // ... and says it is a video: 8 frames in 4 temporal patches, 4 x 16 tokens as vid:moving.gif.
+  EXPECT_EQ(j[3]["tokens"], 16);
+  EXPECT_EQ(j[3]["frames"], 8);
+  EXPECT_EQ(j[3]["temporal_patches"], 4);
+  EXPECT_EQ(j[3]["video_tokens"], 64);
+  for (int still = 0; still < 3; ++still) EXPECT_FALSE(j[still].contains("frames")) << still;
   // The file is printed as given and the order is kept.
   const std::string text = r.out;
   EXPECT_LT(text.find("castle.jpg"), text.find("checker.png"));
@@ -211,6 +217,33 @@ TEST(GridCli, WrongExtensionIsReadByContentWithAWarning) {
   EXPECT_EQ(json::parse(r.out)[0]["grid"], json({17, 23}));
   EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("content is PNG"), std::string::npos) << r.err;
+}
+
+// The promise of docs/user/inputs.md ("read by content, with a warning") holds for every
+// subcommand that reads pictures through --layout, not only grid: the same one line on stderr,
+// once, and the numbers of the picture's content.
+TEST(GridCli, EverySubcommandWarnsOfAWrongExtensionOnce) {
+  write("really-png.jpg", png(640, 480));
+  const std::string warning = "ropescope: warning: " + (workDir() / "really-png.jpg").string() +
+                              ": the extension says JPEG but the content is PNG; read as PNG\n";
+  for (const char* command : {"ids", "ptd", "bias", "attention"}) {
+    std::vector<std::string> args{command, "--layout", "t2,img:really-png.jpg,t2"};
+    if (std::string(command) == "attention") args.insert(args.end(), {"--backend", "cpu"});
+    const ProcessResult r = run(args);
+    ASSERT_EQ(r.status, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.err, warning) << command;
+  }
+  // A scene file that names the picture: the same line.
+  std::ofstream(workDir() / "wrong-ext.json")
+      << R"({"format": "ropescope-scene", "version": 1, "layout": "t2,img:really-png.jpg,t2"})";
+  const ProcessResult s = run({"ids", "--scene", "wrong-ext.json"});
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_EQ(s.err, warning);
+  // A picture whose extension agrees says nothing.
+  write("plain.png", png(640, 480));
+  const ProcessResult q = run({"ptd", "--layout", "t2,img:plain.png,t2"});
+  ASSERT_EQ(q.status, 0) << q.err;
+  EXPECT_TRUE(q.err.empty()) << q.err;
 }
 
 TEST(GridCli, HugeHeaderIsRefusedWithSmallPeakMemory) {

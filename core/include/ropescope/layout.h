@@ -120,6 +120,10 @@ struct Layout {
   bool operator==(const Layout&) const = default;
 };
 
+// Every warning the layout's file segments carry (SegmentSource::warnings: a picture whose
+// extension disagrees with its content, read by its content), each once, in segment order.
+std::vector<std::string> layoutWarnings(const Layout& layout);
+
 // How file items of a spec are read: paths relative to `baseDir` (empty: the current
 // folder), grids by smart_resize with `grid`, audio token counts of aud: items by `audio`.
 struct LayoutFileContext {

@@ -309,6 +309,35 @@ TEST(Picture, BadFilesKeepTheSceneAndSayWhy) {
   EXPECT_TRUE(win.w.panel()->segmentEditor()->fileMessage().isEmpty());
 }
 
+// docs/user/inputs.md: a picture whose extension disagrees with its content is read by content,
+// with a warning. The GUI says it beside the segment list, whether the picture is added or comes
+// in an opened scene; it is added all the same.
+TEST(Picture, AWrongExtensionIsReadByContentWithAWarning) {
+  QTemporaryDir dir;
+  const QString wrong = dir.filePath(QStringLiteral("really-png.jpg"));
+  ASSERT_TRUE(QFile::copy(castle(), wrong));
+  Window win;
+  const std::size_t before = win.w.model()->scene().layout.segments.size();
+  EXPECT_EQ(win.w.importer()->addImages({wrong}), 1);
+  EXPECT_EQ(win.w.model()->scene().layout.segments.size(), before + 1);
+  const QString added = win.w.panel()->segmentEditor()->fileMessage();
+  EXPECT_TRUE(added.contains(QStringLiteral("warning: ")) && added.contains(wrong) &&
+              added.contains(QStringLiteral("the extension says JPEG but the content is PNG")))
+      << added.toStdString();
+
+  Scene scene = fixedScene();
+  scene.layout.segments = {Segment::text(3), imageSegmentFromFile(wrong.toStdString())};
+  const QString file = dir.filePath(QStringLiteral("scene.json"));
+  saveSceneFile(scene, file.toStdString());
+  Window opened;
+  EXPECT_TRUE(opened.w.openFile(file));
+  EXPECT_EQ(opened.w.model()->validScene().layout.segments.size(), 2u);
+  const QString shown = opened.w.panel()->segmentEditor()->fileMessage();
+  EXPECT_TRUE(shown.contains(QStringLiteral("warning: ")) && shown.contains(wrong))
+      << shown.toStdString();
+  EXPECT_FALSE(opened.w.isModified());  // nothing was left out
+}
+
 TEST(Picture, SceneWithAMissingPictureOpensWithTheProblemListed) {
   QTemporaryDir dir;
   const QString picture = dir.filePath(QStringLiteral("photo.png"));

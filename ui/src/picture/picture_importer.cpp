@@ -43,7 +43,13 @@ PictureImporter::PictureImporter(SceneModel* model, QObject* parent)
     : QObject(parent), model_(model) {}
 
 int PictureImporter::append(const std::vector<Segment>& segments, const QStringList& problems) {
-  message_ = problems.join(QLatin1Char('\n'));
+  // What was read despite a warning (an extension that disagrees with the content) is said
+  // beside the refusals.
+  QStringList lines = problems;
+  for (const Segment& seg : segments)
+    for (const std::string& w : seg.source.warnings)
+      lines << tr("warning: %1").arg(QString::fromStdString(w));
+  message_ = lines.join(QLatin1Char('\n'));
   if (!segments.empty()) {
     model_->edit([&](Scene& s) {
       for (const Segment& seg : segments) s.layout.segments.push_back(seg);

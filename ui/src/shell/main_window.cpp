@@ -660,7 +660,11 @@ bool MainWindow::openFile(const QString& path) {
     savedScene_ = problems.isEmpty() ? report.scene : Scene{};
     addRecent(path);
     refreshTitle();
-    panel_->segmentEditor()->setFileMessage(problems.join(QLatin1Char('\n')));
+    // The left-out files, then what was read despite a warning (layoutWarnings).
+    QStringList lines = problems;
+    for (const std::string& w : layoutWarnings(report.scene.layout))
+      lines << tr("warning: %1").arg(QString::fromStdString(w));
+    panel_->segmentEditor()->setFileMessage(lines.join(QLatin1Char('\n')));
     bool picture = false;
     for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
     showPictureTab(picture);
