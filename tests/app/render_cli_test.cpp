@@ -144,6 +144,16 @@ TEST(RenderCli, ChartsRenderWithoutADisplay) {
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string text = slurp(work() / out);
     EXPECT_NE(text.find(ext[0] == 's' ? "<svg" : "%PDF-"), std::string::npos) << ext;
+    // What docs/user/figures.md says of the fonts: a PDF embeds DejaVu Sans, an SVG names it and
+    // embeds nothing.
+    if (ext[0] == 'p') {
+      EXPECT_NE(text.find("/BaseFont /DejaVuSans"), std::string::npos);
+      EXPECT_NE(text.find("/FontFile"), std::string::npos) << "the PDF's font is not embedded";
+    } else {
+      EXPECT_NE(text.find("font-family=\"DejaVu Sans\""), std::string::npos);
+      EXPECT_EQ(text.find("@font-face"), std::string::npos);
+      EXPECT_EQ(text.find("<font"), std::string::npos);
+    }
   }
 }
 
