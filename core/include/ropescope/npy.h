@@ -33,9 +33,11 @@ struct NpyArray {
 // Throws InputError with one line "<what> "<path>": <problem>" for: a missing file, a wrong magic
 // string or version, a header longer than kNpyMaxHeaderBytes or not a numpy dict, an unsupported
 // dtype (bfloat16 dumps are 2-byte void/"V2" in numpy: the message says to convert to float32
-// first), Fortran order, more than kNpyMaxElements (or maxElements) elements, and a data size
-// that does not match the file size (truncated or trailing bytes). Memory is allocated only
-// after the shape has been checked against both the cap and the actual file size.
+// first), more than kNpyMaxElements (or maxElements) elements, and a data size that does not
+// match the file size (truncated or trailing bytes). Memory is allocated only after the shape
+// has been checked against both the cap and the actual file size. A Fortran-order file
+// (fortran_order: True, what np.asfortranarray saves) is handed over in C order, as numpy's
+// loader does; it takes a second buffer of the array's size.
 // `what` names the file's role in messages ("q file", "k file").
 NpyArray readNpy(const std::string& path, const std::string& what = "npy file",
                  std::size_t maxElements = kNpyMaxElements);

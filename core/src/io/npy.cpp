@@ -290,8 +290,6 @@ std::size_t readPrelude(std::istream& in, std::uintmax_t fileSize, const std::st
   h = HeaderParser(text, where).parse();
 
   dt = parse(h.descr, where);
-  if (h.fortran)
-    throw InputError(where + "is in Fortran order; save it in C order (np.ascontiguousarray)");
   std::size_t count = 1;
   for (std::size_t d : h.shape) {
     if (d != 0 && count > maxElements / d)
@@ -330,6 +328,30 @@ void readChunks(std::istream& in, std::size_t count, const Dtype& dt, const std:
   }
 }
 
+// A Fortran-order array (fortran_order: True, the first index varies fastest in the file) into
+// C order, as numpy's loader hands it over: element (i0, ..., ik) is at i0 + d0 * (i1 + d1 * ...)
+// in `data`. One more buffer of the array's size, for such files only.
+template <typename T>
+void fortranToC(std::vector<T>& data, const std::vector<std::size_t>& shape) {
+  if (shape.size() < 2 || data.empty()) return;  // one axis: the two orders are the same
+  const std::size_t rank = shape.size();
+  std::vector<std::size_t> stride(rank, 1), index(rank, 0);
+  for (std::size_t j = 1; j < rank; ++j) stride[j] = stride[j - 1] * shape[j - 1];
+  std::vector<T> c(data.size());
+  std::size_t from = 0;
+  for (T& out : c) {
+    out = data[from];
+    // The next index in C order (the last axis fastest), and its offset in the file's order.
+    for (std::size_t j = rank; j-- > 0;) {
+      from += stride[j];
+      if (++index[j] < shape[j]) break;
+      from -= stride[j] * shape[j];
+      index[j] = 0;
+    }
+  }
+  data.swap(c);
+}
+
 // The reader proper over an open stream of `fileSize` bytes; `where` starts every message.
 NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::string& where,
                        std::size_t maxElements) {
@@ -362,6 +384,7 @@ NpyArray readNpyStream(std::istream& in, std::uintmax_t fileSize, const std::str
         throw InputError(where + "has a non-float dtype");
     }
   });
+  if (h.fortran) fortranToC(out.data, out.shape);
   return out;
 }
 
@@ -408,6 +431,7 @@ NpyNumbers readNumbersStream(std::istream& in, std::uintmax_t fileSize, const st
   readChunks(in, count, dt, where, [&](const unsigned char* src, std::size_t n, std::size_t done) {
     for (std::size_t i = 0; i < n; ++i) out.data[done + i] = numberAt(src + dt.size * i, dt);
   });
+  if (h.fortran) fortranToC(out.data, out.shape);
   return out;
 }
 
