@@ -542,7 +542,7 @@ TEST(FamilyLayout, BadItemsAreRefusedWithTheForm) {
       {"v1x2x2#-1", "#ITEM takes"},
       {"v1x2x2#1#2", "one #ITEM per video"},
       {"i2x2@1s", "is not a whole number"},
-      {"foo:i2x2", "unknown prefix \"foo\" (accepted: img, vid, qwen2-vl,"},
+      {"foo:i2x2", "unknown prefix \"foo\" (accepted: img, vid, aud, qwen2-vl,"},
       {"qwen2-vl:v2x2x2/ts3", "qwen2-vl videos have no timestamp text"},
       {"qwen3-vl:i2x2/ts1", "images have no timestamp text"},
       {"qwen3-vl:v2x2x2/ts0", "/ts<K> takes the tokens of one timestamp, 1..64"},

@@ -495,6 +495,44 @@ TEST_F(SoundFiles, AudItemsParseAndRoundTrip) {
   EXPECT_EQ(regridded, q3);
 }
 
+// FAMILY:aud:CLIP.wav: an omni family's sound file between its audio bos/eos tokens, counted by
+// that family's rule whatever the context's, as FAMILY:a<N> is written by hand.
+TEST_F(SoundFiles, OmniFamilyAudItemsBringTheirSpecialTokensAndRule) {
+  writeSound(path("clip.wav"), 44100, 2, 44100 * 3 / 2, SF_FORMAT_WAV | SF_FORMAT_PCM_16);
+  const Segment special = Segment::text(1, TextRole::Special);
+  for (const auto& [family, tokens] :
+       std::vector<std::pair<std::string, int>>{{"qwen2.5-omni", 37}, {"qwen3-omni", 20}}) {
+    SCOPED_TRACE(family);
+    const Layout l = parseLayoutSpec("t2," + family + ":aud:clip.wav,t1", ctx(kQ25));
+    ASSERT_EQ(l.segments.size(), 5u);
+    EXPECT_EQ(l.segments[1], special);
+    EXPECT_EQ(l.segments[2].length, tokens);
+    EXPECT_EQ(l.segments[2].source.path, path("clip.wav").lexically_normal().string());
+    EXPECT_EQ(l.segments[3], special);
+    // The same tokens as the hand-written form around a plain aud: item under the family's rule.
+    const Layout byHand =
+        parseLayoutSpec("t2,s1,aud:clip.wav,s1,t1", ctx(family == "qwen3-omni" ? kQ3 : kQ25));
+    EXPECT_EQ(l, byHand);
+  }
+  // Only the omni families take a sound, and only aud: follows a family.
+  for (const std::string bad : {"qwen2.5-vl:aud:clip.wav", "qwen3-omni:img:clip.wav"}) {
+    try {
+      parseLayoutSpec("t1," + bad, ctx());
+      FAIL() << bad << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "layout");
+      EXPECT_TRUE(contains(e.what(), "FAMILY:aud:CLIP.wav")) << e.what();
+      EXPECT_TRUE(contains(e.what(), "item 2")) << e.what();
+    }
+  }
+  // A missing file under a family is a kept problem, like a plain aud: item.
+  std::vector<LayoutProblem> problems;
+  const Layout kept = parseLayoutSpecKeeping("t1,qwen3-omni:aud:gone.wav", ctx(), problems);
+  EXPECT_EQ(kept.segments.size(), 1u);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_TRUE(contains(problems[0].message, "gone.wav")) << problems[0].message;
+}
+
 TEST_F(SoundFiles, BadAudItemsAreLayoutErrorsOrKeptProblems) {
   writeSound(path("good.wav"), 16000, 1, 16000, SF_FORMAT_WAV | SF_FORMAT_PCM_16);
   writeBytes("bad.wav", std::string(100, 'x'));
