@@ -22,6 +22,7 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
+#include "ropescope/layout_files.h"
 #include "ropescope/metrics.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
@@ -195,7 +196,9 @@ py::list grid(const Inputs& in, const std::vector<std::string>& files) {
   if (positional.empty()) throw InputError("grid needs at least one picture file");
   py::list out;
   for (const std::string& f : positional) {
-    const ImageInfo info = probeImage(f);
+    // A shipped sample's name reads the sample where no such file is there, as the CLI's grid
+    // and a layout's img:castle.png do.
+    const ImageInfo info = probeImage(fileOrSample(f));
     ImageGrid g;
     try {
       g = smartResize(info.height, info.width, r.scene.imageGrid);
@@ -209,6 +212,11 @@ py::list grid(const Inputs& in, const std::vector<std::string>& files) {
     d["resized"] = py::make_tuple(g.resizedHeight, g.resizedWidth);
     d["grid"] = py::make_tuple(g.rows, g.cols);
     d["tokens"] = g.tokens();
+    if (info.frames > 1) {  // as the CLI's grid report (grid_report.h)
+      d["frames"] = info.frames;
+      d["temporal_patches"] = temporalPatches(info.frames);
+      d["video_tokens"] = static_cast<long long>(temporalPatches(info.frames)) * g.tokens();
+    }
     if (!info.warning.empty()) d["warning"] = info.warning;
     out.append(d);
   }

@@ -117,6 +117,16 @@ def test_grid_is_smart_resize():
     assert g["resized"] == (rows * 28, cols * 28)
 
 
+def test_grid_reads_a_shipped_sample_by_name(tmp_path, monkeypatch):
+    # Away from the samples folder: the name alone finds the sample, as `ropescope grid` does.
+    monkeypatch.chdir(tmp_path)
+    (g,) = ropescope.grid("castle.png")
+    (direct,) = ropescope.grid(CASTLE)
+    assert g["grid"] == direct["grid"] and g["tokens"] == direct["tokens"] == 99
+    with pytest.raises(ValueError, match="nowhere.png"):
+        ropescope.grid("nowhere.png")
+
+
 def test_attention_of_identical_qk_is_the_positional_bias():
     base, d, n = 1e4, 16, 6
     logits = ropescope.attention(layout=f"t{n}", design="hard", plan="vanilla", base=base,
@@ -276,6 +286,13 @@ print((after - before) * 1024 / q.nbytes)
     growth = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                   capture_output=True, text=True).stdout)
     assert 2.5 < growth < 4.0, growth
+
+
+def test_grid_says_an_animation_is_a_video():
+    (gif,) = ropescope.grid("moving.gif")
+    assert (gif["tokens"], gif["frames"], gif["temporal_patches"], gif["video_tokens"]) == (16, 8, 4, 64)
+    (still,) = ropescope.grid("castle.png")
+    assert "frames" not in still
 
 
 def test_every_shipped_picture_is_found():

@@ -13,10 +13,14 @@ struct GridReportEntry {
   std::string file;
   int width = 0, height = 0;  // as displayed (image_probe.h)
   ImageGrid grid;
+  int frames = 1;  // an animated GIF or WebP: its frames (image_probe.h)
 };
 
 // [{"file": ..., "width": W, "height": H, "resized": [h, w], "grid": [rows, cols],
-//   "tokens": N}, ...]
+//   "tokens": N}, ...]: N = rows * cols, one picture's (or one temporal patch's) tokens. An
+// animation (frames > 1) also gets "frames": F, "temporal_patches": T = ceil(F / 2) (frames
+// paired as Qwen2-VL's processor does, layout_files.h) and "video_tokens": T * N, what it
+// gives as a video (vid:ANIM.gif).
 std::string gridReport(const std::vector<GridReportEntry>& entries);
 
 }  // namespace ropescope
