@@ -102,6 +102,7 @@ void writeOutput(std::string_view text, const std::string& path) {
 
 void printInputWarnings(const Request& request, const std::vector<std::string>& more) {
   std::vector<std::string> all = more;
+  all.insert(all.end(), request.inputNotes.begin(), request.inputNotes.end());
   for (const std::string& w : layoutWarnings(request.scene.layout))
     if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
   for (const std::string& w : all) std::cerr << "ropescope: warning: " << w << "\n";

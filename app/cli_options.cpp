@@ -248,6 +248,17 @@ const std::vector<Option>& options() {
        "qwen2.5-vl-7b: the family's design, rotary, token ids and image grid (plan options "
        "override)",
        [](State&, const std::string&) {}},  // applied before the other options (parseArguments)
+      {"layer-type", "NAME", kModel,
+       "a --model whose rope_parameters are keyed by layer type (full_attention, "
+       "sliding_attention, ...): the layers whose rotary to use (default full_attention)",
+       [](State& s, const std::string& v) {  // read with --model (parseArguments)
+         if (v.empty()) throw InputError("--layer-type needs a layer type name", "layer-type");
+         if (!s.haveModel)
+           throw InputError(
+               "--layer-type needs --model DIR|NAME (a config with a rope block "
+               "per layer type)",
+               "layer-type");
+       }},
       {"tokens", "FILE.json", kTokens,
        "a processor output saved as json.dump({k: v.tolist() for k, v in inputs.items()}) "
        "becomes the layout (needs --model)",
@@ -724,13 +735,20 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   s.req.scene = base ? *base : defaultScene();
   s.haveScene = base != nullptr;
   // --model first, wherever it stands: the plan and design options override what it sets.
+  std::string layerType;
+  for (const GivenOption& g : line.options)
+    if (g.name == "layer-type") layerType = g.value;
   for (const GivenOption& g : line.options) {
     if (g.name != "model") continue;
     if (s.haveModel) throw InputError("--model given twice", "model");
-    s.model = readModelConfig(g.value);
+    s.model = readModelConfig(g.value, layerType);
     s.req.scene = applyModel(s.req.scene, s.model);
     s.req.model = g.value;
     s.haveModel = true;
+    if (!s.model.layerTypes.empty())
+      s.req.inputNotes.push_back("model " + s.model.name + " has a rotary per layer type (" +
+                                 joinNames(s.model.layerTypes) + "); these numbers are " +
+                                 s.model.layerType + "'s (--layer-type picks)");
   }
   std::vector<std::string> given;  // options seen so far: each may be given once
   for (const GivenOption& g : line.options) {

@@ -54,7 +54,10 @@ struct Request {
   int row = 0;
   bool rowGiven = false;  // --row given
   std::string model;      // --model as given, "" without it
-  GroupPair groups;       // --from / --to (ptd, bias): text -> visual by default
+  // What the request's input says beside its numbers (printInputWarnings shows them): which
+  // layer type's rotary a per-layer-type config gave.
+  std::vector<std::string> inputNotes;
+  GroupPair groups;  // --from / --to (ptd, bias): text -> visual by default
 };
 
 // The command line's number parsers: every option value that is a number is read by one of

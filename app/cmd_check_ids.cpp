@@ -92,6 +92,10 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
         "check-ids needs --model DIR|NAME and --tokens FILE.json (see ropescope "
         "check-ids --help)",
         "tokens");
+  if (!familyOfDesign(req.scene.design))
+    throw InputError("check-ids compares a multimodal family's get_rope_index; model \"" +
+                         req.model + "\" is a text-only model (its ids are 0, 1, 2, ...)",
+                     "model");
   if (positionIds.empty())
     throw InputError("check-ids needs --position-ids P.npy (the model's position_ids)",
                      "position-ids");

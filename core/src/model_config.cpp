@@ -20,6 +20,7 @@
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
 #include "ropescope/rope_scaling.h"
+#include "ropescope/text_model.h"
 
 namespace ropescope {
 
@@ -39,7 +40,9 @@ std::string supportedFamilies() {
     for (const std::string& t : f->modelTypes()) types += (types.empty() ? "" : "/") + t;
     out += (out.empty() ? "" : ", ") + f->name() + " (" + types + ")";
   }
-  return out;
+  std::string text;
+  for (const TextModelType& t : textModelTypes()) text += (text.empty() ? "" : "/") + t.modelType;
+  return out + "; text-only: " + text;
 }
 
 std::string typeName(const ConfigJson& v) {
@@ -247,7 +250,8 @@ RopeScaling readRopeScaling(const Found& block,
 }  // namespace
 
 ModelConfig modelConfigFromJson(const std::string& configText, const std::string& preprocessor,
-                                const std::string& video, const std::string& name) {
+                                const std::string& video, const std::string& name,
+                                const std::string& layerType) {
   const std::string where = "model config \"" + name + "\"";
   const ConfigJson cfg = parseJson(configText, where);
   const auto mt = cfg.find("model_type");
@@ -255,15 +259,23 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   if (!mt->is_string()) fail(where, "model_type must be a string (got " + typeName(*mt) + ")");
   const std::string modelType = mt->get<std::string>();
   const ModelFamily* family = familyForModelType(modelType);
-  if (!family)
+  const TextModelType* textModel = family ? nullptr : findTextModelType(modelType);
+  if (!family && !textModel)
     fail(where,
          "unknown model_type \"" + modelType + "\" (supported: " + supportedFamilies() + ")");
 
   ModelConfig m;
   m.name = name;
-  m.family = family->name();
+  m.family = family ? family->name() : "";
+  m.title = family ? family->title() : textModel->title + " (text only)";
   m.modelType = modelType;
-  m.frequency = family->defaultFrequency();
+  if (family) {
+    m.frequency = family->defaultFrequency();
+  } else {
+    m.frequency.plan = "vanilla";  // one position per token: every pair on the text axis
+    m.frequency.rotary = RotaryConfig{};
+    m.frequency.sections.clear();
+  }
   // Omni checkpoints (Qwen2.5-Omni, Qwen3-Omni) keep the thinker's settings (its text_config,
   // vision_config, token ids, position_id_per_seconds, seconds_per_chunk) in thinker_config.
   const ConfigJson* thinker = objectAt(cfg, "thinker_config");
@@ -282,6 +294,37 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   }
   ropeObjs.push_back({objectAt(root, "rope_parameters"), pre + "rope_parameters."});
   ropeObjs.push_back({objectAt(root, "rope_scaling"), pre + "rope_scaling."});
+  // rope_parameters keyed by layer type (5.x; Gemma's {"full_attention": {...},
+  // "sliding_attention": {...}}): the block of one layer type is the rope block, the one asked
+  // for, else full_attention (the layers that see the whole context), else the first by name.
+  for (const auto& [obj, path] : ropeObjs) {
+    if (!obj) continue;
+    std::vector<std::string> kinds;
+    for (const auto& [key, value] : obj->items())
+      if (value.is_object()) kinds.push_back(key);
+    if (kinds.empty()) break;
+    for (const auto& [key, value] : obj->items())
+      if (!value.is_object())
+        fail(where, path + key + " stands beside rope blocks per layer type (" + joinNames(kinds) +
+                        "); ropescope reads one block per layer type or one "
+                        "block for every layer, not both");
+    std::string pick = layerType;
+    if (pick.empty())
+      pick = std::find(kinds.begin(), kinds.end(), "full_attention") != kinds.end()
+                 ? "full_attention"
+                 : kinds.front();
+    if (std::find(kinds.begin(), kinds.end(), pick) == kinds.end())
+      fail(where, "layer type \"" + pick + "\" has no block in " + path.substr(0, path.size() - 1) +
+                      " (accepted: " + joinNames(kinds) + ")");
+    m.layerTypes = kinds;
+    m.layerType = pick;
+    ropeObjs = {{&obj->at(pick), path + pick + "."}};
+    break;
+  }
+  if (!layerType.empty() && m.layerType.empty())
+    fail(where, "layer type \"" + layerType +
+                    "\" asked for, but the config has one rope block for every layer (no "
+                    "rope_parameters per layer type)");
   std::vector<std::pair<const ConfigJson*, std::string>> ropeOrText = ropeObjs;
   ropeOrText.insert(ropeOrText.end(), textObjs.begin(), textObjs.end());
 
@@ -311,7 +354,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.frequency.rotary.headDim = headDim;
 
   // partial_rotary_factor: absent means the family's released ratio (GLM 0.5, Qwen3.5 0.25).
-  const RotaryConfig fr = family->defaultFrequency().rotary;
+  const RotaryConfig fr = family ? family->defaultFrequency().rotary : RotaryConfig{};
   double factor = static_cast<double>(fr.effectiveRotaryDim()) / fr.headDim;
   if (Found f = find(ropeOrText, "partial_rotary_factor"); f.value)
     factor = realNumber(f, where, 0.0, 1.0, true);
@@ -324,7 +367,7 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.frequency.rotary.rotaryDim = rotary == headDim ? 0 : rotary;
 
   const Found sec = find(ropeObjs, "mrope_section");
-  const bool ernie = family->name() == "ernie4.5-vl";
+  const bool ernie = family && family->name() == "ernie4.5-vl";
   if (!sec.value && ernie) {
     // ERNIE's own config (model_type ernie4_5_moe_vl): freq_allocation t pairs, h and w share
     // the rest (transformers' converter writes mrope_section [22, 22, 20] for 20).
@@ -335,9 +378,12 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     if ((pairs - t) % 2 != 0)
       fail(where, fa.path + " " + std::to_string(t) + " leaves an odd number of h/w pairs");
     m.frequency.sections = {t, (pairs - t) / 2, (pairs - t) / 2};
-  } else if (!sec.value) {
+  } else if (!sec.value && family) {
     fail(where, "missing field mrope_section (in rope_scaling or rope_parameters)");
   }
+  if (sec.value && !family)
+    fail(where, sec.path + " is M-RoPE's; " + m.title +
+                    " gives every pair the one text axis (a text-only model_type)");
   if (sec.value) {
     if (!sec.value->is_array() || sec.value->size() != 3)
       fail(where, sec.path + " must be a list of 3 whole numbers (got " +
@@ -366,13 +412,17 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     plain.rope = {};
     resolvePairs(plain);
   } catch (const InputError& e) {
-    fail(where, std::string("its rotary settings do not fit the ") + family->title() +
-                    " plan: " + e.what());
+    fail(where,
+         std::string("its rotary settings do not fit the ") + m.title + " plan: " + e.what());
   }
   try {
     resolvePairs(m.frequency);
   } catch (const InputError& e) {
     fail(where, ropeBlock.path + ": " + e.what());
+  }
+  if (!family) {  // a text-only model: no processor, no vision, no special tokens
+    m.source = name;
+    return m;
   }
 
   // Token ids: top level (all forms), text_config (GLM-4.5V repeats them there), else the
@@ -535,7 +585,7 @@ std::vector<std::string> shippedModelNames() {
   return l.names ? l.names() : std::vector<std::string>{};
 }
 
-ModelConfig readModelConfig(const std::string& dirOrName) {
+ModelConfig readModelConfig(const std::string& dirOrName, const std::string& layerType) {
   std::error_code ec;
   fs::path dir;
   fs::path configFile;
@@ -552,7 +602,8 @@ ModelConfig readModelConfig(const std::string& dirOrName) {
     const ModelLocator l = currentLocator();
     ModelFiles files;
     if (isPlainName(dirOrName) && l.filesOf && l.filesOf(dirOrName, &files)) {
-      ModelConfig m = modelConfigFromJson(files.config, files.preprocessor, files.video, dirOrName);
+      ModelConfig m =
+          modelConfigFromJson(files.config, files.preprocessor, files.video, dirOrName, layerType);
       m.source = "shipped: " + dirOrName;
       return m;
     }
@@ -578,19 +629,25 @@ ModelConfig readModelConfig(const std::string& dirOrName) {
   ModelConfig m = modelConfigFromJson(
       readSmallFile(configFile, "model config"),
       optionalFile(dir / "preprocessor_config.json", "preprocessor config"),
-      optionalFile(dir / "video_preprocessor_config.json", "video preprocessor config"), name);
+      optionalFile(dir / "video_preprocessor_config.json", "video preprocessor config"), name,
+      layerType);
   m.source = source;
   return m;
 }
 
 Scene applyModel(Scene scene, const ModelConfig& model) {
-  setDesign(scene, model.family);
+  // A text-only model gives every token the next position (hard) and keeps the scene's
+  // picture grid: it has no processor of its own.
+  const bool textOnly = model.family.empty();
+  setDesign(scene, textOnly ? "hard" : model.family);
   const PositionDesign& design = findDesign(scene.design);
   for (const auto& [key, value] : model.designParams.values()) scene.designParams.set(key, value);
   validateParameters(scene.designParams, design.parameters());
   scene.frequency = model.frequency;
-  validateImageGridSettings(model.grid);
-  scene.imageGrid = model.grid;
+  if (!textOnly) {
+    validateImageGridSettings(model.grid);
+    scene.imageGrid = model.grid;
+  }
   // The pictures are cut again by the model's processor (patch, merge, min/max pixels, its
   // resize rule) and the sounds counted by its family's rule, as a layout parsed after the
   // model would be: the app kept the old grid (99 tokens of castle.png under Qwen3-VL, which

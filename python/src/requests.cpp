@@ -19,7 +19,16 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
           "config)",
           "tokens");
     if (in.sceneJson) throw InputError("give either tokens= or scene=, not both", "tokens");
-    const ModelConfig model = readModelConfig(in.model);
+    // layer_type= picks the model's rope block here; the options below must not see it again.
+    std::string layerType;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+      if (args[i] == "--layer-type") {
+        layerType = args[i + 1];
+        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                   args.begin() + static_cast<std::ptrdiff_t>(i + 2));
+        break;
+      }
+    const ModelConfig model = readModelConfig(in.model, layerType);
     Scene base = applyModel(defaultScene(), model);
     const TokenInput tokens = tokensFromJson(*in.tokensJson, "tokens");
     base.layout = layoutFromTokens(tokens, model);

@@ -140,3 +140,28 @@ def test_a_scene_carries_the_scaling_and_round_trips(tmp_path):
                        match=r'frequency\.rope: rope type yarn has no parameter "ramp"'):
         ropescope.freqs(scene=dict(back, frequency=dict(back["frequency"],
                                                         rope=dict(rope, ramp=2))))
+
+
+def test_text_only_models_and_layer_type():
+    """llama-3.1-8b's llama3 block: pairs whose wavelength is below 8192 / 4 kept, above
+    8192 / 1 divided by 8 (the llama3 rule written out here); a rope block per layer type picks
+    full_attention unless layer_type= names another, and refuses a name it does not have."""
+    f = ropescope.freqs(model="llama-3.1-8b")
+    assert f["rope"] == "llama3"
+    unscaled = 500000.0 ** (-np.arange(64) / 64.0)
+    wavelength = 2 * math.pi / unscaled
+    np.testing.assert_allclose(f["theta_unscaled"], unscaled, rtol=1e-13)
+    short, long = wavelength < 8192 / 4.0, wavelength > 8192 / 1.0
+    np.testing.assert_allclose(f["theta"][short], unscaled[short], rtol=1e-13)
+    np.testing.assert_allclose(f["theta"][long], unscaled[long] / 8, rtol=1e-13)
+    ids = ropescope.ids(model="llama-3.1-8b", tokens={"input_ids": [[7, 8, 9]]})
+    np.testing.assert_array_equal(ids, [[0, 0, 0], [1, 1, 1], [2, 2, 2]])
+
+    full = ropescope.freqs(model="gemma-4-style-proportional")
+    assert full["rope"] == "proportional" and len(full["theta"]) == 256
+    assert np.all(full["theta"][64:] == 0) and np.all(full["theta"][:64] > 0)
+    sliding = ropescope.freqs(model="gemma-4-style-proportional", layer_type="sliding_attention")
+    np.testing.assert_allclose(sliding["theta"], 1e4 ** (-np.arange(256) / 256.0), rtol=1e-13)
+    with pytest.raises(ValueError, match='layer type "global" has no block in rope_parameters '
+                                         r'\(accepted: full_attention, sliding_attention\)'):
+        ropescope.freqs(model="gemma-4-style-proportional", layer_type="global")

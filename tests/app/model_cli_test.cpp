@@ -350,3 +350,51 @@ TEST_F(ModelCli, RopeOnAnyDesignAndItsRefusals) {
            "original_max_position_embeddings=32768", "--rope-param", "beta_fast=1"},
           "rope yarn: beta_fast must be greater than beta_slow (got beta_fast 1, beta_slow 1)");
 }
+
+// A text-only model (text_model.h): its rotary with the scaling, 1-D ids from a text-only
+// processor output, check-ids refused; a config with a rope block per layer type says which it
+// used, and --layer-type picks another.
+TEST_F(ModelCli, TextOnlyModelsAndLayerTypes) {
+  std::ofstream(work_ / "text.json") << R"({"input_ids": [[1, 2, 3, 4, 5]]})";
+  ProcessResult r = run({"ids", "--model", "llama-3.1-8b", "--tokens", "text.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json ids = json::parse(r.out);
+  EXPECT_EQ(ids["design"], "hard");
+  ASSERT_EQ(ids["tokens"].size(), 5u);
+  EXPECT_EQ(ids["tokens"][4]["id"], json({4, 4, 4}));
+
+  r = run({"freqs", "--model", "llama-3.1-8b"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const json f = json::parse(r.out);
+  EXPECT_EQ(f["rope"]["type"], "llama3");
+  EXPECT_EQ(f["pairs"].size(), 64u);
+
+  r = run(
+      {"check-ids", "--model", "llama-3.1-8b", "--tokens", "text.json", "--position-ids", "p.npy"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "ropescope: check-ids compares a multimodal family's get_rope_index; model "
+            "\"llama-3.1-8b\" is a text-only model (its ids are 0, 1, 2, ...)\n");
+
+  r = run({"freqs", "--model", "gemma-4-style-proportional", "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "ropescope: warning: model gemma-4-style-proportional has a rotary per layer type "
+            "(full_attention, sliding_attention); these numbers are full_attention's "
+            "(--layer-type picks)\n");
+  EXPECT_NE(r.out.find("\n64,t,0,"), std::string::npos) << r.out.substr(0, 400);  // not rotated
+  r = run({"freqs", "--layer-type", "sliding_attention", "--model", "gemma-4-style-proportional",
+           "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("these numbers are sliding_attention's"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("theta_unscaled"), std::string::npos);  // the sliding layers: no scaling
+  r = run({"freqs", "--model", "gemma-4-style-proportional", "--layer-type", "global"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "ropescope: model config \"gemma-4-style-proportional\": layer type \"global\" has no "
+            "block in rope_parameters (accepted: full_attention, sliding_attention)\n");
+  r = run({"freqs", "--layer-type", "full_attention"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--layer-type needs --model"), std::string::npos) << r.err;
+}

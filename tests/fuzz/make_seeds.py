@@ -283,6 +283,19 @@ for i, block in enumerate(ROPE_BLOCKS):
     put("model_config", "rope%02d.json" % i,
         json.dumps(dict(QWEN, max_position_embeddings=128000,
                         rope_scaling=dict(block, mrope_section=[16, 24, 24]))))
+# Text-only decoders (text_model.h), with a rope block per layer type (5.x) and its mistakes.
+LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+         "max_position_embeddings": 131072, "rope_theta": 500000.0}
+PER_LAYER = {"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+             "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25,
+                                "rope_theta": 1000000.0}}
+for i, over in enumerate([{"rope_parameters": PER_LAYER, "head_dim": 512},
+                          {"rope_parameters": dict(PER_LAYER, original_max_position_embeddings=1)},
+                          {"rope_parameters": {"full_attention": {"rope_type": "yarn"}}},
+                          {"rope_scaling": {"type": "default", "mrope_section": [16, 24, 24]}},
+                          {"model_type": "phi3", "partial_rotary_factor": 0.5},
+                          {"model_type": "gemma3_text"}]):
+    put("model_config", "text%02d.json" % i, json.dumps(dict(LLAMA, **over)))
 put("model_config", "not_json", "{\"model_type\": ")
 put("model_config", "min_pixels.json", json.dumps({"min_pixels": 3136, "max_pixels": 12845056}))
 

@@ -37,6 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const InputError& e) {
     fuzz::checkMessage(e);
   }
+  try {  // a config with a rope block per layer type, another layer type than the default
+    check(modelConfigFromJson(text, {}, {}, "fuzz", "sliding_attention"));
+  } catch (const InputError& e) {
+    fuzz::checkMessage(e);
+  }
   try {
     check(modelConfigFromJson(kConfig, text, text, "fuzz"));
   } catch (const InputError& e) {

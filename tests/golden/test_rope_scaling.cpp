@@ -19,6 +19,7 @@
 #include <string>
 
 #include "ropescope/frequency_plan.h"
+#include "ropescope/model_config.h"
 #include "ropescope/rope_scaling.h"
 
 namespace golden {
@@ -133,9 +134,39 @@ TEST(RopeScalingGolden, CoversTheVersions) {
     const bool proportional =
         c.at("config").value("rope_scaling", json::object()).value("rope_type", "") ==
         std::string("proportional");
-    for (const char* v : {"v4.57.1", "v5.3.0", "v5.4.0", "v5.5.3", "v5.5.4", "main"})
+    for (const char* v : {"v4.57.1", "v5.3.0", "v5.4.0", "v5.5.3", "v5.5.4", "main"}) {
       if (!proportional || std::string(v) >= "v5.5" || std::string(v) == "main")
         EXPECT_TRUE(seen.count(v)) << name << " " << v;
+    }
+  }
+}
+
+// The shipped configs with a scaling, read by core's config reader (--model): the same float32
+// inv_freq as transformers gives the golden case of the same rotary, at every version, and the
+// same forward updates. Each config is its case's (resources/models/*/SOURCE says which).
+TEST(RopeScalingGolden, ShippedScaledConfigsGiveTransformersInvFreq) {
+  const std::vector<std::pair<std::string, std::string>> shipped = {
+      {"qwen2.5-vl-yarn-7b", "qwen2.5-vl-yarn"},
+      {"qwen3.5-yarn-0.8b", "qwen3.5-yarn"},
+      {"llama-3.1-8b", "llama3"},
+      {"phi-3-style-longrope", "longrope"},
+      {"gemma-4-style-proportional", "proportional"}};
+  for (const auto& [model, name] : shipped) {
+    const ropescope::ModelConfig m =
+        ropescope::readModelConfig(std::string(ROPESCOPE_MODELS) + "/" + model);
+    const json& c = reference().at("cases").at(name);
+    ASSERT_EQ(m.frequency.rope.type, specOf(c.at("config")).rope.type) << model;
+    for (const json& want : c.at("results")) {
+      const std::string where =
+          model + " as " + name + " @" + want.at("versions")[0].get<std::string>();
+      expectInvFreq(ropescope::resolvePairs(m.frequency), want, where);
+      for (const json& after : want.value("after_forward", json::array())) {
+        FrequencySpec at = m.frequency;
+        at.rope.maxPositionId = after.at("max_position_id").get<long long>();
+        expectInvFreq(ropescope::resolvePairs(at), after,
+                      where + " after max position id " + std::to_string(at.rope.maxPositionId));
+      }
+    }
   }
 }
 

@@ -19,7 +19,9 @@ namespace ropescope {
 
 struct ModelConfig {
   std::string name;           // the folder's name or the shipped name ("qwen2.5-vl-7b")
-  std::string family;         // a ModelFamily name, also the design ("qwen2.5-vl")
+  std::string family;         // a ModelFamily name, also the design ("qwen2.5-vl"); empty for
+                              // a text-only model (text_model.h: design hard, plan vanilla)
+  std::string title;          // "Qwen2.5-VL", "Llama (text only)"
   std::string modelType;      // config.json model_type as written ("qwen2_5_vl")
   FrequencySpec frequency;    // the family's plan with the checkpoint's base, dims and sections
   ParameterSet designParams;  // design parameters the config sets (tokens_per_second)
@@ -32,6 +34,11 @@ struct ModelConfig {
   // Omni families: the thinker's audio token ids and time scale (thinker_config, else the
   // family's defaults); empty for the others.
   std::optional<OmniFacts> omni;
+  // A config whose rope_parameters are keyed by layer type (5.x, Gemma's full_attention /
+  // sliding_attention): those layer types, and the one whose block `frequency` holds. Empty
+  // when one rope block serves every layer.
+  std::vector<std::string> layerTypes;
+  std::string layerType;
   std::string source;  // the folder read, or "shipped: NAME"
   bool operator==(const ModelConfig&) const = default;
 };
@@ -43,13 +50,16 @@ inline constexpr std::size_t kMaxModelConfigBytes = 1u << 20;
 // Throws InputError (field "model") with one line naming the file and the problem: an unknown
 // model_type (listing the supported families), a missing or mistyped field (naming it), a value
 // out of range, or an unknown name (listing the shipped models).
-ModelConfig readModelConfig(const std::string& dirOrName);
+// `layerType` picks the rope block of a config with one per layer type (default: full_attention,
+// else the first by name); it is refused, naming the accepted ones, where there is no such block.
+ModelConfig readModelConfig(const std::string& dirOrName, const std::string& layerType = {});
 
 // The same from the files' text (a fuzzer's input, a test): `preprocessor` and `video` may be
 // empty. `name` is used in messages and as ModelConfig::name.
 ModelConfig modelConfigFromJson(const std::string& configText, const std::string& preprocessor = {},
                                 const std::string& video = {},
-                                const std::string& name = "config.json");
+                                const std::string& name = "config.json",
+                                const std::string& layerType = {});
 
 // The scene with the model's family as design (its parameters from the config, the scene's
 // other parameters of that design kept), the model's frequency spec and image-grid settings,

@@ -473,6 +473,21 @@ void checkTokenType(const TokenInput& in, std::size_t i, const ModelFamily& fami
 }  // namespace
 
 Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse* used) {
+  if (model.family.empty()) {  // a text-only model: every token is text, one position each
+    if (in.inputIds.empty()) fail("tokens: no tokens");
+    if (!in.imageGrids.empty() || !in.videoGrids.empty() || !in.audioFeatureLengths.empty())
+      fail("tokens: " + model.title +
+           " is a text-only model, but the processor output has image, video or audio grids");
+    for (std::size_t i = 0; i < in.mmTokenTypes.size(); ++i)
+      if (in.mmTokenTypes[i] != 0)
+        fail("tokens: mm_token_type_ids[" + std::to_string(i) + "] is " +
+             std::to_string(in.mmTokenTypes[i]) + ", but " + model.title +
+             " is a text-only model (text tokens only)");
+    if (used) *used = GridUse{};
+    Layout layout;
+    layout.segments.push_back(Segment::text(static_cast<int>(in.inputIds.size())));
+    return layout;
+  }
   const ModelFamily& family = findFamily(model.family);
   if (family.omni()) return omniLayoutFromTokens(in, model, used);
   const SpecialTokenIds& tk = model.tokens;

@@ -4,6 +4,7 @@
 // and hostile files give one-line InputErrors naming the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "ropescope/layout.h"
 #include "ropescope/model_config.h"
 #include "ropescope/position_design.h"
+#include "ropescope/tokens_file.h"
 #include "temp_dir.h"
 
 using namespace ropescope;
@@ -225,8 +227,12 @@ const char* kNestedQwen25 = R"({
 
 }  // namespace
 
+// The shipped text-only configs (resources/models/README.md), tested in TextOnlyModels below.
+const std::vector<std::string> kTextOnly = {"gemma-4-style-proportional", "llama-3.1-8b",
+                                            "phi-3-style-longrope"};
+
 TEST(ModelConfig, EveryShippedConfigReadsToItsPublishedValues) {
-  ASSERT_EQ(shippedModelNames().size(), expected().size());
+  ASSERT_EQ(shippedModelNames().size(), expected().size() + kTextOnly.size());
   for (const Expected& e : expected()) {
     SCOPED_TRACE(e.name);
     const ModelConfig m = readModelConfig(e.name);
@@ -278,7 +284,8 @@ TEST(ModelConfig, RopeScalingIsReadInEveryForm) {
   for (const std::string& name : shippedModelNames()) {
     const ModelConfig m = readModelConfig(name);
     const bool yarn = name.find("-yarn-") != std::string::npos;
-    EXPECT_EQ(m.frequency.rope.type, yarn ? "yarn" : "") << name;
+    if (std::find(kTextOnly.begin(), kTextOnly.end(), name) == kTextOnly.end())
+      EXPECT_EQ(m.frequency.rope.type, yarn ? "yarn" : "") << name;
   }
   const ModelConfig q25 = readModelConfig("qwen2.5-vl-yarn-7b");
   EXPECT_EQ(q25.frequency.rope.params.find("factor"), 4.0);
@@ -545,4 +552,83 @@ TEST(ModelConfig, APictureIsCutAgainByTheModelsGrid) {
   EXPECT_EQ(b.layout.segments[1].rows, g.rows);
   EXPECT_EQ(b.layout.segments[1].cols, g.cols);
   EXPECT_EQ(b.layout, parseLayoutSpec("t4,img:castle.png,t8", {samples, glm.grid}));
+}
+
+// Text-only decoders (text_model.h): their rotary and its scaling, 1-D over every token; a rope
+// block per layer type (5.x) gives the layer type asked for, full_attention by default.
+TEST(ModelConfig, TextOnlyModelsReadTheirRotaryAndScaling) {
+  const ModelConfig llama = readModelConfig("llama-3.1-8b");
+  EXPECT_EQ(llama.family, "");
+  EXPECT_EQ(llama.title, "Llama (text only)");
+  EXPECT_EQ(llama.frequency.plan, "vanilla");
+  EXPECT_EQ(llama.frequency.rotary.headDim, 128);
+  EXPECT_EQ(llama.frequency.rotary.effectiveRotaryDim(), 128);
+  EXPECT_EQ(llama.frequency.rotary.base, 500000.0);
+  EXPECT_EQ(llama.frequency.rope.type, "llama3");
+  EXPECT_EQ(llama.frequency.rope.params.find("factor"), 8.0);
+  EXPECT_EQ(llama.frequency.rope.params.find("original_max_position_embeddings"), 8192.0);
+  EXPECT_TRUE(llama.layerTypes.empty());
+  const Scene s = applyModel(defaultScene(), llama);
+  EXPECT_EQ(s.design, "hard");
+  EXPECT_EQ(s.imageGrid, defaultScene().imageGrid);  // no processor: the scene's grid stays
+
+  const ModelConfig phi = readModelConfig("phi-3-style-longrope");
+  EXPECT_EQ(phi.frequency.rotary.headDim, 96);
+  EXPECT_EQ(phi.frequency.rope.type, "longrope");
+  EXPECT_EQ(phi.frequency.rope.shortFactor.size(), 48u);
+  EXPECT_EQ(phi.frequency.rope.longFactor[47], 1.0 + 0.5 * 47);
+  // The top-level original length (Phi-3) and max_position_embeddings reach the scaling.
+  EXPECT_EQ(phi.frequency.rope.params.find("original_max_position_embeddings"), 4096.0);
+  EXPECT_EQ(phi.frequency.rope.params.find("max_position_embeddings"), 131072.0);
+
+  const ModelConfig full = readModelConfig("gemma-4-style-proportional");
+  EXPECT_EQ(full.layerTypes, (std::vector<std::string>{"full_attention", "sliding_attention"}));
+  EXPECT_EQ(full.layerType, "full_attention");
+  EXPECT_EQ(full.frequency.rope.type, "proportional");
+  EXPECT_EQ(full.frequency.rotary.base, 1e6);
+  const PairTable ft = resolvePairs(full.frequency);
+  ASSERT_EQ(ft.size(), 256);  // the ladder over the full head size 512
+  EXPECT_GT(ft.theta[63], 0.0);
+  EXPECT_EQ(ft.theta[64], 0.0);  // past partial_rotary_factor 0.25: not rotated
+  const ModelConfig sliding = readModelConfig("gemma-4-style-proportional", "sliding_attention");
+  EXPECT_EQ(sliding.layerType, "sliding_attention");
+  EXPECT_FALSE(sliding.frequency.rope.active());
+  EXPECT_EQ(sliding.frequency.rotary.base, 1e4);
+  EXPECT_EQ(resolvePairs(sliding.frequency).size(), 256);
+}
+
+TEST(ModelConfig, TextOnlyAndPerLayerMistakesAreNamed) {
+  EXPECT_EQ(errorOf([] { readModelConfig("gemma-4-style-proportional", "global"); }),
+            "model config \"gemma-4-style-proportional\": layer type \"global\" has no block in "
+            "rope_parameters (accepted: full_attention, sliding_attention)");
+  EXPECT_EQ(errorOf([] { readModelConfig("llama-3.1-8b", "full_attention"); }),
+            "model config \"llama-3.1-8b\": layer type \"full_attention\" asked for, but the "
+            "config has one rope block for every layer (no rope_parameters per layer type)");
+  const char* mixed = R"({"model_type": "llama", "hidden_size": 1024, "num_attention_heads": 8,
+    "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e4},
+                        "original_max_position_embeddings": 4096}})";
+  EXPECT_NE(errorOf([&] { modelConfigFromJson(mixed, {}, {}, "m"); })
+                .find("rope_parameters.original_max_position_embeddings stands beside rope "
+                      "blocks per layer type (full_attention)"),
+            std::string::npos);
+  const char* sections = R"({"model_type": "qwen2", "hidden_size": 1024, "num_attention_heads": 8,
+    "rope_theta": 1e6, "rope_scaling": {"type": "default", "mrope_section": [16, 24, 24]}})";
+  EXPECT_EQ(errorOf([&] { modelConfigFromJson(sections, {}, {}, "m"); }),
+            "model config \"m\": rope_scaling.mrope_section is M-RoPE's; Qwen2 (text only) gives "
+            "every pair the one text axis (a text-only model_type)");
+  EXPECT_NE(errorOf([&] {
+              modelConfigFromJson(R"({"model_type": "gemma3_text"})", {}, {}, "m");
+            }).find("text-only: llama/mistral/qwen2/qwen3/phi3/gpt_oss"),
+            std::string::npos);
+  // A text-only model takes a processor output of text alone.
+  TokenInput in;
+  in.inputIds = {1, 2, 3, 4};
+  const ModelConfig llama = readModelConfig("llama-3.1-8b");
+  const Layout l = layoutFromTokens(in, llama);
+  ASSERT_EQ(l.segments.size(), 1u);
+  EXPECT_EQ(l.segments[0].length, 4);
+  in.imageGrids = {{1, 4, 4}};
+  EXPECT_EQ(errorOf([&] { layoutFromTokens(in, llama); }),
+            "tokens: Llama (text only) is a text-only model, but the processor output has image, "
+            "video or audio grids");
 }

@@ -52,6 +52,7 @@
 #include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
+#include "ropescope/named.h"
 #include "ropescope/position_design.h"
 #include "ropescope/scene_metrics.h"
 #include "ropescope/tokens_file.h"
@@ -743,11 +744,14 @@ bool MainWindow::openModel(const QString& dirOrName) {
     ModelConfig config = readModelConfig(dirOrName.toStdString());
     model_->setScene(applyModel(model_->scene(), config));
     modelConfig_ = std::move(config);
+    QString what = QString::fromStdString(modelConfig_->title);
+    // A rope block per layer type: say whose rotary the views show (the CLI's --layer-type).
+    if (!modelConfig_->layerTypes.empty())
+      what += tr("; rotary of its %1 layers (of %2)")
+                  .arg(QString::fromStdString(modelConfig_->layerType),
+                       QString::fromStdString(joinNames(modelConfig_->layerTypes)));
     statusBar()->showMessage(
-        tr("Opened model %1 (%2)")
-            .arg(QString::fromStdString(modelConfig_->name),
-                 QString::fromStdString(findFamily(modelConfig_->family).title())),
-        4000);
+        tr("Opened model %1 (%2)").arg(QString::fromStdString(modelConfig_->name), what), 8000);
     return true;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Open model"), QString::fromStdString(e.what()));
