@@ -156,8 +156,11 @@ RotaryTables rotaryTables(const std::vector<Id3>& ids, const FrequencySpec& inpu
       const float c = cos32(p, coord), s = sin32(p, coord);
       t.rotCos[i * d + std::size_t(pd.first)] = c;
       t.rotCos[i * d + std::size_t(pd.second)] = c;
-      t.rotSin[i * d + std::size_t(pd.first)] = -s;
-      t.rotSin[i * d + std::size_t(pd.second)] = s;
+      // As transformers' apply function gives it for a one-hot input (the oracle's probe): the
+      // channel's own term 0 * c plus the partner's -s or s, which makes a zero sine's sign that
+      // of the sum (0 * c + -0 is +0 where c > 0).
+      t.rotSin[i * d + std::size_t(pd.first)] = 0.0f * c + -s;
+      t.rotSin[i * d + std::size_t(pd.second)] = 0.0f * c + s;
     }
   }
   return t;
