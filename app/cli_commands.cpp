@@ -82,6 +82,7 @@ ReportText runCommand(const Request& r) {
     case kGrid:
     case kRender:
     case kCheckIds:
+    case kRotary:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

@@ -33,14 +33,15 @@ namespace ropescope::cli {
 
 namespace {
 
-constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender;  // take a layout
-constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention;
-constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender;
+constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary;  // take a layout
+constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary;
+constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
-constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds;
+constexpr unsigned kAll =
+    kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds | kRotary;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
-constexpr unsigned kSceneFile = kTables | kAttention | kRender;
+constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary;
 constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
@@ -453,6 +454,10 @@ const std::vector<Option>& options() {
                                 "\"): attention writes float32 .npy",
                             "out");
        }},
+      {"out", "DIR", kRotary,
+       "the folder the tables go to: created, or an empty one; a folder that holds files only "
+       "with --force",
+       [](State& s, const std::string& v) { setOut(s, v); }},
       // render lists --out among its own options (cmd_render.cpp), with the formats it writes.
       {"out", "FILE", kRender,
        "output file; the extension picks the format: .png .svg .pdf (figure) or .csv .json (the "
@@ -683,6 +688,8 @@ const char* commandName(Command c) {
       return "render";
     case kCheckIds:
       return "check-ids";
+    case kRotary:
+      return "rotary";
   }
   return "?";
 }
@@ -707,6 +714,8 @@ const char* commandSummary(Command c) {
       return "a named view of a scene or preset as PNG/SVG/PDF (or its data), headless";
     case kCheckIds:
       return "compare a model's dumped position_ids with get_rope_index under each rule set";
+    case kRotary:
+      return "inv_freq, cos, sin and q/k rotated as the family's transformers rotary does, as .npy";
   }
   return "";
 }

@@ -25,12 +25,13 @@ enum Command : unsigned {
   kAttention = 32,
   kGrid = 64,
   kRender = 128,
-  kCheckIds = 256
+  kCheckIds = 256,
+  kRotary = 512
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,       kPtd,  kBias,   kDecay,   kFreqs,
-                                           kAttention, kGrid, kRender, kCheckIds};
+inline constexpr Command kAllCommands[] = {kIds,       kPtd,  kBias,   kDecay,    kFreqs,
+                                           kAttention, kGrid, kRender, kCheckIds, kRotary};
 
 struct Request {
   Command command = kIds;

@@ -60,6 +60,14 @@ const std::vector<OwnOption>& ownOptions() {
       {kCheckIds, "rules", "RELEASE|NAME|all",
        "a transformers release (e.g. 5.5.4, 4.57.1, main), hf-4.57 (default, = 4.57.1), hf-5.3 "
        "(= 5.3.0), hf-main (= main after #48669), or all: every release"},
+      // rotary (cmd_rotary.cpp)
+      {kRotary, "q", "FILE.npy",
+       "pre-RoPE q to rotate: [N, d] or [heads, N, d], float32/16/64, C order (bfloat16 dumps "
+       "to float32 first); writes q_embed.npy of the same shape"},
+      {kRotary, "k", "FILE.npy", "pre-RoPE k to rotate, as --q; writes k_embed.npy"},
+      {kRotary, "force", nullptr,
+       "write into an --out folder that already holds files (the tables' files are replaced, "
+       "others are left)"},
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

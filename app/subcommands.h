@@ -11,5 +11,6 @@ int runGridCommand(const std::vector<std::string>& args);       // cmd_grid.cpp
 int runAttentionCommand(const std::vector<std::string>& args);  // cmd_attention.cpp
 int runRenderCommand(const std::vector<std::string>& args);     // cmd_render.cpp
 int runCheckIdsCommand(const std::vector<std::string>& args);   // cmd_check_ids.cpp
+int runRotaryCommand(const std::vector<std::string>& args);     // cmd_rotary.cpp
 
 }  // namespace ropescope::cli

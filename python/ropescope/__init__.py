@@ -36,7 +36,7 @@ __all__ = [
     "ids", "ptd", "bias_spread", "decay", "freqs", "grid", "attention", "scene",
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
-    "BiasProfile", "Scene", "AttentionValues",
+    "BiasProfile", "Scene", "AttentionValues", "rotary",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -346,6 +346,29 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     return AttentionValues(values, rope)
 
 
+def rotary(layout=None, *, design=None, scene=None, model=None, tokens=None, q=None, k=None,
+           **params):
+    """The reference tables of `ropescope rotary` as numpy arrays, for comparing a port of RoPE
+    with transformers (docs/user/porting.md): a dict keyed as the command's files, without
+    ".npy": position_ids, inv_freq (float32) and inv_freq_f64, cos, sin (float32, in the
+    layout the family's transformers rotary forward returns at the rules' release: (3, 1, N, R)
+    per axis for Qwen2-VL / Qwen2.5-VL / Qwen2.5-Omni / GLM-4.1V up to 5.0.0rc2, else (1, N, R)),
+    cos_f64, sin_f64, rot_cos, rot_sin (N, D) and rot_partner (D,), the layout-free rotation
+    out[m] = rot_cos[t, m] * x[m] + rot_sin[t, m] * x[rot_partner[m]] (partner -1: passed
+    through), and with q= / k= ([N, D] or [heads, N, D]) q_embed / k_embed; plus family, rules,
+    transformers_release, layout_from, rope_type, attention_factor, head_dim, rotary_dim,
+    pair_layout, cos_layout and pair_axes.
+
+    model= and tokens= (a processor output), or layout=; rope="yarn", rope_param={...} adds a
+    rope scaling (or replaces the model's): its attention factor multiplies cos and sin.
+    """
+    import numpy
+    qa = None if q is None else _real_array("q", _plain_array(q), numpy.float32)
+    ka = None if k is None else _real_array("k", _plain_array(k), numpy.float32)
+    inputs = _inputs("rotary", layout, scene, model, tokens, design=design, **params)
+    return _core.rotary(inputs, qa, ka)
+
+
 def _switch(name, value):
     """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
     if hasattr(value, "tolist"):
@@ -464,6 +487,6 @@ def models():
 
 _help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
                 decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
-                attention: "attention", scene: "ids", compare: ("ptd", {"from", "to"}),
+                attention: "attention", rotary: "rotary", scene: "ids", compare: ("ptd", {"from", "to"}),
                 profile: ("bias", {"from", "to"})},
                _core.option_help(), _core.designs())

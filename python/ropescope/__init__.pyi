@@ -247,6 +247,25 @@ def attention(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = No
         rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> AttentionValues: ...
 
+def rotary(layout: Optional[Text] = None, *, design: Optional[str] = None,
+           scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+           tokens: Optional[Tokens] = None, q: Optional[npt.ArrayLike] = None,
+           k: Optional[npt.ArrayLike] = None, grid_preset: Optional[str] = None,
+           min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+           patch: Optional[int] = None, merge: Optional[int] = None,
+           rules: Optional[str] = None, ids: Optional[Text] = None,
+           alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+           dff: Optional[float] = None, age_layer: Optional[int] = None,
+           age_strategy: Optional[int] = None, layers: Optional[int] = None,
+           plan: Optional[str] = None, head_dim: Optional[int] = None,
+           rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+           base: Optional[float] = None, sections: Optional[Numbers] = None,
+           kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+           max_position_id: Optional[int] = None, rope: Optional[str] = None,
+           rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
+           **params: Any) -> dict[str, Any]: ...
+
+
 def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,
           scene: Optional[SceneInput] = None, model: Optional[Model] = None,
           layer_type: Optional[str] = None,

@@ -29,6 +29,7 @@
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
 #include "ropescope/rope_scaling.h"
+#include "ropescope/rotary_tables.h"
 #include "ropescope/sample_pictures.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
@@ -382,6 +383,77 @@ py::list designs() {
 
 // The command-line options each command takes, by name: how the package tells an option
 // (head_dim -> --head-dim) from a design parameter (fps -> --param fps=...).
+// `ropescope rotary`'s tables as numpy arrays (no files): the same arrays and shapes as the
+// command's .npy files, keyed by file name without ".npy", plus what summary.json says.
+py::dict rotary(const Inputs& in, const std::optional<py::array>& q,
+                const std::optional<py::array>& k) {
+  NpyArray qa, ka;
+  if (q) qa = arrayOf<NpyArray>(*q);
+  if (k) ka = arrayOf<NpyArray>(*k);
+  RotaryTables t;
+  std::vector<float> qe, ke;
+  std::size_t qHeads = 0, kHeads = 0;
+  std::string rules, release;
+  {
+    py::gil_scoped_release free;
+    const cli::Request r = python::buildRequest(cli::kRotary, in);
+    t = sceneRotaryTables(r.scene);
+    if (q) {
+      qHeads = rotaryInputHeads(qa.shape, t, "q", "q");
+      qe = applyRotaryTables(t, qa.data.data(), qHeads);
+    }
+    if (k) {
+      kHeads = rotaryInputHeads(ka.shape, t, "k", "k");
+      ke = applyRotaryTables(t, ka.data.data(), kHeads);
+    }
+    if (familyOfDesign(r.scene.design)) {
+      const auto specs = findDesign(r.scene.design).parameters();
+      const auto index = std::size_t(r.scene.designParams.get("rules", specs));
+      rules = ruleSetNames().at(index);
+      release = ruleSetRelease(index);
+    }
+  }
+  const auto shapeOf = [](const std::vector<std::size_t>& s) {
+    return std::vector<py::ssize_t>(s.begin(), s.end());
+  };
+  const auto n = py::ssize_t(t.tokens), d = py::ssize_t(t.headDim), p = py::ssize_t(t.pairs);
+  const std::vector<py::ssize_t> idShape =
+      t.format.idAxes == 1 ? std::vector<py::ssize_t>{1, n}
+                           : std::vector<py::ssize_t>{py::ssize_t(t.format.idAxes), 1, n};
+  py::dict out;
+  if (t.integerIds)
+    out["position_ids"] = python::ownedArray(
+        std::vector<std::int64_t>(t.positionIds.begin(), t.positionIds.end()), idShape);
+  else
+    out["position_ids"] =
+        python::ownedArray(std::vector<float>(t.positionIds.begin(), t.positionIds.end()), idShape);
+  out["inv_freq"] = python::ownedArray(std::move(t.invFreq32), {p});
+  out["inv_freq_f64"] = python::ownedArray(std::move(t.invFreq64), {p});
+  out["cos"] = python::ownedArray(std::move(t.cos), shapeOf(t.cosShape));
+  out["sin"] = python::ownedArray(std::move(t.sin), shapeOf(t.cosShape));
+  out["cos_f64"] = python::ownedArray(std::move(t.cos64), shapeOf(t.cosShape));
+  out["sin_f64"] = python::ownedArray(std::move(t.sin64), shapeOf(t.cosShape));
+  out["rot_cos"] = python::ownedArray(std::move(t.rotCos), {n, d});
+  out["rot_sin"] = python::ownedArray(std::move(t.rotSin), {n, d});
+  out["rot_partner"] = python::ownedArray(std::move(t.rotPartner), {d});
+  if (q) out["q_embed"] = python::ownedArray(std::move(qe), shapeOf(qa.shape));
+  if (k) out["k_embed"] = python::ownedArray(std::move(ke), shapeOf(ka.shape));
+  out["family"] = t.format.family.empty() ? py::object(py::none()) : py::str(t.format.family);
+  out["rules"] = rules.empty() ? py::object(py::none()) : py::str(rules);
+  out["transformers_release"] = release.empty() ? py::object(py::none()) : py::str(release);
+  out["layout_from"] = t.format.from;
+  out["rope_type"] = t.ropeType;
+  out["attention_factor"] = t.attentionFactor;
+  out["head_dim"] = t.headDim;
+  out["rotary_dim"] = 2 * t.pairs;
+  out["pair_layout"] = pairLayoutName(t.pairLayout);
+  out["cos_layout"] = cosLayoutName(t.format.cos);
+  py::list axes;
+  for (Axis a : t.axis) axes.append(axisName(a));
+  out["pair_axes"] = axes;
+  return out;
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -545,6 +617,7 @@ PYBIND11_MODULE(_ropescope, m) {
     saveSceneFile(sceneFromJson(text), path);
   });
   m.def("attention", &attention);
+  m.def("rotary", &rotary);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

@@ -1,8 +1,10 @@
 // NumPy .npy files: a strict reader (float32 / float16 / float64 -> float32, C order) for q/k
-// activations, and a float32 writer for attention output. Bad files raise one-line InputErrors.
+// activations, and float32 / float64 / int64 writers (attention output, rotary tables). Bad files
+// raise one-line InputErrors.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -71,6 +73,11 @@ std::vector<std::pair<std::string, NpyNumbers>> readNpzNumbers(
 // Atomic: a temporary file next to `path`, flushed, then renamed. Throws InputError naming the
 // file if it cannot be written or if the shape's product differs from `count`.
 void writeNpy(const std::string& path, const float* data, std::size_t count,
+              const std::vector<std::size_t>& shape);
+// The same for float64 ("<f8") and int64 ("<i8") arrays (tables in double, position ids).
+void writeNpy(const std::string& path, const double* data, std::size_t count,
+              const std::vector<std::size_t>& shape);
+void writeNpy(const std::string& path, const std::int64_t* data, std::size_t count,
               const std::vector<std::size_t>& shape);
 
 // The same file written piece by piece, so that an output far larger than the piece in hand

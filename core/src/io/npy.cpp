@@ -490,8 +490,9 @@ std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& 
 
 namespace {
 
-std::string npyPreamble(const std::string& path, const std::vector<std::size_t>& shape) {
-  const std::string header = npyHeader(shape);
+std::string npyPreamble(const std::string& path, const std::vector<std::size_t>& shape,
+                        const std::string& descr = "<f4") {
+  const std::string header = npyHeader(shape, descr);
   if (header.size() > 65535) throw InputError("output \"" + path + "\": too many dimensions");
   std::string pre(kMagic, kMagicLen);
   pre += '\x01';
@@ -513,13 +514,34 @@ static_assert(std::numeric_limits<float>::is_iec559);
 
 }  // namespace
 
-void writeNpy(const std::string& path, const float* data, std::size_t count,
-              const std::vector<std::size_t>& shape) {
+namespace {
+
+// One whole array of `size`-byte little-endian elements of type `descr`, atomically.
+void writeWholeNpy(const std::string& path, const void* data, std::size_t count, std::size_t size,
+                   const std::vector<std::size_t>& shape, const std::string& descr) {
   if (shapeProduct(shape) != count)
     throw InputError("output \"" + path + "\": shape does not match the number of values");
-  const std::string pre = npyPreamble(path, shape);
-  writeFileAtomically(
-      path, {ByteSpan{pre.data(), pre.size()}, ByteSpan{data, count * sizeof(float)}}, "out");
+  const std::string pre = npyPreamble(path, shape, descr);
+  writeFileAtomically(path, {ByteSpan{pre.data(), pre.size()}, ByteSpan{data, count * size}},
+                      "out");
+}
+
+}  // namespace
+
+void writeNpy(const std::string& path, const float* data, std::size_t count,
+              const std::vector<std::size_t>& shape) {
+  writeWholeNpy(path, data, count, sizeof(float), shape, "<f4");
+}
+
+void writeNpy(const std::string& path, const double* data, std::size_t count,
+              const std::vector<std::size_t>& shape) {
+  static_assert(std::numeric_limits<double>::is_iec559);
+  writeWholeNpy(path, data, count, sizeof(double), shape, "<f8");
+}
+
+void writeNpy(const std::string& path, const std::int64_t* data, std::size_t count,
+              const std::vector<std::size_t>& shape) {
+  writeWholeNpy(path, data, count, sizeof(std::int64_t), shape, "<i8");
 }
 
 NpyWriter::NpyWriter(const std::string& path, const std::vector<std::size_t>& shape)
