@@ -249,6 +249,7 @@ def attention(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = No
 
 def rotary(layout: Optional[Text] = None, *, design: Optional[str] = None,
            scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+           layer_type: Optional[str] = None,
            tokens: Optional[Tokens] = None, q: Optional[npt.ArrayLike] = None,
            k: Optional[npt.ArrayLike] = None, grid_preset: Optional[str] = None,
            min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
