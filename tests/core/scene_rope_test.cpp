@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "ropescope/errors.h"
 #include "ropescope/scene.h"
+#include "ropescope/scene_history.h"
 #include "ropescope/scene_metrics.h"
 #include "ropescope/scene_problems.h"
 
@@ -136,4 +138,30 @@ TEST(SceneRope, ScalingProblemsAreListedBesideTheOthers) {
   ASSERT_EQ(both.size(), 2u);
   EXPECT_EQ(both[0].field(), "original_max_position_embeddings");
   EXPECT_EQ(both[1].field(), "selected_text");
+}
+
+// Each rope edit is a step of its own in the undo history, as a design parameter is: a factor
+// typed after the original length is undone alone, not with the type chosen before it.
+TEST(SceneRope, EachRopeKeyIsAFieldOfTheUndoHistory) {
+  const Scene plain = withoutScaling(yarnScene());
+  const Scene yarn = yarnScene();
+  EXPECT_EQ(SceneHistory::changedFields(plain, yarn), (std::set<std::string>{"rope.type"}));
+  Scene factor = yarn;
+  factor.frequency.rope.params.set("factor", 8.0);
+  EXPECT_EQ(SceneHistory::changedFields(yarn, factor), (std::set<std::string>{"rope.factor"}));
+  Scene longer = factor;
+  longer.frequency.rope.params.erase("original_max_position_embeddings");
+  longer.frequency.rope.maxPositionId = 7;
+  EXPECT_EQ(
+      SceneHistory::changedFields(factor, longer),
+      (std::set<std::string>{"rope.original_max_position_embeddings", "rope.max_position_id"}));
+  SceneHistory history;
+  history.record(plain, yarn);
+  history.record(yarn, factor);
+  Scene original = factor;
+  original.frequency.rope.params.set("original_max_position_embeddings", 65536.0);
+  history.record(factor, original);
+  EXPECT_EQ(history.undo(original), factor);
+  EXPECT_EQ(history.undo(factor), yarn);
+  EXPECT_EQ(history.undo(yarn), plain);
 }
