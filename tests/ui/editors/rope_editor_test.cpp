@@ -183,6 +183,8 @@ TEST(RopeEditor, BadValueShowsBesideItsFieldAndUndoRestores) {
   EXPECT_EQ(ropeParam(w.model.validScene().frequency.rope, "factor"), 4.0);  // still shown
   EXPECT_NE(w.charts.scalingCountsText().indexOf(QString::fromUtf8(kQwenYarnCounts)), -1);
   EXPECT_TRUE(w.charts.showsStaleBanner());
+  EXPECT_TRUE(w.rope()->infoText().startsWith(QStringLiteral("last valid (yarn): ")))
+      << w.rope()->infoText().toStdString();
   w.model.undo();
   EXPECT_FALSE(w.model.problem());
   EXPECT_EQ(w.model.scene(), before);

@@ -633,7 +633,7 @@ void ChartsPanel::refreshScalingNotes() {
     if (original)
       note += QLatin1Char(' ') +
               (inside ? tr("Dash-dot line: the original length %1.").arg(*original, 0, 'f', 0)
-                      : tr("The original length %1 lies beyond Î´ = %2.")
+                      : tr("The original length %1 lies beyond \xce\xb4 = %2.")
                             .arg(*original, 0, 'f', 0)
                             .arg(last, 0, 'f', 0));
     decayNote_->setText(note);

@@ -166,7 +166,7 @@ void RopeEditor::rebuild() {
       given->setObjectName(objectNameOf(key) + QStringLiteral("_given"));
       given->setToolTip(
           tr("Given in the config; unticked: absent (%1)").arg(QString::fromStdString(spec.help)));
-      h->addWidget(given, 0, Qt::AlignTop);
+      h->addWidget(given);
       h->addWidget(editor, 1);
       given_[key] = given;
       rowsForm_->addRow(label, row);
@@ -307,6 +307,9 @@ QString RopeEditor::infoText() const {
   if (!p.scaled()) return {};
   QString text = tr("attention factor %1 \xc2\xb7 logits \xc3\x97 %2")
                      .arg(number(p.attentionFactor), number(p.logitScale()));
+  // While an edit is refused these are the last valid scene's, which the views show.
+  if (model_->isStale())
+    text = tr("last valid (%1): ").arg(QString::fromStdString(p.ropeType)) + text;
   if (p.switchLength > 0) {
     const long long id = model_->validScene().frequency.rope.maxPositionId;
     text += QStringLiteral("\n");

@@ -494,8 +494,11 @@ std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptio
   const WavelengthPoints wp = wavelengthPoints(m);
   const int nope = wp.nope;
   auto chart = newChart(
-      nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
-           : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+      (nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
+            : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair")) +
+      (m.pairs.scaled() ? QStringLiteral(", %1-scaled (rings: before)")
+                              .arg(QString::fromStdString(m.pairs.ropeType))
+                        : QString()));
   std::array<bool, 4> shown{};
   for (int a = 0; a < 4; ++a) shown[static_cast<std::size_t>(a)] = !wp.perAxis[a].isEmpty();
   const WavelengthParts parts = addWavelengthParts(chart.get(), shown, ChartLook::Publication);
@@ -572,11 +575,13 @@ void colorWavelengths(const WavelengthParts& parts, ChartLook look) {
   for (int a = 0; a < 4; ++a) {
     QScatterSeries* ring = parts.unscaled[a];
     if (!ring) continue;
-    QColor c = slotColor(a);
-    c.setAlpha(150);
+    // The axis colour, light: a faint fill inside a clear ring.
+    QColor fill = slotColor(a), edge = slotColor(a);
+    fill.setAlpha(50);
+    edge.setAlpha(220);
     ring->setMarkerSize(look == ChartLook::Publication ? 9 : 8);
-    ring->setColor(Qt::transparent);
-    QPen pen(c);
+    ring->setColor(fill);
+    QPen pen(edge);
     pen.setWidthF(1.0);
     ring->setPen(pen);
   }
