@@ -179,6 +179,15 @@ RopeInputs ropeInputs(const RotaryConfig& r) {
   return in;
 }
 
+PairTable unscaledPairs(const PairTable& table) {
+  PairTable out;
+  out.axis = table.axis;
+  out.theta = table.scaled() ? table.thetaUnscaled : table.theta;
+  out.headDim = table.headDim;
+  out.layout = table.layout;
+  return out;
+}
+
 ScalingCounts scalingCounts(const PairTable& table) {
   ScalingCounts counts{};
   for (std::size_t p = 0; p < table.scaling.size() && p < table.axis.size(); ++p)

@@ -2,6 +2,7 @@
 #include "ropescope/rope_scaling.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "rope_types/rope_type_base.h"
@@ -53,6 +54,43 @@ std::vector<std::string> ropeParameterKeys(const RopeType& type) {
 
 std::optional<double> ropeParam(const RopeScaling& s, const std::string& key) {
   return s.params.find(key);
+}
+
+std::vector<double> parseRopeListText(const std::string& text, const std::string& key) {
+  std::vector<double> out;
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  std::size_t at = 0;
+  bool any = false;
+  for (char c : text) any = any || !blank(c);
+  if (!any) return out;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    std::size_t b = at, e = comma;
+    while (b < e && blank(text[b])) ++b;
+    while (e > b && blank(text[e - 1])) --e;
+    const std::string item = text.substr(b, e - b);
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !std::isfinite(v))
+      throw InputError(key + " expects numbers separated by commas, one per pair (got \"" + item +
+                           "\" as item " + std::to_string(out.size()) + ")",
+                       key);
+    out.push_back(v);
+    if (comma >= text.size()) break;
+    at = comma + 1;
+  }
+  return out;
+}
+
+std::string formatRopeListText(const std::vector<double>& list) {
+  std::string out;
+  char buf[32];
+  for (double v : list) {
+    if (!out.empty()) out += ',';
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, ec == std::errc() ? end : buf);
+  }
+  return out;
 }
 
 void validateRopeScaling(const RopeScaling& s, const RopeInputs& in) {

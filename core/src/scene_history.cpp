@@ -18,6 +18,24 @@ std::set<std::string> SceneHistory::changedFields(const Scene& before, const Sce
       changed.insert("design_params." + key);
   for (const auto& [key, value] : b)
     if (!a.count(key)) changed.insert("design_params." + key);
+  // The rope scaling by its keys: a new type is one field (its keys come with it), else each
+  // parameter, list and the largest position id is one.
+  const RopeScaling& ra = before.frequency.rope;
+  const RopeScaling& rb = after.frequency.rope;
+  if (ra.type != rb.type) {
+    changed.insert("rope.type");
+  } else {
+    const auto& pa = ra.params.values();
+    const auto& pb = rb.params.values();
+    for (const auto& [key, value] : pa)
+      if (auto it = pb.find(key); it == pb.end() || it->second != value)
+        changed.insert("rope." + key);
+    for (const auto& [key, value] : pb)
+      if (!pa.count(key)) changed.insert("rope." + key);
+    if (ra.shortFactor != rb.shortFactor) changed.insert("rope.short_factor");
+    if (ra.longFactor != rb.longFactor) changed.insert("rope.long_factor");
+    if (ra.maxPositionId != rb.maxPositionId) changed.insert("rope.max_position_id");
+  }
   // Anything the table does not name (loaded ids, the model's name): a field of its own.
   if (changed.empty()) {
     Scene selectionOnly = before;

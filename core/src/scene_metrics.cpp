@@ -1,6 +1,8 @@
 // One call that computes everything the live views show for a Scene.
 #include "ropescope/scene_metrics.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "ropescope/age_schedule.h"
@@ -37,6 +39,18 @@ long selectedTextToken(const PositionIds& ids, int selectedText) {
   return last;
 }
 
+long long ropeMaxPositionId(const PositionIds& ids) {
+  double largest = 0.0;
+  for (const Id3& id : ids.ids)
+    for (double v : id)
+      if (std::isfinite(v)) largest = std::max(largest, v);
+  return static_cast<long long>(std::min(std::ceil(largest), double(kMaxRopePositionId)));
+}
+
+void setRopeMaxPositionIdFromScene(Scene& scene) {
+  scene.frequency.rope.maxPositionId = ropeMaxPositionId(effectiveIds(scene));
+}
+
 DesignIds computeDesignIds(const Scene& scene, int threads) {
   validateScene(scene);
   DesignIds d;
@@ -68,6 +82,18 @@ void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, in
   if (scene.layout.audioCount() > 0)
     m.decayStream = decayCurve(m.pairs, {1.0, 1.0, 1.0}, maxDistance, DecayForm::Full, threads);
   m.wavelengths = wavelengths(m.pairs, 32768.0);
+  // Before and after the scaling: the same curves of the table the plan gives unscaled.
+  m.wavelengthsUnscaled.clear();
+  for (auto& curve : m.decayAxisUnscaled) curve.clear();
+  if (m.pairs.scaled()) {
+    const PairTable plain = unscaledPairs(m.pairs);
+    for (int a = 0; a < 3; ++a) {
+      Id3 dir{0, 0, 0};
+      dir[a] = 1.0;
+      m.decayAxisUnscaled[a] = decayCurve(plain, dir, maxDistance, DecayForm::Full, threads);
+    }
+    m.wavelengthsUnscaled = wavelengths(plain, 32768.0);
+  }
 }
 
 // The selected text token's profiles (ids, their visual axis index and pairs already computed).

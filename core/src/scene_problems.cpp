@@ -1,14 +1,26 @@
 #include "ropescope/scene_problems.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
 #include "ropescope/position_design.h"
+#include "ropescope/rope_scaling.h"
 #include "ropescope/scene_fields.h"
 
 namespace ropescope {
 
 namespace {
+
+// Whether `field` is a key of rope type `type` (false for an unknown type).
+bool ropeKeyOf(const std::string& type, const std::string& field) {
+  for (const RopeType* t : allRopeTypes())
+    if (t->name() == type) {
+      const std::vector<std::string> keys = ropeParameterKeys(*t);
+      return std::find(keys.begin(), keys.end(), field) != keys.end();
+    }
+  return false;
+}
 
 // Sets `field` of `scene` as `from` has it; false for a field that no single value holds.
 bool takeField(Scene& scene, const Scene& from, const std::string& field) {
@@ -25,6 +37,13 @@ bool takeField(Scene& scene, const Scene& from, const std::string& field) {
   }
   if (field == "image_grid") {
     scene.imageGrid = from.imageGrid;
+    return true;
+  }
+  // The rope scaling's keys (its type's parameters and lists, the type, the largest position
+  // id): the whole scaling, whose rules tie its keys together (beta_fast > beta_slow).
+  if (field == "rope" || field == "max_position_id" ||
+      (scene.frequency.rope.active() && ropeKeyOf(scene.frequency.rope.type, field))) {
+    scene.frequency.rope = from.frequency.rope;
     return true;
   }
   const PositionDesign* design = nullptr;

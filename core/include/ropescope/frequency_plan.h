@@ -98,7 +98,14 @@ struct PairTable {
 
   int size() const { return static_cast<int>(axis.size()); }
   std::vector<int> pairsOf(Axis a) const;
+  bool scaled() const { return !ropeType.empty(); }
+  // What every logit is multiplied by: the attention factor squared (cos and sin both carry it).
+  double logitScale() const { return attentionFactor * attentionFactor; }
 };
+
+// The table as the plan gives it before its rope scaling: theta = thetaUnscaled, no scaling
+// fields, attention factor 1 (the same table without a scaling).
+PairTable unscaledPairs(const PairTable& table);
 
 class FrequencyPlan {
  public:

@@ -81,6 +81,9 @@ class RopeType {
   // The keys the type requires (transformers raises KeyError without them).
   virtual std::vector<std::string> requiredKeys() const { return {}; }
   virtual std::vector<RopeListSpec> lists() const { return {}; }
+  // Whether the frequencies depend on the sequence (dynamic, longrope): they then read
+  // RopeScaling::maxPositionId and report ScaledFrequencies::switchLength.
+  virtual bool sequenceDependent() const { return false; }
   // Checks that involve more than one value or the rotary dims (beta_fast > beta_slow, a list's
   // length); throws InputError naming the key and the accepted range.
   virtual void validate(const RopeScaling&, const RopeInputs&) const {}
@@ -107,5 +110,13 @@ ScaledFrequencies scaleFrequencies(const RopeScaling& scaling, const RopeInputs&
 
 // A parameter's value as given, else nullopt (an optional key that is absent).
 std::optional<double> ropeParam(const RopeScaling& s, const std::string& key);
+
+// A list parameter (short_factor, long_factor) as a person types it: numbers separated by
+// commas, spaces allowed ("1, 1.05, 1.1"). Each item must be a number; the list's length and
+// range are the rope type's to check (validateRopeScaling). Anything else: InputError on field
+// `key`, naming the item. Empty text gives an empty list (the key absent).
+std::vector<double> parseRopeListText(const std::string& text, const std::string& key);
+// "1,1.05,1.1": each number in its shortest exact form (parseRopeListText reads it back).
+std::string formatRopeListText(const std::vector<double>& list);
 
 }  // namespace ropescope

@@ -34,7 +34,9 @@ class SceneHistory {
   void clear();
 
   // The fields an edit from `before` to `after` changed: scene field keys ("base", "layout"),
-  // "design_params.KEY" for a design parameter, "" for anything else; the selection is left out.
+  // "design_params.KEY" for a design parameter, "rope.type" / "rope.KEY" for the rope scaling's
+  // type and each of its keys (lists, "rope.max_position_id"), "" for anything else; the
+  // selection is left out.
   static std::set<std::string> changedFields(const Scene& before, const Scene& after);
 
  private:

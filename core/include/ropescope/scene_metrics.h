@@ -32,6 +32,10 @@ struct SceneMetrics {
   // only when the layout has audio tokens (the omni models' time axis), else empty.
   std::vector<double> decayStream;
   std::vector<PairWavelength> wavelengths;
+  // With a rope scaling (pairs.scaled()), decayAxis and wavelengths as the plan gives them
+  // before the scaling (unscaledPairs); empty without one.
+  std::array<std::vector<double>, 3> decayAxisUnscaled;
+  std::vector<PairWavelength> wavelengthsUnscaled;
   // The visual tokens' distinct coordinates (bias_profile.h): built with the ids, so that a
   // new selection only computes the profiles.
   TokenAxisIndex visualAxes;
@@ -95,6 +99,17 @@ void checkInteractiveSize(const Scene& scene);
 inline constexpr double kMaxInteractiveSlowPairs = 1048576.0;  // 2^20: about a second
 std::vector<ModalityPairMetrics> sceneModalityMetrics(const Scene& scene, int threads = 1,
                                                       const std::atomic<bool>* stop = nullptr);
+
+// The largest position id of `ids` over every axis, as transformers' rotary forward takes it
+// (seq_len = max id + 1) for RopeScaling::maxPositionId: rounded up to a whole id (a
+// fractional id m is past a length L exactly when ceil(m) + 1 > L), clamped to
+// 0..kMaxRopePositionId; 0 without tokens.
+long long ropeMaxPositionId(const PositionIds& ids);
+// Sets scene.frequency.rope.maxPositionId from the scene's own ids (effectiveIds): the
+// sequence the dynamic and longrope types then switch for is this scene's. The ids do not
+// read the frequency plan, so a scaling still incomplete takes it too. Throws InputError if
+// the scene's ids cannot be computed (its layout or design refused).
+void setRopeMaxPositionIdFromScene(Scene& scene);
 
 // The design whose ids a scene shows: the scene's design, or mrope on an AGE layer without circle.
 std::string effectiveDesign(const Scene& scene);

@@ -16,6 +16,8 @@ class DynamicRope final : public RopeTypeBase {
                                       "max_position_embeddings)")},
                      {"factor", "max_position_embeddings"}) {}
 
+  bool sequenceDependent() const override { return true; }
+
   void validate(const RopeScaling& s, const RopeInputs& in) const override {
     if (in.rotaryDim < 4)
       throw InputError(

@@ -33,6 +33,8 @@ class LongRope final : public RopeTypeBase {
                  "multiplies cos and sin (absent: sqrt(1 + ln(factor) / ln(original)))")},
             {"original_max_position_embeddings", "short_factor", "long_factor"}) {}
 
+  bool sequenceDependent() const override { return true; }
+
   std::vector<RopeListSpec> lists() const override {
     return {{"short_factor", "per-pair divisors while the sequence fits the original length"},
             {"long_factor", "per-pair divisors past the original length"}};

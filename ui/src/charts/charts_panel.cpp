@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -213,7 +214,29 @@ void ChartsPanel::buildDecayChart() {
     QToolTip::showText(QCursor::pos(),
                        tr("t = h = w, \xce\xb4 = %1\nU = %2").arg(d).arg(exact(curve[d])));
   });
-  cells_.push_back(viewFor(decayChart_, this));
+  // A rope scaling's original context length, where it lies inside the distances drawn.
+  originalLength_ = new QLineSeries;
+  originalLength_->setName(tr("original length"));
+  decayChart_->addSeries(originalLength_);
+  originalLength_->attachAxis(decay_.x);
+  originalLength_->attachAxis(decay_.y);
+  cells_.push_back(withNote(viewFor(decayChart_, this), decayNote_, QStringLiteral("decayNote")));
+}
+
+QWidget* ChartsPanel::withNote(QWidget* view, QLabel*& note, const QString& name) {
+  auto* cell = new QWidget(this);
+  auto* column = new QVBoxLayout(cell);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+  column->addWidget(view, 1);
+  note = new QLabel(cell);
+  note->setObjectName(name);
+  note->setWordWrap(true);
+  note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  note->setContentsMargins(4, 1, 4, 2);
+  note->hide();
+  column->addWidget(note);
+  return cell;
 }
 
 // PTD and bias spread of every design: click a bar to switch to that design.
@@ -258,14 +281,17 @@ void ChartsPanel::buildDesignBars() {
       QToolTip::showText(
           QCursor::pos(),
           tr("%1 (%2)\n%3 = %4\n%5")
-              .arg(QString::fromStdString(d.title),
-                   current ? tr("the scene's design and parameters")
-                           : tr("default parameters, this scene's frequency plan %1")
-                                 .arg(QString::fromStdString(scene.frequency.plan)),
-                   ptd ? tr("PTD") : tr("bias spread"),
-                   ptd ? metricText(d.ptd, d.ptdUndefined)
-                       : metricText(d.biasSpread, d.biasUndefined),
-                   current ? tr("the design shown") : tr("click to switch to this design")));
+                  .arg(QString::fromStdString(d.title),
+                       current ? tr("the scene's design and parameters")
+                               : tr("default parameters, this scene's frequency plan %1")
+                                     .arg(QString::fromStdString(scene.frequency.plan)),
+                       ptd ? tr("PTD") : tr("bias spread"),
+                       ptd ? metricText(d.ptd, d.ptdUndefined)
+                           : metricText(d.biasSpread, d.biasUndefined),
+                       current ? tr("the design shown") : tr("click to switch to this design")) +
+              (ptd && scene.frequency.rope.active()
+                   ? tr("\nPTD is unchanged by the rope scaling: it reads the ids only")
+                   : QString()));
     });
     auto* view = viewFor(chart, bars);
     new RowClicks(view, series, [this](int index) {
@@ -366,7 +392,7 @@ void ChartsPanel::buildWavelengthChart() {
                              .arg(w[i].wavelength ? exact(*w[i].wavelength) : tr("none (NoPE)")));
     });
   }
-  cells_.push_back(viewFor(waveChart_, this));
+  cells_.push_back(withNote(viewFor(waveChart_, this), ropeCounts_, QStringLiteral("ropeCounts")));
 }
 
 void ChartsPanel::arrange(int columns) {
@@ -494,6 +520,11 @@ void ChartsPanel::applyColors() {
   }
   // setTheme resets series colours: the axis colours must be re-applied after it.
   figure::colorDecay(decay_);
+  QPen original(dark_ ? QColor(200, 200, 200) : QColor(90, 90, 90));
+  original.setWidthF(1.2);
+  original.setStyle(Qt::DashDotDotLine);
+  originalLength_->setPen(original);
+  for (QLegendMarker* mk : decayChart_->legend()->markers(originalLength_)) mk->setVisible(false);
   figure::colorWavelengths(wave_, look());
   const QColor bar = dark_ ? QColor(120, 140, 170) : QColor(150, 165, 190);
   const QColor current = dark_ ? QColor(255, 214, 70) : QColor(215, 40, 140);
@@ -549,7 +580,9 @@ void ChartsPanel::refresh() {
   staleBanner_->setVisible(stale);
 
   // Decay
-  figure::plotDecay(decay_, m.decayDistance, m.decayAxis, m.decayStream, look());
+  figure::plotDecay(decay_, m.decayDistance, m.decayAxis, m.decayStream, look(),
+                    m.decayAxisUnscaled);
+  refreshScalingNotes();
   // Only a layout with audio has the curve: elsewhere it stays out of the legend too.
   const bool audio = !m.decayStream.empty();
   decay_.stream->setVisible(audio);
@@ -578,6 +611,53 @@ void ChartsPanel::refresh() {
                : QStringList{tr("Wavelength 2\xcf\x80/\xce\xb8 per pair"),
                              tr("Wavelength per pair"), tr("Wavelength")});
   refreshProfile();
+}
+
+void ChartsPanel::refreshScalingNotes() {
+  const SceneMetrics& m = model_->metrics();
+  const RopeScaling& rope = model_->validScene().frequency.rope;
+  const bool scaled = m.pairs.scaled();
+  // The original context length: a grey line where it lies inside the distances drawn, else
+  // the note says where it is.
+  const std::optional<double> original =
+      scaled ? ropeParam(rope, "original_max_position_embeddings") : std::nullopt;
+  const double last = m.decayDistance.empty() ? 0.0 : m.decayDistance.back();
+  const bool inside = original && *original <= last;
+  QList<QPointF> line;
+  if (inside) line = {QPointF(*original, decay_.y->min()), QPointF(*original, decay_.y->max())};
+  originalLength_->replace(line);
+  originalLength_->setVisible(inside);
+  for (QLegendMarker* mk : decayChart_->legend()->markers(originalLength_)) mk->setVisible(false);
+  if (scaled) {
+    QString note = tr("Faint: before the %1 scaling.").arg(QString::fromStdString(rope.type));
+    if (original)
+      note += QLatin1Char(' ') +
+              (inside ? tr("Dash-dot line: the original length %1.").arg(*original, 0, 'f', 0)
+                      : tr("The original length %1 lies beyond \xce\xb4 = %2.")
+                            .arg(*original, 0, 'f', 0)
+                            .arg(last, 0, 'f', 0));
+    decayNote_->setText(note);
+  }
+  decayNote_->setVisible(scaled);
+  // Per axis, what the scaling did to its pairs (core's scalingCounts).
+  if (scaled)
+    ropeCounts_->setText(tr("Rings: before scaling. ") + figure::scalingCountsText(m.pairs));
+  ropeCounts_->setVisible(scaled);
+}
+
+QString ChartsPanel::scalingCountsText() {
+  catchUp();
+  return ropeCounts_->isHidden() ? QString() : ropeCounts_->text();
+}
+
+QString ChartsPanel::decayNoteText() {
+  catchUp();
+  return decayNote_->isHidden() ? QString() : decayNote_->text();
+}
+
+bool ChartsPanel::marksOriginalLength() {
+  catchUp();
+  return originalLength_->isVisible() && originalLength_->count() == 2;
 }
 
 void ChartsPanel::refreshProfile() {

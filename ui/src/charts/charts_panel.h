@@ -44,6 +44,13 @@ class ChartsPanel : public QWidget {
   int highlightedDesign();  // index of the highlighted bar, -1 for none
   bool showsStaleBanner();
   FormulaPanel* formulas();
+  // With a rope scaling: the wavelength chart's per-axis counts line ("Rings: before
+  // scaling. t 16/0/0 · h 8/16/0 · w 0/0/24 (unchanged/ramped/scaled)"), the decay chart's
+  // note, and whether the original context length is drawn (inside the distances); empty /
+  // false without one.
+  QString scalingCountsText();
+  QString decayNoteText();
+  bool marksOriginalLength();
   // For tests, as they are: the points the profile's two curves draw (decimated for the
   // screen), the full refreshes and the profile redraws run so far.
   int drawnProfilePoints() const;
@@ -78,6 +85,11 @@ class ChartsPanel : public QWidget {
   void refreshProfile();
   void refreshSelection();
   void refreshDesigns();
+  // The notes a rope scaling adds: the decay chart's (faint curves, the original length) and
+  // the wavelength chart's per-axis counts.
+  void refreshScalingNotes();
+  // `view` with a note line under it (hidden until it has something to say).
+  QWidget* withNote(QWidget* view, QLabel*& note, const QString& name);
   void applyColors();
   figure::ChartLook look() const;
   QChart* makeChart(const QString& title);
@@ -101,7 +113,10 @@ class ChartsPanel : public QWidget {
   FormulaPanel* formulas_ = nullptr;
 
   QChart* decayChart_ = nullptr;
-  figure::DecayParts decay_;  // its stream curve shown when the layout has audio
+  figure::DecayParts decay_;               // its stream curve shown when the layout has audio
+  QLineSeries* originalLength_ = nullptr;  // a rope scaling's original context length
+  QLabel* decayNote_ = nullptr;
+  QLabel* ropeCounts_ = nullptr;  // under the wavelength chart
 
   QHash<QChart*, QStringList> titleForms_;
   QHash<QAbstractAxis*, QStringList> axisTitleForms_;

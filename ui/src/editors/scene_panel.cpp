@@ -18,6 +18,7 @@
 #include "editors/field_widgets.h"
 #include "editors/image_grid_editor.h"
 #include "editors/parameter_editor.h"
+#include "editors/rope_editor.h"
 #include "editors/segment_list_editor.h"
 #include "model/scene_model.h"
 #include "ropescope/age_schedule.h"
@@ -203,6 +204,9 @@ void ScenePanel::buildPlanBox(QVBoxLayout* column) {
   fieldErrors_[QStringLiteral("kv_heads")] = makeErrorLabel();
   planForm->addRow(fieldErrors_[QStringLiteral("kv_heads")]);
   fieldErrors_[QStringLiteral("kv_head")] = fieldErrors_[QStringLiteral("kv_heads")];
+  // The context extension (frequency.rope): its rows generated from the rope type's table.
+  rope_ = new RopeEditor(model_, planBox);
+  planForm->addRow(rope_);
   column->addWidget(planBox);
   connect(plan_, &QComboBox::currentIndexChanged, this, [this](int index) {
     const std::string name = plan_->itemData(index).toString().toStdString();
@@ -343,6 +347,7 @@ void ScenePanel::sync(SceneChanges parts) {
   });
   if (!sections_->isModified() || !(sections_->hasFocus() || sectionsRefused))
     sections_->setText(QString::fromStdString(formatSectionsText(s.frequency.sections)));
+  rope_->sync();
 
   syncSelection();
   showErrors();
@@ -383,6 +388,7 @@ void ScenePanel::showErrors() {
   errorsShown_ = model_->isStale();
   for (auto& [field, label] : fieldErrors_) label->hide();
   for (auto& [key, editor] : editors_) editor->setError({});
+  rope_->clearErrors();
   segments_->setError({});
   // Each problem beside its field; fields that share a label (the AGE box) list theirs there.
   std::map<QLabel*, QStringList> lines;
@@ -393,6 +399,8 @@ void ScenePanel::showErrors() {
       segments_->setError(problem.message);
     } else if (ImageGridEditor::shows(problem.field)) {
       // shown by the image grid box
+    } else if (rope_->showProblem(problem)) {
+      // beside the rope scaling's field
     } else if (auto label = fieldErrors_.find(problem.field); label != fieldErrors_.end()) {
       lines[label->second] << problem.message;
     } else {
@@ -410,6 +418,7 @@ QString ScenePanel::errorFor(const QString& field) const {
     return it->second->error();
   if (field == QLatin1String("layout")) return segments_->error();
   if (field == QLatin1String("image_grid")) return imageGrid_->error();
+  if (const QString rope = rope_->errorFor(field); !rope.isEmpty()) return rope;
   auto it = fieldErrors_.find(field);
   if (it == fieldErrors_.end() || it->second->isHidden()) return {};
   return it->second->text();

@@ -1,5 +1,6 @@
-// The scene panel: layout, position design with its generated parameter editors, frequency plan,
-// AGE layer and the selected text token. Edits go straight to the SceneModel (no Apply button).
+// The scene panel: layout, position design with its generated parameter editors, frequency plan
+// with its rope scaling, AGE layer and the selected text token. Edits go straight to the SceneModel
+// (no Apply button).
 #pragma once
 
 #include <QWidget>
@@ -22,6 +23,7 @@ namespace ropescope::ui {
 
 class ImageGridEditor;
 class ParameterEditor;
+class RopeEditor;
 class SceneModel;
 class SegmentListEditor;
 
@@ -37,6 +39,7 @@ class ScenePanel : public QWidget {
   ParameterEditor* parameterEditor(const std::string& key) const;
   SegmentListEditor* segmentEditor() const { return segments_; }
   ImageGridEditor* imageGridEditor() const { return imageGrid_; }
+  RopeEditor* ropeEditor() const { return rope_; }
 
  private:
   // Shows the model's scene in the fields that show `parts` (all of them unless only the
@@ -73,6 +76,7 @@ class ScenePanel : public QWidget {
   QSpinBox* kvHeads_ = nullptr;
   QSpinBox* kvHead_ = nullptr;
   QWidget* multiheadRow_ = nullptr;
+  RopeEditor* rope_ = nullptr;  // the rope scaling's rows, in the frequency plan's box
   QSpinBox* ageLayers_ = nullptr;
   QComboBox* ageStrategy_ = nullptr;
   QSlider* ageLayer_ = nullptr;

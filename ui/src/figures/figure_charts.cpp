@@ -44,6 +44,15 @@ QPen linePen(const QColor& c, double width = kLineWidth) {
   return pen;
 }
 
+// The series before a rope scaling are named by the chart's note, not its legend (which has
+// room for the axes only); a series shown again gets its marker back, so this runs after each.
+template <typename Series>
+void hideFromLegend(QChart* chart, Series* const* series, int count) {
+  for (int i = 0; i < count; ++i)
+    if (series[i])
+      for (QLegendMarker* m : chart->legend()->markers(series[i])) m->setVisible(false);
+}
+
 void roundTicks(QValueAxis* axis, double lo, double hi) {
   axis->setRange(lo, hi);
   axis->setTickType(QValueAxis::TicksDynamic);
@@ -131,6 +140,11 @@ DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool st
     series->attachAxis(parts.y);
     return series;
   };
+  // The curves before a rope scaling first: drawn under the scaled ones.
+  for (int a = 0; a < 3; ++a)
+    if (axes[static_cast<std::size_t>(a)])
+      parts.unscaled[a] =
+          add(QStringLiteral("along %1, before scaling").arg(QLatin1String(kAxisNames[a])));
   for (int a = 0; a < 3; ++a)
     if (axes[static_cast<std::size_t>(a)])
       parts.axis[a] = add(QStringLiteral("along %1").arg(QLatin1String(kAxisNames[a])));
@@ -140,7 +154,7 @@ DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool st
 
 void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
                const std::array<std::vector<double>, 3>& curves, const std::vector<double>& stream,
-               ChartLook look) {
+               ChartLook look, const std::array<std::vector<double>, 3>& unscaled) {
   double hi = 0;
   const auto plot = [&](QLineSeries* series, const std::vector<double>& curve) {
     if (!series) return;
@@ -153,6 +167,12 @@ void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
     series->replace(pts);
   };
   for (int a = 0; a < 3; ++a) plot(parts.axis[a], curves[static_cast<std::size_t>(a)]);
+  for (int a = 0; a < 3; ++a) {
+    if (!parts.unscaled[a]) continue;
+    plot(parts.unscaled[a], unscaled[static_cast<std::size_t>(a)]);
+    parts.unscaled[a]->setVisible(!unscaled[static_cast<std::size_t>(a)].empty());
+  }
+  hideFromLegend(parts.chart, parts.unscaled, 3);
   plot(parts.stream, stream);
   const double last = distance.empty() ? 1.0 : std::max(1.0, distance.back());
   // Paper: round ticks; the screen: Qt's, which follow the chart's size.
@@ -168,7 +188,44 @@ void colorDecay(const DecayParts& parts) {
   for (int a = 0; a < 3; ++a)
     if (parts.axis[a]) parts.axis[a]->setPen(axisCurvePen(a));
   if (parts.stream) parts.stream->setPen(streamCurvePen());
+  for (int a = 0; a < 3; ++a)
+    if (parts.unscaled[a]) parts.unscaled[a]->setPen(unscaledCurvePen(a));
   showLineStylesInLegend(parts.chart);
+  hideFromLegend(parts.chart, parts.unscaled, 3);
+}
+
+QPen unscaledCurvePen(int axis) {
+  QPen pen = axisCurvePen(axis, kLineWidth * 0.75);
+  QColor c = pen.color();
+  c.setAlpha(110);
+  pen.setColor(c);
+  return pen;
+}
+
+QString scalingCountsText(const PairTable& pairs) {
+  if (!pairs.scaled()) return {};
+  const ScalingCounts counts = scalingCounts(pairs);
+  bool notRotated = false;
+  for (const auto& axis : counts)
+    notRotated = notRotated || axis[static_cast<std::size_t>(PairScaling::NotRotated)] > 0;
+  const int kinds = notRotated ? kPairScalingCount : kPairScalingCount - 1;
+  QStringList perAxis;
+  for (Axis a : {Axis::T, Axis::H, Axis::W, Axis::Mix, Axis::None}) {
+    const auto& row = counts[static_cast<std::size_t>(a)];
+    bool any = false;
+    for (int n : row) any = any || n > 0;
+    if (!any) continue;
+    QStringList numbers;
+    for (int k = 0; k < kinds; ++k) numbers << QString::number(row[static_cast<std::size_t>(k)]);
+    perAxis << QStringLiteral("%1 %2").arg(QLatin1String(axisName(a)),
+                                           numbers.join(QLatin1Char('/')));
+  }
+  QStringList names;
+  for (int k = 0; k < kinds; ++k)
+    names << QString::fromLatin1(pairScalingName(static_cast<PairScaling>(k)))
+                 .replace(QLatin1Char('_'), QLatin1Char(' '));
+  return perAxis.join(QString::fromUtf8(" \xc2\xb7 ")) + QStringLiteral(" (") +
+         names.join(QLatin1Char('/')) + QLatin1Char(')');
 }
 
 namespace {
@@ -422,6 +479,14 @@ WavelengthPoints wavelengthPoints(const SceneMetrics& m) {
     p.hi = p.any ? std::max(p.hi, *w.wavelength) : *w.wavelength;
     p.any = true;
   }
+  for (const PairWavelength& w : m.wavelengthsUnscaled) {
+    const int a = coordinateSlot(w.axis);
+    if (!w.wavelength || a < 0) continue;
+    p.unscaled[a].append(QPointF(w.index, *w.wavelength));
+    p.lo = p.any ? std::min(p.lo, *w.wavelength) : *w.wavelength;
+    p.hi = p.any ? std::max(p.hi, *w.wavelength) : *w.wavelength;
+    p.any = true;
+  }
   return p;
 }
 
@@ -429,8 +494,11 @@ std::unique_ptr<QChart> wavelengthChart(const SceneMetrics& m, const FigureOptio
   const WavelengthPoints wp = wavelengthPoints(m);
   const int nope = wp.nope;
   auto chart = newChart(
-      nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
-           : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair"));
+      (nope ? QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair (%1 NoPE)").arg(nope)
+            : QString::fromUtf8("Wavelength 2\xcf\x80/\xce\xb8 per pair")) +
+      (m.pairs.scaled() ? QStringLiteral(", %1-scaled (rings: before)")
+                              .arg(QString::fromStdString(m.pairs.ropeType))
+                        : QString()));
   std::array<bool, 4> shown{};
   for (int a = 0; a < 4; ++a) shown[static_cast<std::size_t>(a)] = !wp.perAxis[a].isEmpty();
   const WavelengthParts parts = addWavelengthParts(chart.get(), shown, ChartLook::Publication);
@@ -453,6 +521,17 @@ WavelengthParts addWavelengthParts(QChart* chart, const std::array<bool, 4>& sho
   parts.y->setLabelFormat(QStringLiteral("%.0e"));
   chart->addAxis(parts.x, Qt::AlignBottom);
   chart->addAxis(parts.y, Qt::AlignLeft);
+  // The pairs before a rope scaling first: drawn under the scaled ones.
+  for (int a = 0; a < 4; ++a) {
+    if (!shown[static_cast<std::size_t>(a)]) continue;
+    auto* series = new QScatterSeries;
+    series->setName(
+        QStringLiteral("%1 before scaling").arg(QLatin1String(axisName(kCoordinateAxes[a]))));
+    chart->addSeries(series);
+    series->attachAxis(parts.x);
+    series->attachAxis(parts.y);
+    parts.unscaled[a] = series;
+  }
   for (int a = 0; a < 4; ++a) {
     if (!shown[static_cast<std::size_t>(a)]) continue;
     auto* series = new QScatterSeries;
@@ -472,6 +551,12 @@ void plotWavelengths(const WavelengthParts& parts, const WavelengthPoints& wp, s
                      ChartLook look) {
   for (int a = 0; a < 4; ++a)
     if (parts.slot[a]) parts.slot[a]->replace(wp.perAxis[a]);
+  for (int a = 0; a < 4; ++a)
+    if (parts.unscaled[a]) {
+      parts.unscaled[a]->replace(wp.unscaled[a]);
+      parts.unscaled[a]->setVisible(!wp.unscaled[a].isEmpty());
+    }
+  hideFromLegend(parts.chart, parts.unscaled, 4);
   const double n = static_cast<double>(pairs);
   if (look == ChartLook::Publication) roundTicks(parts.x, 0, std::max<double>(1, n - 1));
   parts.x->setRange(-0.5, std::max<double>(1, n) - 0.5);
@@ -487,6 +572,20 @@ void colorWavelengths(const WavelengthParts& parts, ChartLook look) {
     parts.slot[a]->setColor(slotColor(a));
     parts.slot[a]->setBorderColor(slotColor(a));
   }
+  for (int a = 0; a < 4; ++a) {
+    QScatterSeries* ring = parts.unscaled[a];
+    if (!ring) continue;
+    // The axis colour, light: a faint fill inside a clear ring.
+    QColor fill = slotColor(a), edge = slotColor(a);
+    fill.setAlpha(50);
+    edge.setAlpha(220);
+    ring->setMarkerSize(look == ChartLook::Publication ? 9 : 8);
+    ring->setColor(fill);
+    QPen pen(edge);
+    pen.setWidthF(1.0);
+    ring->setPen(pen);
+  }
+  hideFromLegend(parts.chart, parts.unscaled, 4);
 }
 
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o) {

@@ -57,20 +57,30 @@ struct DecayParts {
   QValueAxis* y = nullptr;  // U(δ)
   QLineSeries* axis[3] = {nullptr, nullptr, nullptr};
   QLineSeries* stream = nullptr;  // along t = h = w
+  // With a rope scaling, axis a's curve before it (SceneMetrics::decayAxisUnscaled), faint
+  // under the scaled one and out of the legend; empty without one.
+  QLineSeries* unscaled[3] = {nullptr, nullptr, nullptr};
 };
 // Adds the decay chart's axes and the curves asked for (`axes[a]`, `stream`) to `chart`.
 DecayParts addDecayParts(QChart* chart, const std::array<bool, 3>& axes, bool stream,
                          ChartLook look);
 // Plots the curves over `distance` (a curve without a series is skipped) and fits the axes.
+// `unscaled`: the curves before a rope scaling (empty without one).
 void plotDecay(const DecayParts& parts, const std::vector<double>& distance,
                const std::array<std::vector<double>, 3>& curves, const std::vector<double>& stream,
-               ChartLook look);
+               ChartLook look, const std::array<std::vector<double>, 3>& unscaled = {});
 // The curves' pens (the axis colours and dash patterns in every look) and the legend's line
 // markers; after the chart's theme or styleChart, which reset them.
 void colorDecay(const DecayParts& parts);
 // The stream curve's name and pen, live and exported (grey, dash-dot: not one of the axes).
 QString streamCurveName();
 QPen streamCurvePen(double width = kLineWidth);
+// A curve before the rope scaling: axis a's pen, thinner and faint.
+QPen unscaledCurvePen(int axis);
+// Per axis, how many pairs the scaling left unchanged, ramped and scaled (and stopped rotating,
+// where any did): "t 16/0/0 · h 8/16/0 · w 0/0/24 (unchanged/ramped/scaled)", from core's
+// scalingCounts; empty without a scaling.
+QString scalingCountsText(const PairTable& pairs);
 // What the design bars show, live and exported: one bar per design in the registry's order (a
 // horizontal bar axis counts from the bottom: the first design is the lowest bar), undefined
 // (NaN) as an empty bar with the reason in `undefined`, rounding noise as 0 (metric_text.h).
@@ -101,7 +111,9 @@ std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
 // (no wavelength) left out. The live chart and the exported one both plot these.
 struct WavelengthPoints {
   QList<QPointF> perAxis[4];  // by coordinate slot (t, h, w, h+w-t)
-  double lo = 0, hi = 0;      // valid when any
+  // With a rope scaling, the same pairs before it (SceneMetrics::wavelengthsUnscaled).
+  QList<QPointF> unscaled[4];
+  double lo = 0, hi = 0;  // valid when any (both sets)
   bool any = false;
   int nope = 0;
 };
@@ -142,6 +154,9 @@ struct WavelengthParts {
   QValueAxis* x = nullptr;     // pair index
   QLogValueAxis* y = nullptr;  // wavelength, log
   QScatterSeries* slot[4] = {nullptr, nullptr, nullptr, nullptr};
+  // Each shown slot's pairs before a rope scaling: hollow rings under the points, out of the
+  // legend (empty without a scaling).
+  QScatterSeries* unscaled[4] = {nullptr, nullptr, nullptr, nullptr};
 };
 // Adds the axes and a series for each slot `shown` asks for to `chart`.
 WavelengthParts addWavelengthParts(QChart* chart, const std::array<bool, 4>& shown, ChartLook look);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "figures/figure_charts.h"
 #include "model/scene_model.h"
 #include "ropescope/position_design.h"
 #include "style/axis_colors.h"
@@ -122,17 +123,51 @@ void FormulaPanel::setDark(bool dark) {
                                       "border: 1px solid #c8c8c8; font-size: 12px; }"));
 }
 
+QString ropeScalingLine(const PairTable& pairs, const RopeScaling& rope) {
+  if (!pairs.scaled()) return {};
+  QString text =
+      QStringLiteral(
+          "%1: θ<sub>k</sub> scaled per pair, %2; attention factor <b>%3</b> "
+          "multiplies cos and sin, so every logit × <b>%4</b> (its square)")
+          .arg(QString::fromStdString(pairs.ropeType),
+               figure::scalingCountsText(pairs).toHtmlEscaped(),
+               formatNumber(pairs.attentionFactor, 5), formatNumber(pairs.logitScale(), 5));
+  if (pairs.switchLength > 0) {
+    if (rope.maxPositionId < 0)
+      text += QStringLiteral("; switch past seq_len %1, no max position id: as built")
+                  .arg(pairs.switchLength);
+    else
+      text += QStringLiteral("; switch past seq_len %1 (max id + 1): max id %2 is %3")
+                  .arg(pairs.switchLength)
+                  .arg(rope.maxPositionId)
+                  .arg(pairs.switched ? QStringLiteral("<b>past it</b>")
+                                      : QStringLiteral("not past it"));
+  }
+  return line(QStringLiteral("Rope scaling"), text);
+}
+
 QString phasorFormulas(const Phasor& ph, const RotaryConfig& rotary, const AxisBias* equal,
-                       double distance) {
+                       double distance, const PairTable* pairs) {
   const int n = static_cast<int>(ph.pairs.size());
   const int d = rotary.effectiveRotaryDim();
+  const bool scaled = pairs && pairs->scaled();
   QStringList out;
-  out << line(QStringLiteral("Frequency"),
-              QStringLiteral("θ<sub>k</sub> = b<sup>−2k/d</sup> = %1<sup>−2k/%2</sup>, "
-                             "k = 0…%3")
-                  .arg(baseText(rotary.base))
-                  .arg(d)
-                  .arg(n - 1));
+  out << line(
+      QStringLiteral("Frequency"),
+      QStringLiteral("θ<sub>k</sub> = %4b<sup>−2k/d</sup> = %1<sup>−2k/%2</sup>, "
+                     "k = 0…%3")
+          .arg(baseText(rotary.base))
+          .arg(d)
+          .arg(n - 1)
+          .arg(scaled ? QStringLiteral("%1-scaled ").arg(QString::fromStdString(pairs->ropeType))
+                      : QString()));
+  if (scaled) {
+    out << line(
+        QStringLiteral("Attention factor"),
+        QStringLiteral("<b>%1</b> multiplies cos and sin (%2): logits × <b>%3</b>")
+            .arg(formatNumber(pairs->attentionFactor, 5), QString::fromStdString(pairs->ropeType),
+                 formatNumber(pairs->logitScale(), 5)));
+  }
   out << pairsLine(rotary);
   out << line(QStringLiteral("Phase"),
               QStringLiteral("φ<sub>k</sub> = θ<sub>k</sub>·Δ<sub>a(k)</sub>, "
@@ -216,14 +251,17 @@ QString chartsFormulas(const Scene& scene, const SceneMetrics& m) {
                   .arg(formatNumber((n + 1) / 2.0))
                   .arg(maxD)
                   .arg(tail.join(QStringLiteral(", "))));
-  out << line(QStringLiteral("PTD"),
-              QStringLiteral("<sup>1</sup>⁄<sub>N<sub>t</sub>N<sub>v</sub></sub> "
-                             "Σ<sub>t</sub>Σ<sub>i</sub> |d(t,i) − d̄<sub>t</sub>|, "
-                             "N<sub>t</sub> = %1, N<sub>v</sub> = %2: <b>%3</b> (%4)")
-                  .arg(m.ptd.nText)
-                  .arg(m.ptd.nVisual)
-                  .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
-                  .arg(QString::fromStdString(m.designUsed)));
+  out << line(
+      QStringLiteral("PTD"),
+      QStringLiteral("<sup>1</sup>⁄<sub>N<sub>t</sub>N<sub>v</sub></sub> "
+                     "Σ<sub>t</sub>Σ<sub>i</sub> |d(t,i) − d̄<sub>t</sub>|, "
+                     "N<sub>t</sub> = %1, N<sub>v</sub> = %2: <b>%3</b> (%4)%5")
+          .arg(m.ptd.nText)
+          .arg(m.ptd.nVisual)
+          .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
+          .arg(QString::fromStdString(m.designUsed))
+          .arg(m.pairs.scaled() ? QStringLiteral("; unchanged by the rope scaling (ids only)")
+                                : QString()));
   out << line(QStringLiteral("Bias spread"),
               QStringLiteral("b(δ) = <sup>1</sup>⁄<sub>%1</sub> Σ<sub>k</sub> cos θ<sub>k</sub>"
                              "δ<sub>a(k)</sub>; mean over t of the mean |b − b̄<sub>t</sub>| over "
@@ -236,12 +274,17 @@ QString chartsFormulas(const Scene& scene, const SceneMetrics& m) {
                    .arg(formatNumber(*m.wavelengths.front().wavelength, 4))
                    .arg(m.wavelengths.size() - 1)
                    .arg(formatNumber(*m.wavelengths.back().wavelength, 4));
-  out << line(QStringLiteral("Wavelength"),
-              QStringLiteral("λ<sub>k</sub> = 2π/θ<sub>k</sub>, θ<sub>k</sub> = "
-                             "%1<sup>−2k/%2</sup>%3")
-                  .arg(baseText(scene.frequency.rotary.base))
-                  .arg(d)
-                  .arg(waveTail));
+  out << line(
+      QStringLiteral("Wavelength"),
+      QStringLiteral("λ<sub>k</sub> = 2π/θ<sub>k</sub>, θ<sub>k</sub> = "
+                     "%4%1<sup>−2k/%2</sup>%3")
+          .arg(baseText(scene.frequency.rotary.base))
+          .arg(d)
+          .arg(waveTail)
+          .arg(m.pairs.scaled()
+                   ? QStringLiteral("%1-scaled ").arg(QString::fromStdString(m.pairs.ropeType))
+                   : QString()));
+  out << ropeScalingLine(m.pairs, scene.frequency.rope);
   out << pairsLine(scene.frequency.rotary);
   return out.join(QString());
 }
@@ -249,6 +292,9 @@ QString chartsFormulas(const Scene& scene, const SceneMetrics& m) {
 QString positionFormulas(const Scene& scene, const SceneMetrics& m) {
   QStringList out;
   const std::string design = m.designUsed.empty() ? scene.design : m.designUsed;
+  // PTD reads the ids only: a rope scaling changes the frequencies, not the distances.
+  const QString ropeNote =
+      m.pairs.scaled() ? QStringLiteral(" (unchanged by the rope scaling)") : QString();
   QString spread;
   if (!m.selectedDistance.empty()) {
     const auto [lo, hi] = std::minmax_element(m.selectedDistance.begin(), m.selectedDistance.end());
@@ -276,14 +322,14 @@ QString positionFormulas(const Scene& scene, const SceneMetrics& m) {
     out << line(QStringLiteral("DFF"),
                 QStringLiteral("(1 − β)·ring + β·projected grid, β = %1: PTD = <b>%2</b>%3")
                     .arg(formatNumber(get("dff"), 4))
-                    .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
+                    .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason) + ropeNote)
                     .arg(spread));
   } else {
     out << line(QStringLiteral("Ids"),
                 QStringLiteral("%1: every token at %5; distance d = ‖p<sub>t</sub> − "
                                "p<sub>i</sub>‖ %2; PTD = <b>%3</b>%4")
                     .arg(QString::fromStdString(design), distanceSpaceText(m.ids.space))
-                    .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason))
+                    .arg(metricText(m.ptd.ptd, m.ptd.undefinedReason) + ropeNote)
                     .arg(spread)
                     .arg(m.ids.space == MetricSpace::FourMaps ? QStringLiteral("(t, h, w, h+w−t)")
                                                               : QStringLiteral("(t, h, w)")));

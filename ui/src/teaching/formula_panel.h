@@ -32,8 +32,14 @@ class FormulaPanel : public QLabel {
 
 // θ_k, φ_k, S_j, U and b for the phasor view at one displacement.
 // equal: b at the same distance along t, h, w and (d, d, d), or null to leave that line out.
+// pairs: the table the phasor was computed from; with a rope scaling its lines say so (the θ
+// are the scaled ones) and give the attention factor.
 QString phasorFormulas(const Phasor& phasor, const RotaryConfig& rotary,
-                       const AxisBias* equal = nullptr, double distance = 0.0);
+                       const AxisBias* equal = nullptr, double distance = 0.0,
+                       const PairTable* pairs = nullptr);
+// With a rope scaling (pairs.scaled()): the type, what it did per axis, the attention factor and
+// the logit scale, and for a sequence-dependent type its switch; empty without one.
+QString ropeScalingLine(const PairTable& pairs, const RopeScaling& rope);
 // The charts: decay bound per axis, PTD and bias spread, wavelengths.
 QString chartsFormulas(const Scene& scene, const SceneMetrics& metrics);
 // The 3-D view: the ids of the design (the cone for Circle-RoPE, with α, R, β).

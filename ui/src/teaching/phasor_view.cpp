@@ -418,11 +418,12 @@ void PhasorView::recompute() {
   readout_->setText(cap);
   canvas_->setPhasor(phasor_, cap);
   if (selected) {
-    formulas_->setFormulas(phasorFormulas(phasor_, model_->validScene().frequency.rotary));
+    formulas_->setFormulas(
+        phasorFormulas(phasor_, model_->validScene().frequency.rotary, nullptr, 0.0, &m.pairs));
   } else {
     const AxisBias equal = biasAlongAxes(m.pairs, spin_->value());
-    formulas_->setFormulas(
-        phasorFormulas(phasor_, model_->validScene().frequency.rotary, &equal, spin_->value()));
+    formulas_->setFormulas(phasorFormulas(phasor_, model_->validScene().frequency.rotary, &equal,
+                                          spin_->value(), &m.pairs));
   }
   emit phasorChanged();
 }
