@@ -26,6 +26,7 @@
 #include "ropescope/position_design.h"
 #include "ropescope/rope_scaling.h"
 #include "ropescope/scene_fields.h"
+#include "ropescope/scene_metrics.h"
 #include "ropescope/tokens_file.h"
 #include "ropescope/transformers_release.h"
 
@@ -855,6 +856,14 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
           "--" + flag + " applies to plan multihead (the plan is " + scene.frequency.plan + ")",
           key);
   validateScene(s.req.scene);
+  // dynamic / longrope: the frequencies the rotary forward uses for this sequence (seq_len = its
+  // largest position id + 1, over all axes), unless --max-position-id or the scene file names
+  // the id. Without a layout (freqs, decay alone) they are those of the module as built.
+  RopeScaling& rope = s.req.scene.frequency.rope;
+  if (rope.active() && rope.maxPositionId < 0 && findRopeType(rope.type).sequenceDependent() &&
+      (s.haveLayout || s.haveScene || haveTokens)) {
+    setRopeMaxPositionIdFromScene(s.req.scene);
+  }
   return s.req;
 }
 

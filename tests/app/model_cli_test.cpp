@@ -398,3 +398,33 @@ TEST_F(ModelCli, TextOnlyModelsAndLayerTypes) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--layer-type needs --model"), std::string::npos) << r.err;
 }
+
+// dynamic / longrope with a sequence: the frequencies of the sequence's own largest id (over
+// all axes), as transformers' forward takes them; --max-position-id names another.
+TEST_F(ModelCli, SequenceDependentScalingsTakeTheSequencesLargestId) {
+  const auto freqsOf = [&](const std::string& layout, const std::vector<std::string>& more,
+                           const std::string& design = "hard") {
+    std::ofstream(work_ / "s.json") << R"({"format": "ropescope-scene", "version": 1, "layout": ")"
+                                    << layout << R"(", "design": ")" << design << R"("})";
+    std::vector<std::string> args = {
+        "freqs",      "--scene",      "s.json",   "--plan",       "vanilla",
+        "--head-dim", "128",          "--base",   "10000",        "--rope",
+        "dynamic",    "--rope-param", "factor=2", "--rope-param", "max_position_embeddings=4096"};
+    args.insert(args.end(), more.begin(), more.end());
+    const ProcessResult r = run(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? json::parse(r.out) : json();
+  };
+  const json longer = freqsOf("t5000", {});  // largest id 4999: seq_len 5000 > 4096
+  EXPECT_EQ(longer["rope"]["switch_length"], 4096);
+  EXPECT_EQ(longer["rope"]["switched"], true);
+  const json shorter = freqsOf("t100", {});
+  EXPECT_EQ(shorter["rope"]["switched"], false);
+  // M-RoPE ids grow slower than tokens: 4,100 tokens whose largest id stays below 4096.
+  const json picture = freqsOf("t4,i64x64", {}, "mrope");
+  EXPECT_EQ(picture["rope"]["switched"], false);
+  const json named = freqsOf("t5000", {"--max-position-id", "100"});
+  EXPECT_EQ(named["rope"]["switched"], false);
+  EXPECT_EQ(named["pairs"][63]["theta"], shorter["pairs"][63]["theta"]);
+  EXPECT_NE(longer["pairs"][63]["theta"], shorter["pairs"][63]["theta"]);
+}
