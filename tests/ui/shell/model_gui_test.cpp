@@ -22,6 +22,7 @@
 #include <fstream>
 
 #include "editors/parameter_editor.h"
+#include "editors/rope_editor.h"
 #include "editors/scene_panel.h"
 #include "editors/segment_list_editor.h"
 #include "image_compare.h"
@@ -294,6 +295,29 @@ TEST(ModelGui, OpenModelCutsThePicturesAgain) {
     EXPECT_EQ(w.model()->metrics().ptd.ptd, computeSceneMetrics(expected, 256, 1).ptd.ptd);
   }
   w.startWith(w.model()->scene());
+}
+
+// File -> Open model with a scaled checkpoint fills the scene panel's rope rows; a model
+// without a scaling empties them (issue 44).
+TEST(ModelGui, OpenScaledModelFillsTheRopeRows) {
+  MainWindow w;
+  showAndSettle(&w);
+  ASSERT_TRUE(w.openModel(QStringLiteral("qwen2.5-vl-yarn-7b")));
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  QApplication::processEvents();
+  RopeEditor* rope = w.panel()->ropeEditor();
+  ASSERT_NE(rope, nullptr);
+  EXPECT_EQ(rope->typeBox()->currentData().toString(), QStringLiteral("yarn"));
+  ASSERT_NE(rope->editor("factor"), nullptr);
+  EXPECT_EQ(rope->editor("factor")->value(), 4.0);
+  EXPECT_EQ(rope->editor("original_max_position_embeddings")->value(), 32768.0);
+  EXPECT_NE(rope->infoText().indexOf(QStringLiteral("1.1386")), -1)
+      << rope->infoText().toStdString();
+  ASSERT_TRUE(w.openModel(QStringLiteral("qwen2.5-vl-7b")));
+  ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
+  EXPECT_EQ(rope->typeBox()->currentIndex(), 0);
+  EXPECT_EQ(rope->editor("factor"), nullptr);
+  EXPECT_TRUE(rope->infoText().isEmpty());
 }
 
 TEST(ModelGui, ScreenshotWithModelLoaded) {

@@ -224,19 +224,16 @@ void ChartsPanel::buildDecayChart() {
 }
 
 QWidget* ChartsPanel::withNote(QWidget* view, QLabel*& note, const QString& name) {
-  auto* cell = new QWidget(this);
-  auto* column = new QVBoxLayout(cell);
-  column->setContentsMargins(0, 0, 0, 0);
-  column->setSpacing(0);
-  column->addWidget(view, 1);
-  note = new QLabel(cell);
+  // The note goes in the grid's row under its chart (arrange): a chart in a wrapping widget
+  // was given less height by the grid, and the profile chart then dropped tick labels.
+  note = new QLabel(this);
   note->setObjectName(name);
   note->setWordWrap(true);
   note->setTextInteractionFlags(Qt::TextSelectableByMouse);
   note->setContentsMargins(4, 1, 4, 2);
   note->hide();
-  column->addWidget(note);
-  return cell;
+  notes_[view] = note;
+  return view;
 }
 
 // PTD and bias spread of every design: click a bar to switch to that design.
@@ -399,9 +396,16 @@ void ChartsPanel::arrange(int columns) {
   if (columns == columns_) return;
   columns_ = columns;
   for (QWidget* cell : cells_) grid_->removeWidget(cell);
-  for (int i = 0; i < static_cast<int>(cells_.size()); ++i)
-    grid_->addWidget(cells_[static_cast<std::size_t>(i)], i / columns, i % columns);
-  for (int r = 0; r < 4; ++r) grid_->setRowStretch(r, r < (4 + columns - 1) / columns ? 1 : 0);
+  for (auto [cell, note] : notes_.asKeyValueRange()) grid_->removeWidget(note);
+  // Each row of charts, then a row for their notes (empty, and so no height, without one).
+  const int rows = (static_cast<int>(cells_.size()) + columns - 1) / columns;
+  for (int i = 0; i < static_cast<int>(cells_.size()); ++i) {
+    QWidget* cell = cells_[static_cast<std::size_t>(i)];
+    grid_->addWidget(cell, 2 * (i / columns), i % columns);
+    if (QLabel* note = notes_.value(cell))
+      grid_->addWidget(note, 2 * (i / columns) + 1, i % columns);
+  }
+  for (int r = 0; r < 8; ++r) grid_->setRowStretch(r, r % 2 == 0 && r / 2 < rows ? 1 : 0);
   for (int c = 0; c < 2; ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
 }
 

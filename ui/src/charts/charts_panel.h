@@ -88,7 +88,8 @@ class ChartsPanel : public QWidget {
   // The notes a rope scaling adds: the decay chart's (faint curves, the original length) and
   // the wavelength chart's per-axis counts.
   void refreshScalingNotes();
-  // `view` with a note line under it (hidden until it has something to say).
+  // `view`, with a note line that arrange() puts under it (hidden until it has something to
+  // say).
   QWidget* withNote(QWidget* view, QLabel*& note, const QString& name);
   void applyColors();
   figure::ChartLook look() const;
@@ -105,7 +106,8 @@ class ChartsPanel : public QWidget {
 
   SceneModel* model_;
   QGridLayout* grid_ = nullptr;
-  std::vector<QWidget*> cells_;  // decay, the two bar charts, profile, wavelengths
+  std::vector<QWidget*> cells_;     // decay, the two bar charts, profile, wavelengths
+  QHash<QWidget*, QLabel*> notes_;  // a chart's note line, in the grid row under it
   int columns_ = 0;
   int scrollBarWidth_ = 0;
   bool dark_ = true;
