@@ -383,7 +383,8 @@ const std::vector<Option>& options() {
        }},
       {"max-position-id", "P", kRope,
        "dynamic / longrope: the sequence's largest position id over all axes; the frequencies "
-       "the rotary forward switches to for it (default: as the module is built)",
+       "the rotary forward switches to for it (default: the largest id of the layout, scene or "
+       "tokens given, as the forward takes it; without one, as the module is built)",
        [](State& s, const std::string& v) {
          s.maxPositionId = parseWholeOption<long long>("max-position-id", v, 0, kMaxRopePositionId);
        }},
@@ -579,11 +580,11 @@ void applyRope(State& s) {
       for (const RopeListSpec& l : type.lists()) listed = listed || l.key == p.key;
       if (listed) {
         std::vector<double>& list = p.key == "short_factor" ? rope.shortFactor : rope.longFactor;
-        list.clear();
-        std::stringstream ss(p.raw);
-        std::string item;
-        while (std::getline(ss, item, ','))
-          list.push_back(parseNumberAs(p.flag, p.key, item, "in (0, 1e12], one per pair"));
+        try {  // the one reader of a typed list (the desktop app's too); core checks the values
+          list = parseRopeListText(p.raw, p.key);
+        } catch (const InputError& e) {
+          throw InputError("--rope-param " + std::string(e.what()), p.key);
+        }
         continue;
       }
     }

@@ -428,3 +428,36 @@ TEST_F(ModelCli, SequenceDependentScalingsTakeTheSequencesLargestId) {
   EXPECT_EQ(named["pairs"][63]["theta"], shorter["pairs"][63]["theta"]);
   EXPECT_NE(longer["pairs"][63]["theta"], shorter["pairs"][63]["theta"]);
 }
+
+// longrope's lists on the command line: read by core's list reader, checked by the rope type.
+TEST_F(ModelCli, RopeParamListsAreReadAndCheckedByCore) {
+  const std::vector<std::string> base = {"freqs",
+                                         "--plan",
+                                         "vanilla",
+                                         "--head-dim",
+                                         "8",
+                                         "--rope",
+                                         "longrope",
+                                         "--rope-param",
+                                         "original_max_position_embeddings=4096",
+                                         "--rope-param",
+                                         "max_position_embeddings=131072"};
+  auto with = [&](const std::string& s, const std::string& l) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), {"--rope-param", "short_factor=" + s, "--rope-param", "long_factor=" + l});
+    return run(a);
+  };
+  ProcessResult r = with("1, 1.5,2,2.5", "2,3,4,5");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["rope"]["type"], "longrope");
+  r = with("1,x,2,2.5", "2,3,4,5");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "ropescope: --rope-param short_factor expects numbers separated by commas, one per "
+            "pair (got \"x\" as item 1)\n");
+  r = with("1,2", "2,3,4,5");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("short_factor must have one factor per pair, 4 for rotary dim 8 (got 2)"),
+            std::string::npos)
+      << r.err;
+}
