@@ -24,8 +24,10 @@ The project's tests read only the JSON file; they never need transformers, torch
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_process import run_oracle_script  # noqa: E402
 
 PHI3_SHORT = [1.0 + 0.0125 * i for i in range(48)]
 PHI3_LONG = [1.0 + 0.5 * i for i in range(48)]
@@ -128,12 +130,7 @@ def run_oracle(oracle, version, case, capability):
            "--family", "llama", "--config", json.dumps(case["config"]), "--no-float64"]
     if case.get("max_position_ids"):
         cmd += ["--max-position-id", ",".join(str(p) for p in case["max_position_ids"])]
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    if capability:
-        env["ATEN_CPU_CAPABILITY"] = capability
-    else:
-        env.pop("ATEN_CPU_CAPABILITY", None)
-    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    res = run_oracle_script(cmd, capability)
     d = json.loads(res.stdout)
     if d.get("error"):
         raise SystemExit(f"{version}: transformers raised: {d['error']}")

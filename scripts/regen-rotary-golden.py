@@ -30,11 +30,13 @@ import argparse
 import json
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_process import run_oracle_script  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -108,12 +110,7 @@ def config_arg(case):
 
 
 def run(cmd, capability):
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    if capability:
-        env["ATEN_CPU_CAPABILITY"] = capability
-    else:
-        env.pop("ATEN_CPU_CAPABILITY", None)
-    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    res = run_oracle_script(cmd, capability)
     if res.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}\n{res.stdout}\n{res.stderr}")
     return res.stdout
