@@ -262,6 +262,37 @@ TEST(Figure, DecayCsvEqualsCoreAndRoFormersBound) {
   EXPECT_NEAR(std::stod(cols.at("U_t")[256]), 6.543097322979, 1e-9);
 }
 
+// With a rope scaling the exported decay figure carries the curves before it too, as the live
+// chart does: in the CSV as U_<axis>_unscaled, equal to the decay of the plan without the
+// scaling (computed here on a scene without one), and in the chart as faint series.
+TEST(Figure, DecayExportCarriesTheUnscaledCurves) {
+  QTemporaryDir dir;
+  Scene scene = findFigurePreset("roformer-decay").scene;
+  scene.frequency.rope.type = "linear";
+  scene.frequency.rope.params.set("factor", 8.0);
+  FigureOptions o;
+  o.maxDistance = 128;
+  const QString path = dir.filePath(QStringLiteral("decay.csv"));
+  exportFigure(scene, "decay", path.toStdString(), o);
+  const auto cols = readCsv(path);
+  ASSERT_EQ(cols.count("U_t_unscaled"), 1u);
+  Scene plain = scene;
+  plain.frequency.rope = {};
+  const SceneMetrics before = computeSceneMetrics(plain, 128);
+  const SceneMetrics after = computeSceneMetrics(scene, 128);
+  ASSERT_EQ(cols.at("U_t_unscaled").size(), 129u);
+  for (std::size_t d = 0; d <= 128; ++d) {
+    EXPECT_EQ(std::stod(cols.at("U_t_unscaled")[d]), before.decayAxis[0][d]) << d;
+    EXPECT_EQ(std::stod(cols.at("U_t")[d]), after.decayAxis[0][d]) << d;
+  }
+  EXPECT_NE(cols.at("U_t")[100], cols.at("U_t_unscaled")[100]);  // linear x8 changes the curve
+  // The subset form too, and no such column without a scaling.
+  exportFigure(scene, "decay-subset", path.toStdString(), o);
+  EXPECT_EQ(readCsv(path).count("U_t_unscaled"), 1u);
+  exportFigure(plain, "decay", path.toStdString(), o);
+  EXPECT_EQ(readCsv(path).count("U_t_unscaled"), 0u);
+}
+
 TEST(Figure, FourSchemesCarryThePapersPtd) {
   QTemporaryDir dir;
   const FigurePreset& p = findFigurePreset("circle-four-schemes");

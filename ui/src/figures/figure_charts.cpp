@@ -109,14 +109,22 @@ QPen streamCurvePen(double width) {
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,
                                    const QString& title, const FigureOptions& o,
-                                   const std::vector<double>& stream) {
+                                   const std::vector<double>& stream,
+                                   const std::array<std::vector<double>, 3>& unscaled) {
   auto chart = newChart(title);
   const DecayParts parts =
       addDecayParts(chart.get(), {!curves[0].empty(), !curves[1].empty(), !curves[2].empty()},
                     !stream.empty(), ChartLook::Publication);
-  plotDecay(parts, distance, curves, stream, ChartLook::Publication);
+  plotDecay(parts, distance, curves, stream, ChartLook::Publication, unscaled);
   styleChart(chart.get(), o);
   colorDecay(parts);
+  // A figure has no note under it: one faint curve names them all in the legend.
+  for (QLineSeries* series : parts.unscaled)
+    if (series && series->isVisible()) {
+      series->setName(QStringLiteral("before scaling"));
+      for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(true);
+      break;
+    }
   return chart;
 }
 

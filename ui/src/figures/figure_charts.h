@@ -46,10 +46,12 @@ AxisTicks fitAxis(QValueAxis* axis, double lo, double hi);
 // Decay bound per axis: `curves[a]` along axis a (empty: the plan has no pair on it, not drawn),
 // and `stream` along t = h = w (SceneMetrics::decayStream; empty: not drawn). Built by
 // addDecayParts / plotDecay / colorDecay below, as the live chart is.
+// `unscaled`: the curves before a rope scaling, drawn faint under them (empty: none).
 std::unique_ptr<QChart> decayChart(const std::vector<double>& distance,
                                    const std::array<std::vector<double>, 3>& curves,
                                    const QString& title, const FigureOptions& o,
-                                   const std::vector<double>& stream = {});
+                                   const std::vector<double>& stream = {},
+                                   const std::array<std::vector<double>, 3>& unscaled = {});
 // The decay chart's axes and curves (owned by its chart); a curve not asked for is null.
 struct DecayParts {
   QChart* chart = nullptr;

@@ -89,6 +89,22 @@ std::array<std::vector<double>, 3> decayCurves(const Scene& scene, const SceneMe
   return curves;
 }
 
+// The same curves before the scene's rope scaling (core's unscaledPairs), for the axes
+// `curves` has; all empty without a scaling.
+std::array<std::vector<double>, 3> unscaledDecayCurves(
+    const SceneMetrics& m, const std::array<std::vector<double>, 3>& curves, bool subset,
+    int maxD) {
+  std::array<std::vector<double>, 3> out;
+  if (!m.pairs.scaled()) return out;
+  const PairTable plain = unscaledPairs(m.pairs);
+  for (int a = 0; a < 3; ++a) {
+    if (curves[a].empty() || !hasPairs(m.pairs, a)) continue;
+    const Id3 dir{a == 0 ? 1.0 : 0.0, a == 1 ? 1.0 : 0.0, a == 2 ? 1.0 : 0.0};
+    out[a] = subset ? decayCurve(plain, dir, maxD, DecayForm::Subset) : m.decayAxisUnscaled[a];
+  }
+  return out;
+}
+
 // 10000 for RoFormer's base, 1e6 / 5e6 for the Qwen bases.
 QString baseText(double base) {
   if (base < 1e5) return QString::number(base, 'g', 6);
@@ -498,17 +514,24 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
     }
   } else if (view.name == "decay" || view.name == "decay-subset") {
     const SceneMetrics m = metricsOf(scene, o);
-    const auto curves = decayCurves(scene, m, view.name == "decay-subset", o.maxDistance);
+    const bool subset = view.name == "decay-subset";
+    const auto curves = decayCurves(scene, m, subset, o.maxDistance);
+    const auto unscaled = unscaledDecayCurves(m, curves, subset, o.maxDistance);
     // The stream (t = h = w) curve is full form only: the subset form moves one axis.
     const bool stream = view.name == "decay" && !m.decayStream.empty();
     t.columns = {"distance"};
     for (int a = 0; a < 3; ++a)
       if (!curves[a].empty()) t.columns.push_back(std::string("U_") + kAxisNames[a]);
+    for (int a = 0; a < 3; ++a)
+      if (!unscaled[a].empty())
+        t.columns.push_back(std::string("U_") + kAxisNames[a] + "_unscaled");
     if (stream) t.columns.push_back("U_thw");
     for (std::size_t i = 0; i < m.decayDistance.size(); ++i) {
       std::vector<TableCell> row{m.decayDistance[i]};
       for (int a = 0; a < 3; ++a)
         if (!curves[a].empty()) row.push_back(curves[a][i]);
+      for (int a = 0; a < 3; ++a)
+        if (!unscaled[a].empty()) row.push_back(unscaled[a][i]);
       if (stream) row.push_back(m.decayStream[i]);
       t.rows.push_back(std::move(row));
     }
@@ -604,13 +627,24 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
   const SceneMetrics m = metricsOf(scene, o);
   if (view.name == "decay" || view.name == "decay-subset") {
     const bool subset = view.name == "decay-subset";
-    return figure::decayChart(
-        m.decayDistance, decayCurves(scene, m, subset, o.maxDistance),
-        QStringLiteral("%1 decay per axis%2, d %3, base %4")
-            .arg(planTitle(scene.frequency.plan), subset ? QStringLiteral(" (subset)") : QString())
-            .arg(scene.frequency.rotary.headDim)
-            .arg(baseText(scene.frequency.rotary.base)),
-        o, subset ? std::vector<double>{} : m.decayStream);
+    const auto curves = decayCurves(scene, m, subset, o.maxDistance);
+    // With a rope scaling the faint curves are the plan's before it, as in the live chart; the
+    // title names the scaling in place of the base, so that it fits a column; decayChart names the
+    // faint curves in the legend.
+    const QString title = m.pairs.scaled()
+                              ? QStringLiteral("%1 decay%2, d %3, %4")
+                                    .arg(planTitle(scene.frequency.plan),
+                                         subset ? QStringLiteral(" (subset)") : QString())
+                                    .arg(scene.frequency.rotary.headDim)
+                                    .arg(QString::fromStdString(m.pairs.ropeType))
+                              : QStringLiteral("%1 decay per axis%2, d %3, base %4")
+                                    .arg(planTitle(scene.frequency.plan),
+                                         subset ? QStringLiteral(" (subset)") : QString())
+                                    .arg(scene.frequency.rotary.headDim)
+                                    .arg(baseText(scene.frequency.rotary.base));
+    return figure::decayChart(m.decayDistance, curves, title, o,
+                              subset ? std::vector<double>{} : m.decayStream,
+                              unscaledDecayCurves(m, curves, subset, o.maxDistance));
   }
   if (view.name == "profile") return figure::profileChart(m, scene.selectedText, o);
   if (view.name == "wavelengths") return figure::wavelengthChart(m, o);
