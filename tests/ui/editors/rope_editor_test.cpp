@@ -11,8 +11,10 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSlider>
 #include <QTest>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -267,4 +269,26 @@ TEST(RopeEditor, LongropeListsAndTheLargestPositionId) {
   EXPECT_TRUE(w.model.metrics().pairs.switched);
   EXPECT_NE(w.rope()->infoText().indexOf(QStringLiteral("is past it")), -1);
   EXPECT_NE(w.charts.scalingCountsText().indexOf(QStringLiteral("0/0/")), -1);  // all scaled
+}
+
+// A length in 1..1e12 (original_max_position_embeddings) on a linear slider put every real value
+// in its first pixel; the slider is logarithmic from the range's lower end, and a move of the
+// slider gives a whole number.
+TEST(RopeEditor, WideIntegerRangesGetALogSlider) {
+  const ParameterSpec* spec =
+      findSpec(findRopeType("yarn").parameters(), "original_max_position_embeddings");
+  ASSERT_NE(spec, nullptr);
+  ASSERT_EQ(spec->kind, ParameterSpec::Kind::Integer);
+  ParameterEditor editor(*spec);
+  auto* slider = editor.findChild<QSlider*>();
+  ASSERT_NE(slider, nullptr);
+  editor.setValue(32768.0);
+  const double share = static_cast<double>(slider->value() - slider->minimum()) /
+                       (slider->maximum() - slider->minimum());
+  EXPECT_NEAR(share, std::log(32768.0) / std::log(1e12), 0.01);  // about 0.38, not 0
+  double got = -1.0;
+  QObject::connect(&editor, &ParameterEditor::edited, [&](double v) { got = v; });
+  slider->setValue((slider->minimum() + slider->maximum()) / 2);  // the middle: 1e6
+  EXPECT_NEAR(got, 1e6, 1e6 * 0.02);
+  EXPECT_EQ(got, std::round(got));
 }

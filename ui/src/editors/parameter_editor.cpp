@@ -90,16 +90,23 @@ ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
 }
 
 bool ParameterEditor::logSlider() const {
-  // Wide ranges such as R in (0, 1e6] would leave every useful value in the slider's first pixel.
-  return spec_.kind == ParameterSpec::Kind::Number && spec_.max > 0 &&
-         spec_.max - spec_.min > 1000.0 && spec_.min >= 0;
+  // Wide ranges such as R in (0, 1e6] or a rope scaling's original length in 1..1e12 would
+  // leave every useful value in the slider's first pixel.
+  return (spec_.kind == ParameterSpec::Kind::Number ||
+          spec_.kind == ParameterSpec::Kind::Integer) &&
+         spec_.max > 0 && spec_.max - spec_.min > 1000.0 && spec_.min >= 0;
+}
+
+double ParameterEditor::logSliderLow() const {
+  // The range's own lower end where it has one above 0 (1 for a length), else six decades.
+  return spec_.min > 0 ? spec_.min : spec_.max * 1e-6;
 }
 
 int ParameterEditor::sliderPosition(double value) const {
   const double span = spec_.max - spec_.min;
   if (span <= 0) return 0;
   if (logSlider()) {
-    const double lo = std::max(spec_.min, spec_.max * 1e-6);
+    const double lo = logSliderLow();
     if (value <= lo) return 0;
     return static_cast<int>(
         std::lround(std::log(value / lo) / std::log(spec_.max / lo) * kSliderSteps));
@@ -110,7 +117,7 @@ int ParameterEditor::sliderPosition(double value) const {
 double ParameterEditor::sliderValue(int position) const {
   double v = 0.0;
   if (logSlider()) {
-    const double lo = std::max(spec_.min, spec_.max * 1e-6);
+    const double lo = logSliderLow();
     v = lo * std::pow(spec_.max / lo, static_cast<double>(position) / kSliderSteps);
     v = std::round(v * 1e4) / 1e4;  // the spin box shows four decimals
   } else {

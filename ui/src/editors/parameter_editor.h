@@ -33,6 +33,7 @@ class ParameterEditor : public QWidget {
 
  private:
   bool logSlider() const;
+  double logSliderLow() const;  // the value at the log slider's left end
   int sliderPosition(double value) const;
   double sliderValue(int position) const;
   void commit(double value);
