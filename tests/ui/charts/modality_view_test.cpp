@@ -156,6 +156,11 @@ TEST(MainWindow, ASoundFileIsNoPicture) {
   ASSERT_NE(picture, nullptr);
   EXPECT_NE(picture->caption().indexOf(QStringLiteral("No picture")), -1)
       << picture->caption().toStdString();
+  // Said once, by the canvas: no label shows it a second time under it.
+  int shown = 0;
+  for (const QLabel* label : picture->findChildren<QLabel*>())
+    if (label->isVisible() && label->text().contains(QStringLiteral("No picture"))) ++shown;
+  EXPECT_EQ(shown, 0);
   s = audioScene("t4,aud:chirp.wav,img:castle.png,t2");
   w.model()->setScene(s);
   ASSERT_FALSE(w.model()->isStale()) << w.model()->problem()->message.toStdString();

@@ -113,7 +113,9 @@ void PictureView::refresh() {
     c.emptyText =
         tr("No picture in the layout: File \xe2\x86\x92 Add image\xe2\x80\xa6 (Ctrl+I), or "
            "drop picture files on the window.");
+    // The canvas says it in its middle; the caption line under it would say it a second time.
     captionLabel_->setText(c.emptyText);
+    captionLabel_->hide();
     canvas_->setContent(std::move(c));
     return;
   }
@@ -156,6 +158,7 @@ void PictureView::refresh() {
   c.picture = pictureFrame(seg.source, frame, &error_);
   canvas_->setContent(std::move(c));
   captionLabel_->setText(caption());
+  captionLabel_->show();
 }
 
 QString PictureView::caption() const {
