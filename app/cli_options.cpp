@@ -432,7 +432,9 @@ const std::vector<Option>& options() {
          if (s.req.contextLength <= 0)
            throw InputError("--context must be > 0 (got \"" + v + "\")", "context");
        }},
-      {"format", "json|csv", kTables, "output format (default json)",
+      {"format", "json|csv|npy", kTables,
+       "output format: json or csv; ids also npy, an [N,3] float64 array of t,h,w (chosen by "
+       "--out FILE.npy) (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
       {"format", "json", kAttention, "the summary's format: json only (the rows go to --out)",
        [](State&, const std::string& v) {
@@ -856,6 +858,14 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
       throw InputError(
           "--" + flag + " applies to plan multihead (the plan is " + scene.frequency.plan + ")",
           key);
+  // .npy is an array: the ids listing only, which --out FILE.npy writes as one.
+  const bool npyOut =
+      s.req.out.size() > 4 && s.req.out.compare(s.req.out.size() - 4, 4, ".npy") == 0;
+  if (command == kIds && npyOut && !gave("format")) s.req.format = TableFormat::Npy;
+  if (s.req.format == TableFormat::Npy && command != kIds)
+    throw InputError("--format npy writes an array, the ids listing only (" +
+                         std::string(commandName(command)) + " writes json or csv)",
+                     "format");
   validateScene(s.req.scene);
   // dynamic / longrope: the frequencies the rotary forward uses for this sequence (seq_len = its
   // largest position id + 1, over all axes), unless --max-position-id or the scene file names

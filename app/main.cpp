@@ -52,7 +52,7 @@ static int run(int argc, char** argv) {
         return 0;
       }
       cli::printInputWarnings(request);
-      cli::writeOutput(cli::runCommand(request).view(), request.out);
+      cli::runCommand(request);
       return 0;
     }
     // Hidden: the build writes the man page and the bash completion with these (cli_docs.h).
