@@ -83,6 +83,7 @@ ReportText runCommand(const Request& r) {
     case kRender:
     case kCheckIds:
     case kRotary:
+    case kBudget:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};
