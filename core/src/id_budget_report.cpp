@@ -72,7 +72,10 @@ std::string textReport(const IdBudget& b) {
   if (b.ropeFactor) {
     s += "  rope " + b.ropeType + " factor " + shown(*b.ropeFactor);
     if (b.ropeCovers)
-      s += *b.ropeCovers ? ": covers the ids\n" : ": does not cover the ids\n";
+      s += ": factor x trained length = " +
+           shown(*b.ropeFactor * static_cast<double>(b.trained.tokens)) +
+           (*b.ropeCovers ? " >= " : " < ") + "largest id + 1 = " + shown(b.largestId + 1.0) +
+           (*b.ropeCovers ? " (covers the ids)\n" : " (does not cover the ids)\n");
     else
       s += "\n";
   }
