@@ -41,6 +41,15 @@ def test_the_model_gives_the_trained_length():
     assert b.yarn_factor < b["yarn"]["factor_from_tokens"]
 
 
+def test_a_processor_output_takes_the_models_trained_length():
+    # Qwen3-VL: text, vision start, an 8 x 8 patch image (4 x 4 tokens after the merge), end.
+    ids = [1, 2, 151652] + [151655] * 16 + [151653, 3]
+    b = ropescope.budget(model="qwen3-vl-8b",
+                         tokens={"input_ids": [ids], "image_grid_thw": [[1, 8, 8]]})
+    assert b.trained_length == 262144
+    assert b["tokens"] == 21 and b["largest_id"] == 8 and b["rope_deltas"] == -12
+
+
 def test_bad_input_is_one_line():
     with pytest.raises(ValueError, match="--points expects a whole number in 2..1048576"):
         ropescope.budget("t4", points=1)
