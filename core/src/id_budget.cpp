@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "ropescope/errors.h"
-#include "ropescope/report.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
 

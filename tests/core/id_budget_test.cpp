@@ -60,7 +60,7 @@ TEST(IdBudget, ImageAdvancesTheIdsByItsLongerSide) {
   // The YaRN factor from the ids against the one from the tokens.
   EXPECT_DOUBLE_EQ(*b.yarnFactorFromIds, 11.0 / 16.0);
   EXPECT_DOUBLE_EQ(*b.yarnFactorFromTokens, 29.0 / 16.0);
-  // The switch at 16: seq_len = running largest + 1 first passes 16 at id 16? Never (largest 10).
+  // The switch at the trained length 16: seq_len = largest id + 1 = 11 never passes it.
   EXPECT_EQ(b.switchLength, 16);
   EXPECT_EQ(b.switchFrom, "trained length");
   EXPECT_FALSE(b.switchToken);
