@@ -84,6 +84,7 @@ ReportText commandReport(const Request& r) {
     case kRender:
     case kCheckIds:
     case kRotary:
+    case kBudget:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

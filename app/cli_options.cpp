@@ -34,15 +34,17 @@ namespace ropescope::cli {
 
 namespace {
 
-constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary;  // take a layout
-constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary;
-constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary;
+// Take a layout:
+constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget;
+constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary | kBudget;
+constexpr unsigned kPlan =
+    kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary | kBudget;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll =
-    kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds | kRotary;
+    kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds | kRotary | kBudget;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
-constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary;
+constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary | kBudget;
 constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
@@ -443,7 +445,7 @@ const std::vector<Option>& options() {
                                 "\"); the rows go to --out FILE.npy",
                             "format");
        }},
-      {"out", "FILE", kTables | kGrid,
+      {"out", "FILE", kTables | kGrid | kBudget,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},
       {"out", "FILE.npy", kAttention,
@@ -694,6 +696,8 @@ const char* commandName(Command c) {
       return "check-ids";
     case kRotary:
       return "rotary";
+    case kBudget:
+      return "budget";
   }
   return "?";
 }
@@ -720,6 +724,8 @@ const char* commandSummary(Command c) {
       return "compare a model's dumped position_ids with get_rope_index under each rule set";
     case kRotary:
       return "inv_freq, cos, sin and q/k rotated as the family's transformers rotary does, as .npy";
+    case kBudget:
+      return "the id budget: largest position id per axis against tokens and the trained length";
   }
   return "";
 }
@@ -757,6 +763,7 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     s.model = readModelConfig(g.value, layerType);
     s.req.scene = applyModel(s.req.scene, s.model);
     s.req.model = g.value;
+    s.req.modelMaxPositions = s.model.maxPositionEmbeddings;
     s.haveModel = true;
     if (!s.model.layerTypes.empty())
       s.req.inputNotes.push_back("model " + s.model.name + " has a rotary per layer type (" +

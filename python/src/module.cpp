@@ -14,12 +14,15 @@
 
 #include "cli_options.h"
 #include "numpy_buffers.h"
+#include "own_options.h"
 #include "requests.h"
 #include "ropescope/attention.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
+#include "ropescope/id_budget.h"
+#include "ropescope/id_budget_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/layout_files.h"
@@ -454,6 +457,20 @@ py::dict rotary(const Inputs& in, const std::optional<py::array>& q,
   return out;
 }
 
+// `ropescope budget --format json` as text (the package reads it into an IdBudget): one
+// schema for the command line and Python. points / trained_length -1: not given.
+std::string budget(const Inputs& in, long long points, long long trainedLength) {
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kBudget, in);
+  const long long p = points < 0 ? static_cast<long long>(kDefaultBudgetPoints)
+                                 : cli::ownWhole(cli::kBudget, "points", std::to_string(points));
+  const long long trained = trainedLength < 0 ? 0
+                                              : cli::ownWhole(cli::kBudget, "trained-length",
+                                                              std::to_string(trainedLength));
+  return idBudgetReport(sceneIdBudget(r.scene, r.modelMaxPositions, trained, std::size_t(p)),
+                        BudgetFormat::Json);
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -618,6 +635,7 @@ PYBIND11_MODULE(_ropescope, m) {
   });
   m.def("attention", &attention);
   m.def("rotary", &rotary);
+  m.def("budget", &budget);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

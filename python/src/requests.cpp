@@ -36,6 +36,7 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
     r.tokenIds.assign(tokens.inputIds.begin(), tokens.inputIds.end());
     r.tokenKept = tokens.kept;
     r.model = in.model;
+    r.modelMaxPositions = model.maxPositionEmbeddings;
     return r;
   }
   if (!in.model.empty()) {
