@@ -369,7 +369,7 @@ TokenRows readTokenRows(const std::string& path) {
          "them)");
   if (std::filesystem::path(path).extension() == ".npz") {
     std::map<std::string, Tensor> found;
-    for (auto& [key, a] : readNpzNumbers(path, what)) {
+    for (auto& [key, a] : readNpzNumbers(path, "tokens file")) {
       if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) continue;
       Tensor t;
       t.shape = a.shape;
