@@ -172,12 +172,6 @@ def _plain(value):
 def _tokens_json(tokens):
     """A transformers processor output (BatchFeature, dict, or object with attributes) as the
     tokens-file JSON core reads."""
-    if isinstance(tokens, (str, _os.PathLike)):
-        try:
-            with open(tokens, encoding="utf-8") as f:
-                return f.read()
-        except OSError as e:
-            raise ValueError(f"tokens file \"{_os.fspath(tokens)}\": {e.strerror}") from None
     out = {}
     for key in _TOKEN_KEYS:
         if isinstance(tokens, _Mapping) or hasattr(tokens, "keys"):
@@ -221,9 +215,12 @@ def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options
         if tokens is not None:
             raise ValueError("give either layout or tokens, not both")
         options["layout"] = layout
+    # A tokens file (.json or .npz) is read by core, as the CLI's --tokens reads it.
+    path = isinstance(tokens, (str, bytes, _os.PathLike))
     return _core.Inputs(_args(command, options), scene_json,
-                        None if tokens is None else _tokens_json(tokens),
-                        b"" if model is None else _encoded("model", _model_argument(model)))
+                        None if tokens is None or path else _tokens_json(tokens),
+                        b"" if model is None else _encoded("model", _model_argument(model)),
+                        _encoded("tokens", _os.fsdecode(tokens)) if path else b"")
 
 
 def ids(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):

@@ -50,8 +50,9 @@ using python::Inputs;
 namespace {
 
 Inputs inputsOf(std::vector<std::string> args, std::optional<std::string> scene,
-                std::optional<std::string> tokens, std::string model) {
-  return {std::move(args), std::move(scene), std::move(tokens), std::move(model)};
+                std::optional<std::string> tokens, std::string model, std::string tokensPath) {
+  return {std::move(args), std::move(scene), std::move(tokens), std::move(model),
+          std::move(tokensPath)};
 }
 
 // A C-order numpy array in a core container (one copy: core's types own their vectors).
@@ -345,7 +346,7 @@ struct CheckResult {
 CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::string& rules) {
   const NpyNumbers dump = arrayOf<NpyNumbers>(positionIds);
   py::gil_scoped_release free;
-  if (in.model.empty() || !in.tokensJson)
+  if (in.model.empty() || !in.hasTokens())
     throw InputError("check_ids needs model=DIR|NAME and tokens= (the processor output)", "tokens");
   const cli::Request r = python::buildRequest(cli::kCheckIds, in);
   std::vector<RuleSet> checked;
@@ -601,7 +602,7 @@ PYBIND11_MODULE(_ropescope, m) {
   });
   py::class_<Inputs>(m, "Inputs")
       .def(py::init(&inputsOf), py::arg("args"), py::arg("scene") = py::none(),
-           py::arg("tokens") = py::none(), py::arg("model") = "");
+           py::arg("tokens") = py::none(), py::arg("model") = "", py::arg("tokens_path") = "");
   py::class_<CheckResult>(m, "IdsCheck",
                           "The verdict of check_ids: true when the dump equals get_rope_index "
                           "under a rule set checked; str() is what `ropescope check-ids` prints.")
