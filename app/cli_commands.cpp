@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/position_design.h"
+#include "ropescope/progress.h"
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
 
@@ -52,19 +54,55 @@ std::vector<TokenLabel> tokenLabels(const Request& r, const PositionIds& ids) {
 }  // namespace
 
 namespace {
+// Set by SIGINT while a metric runs; the metric's cancel callback reads it.
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void onInterrupt(int) {
+  interrupted = 1;
+}
+
+// While alive: SIGINT cancels the running metric (it then throws Cancelled, and main says so)
+// instead of killing the process; the previous handler comes back afterwards.
+class InterruptCancels {
+ public:
+  InterruptCancels() {
+    interrupted = 0;
+    previous_ = std::signal(SIGINT, onInterrupt);
+  }
+  ~InterruptCancels() { std::signal(SIGINT, previous_ == SIG_ERR ? SIG_DFL : previous_); }
+  InterruptCancels(const InterruptCancels&) = delete;
+  InterruptCancels& operator=(const InterruptCancels&) = delete;
+
+ private:
+  void (*previous_)(int) = SIG_DFL;
+};
+
+// The metric's Progress: Ctrl-C cancels; with --progress, "ropescope: ptd 37%" lines on stderr.
+Progress commandProgress(const Request& r, const std::string& metric) {
+  Progress p;
+  p.cancel = [] { return interrupted != 0; };
+  if (r.progress)
+    p.report = [metric](double f) {
+      std::cerr << "ropescope: " << metric << " " << static_cast<int>(f * 100.0 + 1e-9) << "%\n";
+    };
+  return p;
+}
+
 ReportText commandReport(const Request& r) {
   switch (r.command) {
     case kIds:
       break;  // streamed (runCommand)
     case kPtd: {
       const PositionIds ids = sceneIds(r.scene);
-      const PtdResult ptd = perTokenDistance(ids, r.threads, r.groups);
+      const InterruptCancels interrupts;
+      const PtdResult ptd = perTokenDistance(ids, r.threads, r.groups, commandProgress(r, "ptd"));
       if (!ptd.defined()) undefinedMetric(ptd.undefinedReason, r);
       return ptdReport(ptd, ids, r.format, r.groups);
     }
     case kBias: {
       const PositionIds ids = sceneIds(r.scene);
-      const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads, r.groups);
+      const InterruptCancels interrupts;
+      const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads, r.groups,
+                                         commandProgress(r, "bias"));
       if (!bias.defined()) undefinedMetric(bias.undefinedReason, r);
       return biasReport(bias, ids, r.format, r.groups);
     }

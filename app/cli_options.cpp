@@ -479,6 +479,10 @@ const std::vector<Option>& options() {
        [](State& s, const std::string& v) {
          s.req.threads = parseInt("threads", v, 0, kMaxThreads);
        }},
+      {"progress", nullptr, kPtd | kBias,
+       "print the percentage done on standard error, one line per step (Ctrl-C stops the "
+       "computation cleanly with or without it)",
+       [](State& s, const std::string&) { s.req.progress = true; }},
       {"help", nullptr, kAll | kRender, "show this help",
        [](State& s, const std::string&) { s.req.help = true; }},
   };

@@ -40,7 +40,8 @@ struct Request {
   bool help = false;
   TableFormat format = TableFormat::Json;
   std::string out;
-  int threads = 0;  // --threads: 0 = all cores
+  int threads = 0;        // --threads: 0 = all cores
+  bool progress = false;  // --progress: percent lines on stderr
   Id3 direction{1.0, 1.0, 1.0};
   int maxDistance = kDefaultDecayDistance;
   bool maxDistanceGiven = false;  // --max-distance given (render: else the preset's)

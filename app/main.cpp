@@ -14,6 +14,7 @@
 #include "cli_parser.h"
 #include "program.h"
 #include "ropescope/errors.h"
+#include "ropescope/progress.h"
 #include "ropescope/shipped_models.h"
 #include "ropescope/shipped_samples.h"
 #include "subcommands.h"
@@ -84,6 +85,9 @@ static int run(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "ropescope: " << e.what() << "\n";
     return 2;
+  } catch (const Cancelled& e) {  // Ctrl-C during a metric: nothing was written
+    std::cerr << "ropescope: " << e.what() << "\n";
+    return 130;
   } catch (const std::bad_alloc&) {
     std::cerr << "ropescope: out of memory\n";
     return 2;

@@ -99,6 +99,13 @@ gbench bench_ptd
 for d in mrope circle; do
   peer 1 "ptd_$d" ptd_peer.py --design "$d" --params "$(params "$d")" --ids-npy "$out/ids_ptd_$d.npy"
 done
+# PTD at scale: (A), (B) and the 1k..4M series; the peer computes 64 sampled text rows (the
+# rows bench_ptd --check-scale sums) and its time is extrapolated to all rows.
+"$bin/bench_ptd" --check-scale >"$out/check_ptd_scale.jsonl"
+"$py" -c 'import json,sys; [print(r["case"].split("/")[-1], r["layout_full"]) for r in map(json.loads, open(sys.argv[1])) if "layout_full" in r]' \
+  "$out/check_ptd_scale.jsonl" | while read -r name layout; do
+  peer 1 "ptd_scale_$name" ptd_peer.py --layout "$layout" --sample 64 --params "$(params mrope)"
+done
 gbench bench_decay
 peer 1 decay decay_peer.py --reference-npy "$out/decay_vanilla128.npy"
 gbench bench_bias
@@ -207,6 +214,27 @@ for d in ("mrope", "circle"):
         row(f"  prototype-{kind} {d}", f"ptd/ids+prototype-{kind}/{d}/threads:1",
             f"ptd/ids+prototype-{kind}/{d}/threads:2", f"ptd_{d}", "(bench kernel)",
             (pok, f"{err:.1e}"), flag_rows=False)
+
+# PTD at scale against the sampled numpy peer (its time extrapolated from 64 rows).
+scale = [r for r in checks.values() if r["case"].startswith("ptd/scale/") and "tokens" in r]
+for r in sorted(scale, key=lambda r: (r["case"][10] not in "AB", r["tokens"])):
+    name = r["case"].split("/")[-1]
+    pname = f"ptd_scale_{name}"
+    if pname not in peer:
+        continue
+    p = peer[pname]
+    worst = max(rel(r[k], p[k]) for k in ("sum_per_text_sampled", "sum_mean_distance_sampled"))
+    ok = worst <= 1e-12 and r["sampled_direct_maxrel"] <= 1e-12
+    r1, r2 = row(f"PTD {name} ({r['tokens']:,} tokens)", f"ptd/scale/{name}/threads:1",
+                 f"ptd/scale/{name}/threads:2", pname,
+                 "<=1 s (2 cores)" if name.startswith("A") else
+                 "<=5 s (2 cores)" if name.startswith("B") else "(scaling)",
+                 (ok, f"{worst:.1e}"), "numpy time extrapolated from 64 rows", flag_rows=False)
+    if name[0] in "AB":
+        limit = 1000 if name[0] == "A" else 5000
+        two = ms(f"ptd/scale/{name}/threads:2")
+        verdict(f"PTD {name}: <= {limit / 1000:.0f} s on 2 cores ({two / 1000:.2f} s), exact to 1e-12",
+                ok and two <= limit)
 
 ok, diff = same("decay/vanilla128", "decay", ["sum", "u10", "u200", "ulast"])
 r1, _ = row("Decay 100k d=128", "decay/vanilla128/curve/threads:1",

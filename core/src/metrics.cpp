@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -18,24 +17,17 @@
 #include "kernels/metric_kernels.h"
 #include "kernels/step_trig.h"
 #include "parallel.h"
+#include "progress_meter.h"
+#include "ptd_chunks.h"
 #include "ropescope/large_buffer.h"
+#include "space_coordinates.h"
 
 namespace ropescope {
 
+using detail::spaceCoordinate;
+using detail::spaceDims;
+
 namespace {
-
-int spaceDims(MetricSpace s) {
-  return s == MetricSpace::Line ? 1 : s == MetricSpace::Plane ? 2 : s == MetricSpace::Space ? 3 : 4;
-}
-
-// The coordinates a design's distance uses: t (line), (h, w) (plane), (t, h, w), or (t, h, w,
-// h + w - t) (VRoPE's four maps). Coordinate d of a token in its space.
-inline int firstAxis(MetricSpace s) {
-  return s == MetricSpace::Plane ? 1 : 0;
-}
-inline double spaceCoordinate(const Id3& id, MetricSpace s, int d) {
-  return d == 3 ? axisCoordinate(Axis::Mix, id) : id[firstAxis(s) + d];
-}
 
 bool onDiagonal(const Id3& id) {
   return id[0] == id[1] && id[1] == id[2];
@@ -58,102 +50,6 @@ double meanAbsDeviation(const double* v, std::size_t n, double* meanOut) {
   for (std::size_t i = 0; i < n; ++i) dev += std::abs(v[i] - mean);
   *meanOut = mean;
   return dev / static_cast<double>(n);
-}
-
-// Visual tokens of one block, re-expressed around the block's centre m (on the diagonal) so
-// that d^2 = D q^2 + a_i q + b_i with q = p - m stays accurate: q and u are both of the block's
-// own scale whenever d is small. d depends on token i only through (a_i, b_i) (line space: u_i),
-// so tokens with bitwise-equal coefficients are kept once with their count w: a grid's mirror
-// images (r, c) and (c, r), a video's repeated frames under designs that ignore time. Every
-// distinct distance is still computed exactly as before, and sum_i f(d_i) = sum_u w_u f(d_u).
-struct CentredBlock {
-  double m = 0.0;
-  std::vector<double> a;  // -2 * sum of the centred coordinates
-  std::vector<double> b;  // squared norm of the centred coordinates
-  std::vector<double> u;  // line space: the centred coordinate itself
-  std::vector<double> w;  // how many visual tokens share the coefficients
-  double count = 0.0;     // visual tokens in the block (sum of w)
-};
-
-// Sorts the coefficient tuples by their bit patterns and merges runs of identical ones.
-template <std::size_t K>
-void dedupe(std::vector<std::array<std::uint64_t, K>>& keys, std::vector<double>& w) {
-  std::sort(keys.begin(), keys.end());
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (out > 0 && keys[i] == keys[out - 1]) {
-      w[out - 1] += 1.0;
-      continue;
-    }
-    keys[out] = keys[i];
-    w.push_back(1.0);
-    ++out;
-  }
-  keys.resize(out);
-}
-
-std::vector<CentredBlock> centredBlocks(const PositionIds& ids,
-                                        const std::vector<std::size_t>& vis) {
-  const int dims = spaceDims(ids.space), first = firstAxis(ids.space);
-  std::vector<CentredBlock> blocks;
-  std::size_t i = 0;
-  while (i < vis.size()) {
-    std::size_t j = i;
-    const int seg = ids.tokens[vis[i]].segment;
-    while (j < vis.size() && ids.tokens[vis[j]].segment == seg) ++j;
-    CentredBlock blk;
-    double sum = 0.0;
-    for (std::size_t k = i; k < j; ++k)
-      for (int d = 0; d < dims; ++d) sum += spaceCoordinate(ids.ids[vis[k]], ids.space, d);
-    blk.m = sum / static_cast<double>((j - i) * dims);
-    blk.count = static_cast<double>(j - i);
-    if (dims == 1) {
-      std::vector<std::array<std::uint64_t, 1>> keys;
-      for (std::size_t k = i; k < j; ++k)
-        keys.push_back({std::bit_cast<std::uint64_t>(ids.ids[vis[k]][first] - blk.m)});
-      dedupe(keys, blk.w);
-      for (const auto& key : keys) blk.u.push_back(std::bit_cast<double>(key[0]));
-    } else {
-      std::vector<std::array<std::uint64_t, 2>> keys;
-      for (std::size_t k = i; k < j; ++k) {
-        // Summed in sorted order, so tokens whose centred coordinates are permutations of
-        // each other ((r, c) and (c, r) of a grid) get bitwise-equal coefficients.
-        std::array<double, 4> c{};
-        for (int d = 0; d < dims; ++d)
-          c[d] = spaceCoordinate(ids.ids[vis[k]], ids.space, d) - blk.m;
-        auto order = [&c](int i, int j) {
-          if (c[j] < c[i]) std::swap(c[i], c[j]);
-        };
-        if (dims == 4) {  // sorting networks for dims = 4, 2 and 3
-          order(0, 1);
-          order(2, 3);
-          order(0, 2);
-          order(1, 3);
-          order(1, 2);
-        } else {
-          order(0, 1);
-          if (dims == 3) {
-            order(1, 2);
-            order(0, 1);
-          }
-        }
-        double s = 0.0, q = 0.0;
-        for (int d = 0; d < dims; ++d) {
-          s += c[d];
-          q += c[d] * c[d];
-        }
-        keys.push_back({std::bit_cast<std::uint64_t>(-2.0 * s), std::bit_cast<std::uint64_t>(q)});
-      }
-      dedupe(keys, blk.w);
-      for (const auto& key : keys) {
-        blk.a.push_back(std::bit_cast<double>(key[0]));
-        blk.b.push_back(std::bit_cast<double>(key[1]));
-      }
-    }
-    blocks.push_back(std::move(blk));
-    i = j;
-  }
-  return blocks;
 }
 
 }  // namespace
@@ -205,74 +101,48 @@ std::pair<std::vector<std::size_t>, std::vector<std::size_t>> groupTokens(const 
 }
 }  // namespace
 
-PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair g) {
+PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair g, const Progress& progress) {
   PtdResult r;
-  // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
-  // bindings in the lambdas below.
   const auto groups = groupTokens(ids, g);
   const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   r.nText = text.size();
   r.nVisual = vis.size();
   r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual, g);
   if (!r.defined()) return r;
+  detail::ProgressMeter meter(progress, text.size());
   std::vector<double> d(vis.size());
   double total = 0.0;
   for (std::size_t t : text) {
+    if (!meter.step(0)) break;
     for (std::size_t i = 0; i < vis.size(); ++i) d[i] = tokenDistance(ids, t, vis[i]);
     double mean = 0.0;
     const double mad = meanAbsDeviation(d.data(), d.size(), &mean);
     r.perText.push_back(mad);
     r.meanDistance.push_back(mean);
     total += mad;
+    meter.step();
   }
+  meter.finish("PTD");
   r.ptd = total / static_cast<double>(text.size());
   return r;
 }
 
-PtdResult perTokenDistance(const PositionIds& ids, int threads, GroupPair g) {
+PtdResult perTokenDistance(const PositionIds& ids, int threads, GroupPair g,
+                           const Progress& progress) {
   // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
   // bindings in the lambdas below.
   const auto groups = groupTokens(ids, g);
   const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   for (std::size_t t : text)
-    if (!onDiagonal(ids.ids[t])) return perTokenDistanceReference(ids, g);
+    if (!onDiagonal(ids.ids[t])) return perTokenDistanceReference(ids, g, progress);
   PtdResult r;
   r.nText = text.size();
   r.nVisual = vis.size();
   r.undefinedReason = undefinedMetricReason("PTD", r.nText, r.nVisual, g);
   if (!r.defined()) return r;
-  const std::vector<CentredBlock> blocks = centredBlocks(ids, vis);
-  const int dims = spaceDims(ids.space);
-  std::vector<double> weights;  // all blocks' counts, in the order of the distance buffer
-  for (const CentredBlock& blk : blocks) weights.insert(weights.end(), blk.w.begin(), blk.w.end());
-  const detail::MetricKernels& k = detail::metricKernels();
-  const double nVis = static_cast<double>(vis.size());
-  r.perText.resize(text.size());
-  r.meanDistance.resize(text.size());
-  detail::parallelFor(text.size(), threads, [&](std::size_t begin, std::size_t end) {
-    std::vector<double> d(weights.size());
-    for (std::size_t t = begin; t < end; ++t) {
-      const double p = ids.ids[text[t]][0];
-      double total = 0.0, shifted = 0.0, *out = d.data();
-      for (const CentredBlock& blk : blocks) {
-        const double q = p - blk.m, c = dims * q * q;
-        const std::size_t n = blk.w.size();
-        // The block's first distance as the shift (see MetricKernels::distanceSum), so the mean
-        // stays within an ulp or so even when every distance is nearly the same.
-        const double shift = dims == 1
-                                 ? std::abs(q - blk.u[0])
-                                 : std::sqrt(std::max(std::fma(blk.a[0], q, blk.b[0]) + c, 0.0));
-        total += shift * blk.count;
-        shifted += dims == 1 ? k.lineDistanceSum(blk.u.data(), blk.w.data(), n, q, shift, out)
-                             : k.distanceSum(blk.a.data(), blk.b.data(), blk.w.data(), n, q, c,
-                                             shift, out);
-        out += n;
-      }
-      const double mean = (total + shifted) / nVis;
-      r.meanDistance[t] = mean;
-      r.perText[t] = k.weightedAbsDeviation(d.data(), weights.data(), d.size(), mean) / nVis;
-    }
-  });
+  detail::ProgressMeter meter(progress, text.size());
+  detail::chunkedPtd(ids, text, vis, threads, meter, r);
+  meter.finish("PTD");
   r.ptd =
       std::accumulate(r.perText.begin(), r.perText.end(), 0.0) / static_cast<double>(text.size());
   return r;
@@ -339,7 +209,8 @@ std::vector<double> biasTo(const PositionIds& ids, const PairTable& pairs, std::
   return sum;
 }
 
-BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs, GroupPair g) {
+BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs, GroupPair g,
+                               const Progress& progress) {
   BiasResult r;
   // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
   // bindings in the lambdas below.
@@ -347,15 +218,19 @@ BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs, G
   const std::vector<std::size_t>&text = groups.first, &vis = groups.second;
   r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size(), g);
   if (!r.defined()) return r;
+  detail::ProgressMeter meter(progress, text.size());
   double total = 0.0;
   for (std::size_t t : text) {
+    if (!meter.step(0)) break;
     const std::vector<double> b = biasTo(ids, pairs, t, vis);
     double mean = 0.0;
     const double mad = meanAbsDeviation(b.data(), b.size(), &mean);
     r.perText.push_back(mad);
     r.meanBias.push_back(mean);
     total += mad;
+    meter.step();
   }
+  meter.finish("bias spread");
   r.spread = total / static_cast<double>(text.size());
   return r;
 }
@@ -475,7 +350,7 @@ class PanelMemory {
 
 void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& text,
                      const std::vector<AxisTable>& axes, std::size_t visual, double base,
-                     int threads, BiasResult& r) {
+                     int threads, detail::ProgressMeter& meter, BiasResult& r) {
   std::vector<double> theta;
   for (const AxisTable& ax : axes) theta.insert(theta.end(), ax.theta.begin(), ax.theta.end());
   const std::size_t m = theta.size(), inner = 2 * m;
@@ -543,6 +418,7 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
         std::vector<double> x(inner * paddedChunk, 0.0), positions(chunk), shift(chunk), dev(chunk);
         std::vector<double> out(absDev ? 0 : visual * chunk);
         for (std::size_t c = chunkFirst; c < chunkLast; ++c) {
+          if (meter.stopped()) return;
           const std::size_t t0 = c * chunk, cols = std::min(chunk, text.size() - t0);
           for (std::size_t j = 0; j < cols; ++j) positions[j] = ids.ids[text[t0 + j]][0];
           detail::stepTrigTable(positions.data(), cols, theta.data(), m, inner, x.data());
@@ -563,6 +439,7 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
               dev[j] = kern.absDeviation(out.data() + j * visual, visual, shift[j]);
           }
           for (std::size_t j = 0; j < cols; ++j) r.perText[t0 + j] = dev[j] / nVis;
+          if (!meter.step(cols)) return;
         }
       });
   r.spread =
@@ -570,7 +447,8 @@ void fusedBiasSpread(const PositionIds& ids, const std::vector<std::size_t>& tex
 }
 
 BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
-                             const TokenAxisIndex* given, int threads, GroupPair g) {
+                             const TokenAxisIndex* given, int threads, GroupPair g,
+                             const Progress& progress) {
   // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture
   // bindings in the lambdas below.
   const auto groups = groupTokens(ids, g);
@@ -586,7 +464,7 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
                                     std::to_string(a) + ", the group has " +
                                     std::to_string(vis.size()));
   for (std::size_t t : text)
-    if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs, g);
+    if (!onDiagonal(ids.ids[t])) return biasSpreadReference(ids, pairs, g, progress);
   BiasResult r;
   r.undefinedReason = undefinedMetricReason("bias spread", text.size(), vis.size(), g);
   if (!r.defined()) return r;
@@ -641,8 +519,10 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
   for (int p = 0; p < pairs.size(); ++p)
     if (pairs.axis[p] == Axis::None) constant += 1.0;
   const double base = constant / n;
+  detail::ProgressMeter meter(progress, text.size());
   if (fusedPays(axes, vis.size())) {
-    fusedBiasSpread(ids, text, axes, vis.size(), base, threads, r);
+    fusedBiasSpread(ids, text, axes, vis.size(), base, threads, meter, r);
+    meter.finish("bias spread");
     return r;
   }
   // Runs of visual tokens along which only the last axis's index moves, by one per token (the
@@ -684,6 +564,7 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
     for (std::size_t ai = 0; ai < axes.size(); ++ai) idx[ai] = axes[ai].index.data();
     std::size_t chunkBegin = begin;
     for (std::size_t t = begin; t < end; ++t) {
+      if (!meter.step(t == begin ? 0 : 1)) return;
       if (t - chunkBegin == chunk) chunkBegin = t;
       const double p = ids.ids[text[t]][0];
       for (std::size_t ai = 0; ai < axes.size(); ++ai) {
@@ -725,7 +606,9 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
       r.meanBias[t] = mean;
       r.perText[t] = kern.absDeviation(b.data(), b.size(), mean) / nVis;
     }
+    meter.step(end > begin ? 1 : 0);
   });
+  meter.finish("bias spread");
   r.spread =
       std::accumulate(r.perText.begin(), r.perText.end(), 0.0) / static_cast<double>(text.size());
   return r;
@@ -733,13 +616,14 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
 
 }  // namespace
 
-BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g) {
-  return biasSpreadIndexed(ids, pairs, nullptr, threads, g);
+BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads, GroupPair g,
+                      const Progress& progress) {
+  return biasSpreadIndexed(ids, pairs, nullptr, threads, g, progress);
 }
 
 BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, const TokenAxisIndex& toIndex,
-                      int threads, GroupPair g) {
-  return biasSpreadIndexed(ids, pairs, &toIndex, threads, g);
+                      int threads, GroupPair g, const Progress& progress) {
+  return biasSpreadIndexed(ids, pairs, &toIndex, threads, g, progress);
 }
 
 }  // namespace ropescope

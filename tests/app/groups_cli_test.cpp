@@ -83,3 +83,23 @@ TEST(GroupsCli, BadGroupsExitTwoWithOneLine) {
     EXPECT_TRUE(r.out.empty());
   }
 }
+
+TEST(GroupsCli, ProgressPrintsIncreasingPercentLinesOnStderr) {
+  for (const char* command : {"ptd", "bias"}) {
+    const ProcessResult r = runCli({command, "--layout", "t3000,i16x16,t3000", "--progress"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NO_THROW((void)json::parse(r.out));  // the report itself is unchanged on stdout
+    const std::string prefix = std::string("ropescope: ") + command + " ";
+    std::vector<int> percents;
+    std::size_t at = 0;
+    while ((at = r.err.find(prefix, at)) != std::string::npos) {
+      at += prefix.size();
+      percents.push_back(std::stoi(r.err.substr(at)));
+    }
+    ASSERT_GE(percents.size(), 3u) << r.err;
+    EXPECT_TRUE(std::is_sorted(percents.begin(), percents.end())) << r.err;
+    EXPECT_EQ(percents.back(), 100);
+    // Without --progress stderr stays empty.
+    EXPECT_EQ(runCli({command, "--layout", "t3000,i16x16,t3000"}).err, "");
+  }
+}

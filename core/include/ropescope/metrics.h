@@ -10,6 +10,7 @@
 #include "ropescope/bias_profile.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/position_ids.h"
+#include "ropescope/progress.h"
 #include "ropescope/token_groups.h"
 
 namespace ropescope {
@@ -48,10 +49,16 @@ struct PtdResult {
 // PTD = 1/(N_text N_vis) sum_t sum_i |d(t,i) - mean_i d(t,i)|, t over the `from` group (text) and
 // i over the `to` group (visual). Undefined (NaN with a reason) when a group has no token.
 // threads <= 0 uses every hardware thread. Throws InputError for groups that share tokens.
-PtdResult perTokenDistance(const PositionIds& ids, int threads = 1, GroupPair groups = {});
+// `progress` is told the fraction of text tokens done; when its cancel says stop, the call throws
+// Cancelled (progress.h) without a result. With every text id on the diagonal the cost grows
+// with text tokens x chunks of visual tokens rather than x visual tokens
+// (docs/math.md#ptd-at-scale).
+PtdResult perTokenDistance(const PositionIds& ids, int threads = 1, GroupPair groups = {},
+                           const Progress& progress = {});
 
-// Straightforward two-pass reference (used by tests and as the slow path).
-PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair groups = {});
+// Straightforward two-pass reference (used by tests, and as the path for text off the diagonal).
+PtdResult perTokenDistanceReference(const PositionIds& ids, GroupPair groups = {},
+                                    const Progress& progress = {});
 
 // Phase of every pair for displacement delta (t, h, w): theta_p * delta[axis(p)].
 std::vector<double> pairPhases(const PairTable& pairs, const Id3& delta);
@@ -71,15 +78,16 @@ struct BiasResult {
   std::vector<double> meanBias;  // mean b
 };
 
+// `progress` as for perTokenDistance.
 BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, int threads = 1,
-                      GroupPair groups = {});
+                      GroupPair groups = {}, const Progress& progress = {});
 // The same, given the `to` group's coordinate index (tokenAxisIndex of groupIndices(ids,
 // groups.to), in that order, every axis with pairs indexed), as the live views keep it: the
 // index is not built twice. Throws std::invalid_argument when it indexes another number of tokens.
 BiasResult biasSpread(const PositionIds& ids, const PairTable& pairs, const TokenAxisIndex& toIndex,
-                      int threads = 1, GroupPair groups = {});
+                      int threads = 1, GroupPair groups = {}, const Progress& progress = {});
 BiasResult biasSpreadReference(const PositionIds& ids, const PairTable& pairs,
-                               GroupPair groups = {});
+                               GroupPair groups = {}, const Progress& progress = {});
 
 // b from one token to every visual token (profile view).
 std::vector<double> biasToVisual(const PositionIds& ids, const PairTable& pairs, std::size_t token);

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -114,6 +115,50 @@ ROPESCOPE_INLINE double runSumBody(const double* const* lut, const std::uint32_t
   return s;
 }
 
+ROPESCOPE_INLINE void seriesSumsBody(const double* x, std::size_t n, double x0, const double* coef,
+                                     int terms, double m, double maxA, double maxB, double far,
+                                     double* out) {
+  const double sqrtM = std::sqrt(m);
+  // Horner's rule for all positions at once, one coefficient at a time: the positions'
+  // recurrences are independent, so the multiply-adds do not wait on each other.
+  constexpr std::size_t kLanes = 64;
+  double z[kLanes], s[kLanes];
+  for (std::size_t i0 = 0; i0 < n; i0 += kLanes) {
+    const std::size_t len = std::min(kLanes, n - i0);
+#pragma omp simd
+    for (std::size_t i = 0; i < len; ++i) {
+      z[i] = 1.0 / (x[i0 + i] - x0);
+      s[i] = coef[terms - 1];
+    }
+    for (int p = terms - 2; p >= 0; --p) {
+      const double c = coef[p];
+#pragma omp simd
+      for (std::size_t i = 0; i < len; ++i) s[i] = s[i] * z[i] + c;
+    }
+#pragma omp simd
+    for (std::size_t i = 0; i < len; ++i) {
+      const double u = x[i0 + i] - x0, au = std::abs(u);
+      const bool ok = au > 0.0 && 2.0 * au * maxA + maxB <= far * m * u * u;
+      out[i0 + i] = ok ? sqrtM * au * s[i] : std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+}
+
+ROPESCOPE_INLINE void chunkDeviationBody(const double* s, const double* x, const double* mean,
+                                         std::size_t n, double x0, double m, double gammaSum,
+                                         double sigma, double radius, double count, double* dev,
+                                         unsigned char* straddle) {
+#pragma omp simd
+  for (std::size_t i = 0; i < n; ++i) {
+    const double u = x[i] - x0, dc2 = m * u * u - 2.0 * u * gammaSum + sigma;
+    const double hi = mean[i] + radius, lo = mean[i] - radius;
+    const bool above = dc2 >= hi * hi, below = lo >= 0.0 && dc2 <= lo * lo;
+    const double part = count * mean[i] - s[i];
+    dev[i] += above ? -part : below ? part : 0.0;
+    straddle[i] = !(above || below);
+  }
+}
+
 // Eight lanes are eight consecutive distances; each pair's phasors are rotated in place.
 ROPESCOPE_INLINE void decayBlocksBody(double* zr, double* zi, const double* rc, const double* rs,
                                       int n, long blocks, double* out) {
@@ -161,6 +206,17 @@ ROPESCOPE_INLINE void decayBlocksBody(double* zr, double* zi, const double* rc, 
   attr double gatherSum_##suffix(const double* const* lut, const std::uint32_t* const* idx,        \
                                  int axes, double base, std::size_t n, double* out) {              \
     return gatherSumBody(lut, idx, axes, base, n, out);                                            \
+  }                                                                                                \
+  attr void seriesSums_##suffix(const double* x, std::size_t n, double x0, const double* coef,     \
+                                int terms, double m, double maxA, double maxB, double far,         \
+                                double* out) {                                                     \
+    seriesSumsBody(x, n, x0, coef, terms, m, maxA, maxB, far, out);                                \
+  }                                                                                                \
+  attr void chunkDeviation_##suffix(const double* s, const double* x, const double* mean,          \
+                                    std::size_t n, double x0, double m, double gammaSum,           \
+                                    double sigma, double radius, double count, double* dev,        \
+                                    unsigned char* straddle) {                                     \
+    chunkDeviationBody(s, x, mean, n, x0, m, gammaSum, sigma, radius, count, dev, straddle);       \
   }                                                                                                \
   attr void decayBlocks_##suffix(double* zr, double* zi, const double* rc, const double* rs,       \
                                  int n, long blocks, double* out) {                                \
@@ -421,6 +477,8 @@ void trigTable_baseline(const double* v, std::size_t n, double theta, double div
                               absDeviation_##suffix,          \
                               cosineSums_##suffix,            \
                               trigTable_##suffix,             \
+                              seriesSums_##suffix,            \
+                              chunkDeviation_##suffix,        \
                               decay}
 
 ROPESCOPE_KERNEL_TABLE(kBaseline, baseline, distanceSum_baseline, decayBlocks_baseline);

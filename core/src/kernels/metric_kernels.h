@@ -48,6 +48,18 @@ struct MetricKernels {
   // std::sin and std::cos elsewhere): an element's bits never depend on where it falls.
   void (*trigTable)(const double* v, std::size_t n, double theta, double divisor, double* cosOut,
                     double* sinOut);
+  // PTD by chunks (ptd_chunks.h), over n text positions x[i] against one chunk centred at x0.
+  // seriesSums: out[i] = sqrt(m) |u| sum_{p < terms} coef[p] u^-p with u = x[i] - x0 where
+  // every token of the chunk is far enough, 2 |u| maxA + maxB <= far m u^2; NaN elsewhere.
+  void (*seriesSums)(const double* x, std::size_t n, double x0, const double* coef, int terms,
+                     double m, double maxA, double maxB, double far, double* out);
+  // chunkDeviation: with the chunk's distance sum s[i] and the mean[i] of all distances, adds
+  // s - count mean to dev[i] when every distance lies at or above the mean (the centroid at
+  // |X - g| >= mean + radius, |X - g|^2 = m u^2 - 2 u gammaSum + sigma), count mean - s when at
+  // or below it; otherwise sets straddle[i] = 1 (the caller sums that chunk token by token).
+  void (*chunkDeviation)(const double* s, const double* x, const double* mean, std::size_t n,
+                         double x0, double m, double gammaSum, double sigma, double radius,
+                         double count, double* dev, unsigned char* straddle);
   // The decay recurrence (see decay.cpp): for blocks of 8 distances, U = (1/n) sum_p |S_p| with
   // S_p the running sum of the phasors zr/zi (8 lanes per pair, rotated by rc/rs per block).
   void (*decayBlocks)(double* zr, double* zi, const double* rc, const double* rs, int n,

@@ -9,10 +9,14 @@ import numpy as np
 import peer_common as pc
 
 
-def ptd(ids, text, rows=16):
+def ptd(ids, text, rows=16, sample=0):
     """PTD = mean over text tokens of the mean absolute deviation of d(t, .) over visual tokens.
-    Memory: two rows x N_visual buffers (no N_text x N_visual matrix)."""
+    Memory: two rows x N_visual buffers (no N_text x N_visual matrix). With sample > 0 only the
+    text tokens i * N_text // sample (i < sample) are computed (the per-text arrays then hold
+    those rows, and the value is their mean)."""
     T = ids[text]
+    if sample:
+        T = T[np.arange(sample) * len(T) // sample]
     V = ids[~text]
     vx, vy, vz = (np.ascontiguousarray(V[:, k]) for k in range(3))
     nt, nv = len(T), len(V)
@@ -48,14 +52,27 @@ def main():
     ap.add_argument("--rows", type=int, default=16, help="text rows per chunk")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ids-npy", help="ids core wrote, compared after timing")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="compute only this many evenly spaced text rows (bench_ptd --check-scale "
+                    "takes the same ones) and extrapolate the time to all rows")
     args = ap.parse_args()
     params = json.loads(args.params)
 
     def run():
         ids, text = pc.design_ids(args.design, args.layout, params)
-        return ids, text, ptd(ids, text, args.rows)
+        return ids, text, ptd(ids, text, args.rows, args.sample)
 
-    (ids, text, (value, per_text, mean_d)), seconds = pc.timed(run, args.repeat)
+    if args.sample:
+        # The ids alone, then the sampled rows: seconds = ids + rows / sample * all text rows.
+        (ids, text), ids_seconds = pc.timed(
+            lambda: pc.design_ids(args.design, args.layout, params), args.repeat)
+        (value, per_text, mean_d), row_seconds = pc.timed(
+            lambda: ptd(ids, text, args.rows, args.sample), args.repeat)
+        scale = int(text.sum()) / args.sample
+        seconds = [(i[0] + r[0] * scale, i[1] + r[1] * scale)
+                   for i, r in zip(ids_seconds, row_seconds)]
+    else:
+        (ids, text, (value, per_text, mean_d)), seconds = pc.timed(run, args.repeat)
     record = {
         "case": f"ptd/{args.design}",
         "layout": args.layout,
@@ -66,6 +83,11 @@ def main():
         "sum_mean_distance": float(mean_d.sum()),
         "rows": args.rows,
     }
+    if args.sample:
+        record = {"case": f"ptd/scale/{args.design}", "layout": args.layout,
+                  "n_text": int(text.sum()), "n_visual": int((~text).sum()),
+                  "sampled_rows": args.sample, "sum_per_text_sampled": float(per_text.sum()),
+                  "sum_mean_distance_sampled": float(mean_d.sum()), "extrapolated": True}
     if args.ids_npy:
         record["ids_max_abs_diff"] = pc.compare_ids(ids, text, args.ids_npy)
     pc.emit(record, seconds)
