@@ -3,7 +3,7 @@ the designs' parameter table: the ranges `ropescope COMMAND --help` prints, appe
 function's docstring, never written a second time here."""
 
 # The command line's own options (what it prints and where): a function returns its result.
-COMMAND_LINE_ONLY = {"help", "out", "format"}
+COMMAND_LINE_ONLY = {"help", "out", "format", "progress"}
 
 
 def keyword(option):
