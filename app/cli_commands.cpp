@@ -8,6 +8,8 @@
 #include <cstring>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "ropescope/atomic_file.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
@@ -84,14 +86,11 @@ Progress commandProgress(const Request& r, const std::string& metric) {
     };
   return p;
 }
-}  // namespace
 
-ReportText runCommand(const Request& r) {
+ReportText commandReport(const Request& r) {
   switch (r.command) {
-    case kIds: {
-      const PositionIds ids = sceneIds(r.scene);
-      return idsReport(ids, r.format, tokenLabels(r, ids));
-    }
+    case kIds:
+      break;  // streamed (runCommand)
     case kPtd: {
       const PositionIds ids = sceneIds(r.scene);
       const InterruptCancels interrupts;
@@ -123,9 +122,22 @@ ReportText runCommand(const Request& r) {
     case kRender:
     case kCheckIds:
     case kRotary:
+    case kBudget:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};
+}
+}  // namespace
+
+void runCommand(const Request& r) {
+  if (r.command != kIds) return writeOutput(commandReport(r).view(), r.out);
+  const PositionIds ids = sceneIds(r.scene);
+  if (r.format == TableFormat::Npy && r.out.empty() && isatty(STDOUT_FILENO))
+    throw InputError("--format npy writes binary data: give --out FILE.npy or redirect stdout",
+                     "format");
+  const std::vector<TokenLabel> labels = tokenLabels(r, ids);
+  writeStreamed(r.out,
+                [&](const ReportSink& sink) { writeIdsReport(ids, r.format, labels, sink); });
 }
 
 void writeOutput(std::string_view text, const std::string& path) {
@@ -139,6 +151,26 @@ void writeOutput(std::string_view text, const std::string& path) {
                      (error ? std::string(" (") + std::strerror(error) + ")" : std::string()));
   }
   writeFileAtomically(path, {ByteSpan{text.data(), text.size()}}, "out");
+}
+
+void writeStreamed(const std::string& path, const std::function<void(const ReportSink&)>& produce) {
+  if (path.empty()) {
+    produce([](std::string_view piece) {
+      errno = 0;
+      if (std::fwrite(piece.data(), 1, piece.size(), stdout) == piece.size()) return;
+      const int error = errno;
+      throw InputError(std::string("cannot write the standard output") +
+                       (error ? std::string(" (") + std::strerror(error) + ")" : std::string()));
+    });
+    errno = 0;
+    if (std::fflush(stdout) == 0) return;
+    const int error = errno;  // of the write that failed (ENOSPC for > /dev/full)
+    throw InputError(std::string("cannot write the standard output") +
+                     (error ? std::string(" (") + std::strerror(error) + ")" : std::string()));
+  }
+  OutputFile file(path, "out");
+  produce([&file](std::string_view piece) { file.write(piece.data(), piece.size()); });
+  file.commit();
 }
 
 void printInputWarnings(const Request& request, const std::vector<std::string>& more) {

@@ -1,22 +1,29 @@
 // The ropescope subcommands: each turns a parsed Request into core calls and one output text.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli_options.h"
+#include "ropescope/report.h"
 #include "ropescope/report_text.h"
 
 namespace ropescope::cli {
 
-// The output text of the command (JSON or CSV). Throws InputError on bad input.
-ReportText runCommand(const Request& request);
+// Runs the command and writes its output to request.out (stdout when empty): JSON or CSV, the
+// ids listing streamed as it is formatted (and as .npy). Throws InputError on bad input; a
+// failed write leaves what was at the path.
+void runCommand(const Request& request);
 
 // Writes text to `path` by core's one output path (ropescope/atomic_file.h: atomic, links written
 // through, FIFOs and devices in place, read-only files and folders refused), or to stdout if
 // path is empty.
 void writeOutput(std::string_view text, const std::string& path);
+// The same for output produced piece by piece: `produce` hands its pieces to the sink it is
+// given; the file appears whole when it returns (nothing changes if it throws).
+void writeStreamed(const std::string& path, const std::function<void(const ReportSink&)>& produce);
 
 // Prints on stderr, one line each, what the request's inputs warn of and were read despite
 // (layoutWarnings: a picture whose extension disagrees with its content), plus `more`:

@@ -34,15 +34,17 @@ namespace ropescope::cli {
 
 namespace {
 
-constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary;  // take a layout
-constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary;
-constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary;
+// Take a layout:
+constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget;
+constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary | kBudget;
+constexpr unsigned kPlan =
+    kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary | kBudget;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll =
-    kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds | kRotary;
+    kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds | kRotary | kBudget;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
-constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary;
+constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary | kBudget;
 constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
@@ -432,7 +434,9 @@ const std::vector<Option>& options() {
          if (s.req.contextLength <= 0)
            throw InputError("--context must be > 0 (got \"" + v + "\")", "context");
        }},
-      {"format", "json|csv", kTables, "output format (default json)",
+      {"format", "json|csv|npy", kTables,
+       "output format: json or csv; ids also npy, an [N,3] float64 array of t,h,w (chosen by "
+       "--out FILE.npy) (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
       {"format", "json", kAttention, "the summary's format: json only (the rows go to --out)",
        [](State&, const std::string& v) {
@@ -441,7 +445,7 @@ const std::vector<Option>& options() {
                                 "\"); the rows go to --out FILE.npy",
                             "format");
        }},
-      {"out", "FILE", kTables | kGrid,
+      {"out", "FILE", kTables | kGrid | kBudget,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},
       {"out", "FILE.npy", kAttention,
@@ -696,6 +700,8 @@ const char* commandName(Command c) {
       return "check-ids";
     case kRotary:
       return "rotary";
+    case kBudget:
+      return "budget";
   }
   return "?";
 }
@@ -722,6 +728,8 @@ const char* commandSummary(Command c) {
       return "compare a model's dumped position_ids with get_rope_index under each rule set";
     case kRotary:
       return "inv_freq, cos, sin and q/k rotated as the family's transformers rotary does, as .npy";
+    case kBudget:
+      return "the id budget: largest position id per axis against tokens and the trained length";
   }
   return "";
 }
@@ -759,6 +767,7 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     s.model = readModelConfig(g.value, layerType);
     s.req.scene = applyModel(s.req.scene, s.model);
     s.req.model = g.value;
+    s.req.modelMaxPositions = s.model.maxPositionEmbeddings;
     s.haveModel = true;
     if (!s.model.layerTypes.empty())
       s.req.inputNotes.push_back("model " + s.model.name + " has a rotary per layer type (" +
@@ -860,6 +869,14 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
       throw InputError(
           "--" + flag + " applies to plan multihead (the plan is " + scene.frequency.plan + ")",
           key);
+  // .npy is an array: the ids listing only, which --out FILE.npy writes as one.
+  const bool npyOut =
+      s.req.out.size() > 4 && s.req.out.compare(s.req.out.size() - 4, 4, ".npy") == 0;
+  if (command == kIds && npyOut && !gave("format")) s.req.format = TableFormat::Npy;
+  if (s.req.format == TableFormat::Npy && command != kIds)
+    throw InputError("--format npy writes an array, the ids listing only (" +
+                         std::string(commandName(command)) + " writes json or csv)",
+                     "format");
   validateScene(s.req.scene);
   // dynamic / longrope: the frequencies the rotary forward uses for this sequence (seq_len = its
   // largest position id + 1, over all axes), unless --max-position-id or the scene file names

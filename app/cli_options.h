@@ -26,12 +26,13 @@ enum Command : unsigned {
   kGrid = 64,
   kRender = 128,
   kCheckIds = 256,
-  kRotary = 512
+  kRotary = 512,
+  kBudget = 1024
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,       kPtd,  kBias,   kDecay,    kFreqs,
-                                           kAttention, kGrid, kRender, kCheckIds, kRotary};
+inline constexpr Command kAllCommands[] = {kIds,  kPtd,    kBias,     kDecay,  kFreqs, kAttention,
+                                           kGrid, kRender, kCheckIds, kRotary, kBudget};
 
 struct Request {
   Command command = kIds;
@@ -56,6 +57,9 @@ struct Request {
   int row = 0;
   bool rowGiven = false;  // --row given
   std::string model;      // --model as given, "" without it
+  // The model config's max_position_embeddings (ModelConfig::maxPositionEmbeddings), 0 without
+  // --model or when the config does not say: budget's trained length where the rope names none.
+  long long modelMaxPositions = 0;
   // What the request's input says beside its numbers (printInputWarnings shows them): which
   // layer type's rotary a per-layer-type config gave.
   std::vector<std::string> inputNotes;

@@ -47,13 +47,14 @@ static int run(int argc, char** argv) {
       if (command == cli::kAttention) return cli::runAttentionCommand(rest);
       if (command == cli::kCheckIds) return cli::runCheckIdsCommand(rest);
       if (command == cli::kRotary) return cli::runRotaryCommand(rest);
+      if (command == cli::kBudget) return cli::runBudgetCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
         std::cout << cli::commandHelp(command);
         return 0;
       }
       cli::printInputWarnings(request);
-      cli::writeOutput(cli::runCommand(request).view(), request.out);
+      cli::runCommand(request);
       return 0;
     }
     // Hidden: the build writes the man page and the bash completion with these (cli_docs.h).

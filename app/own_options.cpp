@@ -5,6 +5,7 @@
 
 #include "ropescope/attention.h"
 #include "ropescope/decay.h"
+#include "ropescope/id_budget.h"
 #include "ropescope/report.h"
 
 namespace ropescope::cli {
@@ -68,6 +69,19 @@ const std::vector<OwnOption>& ownOptions() {
       {kRotary, "force", nullptr,
        "write into an --out folder that already holds files (the tables' files are replaced, "
        "others are left)"},
+      // budget (cmd_budget.cpp)
+      {kBudget, "format", "text|json|csv",
+       "output format: text for a person (default), json (everything, with the curve) or csv "
+       "(the curve, one row per point)"},
+      ranged(kBudget, "points", "N", Value::Whole, double(kMinBudgetPoints),
+             double(kMaxBudgetPoints),
+             "points of the budget curve (first and last token among "
+             "them), ",
+             " (default " + std::to_string(kDefaultBudgetPoints) + ")"),
+      ranged(kBudget, "trained-length", "N", Value::Whole, 1, double(kMaxTrainedLength),
+             "the context length the model was trained at, ",
+             " (default: the rope's original_max_position_embeddings, else the --model "
+             "config's max_position_embeddings; without either the ratios are n/a)"),
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

@@ -12,5 +12,6 @@ int runAttentionCommand(const std::vector<std::string>& args);  // cmd_attention
 int runRenderCommand(const std::vector<std::string>& args);     // cmd_render.cpp
 int runCheckIdsCommand(const std::vector<std::string>& args);   // cmd_check_ids.cpp
 int runRotaryCommand(const std::vector<std::string>& args);     // cmd_rotary.cpp
+int runBudgetCommand(const std::vector<std::string>& args);     // cmd_budget.cpp
 
 }  // namespace ropescope::cli

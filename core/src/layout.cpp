@@ -1,6 +1,7 @@
 // Layout arithmetic and the comma-separated layout spec ("t5,i3x3,t2,v8x16x16").
 // The parser reports the first bad item with its position and the accepted form.
 #include "ropescope/layout.h"
+#include "ropescope/memory_limit.h"
 
 #include <algorithm>
 #include <charconv>
@@ -504,12 +505,8 @@ void validateLayout(const Layout& layout) {
       checkSegment(s, i + 1, formatLayoutSpec(Layout{{s}}));
     }
     total += s.tokenCount();
-    if (total > kMaxLayoutTokens)
-      throw InputError("layout has more than " + std::to_string(kMaxLayoutTokens) +
-                           " tokens (the limit; accepted 1.." + std::to_string(kMaxLayoutTokens) +
-                           ")",
-                       "layout");
   }
+  checkTokensFit(total, "layout");
 }
 
 Layout parseLayoutSpec(std::string_view spec, const LayoutFileContext& files) {
@@ -574,11 +571,7 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
       expanded.push_back(s);
     }
     for (const Segment& e : expanded) total += e.tokenCount();
-    if (total > kMaxLayoutTokens)
-      throw InputError("layout has more than " + std::to_string(kMaxLayoutTokens) +
-                           " tokens (the limit; accepted 1.." + std::to_string(kMaxLayoutTokens) +
-                           ")",
-                       "layout");
+    checkTokensFit(total, "layout");
     layout.segments.insert(layout.segments.end(), expanded.begin(), expanded.end());
     if (end == std::string_view::npos) break;
     pos = end + 1;

@@ -333,6 +333,9 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     fail(where, "missing field rope_theta (in text_config, rope_parameters or the top level)");
   m.frequency.rotary.base = realNumber(theta, where, 1.0, 1e12, true);
 
+  if (const Found maxPos = find(textObjs, "max_position_embeddings"); maxPos.value)
+    m.maxPositionEmbeddings = wholeNumber(maxPos, where, 1, 1LL << 40);
+
   int headDim = 0;
   if (Found hd = find(textObjs, "head_dim"); hd.value) {
     headDim = static_cast<int>(wholeNumber(hd, where, 2, 1024));

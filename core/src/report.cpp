@@ -19,7 +19,8 @@ using json = nlohmann::ordered_json;
 TableFormat parseTableFormat(const std::string& name) {
   if (name == "json") return TableFormat::Json;
   if (name == "csv") return TableFormat::Csv;
-  throw InputError("unknown format \"" + name + "\" (accepted: json, csv)", "format");
+  if (name == "npy") return TableFormat::Npy;
+  throw InputError("unknown format \"" + name + "\" (accepted: json, csv, npy)", "format");
 }
 
 std::string formatDouble(double v) {
@@ -46,58 +47,6 @@ std::string fromColumn(GroupPair g) {
 }
 
 }  // namespace
-
-std::string idsReport(const PositionIds& ids, TableFormat f) {
-  return idsReport(ids, f, {});
-}
-
-std::string idsReport(const PositionIds& ids, TableFormat f,
-                      const std::vector<TokenLabel>& labels) {
-  const bool labelled = !labels.empty();
-  if (labelled && labels.size() != ids.size())
-    throw InputError("token labels and ids differ in length");
-  // VRoPE's ids have a fourth map (h + w - t of the stored three): its own column / key.
-  const bool fourth = ids.space == MetricSpace::FourMaps;
-  if (f == TableFormat::Csv) {
-    std::string s = std::string("index,modality,segment,frame,row,col,t,h,w") +
-                    (fourth ? ",h+w-t" : "") + (labelled ? ",token_id,role\n" : "\n");
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      const TokenInfo& t = ids.tokens[i];
-      s += std::to_string(i) + ',' + modalityName(t.modality) + ',' + std::to_string(t.segment) +
-           ',' + (t.frame < 0 ? "" : std::to_string(t.frame)) + ',' +
-           (t.row < 0 ? "" : std::to_string(t.row)) + ',' +
-           (t.col < 0 ? "" : std::to_string(t.col)) + ',' + csvNumber(ids.ids[i][0]) + ',' +
-           csvNumber(ids.ids[i][1]) + ',' + csvNumber(ids.ids[i][2]);
-      if (fourth) s += ',' + csvNumber(axisCoordinate(Axis::Mix, ids.ids[i]));
-      if (labelled) s += ',' + std::to_string(labels[i].tokenId) + ',' + labels[i].role;
-      s += '\n';
-    }
-    return s;
-  }
-  json tokens = json::array();
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    const TokenInfo& t = ids.tokens[i];
-    // Text and audio tokens have no grid cell (an audio token's index in its run is "audio_index").
-    const bool gridded = t.modality == Modality::Image || t.modality == Modality::Video;
-    json cell = gridded ? json::array({t.frame, t.row, t.col}) : json(nullptr);
-    json row = {{"index", i},
-                {"modality", modalityName(t.modality)},
-                {"segment", t.segment},
-                {"cell", cell},
-                {"id", {ids.ids[i][0], ids.ids[i][1], ids.ids[i][2]}}};
-    if (t.modality == Modality::Audio) row["audio_index"] = t.frame;
-    if (fourth) row["fourth_map"] = axisCoordinate(Axis::Mix, ids.ids[i]);
-    if (labelled) {
-      row["token_id"] = labels[i].tokenId;
-      row["role"] = labels[i].role;
-    }
-    tokens.push_back(std::move(row));
-  }
-  return dumpJson({{"design", ids.design},
-                   {"metric_space", metricSpaceName(ids.space)},
-                   {"tokens", tokens},
-                   {"rope_delta", ids.ropeDelta}});
-}
 
 std::string ptdReport(const PtdResult& ptd, const PositionIds& ids, TableFormat f, GroupPair g) {
   const auto text = groupIndices(ids, g.from);

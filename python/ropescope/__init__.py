@@ -29,14 +29,14 @@ from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
 from ._model_config import model_argument as _model_argument
 from ._results import (AttentionValues, BiasProfile, DecayAxes, DecayCurve, DesignComparison,
-                       Scene, Wavelengths)
+                       IdBudget, Scene, Wavelengths)
 
 __version__ = _core.__version__
 __all__ = [
     "ids", "ptd", "bias_spread", "decay", "freqs", "grid", "attention", "scene",
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
-    "BiasProfile", "Scene", "AttentionValues", "rotary",
+    "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -172,12 +172,6 @@ def _plain(value):
 def _tokens_json(tokens):
     """A transformers processor output (BatchFeature, dict, or object with attributes) as the
     tokens-file JSON core reads."""
-    if isinstance(tokens, (str, _os.PathLike)):
-        try:
-            with open(tokens, encoding="utf-8") as f:
-                return f.read()
-        except OSError as e:
-            raise ValueError(f"tokens file \"{_os.fspath(tokens)}\": {e.strerror}") from None
     out = {}
     for key in _TOKEN_KEYS:
         if isinstance(tokens, _Mapping) or hasattr(tokens, "keys"):
@@ -221,9 +215,12 @@ def _inputs(command, layout=None, scene=None, model=None, tokens=None, **options
         if tokens is not None:
             raise ValueError("give either layout or tokens, not both")
         options["layout"] = layout
+    # A tokens file (.json or .npz) is read by core, as the CLI's --tokens reads it.
+    path = isinstance(tokens, (str, bytes, _os.PathLike))
     return _core.Inputs(_args(command, options), scene_json,
-                        None if tokens is None else _tokens_json(tokens),
-                        b"" if model is None else _encoded("model", _model_argument(model)))
+                        None if tokens is None or path else _tokens_json(tokens),
+                        b"" if model is None else _encoded("model", _model_argument(model)),
+                        _encoded("tokens", _os.fsdecode(tokens)) if path else b"")
 
 
 def ids(layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
@@ -369,6 +366,24 @@ def rotary(layout=None, *, design=None, scene=None, model=None, tokens=None, q=N
     return _core.rotary(inputs, qa, ka)
 
 
+def budget(layout=None, *, design=None, scene=None, model=None, tokens=None, points=None,
+           trained_length=None, **params):
+    """The id budget of `ropescope budget`: tokens against the largest position id per axis,
+    rope_deltas, per axis the largest relative distance against the trained length and the
+    share of rotary pairs whose angle there leaves the range seen in training, where dynamic
+    scaling switches, and the YaRN factor that covers the ids, (largest id + 1) / trained
+    length, beside tokens / trained length (docs/long-context.md#the-id-budget).
+
+    points: the curve's points (the range and default of --points);
+    trained_length: the context the model was trained at (default: the rope's
+    original_max_position_embeddings, else the model config's max_position_embeddings; without
+    either every ratio is None). An IdBudget dict; .plot() draws the curve."""
+    inputs = _inputs("budget", layout, scene, model, tokens, design=design, **params)
+    return IdBudget(_json.loads(_core.budget(
+        inputs, -1 if points is None else _whole("points", points),
+        -1 if trained_length is None else _whole("trained_length", trained_length))))
+
+
 def _switch(name, value):
     """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
     if hasattr(value, "tolist"):
@@ -487,6 +502,6 @@ def models():
 
 _help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
                 decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
-                attention: "attention", rotary: "rotary", scene: "ids", compare: ("ptd", {"from", "to"}),
+                attention: "attention", rotary: "rotary", budget: "budget", scene: "ids", compare: ("ptd", {"from", "to"}),
                 profile: ("bias", {"from", "to"})},
                _core.option_help(), _core.designs())

@@ -59,6 +59,14 @@ class Wavelengths(dict[str, Any]):
     def logit_scale(self) -> float: ...
     def plot(self, ax: Any = None) -> Any: ...
 
+class IdBudget(dict[str, Any]):
+    units: dict[str, str]
+    @property
+    def trained_length(self) -> Optional[int]: ...
+    @property
+    def yarn_factor(self) -> Optional[float]: ...
+    def plot(self, ax: Any = None) -> Any: ...
+
 class AttentionValues(np.ndarray[Any, np.dtype[np.float32]]):
     rope: Optional[str]
     attention_factor: float
@@ -265,6 +273,26 @@ def rotary(layout: Optional[Text] = None, *, design: Optional[str] = None,
            max_position_id: Optional[int] = None, rope: Optional[str] = None,
            rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
            **params: Any) -> dict[str, Any]: ...
+
+
+def budget(layout: Optional[Text] = None, *, design: Optional[str] = None,
+           scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+           layer_type: Optional[str] = None,
+           tokens: Optional[Tokens] = None, points: Optional[int] = None,
+           trained_length: Optional[int] = None, grid_preset: Optional[str] = None,
+           min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+           patch: Optional[int] = None, merge: Optional[int] = None,
+           rules: Optional[str] = None, ids: Optional[Text] = None,
+           alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+           dff: Optional[float] = None, age_layer: Optional[int] = None,
+           age_strategy: Optional[int] = None, layers: Optional[int] = None,
+           plan: Optional[str] = None, head_dim: Optional[int] = None,
+           rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+           base: Optional[float] = None, sections: Optional[Numbers] = None,
+           kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+           max_position_id: Optional[int] = None, rope: Optional[str] = None,
+           rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
+           **params: Any) -> IdBudget: ...
 
 
 def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,

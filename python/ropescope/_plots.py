@@ -1,5 +1,5 @@
 """The figures ropescope exports (docs/user/figures.md), drawn with matplotlib onto an Axes: the
-decay bound per axis, the PTD and bias-spread bars of every design, the bias profile of a text
+decay bound per axis, the id budget (largest id per axis against tokens), the PTD and bias-spread bars of every design, the bias profile of a text
 token, the wavelength of every pair, and a scene's position ids as a 3-D scatter. The colours are
 the desktop app's (ui/src/style/axis_colors.h, modality_colors.h, figures/figure_style.cpp).
 
@@ -77,6 +77,25 @@ def decay(ax, distance, curves, title):
     ax.set_xlim(0, max(1, distance[-1]) if len(distance) else 1)
     ax.set_ylim(bottom=0)  # U is a mean of moduli: never below 0
     ax.legend(loc="upper right", fontsize="small", frameon=False)
+    ax.set_title(title, fontsize="medium")
+    return ax
+
+
+def budget(ax, tokens, largest, trained, title):
+    """largest: [(axis key, running largest id)] against the tokens so far; the diagonal is one
+    id per token (a 1-D rotary), the horizontal line the trained length (None: not drawn)."""
+    top = float(tokens[-1]) if len(tokens) else 1.0
+    ax.plot([0, top], [0, top], "-", color=rgb(STREAM), lw=0.8, label="one id per token")
+    for axis, values in largest:
+        ax.plot(tokens, values, AXIS_LINES.get(axis, "-"), color=rgb(AXIS_COLOURS.get(axis, STREAM)),
+                lw=1, label=f"largest {axis} id")
+    if trained is not None:
+        ax.axhline(trained, color=rgb(CURRENT), lw=0.8, ls="--", label="trained length")
+    ax.set_xlabel("tokens")
+    ax.set_ylabel("largest position id")
+    ax.set_xlim(0, max(1.0, top))
+    ax.set_ylim(bottom=0)
+    ax.legend(loc="upper left", fontsize="small", frameon=False)
     ax.set_title(title, fontsize="medium")
     return ax
 

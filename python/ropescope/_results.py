@@ -196,6 +196,57 @@ class Wavelengths(dict, Shows):
                            "Wavelength 2\u03c0/\u03b8 per pair" + (f" ({nope} NoPE)" if nope else ""))
 
 
+class IdBudget(dict, Shows):
+    """budget()'s dict, the fields of `ropescope budget --format json` (tokens, largest_id,
+    max_id, min_id, rope_deltas, ids_per_token, trained_length, axes, dynamic, yarn, rope,
+    curve), the curve's columns as numpy arrays; an undefined number is None with its reason,
+    never 0. .plot() draws the largest id per axis against the tokens, with the trained length."""
+
+    units = {"tokens": "tokens", "largest_id": "positions", "rope_deltas": "positions",
+             "ids_per_token": "positions/token", "factor_from_ids": "", "factor_from_tokens": ""}
+
+    def __init__(self, d):
+        super().__init__(d)
+        curve = self["curve"]
+        for key in list(curve):
+            curve[key] = _np.asarray(curve[key], dtype=_np.int64 if key == "tokens" else float)
+
+    @property
+    def trained_length(self):
+        """The trained length in tokens, None when unknown (trained_length["undefined"] says
+        why)."""
+        return self["trained_length"]["tokens"]
+
+    @property
+    def yarn_factor(self):
+        """(largest id + 1) / trained length: the YaRN factor that covers the ids; None
+        without a trained length."""
+        return self["yarn"]["factor_from_ids"]
+
+    def _caption(self):
+        return (f"Id budget: {self['tokens']} tokens, largest id {self['largest_id']:g}; "
+                f"YaRN factor {shown(_nan(self['yarn']['factor_from_ids']))} from the ids, "
+                f"{shown(_nan(self['yarn']['factor_from_tokens']))} from the tokens")
+
+    def _rows(self):
+        return [("tokens", "tokens", self["tokens"]),
+                ("largest_id", "positions", self["largest_id"]),
+                ("rope_deltas", "positions", self["rope_deltas"]),
+                ("trained_length", "tokens", _nan(self.trained_length)),
+                ("factor_from_ids", "", _nan(self["yarn"]["factor_from_ids"])),
+                ("factor_from_tokens", "", _nan(self["yarn"]["factor_from_tokens"]))]
+
+    def _draw(self, ax):
+        c = self["curve"]
+        _plots.budget(ax, c["tokens"], [(a, c["max_" + a]) for a in "thw"], self.trained_length,
+                      "Id budget")
+
+
+def _nan(v):
+    """None (undefined) as NaN, which shown() writes n/a."""
+    return float("nan") if v is None else v
+
+
 class AttentionValues(Plain, RopeScaled):
     """attention()'s float32 logits or probabilities, [heads, rows, N]: the array itself, with
     .rope, .attention_factor and .logit_scale (RopeScaled)."""

@@ -14,12 +14,15 @@
 
 #include "cli_options.h"
 #include "numpy_buffers.h"
+#include "own_options.h"
 #include "requests.h"
 #include "ropescope/attention.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
+#include "ropescope/id_budget.h"
+#include "ropescope/id_budget_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/layout_files.h"
@@ -47,8 +50,9 @@ using python::Inputs;
 namespace {
 
 Inputs inputsOf(std::vector<std::string> args, std::optional<std::string> scene,
-                std::optional<std::string> tokens, std::string model) {
-  return {std::move(args), std::move(scene), std::move(tokens), std::move(model)};
+                std::optional<std::string> tokens, std::string model, std::string tokensPath) {
+  return {std::move(args), std::move(scene), std::move(tokens), std::move(model),
+          std::move(tokensPath)};
 }
 
 // A C-order numpy array in a core container (one copy: core's types own their vectors).
@@ -342,7 +346,7 @@ struct CheckResult {
 CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::string& rules) {
   const NpyNumbers dump = arrayOf<NpyNumbers>(positionIds);
   py::gil_scoped_release free;
-  if (in.model.empty() || !in.tokensJson)
+  if (in.model.empty() || !in.hasTokens())
     throw InputError("check_ids needs model=DIR|NAME and tokens= (the processor output)", "tokens");
   const cli::Request r = python::buildRequest(cli::kCheckIds, in);
   std::vector<RuleSet> checked;
@@ -452,6 +456,20 @@ py::dict rotary(const Inputs& in, const std::optional<py::array>& q,
   for (Axis a : t.axis) axes.append(axisName(a));
   out["pair_axes"] = axes;
   return out;
+}
+
+// `ropescope budget --format json` as text (the package reads it into an IdBudget): one
+// schema for the command line and Python. points / trained_length -1: not given.
+std::string budget(const Inputs& in, long long points, long long trainedLength) {
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kBudget, in);
+  const long long p = points < 0 ? static_cast<long long>(kDefaultBudgetPoints)
+                                 : cli::ownWhole(cli::kBudget, "points", std::to_string(points));
+  const long long trained = trainedLength < 0 ? 0
+                                              : cli::ownWhole(cli::kBudget, "trained-length",
+                                                              std::to_string(trainedLength));
+  return idBudgetReport(sceneIdBudget(r.scene, r.modelMaxPositions, trained, std::size_t(p)),
+                        BudgetFormat::Json);
 }
 
 py::dict optionNames() {
@@ -584,7 +602,7 @@ PYBIND11_MODULE(_ropescope, m) {
   });
   py::class_<Inputs>(m, "Inputs")
       .def(py::init(&inputsOf), py::arg("args"), py::arg("scene") = py::none(),
-           py::arg("tokens") = py::none(), py::arg("model") = "");
+           py::arg("tokens") = py::none(), py::arg("model") = "", py::arg("tokens_path") = "");
   py::class_<CheckResult>(m, "IdsCheck",
                           "The verdict of check_ids: true when the dump equals get_rope_index "
                           "under a rule set checked; str() is what `ropescope check-ids` prints.")
@@ -618,6 +636,7 @@ PYBIND11_MODULE(_ropescope, m) {
   });
   m.def("attention", &attention);
   m.def("rotary", &rotary);
+  m.def("budget", &budget);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

@@ -10,8 +10,8 @@ namespace ropescope::python {
 cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::ExtraOptions& extra,
                           std::vector<std::string>* positional) {
   std::vector<std::string> args = in.args;
-  if (in.tokensJson) {
-    // The CLI reads --tokens from a file; here the processor output is in memory. The same
+  if (in.hasTokens()) {
+    // The CLI reads --tokens from a file; here the processor output may be in memory. The same
     // steps in the same order: the model, its scene, the token layout, then the options.
     if (in.model.empty())
       throw InputError(
@@ -30,12 +30,14 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
       }
     const ModelConfig model = readModelConfig(in.model, layerType);
     Scene base = applyModel(defaultScene(), model);
-    const TokenInput tokens = tokensFromJson(*in.tokensJson, "tokens");
+    const TokenInput tokens = in.tokensPath.empty() ? tokensFromJson(*in.tokensJson, "tokens")
+                                                    : readTokensFile(in.tokensPath);
     base.layout = layoutFromTokens(tokens, model);
     cli::Request r = cli::parseArguments(command, args, extra, &base, positional);
     r.tokenIds.assign(tokens.inputIds.begin(), tokens.inputIds.end());
     r.tokenKept = tokens.kept;
     r.model = in.model;
+    r.modelMaxPositions = model.maxPositionEmbeddings;
     return r;
   }
   if (!in.model.empty()) {

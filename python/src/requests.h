@@ -16,6 +16,8 @@ struct Inputs {
   std::optional<std::string> sceneJson;   // scene= as a dict, in scene-file JSON
   std::optional<std::string> tokensJson;  // tokens= (a processor output) as tokens-file JSON
   std::string model;                      // model= NAME|DIR, "" when not given
+  std::string tokensPath;                 // tokens= a tokens file (.json, .npz), "" when not
+  bool hasTokens() const { return tokensJson.has_value() || !tokensPath.empty(); }
 };
 
 // Throws InputError with the CLI's one-line message for any bad input.

@@ -1,8 +1,10 @@
 """The Python module against the golden vectors and closed forms (python/tests/reference.py).
 Run on the build tree (PYTHONPATH=build/python) and on an installed tree (tests/install)."""
 
+import io
 import json
 import os
+import zipfile
 import threading
 
 import numpy as np
@@ -214,7 +216,7 @@ def test_other_bad_arguments_are_value_errors(tmp_path):
         ropescope.attention(np.ones((3, 8), complex), np.ones((3, 8)), layout="t3", head_dim=8)
     with pytest.raises(ValueError, match=r"is a folder"):
         ropescope.load_scene(tmp_path)
-    with pytest.raises(ValueError, match=r"^tokens file .*No such file"):
+    with pytest.raises(ValueError, match=r"^tokens file .*none.json\" does not exist"):
         ropescope.ids(model="qwen2.5-vl-7b", tokens=tmp_path / "none.json")
     inputs = {"input_ids": np.array([INPUT_IDS]), "attention_mask": np.array([MASK]),
               "image_grid_thw": np.array([[1, 4, 6]], dtype=float)}
@@ -361,6 +363,29 @@ def test_bad_input_is_a_value_error_with_the_cli_message():
         ropescope.ptd("t3")
     with pytest.raises(ValueError, match=r"^base must be a finite number in \(1, 1e12\]"):
         ropescope.decay(base=0.5)
+
+
+def test_long_layouts_and_hostile_sizes(tmp_path):
+    # Past the old 262,144-token constant: a million-token video's ids, exact at both ends.
+    ids = ropescope.ids("t1000,v1000x32x32,t1000", design="mrope")
+    assert ids.shape == (1026000, 3)
+    np.testing.assert_array_equal(ids[999], [999, 999, 999])
+    last = 1000 + max(2 * 999, 31)  # the walk's maximum after the video, then one more
+    np.testing.assert_array_equal(ids[-1], [last + 1000] * 3)
+    # Hostile sizes are refused at once, in one line, before anything is allocated.
+    with pytest.raises(ValueError, match=r"text length must be 1\.\.2147483647 \(got 4294967296\)"):
+        ropescope.ids("t4294967296")
+    with pytest.raises(ValueError, match=r"video sizes must be 1\.\.4096 \(got 1000000\)"):
+        ropescope.ids("v1000000x32x32")
+    # A processor output whose input_ids claim 10^9 tokens: the .npz header alone is read.
+    header = {"descr": "<i8", "fortran_order": False, "shape": (1, 1000000000)}
+    entry = io.BytesIO()
+    np.lib.format.write_array_header_1_0(entry, header)
+    path = tmp_path / "claims.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("input_ids.npy", entry.getvalue() + bytes(24))
+    with pytest.raises(ValueError, match=r"truncated: the shape needs 8000000000 data bytes"):
+        ropescope.ids(model="qwen2.5-vl-7b", tokens=str(path))
 
 
 def test_scenes_round_trip(tmp_path):

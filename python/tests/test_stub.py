@@ -17,7 +17,7 @@ STUB = os.path.join(os.path.dirname(ropescope.__file__), "__init__.pyi")
 COMMANDS = {"ids": ("ids", ()), "ptd": ("ptd", ()), "bias_spread": ("bias", ()),
             "decay": ("decay", ()), "decay_axes": ("decay", ("axis", "direction")),
             "freqs": ("freqs", ()), "grid": ("grid", ()), "attention": ("attention", ()),
-            "rotary": ("rotary", ()),
+            "rotary": ("rotary", ()), "budget": ("budget", ()),
             "scene": ("ids", ()), "compare": ("ptd", ("from", "to")),
             "profile": ("bias", ("from", "to"))}
 

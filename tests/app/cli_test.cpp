@@ -7,6 +7,7 @@
 
 #include "cli_harness.h"
 
+#include "ropescope/npy.h"
 #include "ropescope/position_design.h"
 
 namespace fs = std::filesystem;
@@ -73,6 +74,40 @@ TEST(Cli, IdsReadBackBitExact) {
     for (int a = 0; a < 3; ++a) EXPECT_EQ(j["tokens"][i]["id"][a].get<double>(), ids.ids[i][a]);
   EXPECT_EQ(j["rope_delta"].get<double>(), ids.ropeDelta);
   EXPECT_EQ(j["design"], "circle");
+}
+
+// --out FILE.npy (or --format npy) writes the ids as an [N, 3] float64 array, the same numbers
+// as the JSON; an array format is refused for the table commands.
+TEST(Cli, IdsAsNpyAndStreamedJsonAgree) {
+  const fs::path npy = workDir() / "ids.npy";
+  fs::remove(npy);
+  const char* spec = "t2,v3x2x2,t1,i2x3";
+  const ProcessResult w =
+      runCli({"ids", "--layout", spec, "--design", "videorope", "--out", npy.string()});
+  ASSERT_EQ(w.status, 0) << w.err;
+  const ropescope::NpyNumbers a = ropescope::readNpyNumbers(npy.string());
+  const auto ids = ropescope::findDesign("videorope").ids(ropescope::parseLayoutSpec(spec), {});
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{ids.size(), 3}));
+  EXPECT_EQ(a.dtype, "<f8");
+  const json j = json::parse(runCli({"ids", "--layout", spec, "--design", "videorope"}).out);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(a.data[3 * i + k], ids.ids[i][k]) << i;
+      EXPECT_EQ(j["tokens"][i]["id"][k].get<double>(), ids.ids[i][k]) << i;
+    }
+  // JSON keeps doubles as doubles (Python's json reads floats, as before): "1.0", not "1".
+  EXPECT_NE(runCli({"ids", "--layout", "t2"}).out.find("\"id\": [1.0, 1.0, 1.0]"),
+            std::string::npos);
+  // The CSV of --format csv --out x.npy is CSV: the format given wins over the extension.
+  const ProcessResult c =
+      runCli({"ids", "--layout", "t1", "--format", "csv", "--out", npy.string()});
+  ASSERT_EQ(c.status, 0) << c.err;
+  std::ifstream in(npy);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}),
+            "index,modality,segment,frame,row,col,t,h,w\n0,text,0,,,,0,0,0\n");
+  expectBadInput({"ptd", "--layout", "t2,i2x2", "--format", "npy"},
+                 "--format npy writes an array, the ids listing only (ptd writes json or csv)");
+  expectBadInput({"decay", "--format", "npy"}, "ids listing only");
 }
 
 TEST(Cli, DecayBiasAndFreqs) {
@@ -163,8 +198,12 @@ TEST(Cli, SceneFilesAndOutFiles) {
 TEST(Cli, BadLayoutsExitTwoWithOneLine) {
   for (const char* spec : {"i0x3", "t-1", "i3x", "q4", "", "t1,", "t1,,i2x2", "v1x2"})
     expectBadInput({"ptd", "--layout", spec}, "layout");
-  expectBadInput({"ptd", "--layout", "t262145"}, "1..262144");
-  expectBadInput({"ptd", "--layout", "v64x64x65"}, "more than 262144 tokens");
+  expectBadInput({"ptd", "--layout", "t2147483648"}, "1..2147483647");
+  setenv("ROPESCOPE_MEMORY_LIMIT", "1T", 1);  // the child's memory: the index ceiling speaks
+  expectBadInput({"ptd", "--layout", "t2147483647,t1"}, "more than ropescope can index");
+  setenv("ROPESCOPE_MEMORY_LIMIT", "1M", 1);  // 4096 tokens: the memory speaks
+  expectBadInput({"ids", "--layout", "t4000,i10x10"}, "needs about");
+  unsetenv("ROPESCOPE_MEMORY_LIMIT");
   expectBadInput({"ptd"}, "needs --layout");
 }
 

@@ -1,9 +1,14 @@
 // Layout spec parsing: valid forms round-trip; every malformed form is refused with a message
 // that names the item and the accepted form.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 #include "ropescope/errors.h"
 #include "ropescope/layout.h"
+#include "ropescope/memory_limit.h"
 
 using namespace ropescope;
 
@@ -54,17 +59,17 @@ TEST_P(LayoutSpecErrors, RefusedWithOneLineMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Malformed, LayoutSpecErrors,
     ::testing::Values(
-        BadSpec{"i0x3", "1..4096"}, BadSpec{"t-1", "text length must be 1..262144 (got -1)"},
+        BadSpec{"i0x3", "1..4096"}, BadSpec{"t-1", "text length must be 1..2147483647 (got -1)"},
         BadSpec{"i3x", "missing number"}, BadSpec{"q4", "unknown segment kind"},
         BadSpec{"", "empty"}, BadSpec{"   ", "empty"}, BadSpec{"t1,", "trailing comma"},
         BadSpec{",t1", "empty item"}, BadSpec{"t1,,t2", "empty item"},
         BadSpec{"i3x3x3", "rows x cols"}, BadSpec{"v2x2", "frames x rows x cols"},
-        BadSpec{"t0", "1..262144"}, BadSpec{"t1.5", "not a whole number"},
+        BadSpec{"t0", "1..2147483647"}, BadSpec{"t1.5", "not a whole number"},
         BadSpec{"tx", "missing number"},
         BadSpec{"t99999999999999999999",
-                "too large (lengths are 1..262144 tokens, image and video sides 1..4096)"},
-        BadSpec{"i5000x1", "1..4096"}, BadSpec{"v4096x4096x4096", "more than 262144"},
-        BadSpec{"t200000,t100000", "more than 262144"},
+                "too large (lengths are 1..2147483647 tokens, image and video sides 1..4096)"},
+        BadSpec{"i5000x1", "1..4096"},
+        BadSpec{"v4096x4096x4096", "68,719,476,736 tokens: more than ropescope can index"},
         BadSpec{"i-3x3", "image sides must be 1..4096 (got -3)"},
         BadSpec{"\xEF\xBD\x94"
                 "5",
@@ -85,4 +90,66 @@ TEST(LayoutValidation, RefusesLayoutsBuiltInCode) {
   EXPECT_THROW(validateLayout(Layout{{Segment::image(0, 3)}}), InputError);
   EXPECT_THROW(validateLayout(Layout{{Segment::text(-4)}}), InputError);
   EXPECT_NO_THROW(validateLayout(Layout{{Segment::text(4), Segment::video(2, 3, 3)}}));
+}
+
+// The size limit is the machine's memory (ROPESCOPE_MEMORY_LIMIT stands in for it here), not a
+// constant: one line with the size, the memory it needs, what there is and what to do.
+TEST(LayoutSpec, SizeLimitIsTheMachinesMemory) {
+  struct Limit {
+    explicit Limit(const char* v) { setenv("ROPESCOPE_MEMORY_LIMIT", v, 1); }
+    ~Limit() { unsetenv("ROPESCOPE_MEMORY_LIMIT"); }
+  };
+  {
+    const Limit one("1M");  // 1 MiB / 256 bytes a token = 4096 tokens
+    EXPECT_EQ(maxTokensInMemory(), 4096u);
+    EXPECT_EQ(parseLayoutSpec("t96,i40x100").tokenCount(), 4096u);
+    try {
+      parseLayoutSpec("t97,i40x100");
+      ADD_FAILURE() << "4097 tokens in 1 MiB";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(e.field(), "layout");
+      for (const char* part :
+           {"layout has 4,097 tokens", "needs about 1.00 MiB", "256 bytes a token",
+            "has 1.00 MiB available", "at most 4,096 tokens", "ROPESCOPE_MEMORY_LIMIT"})
+        EXPECT_NE(m.find(part), std::string::npos) << part << " in: " << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos);
+    }
+    // A scene's layout goes through the same check.
+    Layout l;
+    l.segments = {Segment::text(5000)};
+    EXPECT_THROW(validateLayout(l), InputError);
+  }
+  {
+    const Limit big("1T");  // more than ropescope can index: the ceiling speaks
+    try {
+      parseLayoutSpec("t2000000000,t2000000000");
+      ADD_FAILURE() << "4e9 tokens";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(
+                    "layout has 4,000,000,000 tokens: more than ropescope can index "
+                    "(1..2,147,483,647 tokens"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  {
+    const Limit two("2G");  // 2^22 tokens and more fit in 2 GiB
+    EXPECT_EQ(parseLayoutSpec("t1000,v1024x32x128,t1000").tokenCount(), 4196304u);
+  }
+  // Without the override: the kernel's figure, read once (some memory, at most the machine's).
+  const std::uint64_t measured = availableMemoryBytes();
+  EXPECT_GT(measured, std::uint64_t{16} << 20);
+  EXPECT_LE(measured, static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                          static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE)));
+  EXPECT_EQ(maxTokensInMemory(),
+            std::min<std::uint64_t>(measured / kBytesPerToken, kMaxLayoutTokens));
+}
+
+TEST(MemoryLimit, FormatsBytesInBinaryUnits) {
+  EXPECT_EQ(formatBytes(512), "512 bytes");
+  EXPECT_EQ(formatBytes(1024), "1.00 KiB");
+  EXPECT_EQ(formatBytes(1536ull << 20), "1.50 GiB");
+  EXPECT_EQ(formatBytes(21474836480ull + (400ull << 20)), "20.4 GiB");
+  EXPECT_EQ(formatBytes(256ull << 20), "256 MiB");
 }

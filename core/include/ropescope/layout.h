@@ -104,9 +104,10 @@ struct Segment {
   bool operator==(const Segment&) const = default;
 };
 
-// Largest layout accepted anywhere (tokens in total). Above it every input path refuses the
-// layout: O(N_text * N_visual) metrics would otherwise run for hours.
-inline constexpr std::size_t kMaxLayoutTokens = 262144;
+// Most tokens ropescope can index (a segment's length and a token's grid cell are int): the
+// ceiling of a text or audio run. Below it a layout's size is limited by the machine's memory
+// (memory_limit.h: checkTokensFit), which every input path asks before it allocates.
+inline constexpr std::size_t kMaxLayoutTokens = 2147483647;
 // Largest single grid side (LLM tokens) accepted in a segment.
 inline constexpr int kMaxGridSide = 4096;
 

@@ -39,6 +39,10 @@ struct ModelConfig {
   // when one rope block serves every layer.
   std::vector<std::string> layerTypes;
   std::string layerType;
+  // text_config.max_position_embeddings (or the top level's): the context the checkpoint was
+  // built for; 0 when the config does not say. The id budget's trained length when the rope
+  // block names no original length (id_budget.h trainedLengthOf).
+  long long maxPositionEmbeddings = 0;
   std::string source;  // the folder read, or "shipped: NAME"
   bool operator==(const ModelConfig&) const = default;
 };

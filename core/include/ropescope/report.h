@@ -2,7 +2,9 @@
 // Doubles are written shortest-round-trip so they read back bit-exact.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ropescope/frequency_plan.h"
@@ -13,8 +15,10 @@
 
 namespace ropescope {
 
-enum class TableFormat { Json, Csv };
-TableFormat parseTableFormat(const std::string& name);  // "json" | "csv", throws InputError
+// Npy: an array report as a .npy file (ids: [N, 3] float64 t, h, w); the table reports are
+// json or csv only (the CLI refuses npy for them).
+enum class TableFormat { Json, Csv, Npy };
+TableFormat parseTableFormat(const std::string& name);  // "json" | "csv" | "npy", InputError
 
 // Shortest decimal that reads back to the same double ("nan"/"inf" never occur in results).
 std::string formatDouble(double v);
@@ -23,13 +27,20 @@ std::string formatDouble(double v);
 // column of whole numbers reads back with int()), anything else as formatDouble.
 std::string csvNumber(double v);
 
-std::string idsReport(const PositionIds& ids, TableFormat f);
 // What each token of a model's token sequence is (ids --tokens): its token id and role ("text",
 // "special", "timestamp", "image", "video"); the listing gains token_id and role columns.
 struct TokenLabel {
   long long tokenId = -1;
   std::string role;
 };
+// Receives a long report piece by piece (about 1 MiB at a time), in order.
+using ReportSink = std::function<void(std::string_view)>;
+// The ids listing (ids_report.cpp): JSON with one token per line, CSV with one row per token, or
+// the [N, 3] float64 .npy of (t, h, w). Written to `sink` as it is formatted, so a listing of
+// millions of tokens is never held whole.
+void writeIdsReport(const PositionIds& ids, TableFormat f, const std::vector<TokenLabel>& labels,
+                    const ReportSink& sink);
+std::string idsReport(const PositionIds& ids, TableFormat f);  // the same, as one string
 std::string idsReport(const PositionIds& ids, TableFormat f, const std::vector<TokenLabel>& labels);
 // The groups the metric ran between (text -> visual by default) are named in the JSON ("from",
 // "to"); the CSV's first column is "<from>_index" and "token" the from-token's index.

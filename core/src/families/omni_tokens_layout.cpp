@@ -7,6 +7,7 @@
 #include <set>
 
 #include "ropescope/errors.h"
+#include "ropescope/memory_limit.h"
 #include "ropescope/tokens_file.h"
 
 namespace ropescope {
@@ -164,7 +165,7 @@ Layout omniLayoutFromTokens(const TokenInput& in, const ModelConfig& model, Grid
       int rows = 0, cols = 0;
       llm(g, "video " + std::to_string(nextVideo), rows, cols);
       const std::size_t want = static_cast<std::size_t>(rows) * cols * g[0];
-      if (want > kMaxLayoutTokens || j - pos < want)
+      if (want > maxTokensInMemory() || j - pos < want)
         fail("video " + std::to_string(nextVideo) + " (video_grid_thw[" +
              std::to_string(nextVideo) + "] = " + gridThwText(g) + "): " + std::to_string(want) +
              " tokens expected, input_ids hold " + std::to_string(j - pos));

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "ropescope/errors.h"
+#include "ropescope/memory_limit.h"
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
 
@@ -46,8 +47,12 @@ constexpr const char* kKeys[] = {"input_ids",
                                  "video_second_per_grid",  // the omni processors' name
                                  "feature_attention_mask",
                                  "audio_feature_lengths"};
-// Values read per key at most: a batch of one sequence of kMaxLayoutTokens, with room.
-constexpr std::size_t kMaxValues = 4 * kMaxLayoutTokens;
+// Values read per key at most: a batch of one sequence as long as this machine's memory takes
+// (memory_limit.h), with room; a file claiming more is refused before it is read further.
+std::size_t maxValues() {
+  static const std::size_t most = static_cast<std::size_t>(4 * maxTokensInMemory());
+  return most;
+}
 
 class Reader final : public nlohmann::json_sax<TokensJson> {
  public:
@@ -146,10 +151,10 @@ class Reader final : public nlohmann::json_sax<TokensJson> {
       ++level_.back();
       numbers_.back() = true;
     }
-    if (current_->values.size() >= kMaxValues)
-      fail(what_ + ": \"" + key_ + "\" holds more than " + std::to_string(kMaxValues) +
-           " numbers (limit; ropescope takes up to " + std::to_string(kMaxLayoutTokens) +
-           " tokens)");
+    if (current_->values.size() >= maxValues())
+      fail(what_ + ": \"" + key_ + "\" holds more than " + std::to_string(maxValues()) +
+           " numbers (limit: this machine's memory takes layouts of up to " +
+           std::to_string(maxTokensInMemory()) + " tokens)");
     current_->values.push_back(v);
     current_->integral = current_->integral && integral;
     return true;
@@ -251,9 +256,7 @@ TokenRows assemble(std::map<std::string, Tensor>& found, const std::string& what
       if (!types.empty()) in.mmTokenTypes.push_back(static_cast<int>(types[b][i]));
     }
     if (in.inputIds.empty()) fail(what + ":" + row + " no tokens (input_ids empty or all padding)");
-    if (in.inputIds.size() > kMaxLayoutTokens)
-      fail(what + ":" + row + " " + std::to_string(in.inputIds.size()) + " tokens (limit " +
-           std::to_string(kMaxLayoutTokens) + ")");
+    checkTokensFit(in.inputIds.size(), what + ":" + row);
   }
   TokenInput in;  // the batch's grids, given to every row
   if (auto it = found.find("image_grid_thw"); it != found.end())
@@ -366,7 +369,7 @@ TokenRows readTokenRows(const std::string& path) {
          "them)");
   if (std::filesystem::path(path).extension() == ".npz") {
     std::map<std::string, Tensor> found;
-    for (auto& [key, a] : readNpzNumbers(path, what)) {
+    for (auto& [key, a] : readNpzNumbers(path, "tokens file")) {
       if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) continue;
       Tensor t;
       t.shape = a.shape;
@@ -567,9 +570,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
           fail("tokens: " + block + ": " + std::to_string(g[0]) +
                " frames do not pair into the temporal merge " + std::to_string(tm));
         const long long frames = g[0] / tm;
-        if (frames * rows * cols > static_cast<long long>(kMaxLayoutTokens))
-          fail("tokens: " + block + " is larger than " + std::to_string(kMaxLayoutTokens) +
-               " tokens");
+        checkTokensFit(static_cast<std::uint64_t>(frames * rows * cols), "tokens: " + block);
         v.seg = Segment::video(static_cast<int>(frames), rows, cols);
         expected = frames * rows * cols;
         ++nextVideo;

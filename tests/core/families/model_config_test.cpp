@@ -16,6 +16,7 @@
 #include "ropescope/position_design.h"
 #include "ropescope/tokens_file.h"
 #include "temp_dir.h"
+#include "test_util.h"
 
 using namespace ropescope;
 
@@ -526,6 +527,20 @@ TEST(ModelConfig, TheFamilyChoosesTheResizeRuleAndTheSceneKeepsIt) {
   EXPECT_NE(text.find("\"resize_rule\": \"glm4v\""), std::string::npos) << text;
   EXPECT_EQ(sceneFromJson(text).imageGrid, s.imageGrid);
   EXPECT_EQ(sceneToJson(defaultScene()).find("resize_rule"), std::string::npos);
+}
+
+// max_position_embeddings, the id budget's trained length where the rope block names no
+// original length: from text_config or the top level, 0 where the config does not say.
+TEST(ModelConfig, MaxPositionEmbeddingsIsReadWhereTheConfigHasIt) {
+  EXPECT_EQ(readModelConfig("qwen3-vl-8b").maxPositionEmbeddings, 262144);         // text_config
+  EXPECT_EQ(readModelConfig("qwen2.5-vl-yarn-7b").maxPositionEmbeddings, 128000);  // top level
+  EXPECT_EQ(readModelConfig("qwen3.5-yarn-0.8b").maxPositionEmbeddings, 1010000);
+  EXPECT_EQ(readModelConfig("qwen2.5-vl-7b").maxPositionEmbeddings, 0);
+  EXPECT_NE(test::messageOf([] {
+              modelConfigFromJson(R"({"model_type": "llama", "rope_theta": 10000,
+                                      "head_dim": 64, "max_position_embeddings": 0})");
+            }).find("max_position_embeddings"),
+            std::string::npos);
 }
 
 // A user's-eye report: File -> Open model kept the pictures on the old model's grid (castle.png

@@ -1,0 +1,171 @@
+// The id budget as text, JSON or CSV (id_budget_report.h).
+#include "ropescope/id_budget_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "ropescope/errors.h"
+
+namespace ropescope {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A number for a person: whole numbers in digits, others to 6 significant digits.
+std::string shown(double v) {
+  const std::string whole = csvNumber(v);
+  if (whole.find_first_of(".e") == std::string::npos) return whole;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string shownOr(const std::optional<double>& v, const std::string& why) {
+  return v ? shown(*v) : "n/a (" + why + ")";
+}
+
+json orNull(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+std::string trainedText(const IdBudget& b) {
+  return b.trained.known() ? std::to_string(b.trained.tokens) + " (" + b.trained.source + ")"
+                           : "n/a (" + b.trained.reason + ")";
+}
+
+std::string textReport(const IdBudget& b) {
+  std::string s = "id budget of design " + b.design + ": " + std::to_string(b.tokens) + " tokens\n";
+  s += "  largest id        " + shown(b.largestId) + " (t " + shown(b.maxId[0]) + ", h " +
+       shown(b.maxId[1]) + ", w " + shown(b.maxId[2]) + ")\n";
+  s += "  ids per token     " + shown(b.growth) + " ((largest id + 1) / tokens)\n";
+  s += "  rope_deltas       " + shown(b.ropeDelta) + " (largest id + 1 - tokens)\n";
+  s += "  trained length    " + trainedText(b) + "\n";
+  s += "\n  axis   min id      max id      distance    / trained   pairs  outside  share\n";
+  for (const AxisBudget& a : b.axes) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-6s %-11s %-11s %-11s %-11s %-6d %-8s %s\n",
+                  axisName(a.axis), shown(a.minId).c_str(), shown(a.maxId).c_str(),
+                  shown(a.distance).c_str(), a.ratio ? shown(*a.ratio).c_str() : "n/a", a.pairs,
+                  a.share ? std::to_string(a.outsidePairs.size()).c_str() : "n/a",
+                  a.share ? shown(*a.share).c_str() : "n/a");
+    s += line;
+  }
+  for (const AxisBudget& a : b.axes)
+    if (!a.share && b.trained.known())
+      s += "  " + std::string(axisName(a.axis)) + ": share n/a (" + a.shareUndefined + ")\n";
+  s += "  (outside: pairs whose angle at the distance passes the largest angle seen in training\n"
+       "   and that never turned a whole period in training; docs/math.md, \"The id budget\")\n\n";
+  if (b.switchLength > 0) {
+    s += "  dynamic switch    seq_len > " + std::to_string(b.switchLength) + " (" + b.switchFrom +
+         "): ";
+    s += b.switchToken ? "passed at token " + std::to_string(*b.switchToken) + "\n"
+                       : "not passed (largest id + 1 = " + shown(b.largestId + 1.0) + ")\n";
+  } else {
+    s += "  dynamic switch    n/a (" + b.trained.reason + ")\n";
+  }
+  const std::string why = b.trained.reason;
+  s += "  YaRN factor       " + shownOr(b.yarnFactorFromIds, why) +
+       " from the ids ((largest id + 1) / trained length)\n";
+  s += "                    " + shownOr(b.yarnFactorFromTokens, why) +
+       " from the tokens (tokens / trained length)\n";
+  if (b.ropeFactor) {
+    s += "  rope " + b.ropeType + " factor " + shown(*b.ropeFactor);
+    if (b.ropeCovers)
+      s += ": factor x trained length = " +
+           shown(*b.ropeFactor * static_cast<double>(b.trained.tokens)) +
+           (*b.ropeCovers ? " >= " : " < ") + "largest id + 1 = " + shown(b.largestId + 1.0) +
+           (*b.ropeCovers ? " (covers the ids)\n" : " (does not cover the ids)\n");
+    else
+      s += "\n";
+  }
+  return s;
+}
+
+std::string csvReport(const IdBudget& b) {
+  std::string s = "tokens,max_t,max_h,max_w,largest_id\n";
+  for (std::size_t i = 0; i < b.curveTokens.size(); ++i)
+    s += std::to_string(b.curveTokens[i]) + ',' + csvNumber(b.curveMax[i][0]) + ',' +
+         csvNumber(b.curveMax[i][1]) + ',' + csvNumber(b.curveMax[i][2]) + ',' +
+         csvNumber(b.curveLargest[i]) + '\n';
+  return s;
+}
+
+std::string jsonReport(const IdBudget& b) {
+  json axes = json::array();
+  for (const AxisBudget& a : b.axes) {
+    json row = {{"axis", axisName(a.axis)},
+                {"min_id", a.minId},
+                {"max_id", a.maxId},
+                {"distance", a.distance},
+                {"ratio", orNull(a.ratio)},
+                {"pairs", a.pairs},
+                {"outside_pairs", a.share ? json(a.outsidePairs) : json(nullptr)},
+                {"share_outside", orNull(a.share)}};
+    if (!a.share) row["share_undefined"] = a.shareUndefined;
+    axes.push_back(std::move(row));
+  }
+  json curve = {{"tokens", b.curveTokens}};
+  for (int a = 0; a < 3; ++a) {
+    std::vector<double> col;
+    col.reserve(b.curveMax.size());
+    for (const Id3& m : b.curveMax) col.push_back(m[a]);
+    curve[std::string("max_") + axisName(static_cast<Axis>(a))] = col;
+  }
+  curve["largest_id"] = b.curveLargest;
+  json trained = b.trained.known()
+                     ? json{{"tokens", b.trained.tokens}, {"source", b.trained.source}}
+                     : json{{"tokens", nullptr}, {"undefined", b.trained.reason}};
+  json dynamic = b.switchLength > 0
+                     ? json{{"switch_length", b.switchLength},
+                            {"from", b.switchFrom},
+                            {"switched", b.switchToken.has_value()},
+                            {"switch_token", b.switchToken ? json(*b.switchToken) : json(nullptr)}}
+                     : json{{"switch_length", nullptr}, {"undefined", b.trained.reason}};
+  json yarn = {{"factor_from_ids", orNull(b.yarnFactorFromIds)},
+               {"factor_from_tokens", orNull(b.yarnFactorFromTokens)},
+               {"convention", "(largest id + 1) / trained length; tokens / trained length"}};
+  if (!b.trained.known()) yarn["undefined"] = b.trained.reason;
+  json rope = b.ropeType.empty()
+                  ? json(nullptr)
+                  : json{{"type", b.ropeType},
+                         {"factor", orNull(b.ropeFactor)},
+                         {"covers", b.ropeCovers ? json(*b.ropeCovers) : json(nullptr)}};
+  const json out = {{"design", b.design},
+                    {"tokens", b.tokens},
+                    {"largest_id", b.largestId},
+                    {"max_id", {b.maxId[0], b.maxId[1], b.maxId[2]}},
+                    {"min_id", {b.minId[0], b.minId[1], b.minId[2]}},
+                    {"rope_deltas", b.ropeDelta},
+                    {"ids_per_token", b.growth},
+                    {"trained_length", trained},
+                    {"axes", axes},
+                    {"dynamic", dynamic},
+                    {"yarn", yarn},
+                    {"rope", rope},
+                    {"curve", curve}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace
+
+BudgetFormat parseBudgetFormat(const std::string& name) {
+  if (name == "text") return BudgetFormat::Text;
+  if (name == "json") return BudgetFormat::Json;
+  if (name == "csv") return BudgetFormat::Csv;
+  throw InputError("--format must be text, json or csv (got \"" + name + "\")", "format");
+}
+
+std::string idBudgetReport(const IdBudget& budget, BudgetFormat format) {
+  switch (format) {
+    case BudgetFormat::Json:
+      return jsonReport(budget);
+    case BudgetFormat::Csv:
+      return csvReport(budget);
+    case BudgetFormat::Text:
+      break;
+  }
+  return textReport(budget);
+}
+
+}  // namespace ropescope
