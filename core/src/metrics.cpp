@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "bias_product_blocks.h"
 #include "kernels/bias_absdev.h"
 #include "kernels/bias_gemm.h"
 #include "kernels/metric_kernels.h"
@@ -543,6 +544,23 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
   const detail::MetricKernels& kern = detail::metricKernels();
   const detail::BiasGemmFn gemm = detail::biasGemm();
   const double nVis = static_cast<double>(vis.size());
+  // Every block a whole grid and one of them a long video: its deviation from sorted row + col
+  // sums, once per frame, instead of token by token (bias_product_blocks.h).
+  std::array<int, 3> slotOf{-1, -1, -1};  // t, h, w: position in axes, -1 without pairs
+  std::vector<detail::ProductBlock> products;
+  if (!used[3]) {
+    std::array<const std::uint32_t*, 3> axisIndex{};
+    for (std::size_t a = 0, ai = 0; a < 3; ++a)
+      if (used[a]) {
+        slotOf[a] = static_cast<int>(ai);
+        axisIndex[a] = axes[ai++].index.data();
+      }
+    products = detail::productBlocks(ids, vis, axisIndex);
+    if (std::none_of(products.begin(), products.end(), [](const detail::ProductBlock& b) {
+          return b.frames >= detail::kSortedFrames;
+        }))
+      products.clear();
+  }
 
   r.perText.resize(text.size());
   r.meanBias.resize(text.size());
@@ -558,7 +576,7 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
     std::vector<double> b(vis.size());
     std::vector<std::vector<double>> local(axes.size());
     std::vector<std::vector<double>> chunkLut(axes.size());
-    std::vector<double> x, positions;
+    std::vector<double> x, positions, scratch;
     const double* lut[4] = {};
     const std::uint32_t* idx[4] = {};
     for (std::size_t ai = 0; ai < axes.size(); ++ai) idx[ai] = axes[ai].index.data();
@@ -596,6 +614,15 @@ BiasResult biasSpreadIndexed(const PositionIds& ids, const PairTable& pairs,
           }
           lut[ai] = chunkLut[ai].data() + c * rows;
         }
+      }
+      if (!products.empty()) {
+        std::array<const double*, 3> byAxis{};
+        for (int a = 0; a < 3; ++a) byAxis[a] = slotOf[a] < 0 ? nullptr : lut[slotOf[a]];
+        const double mean = detail::productBlocksSum(products, byAxis, base) / nVis;
+        r.meanBias[t] = mean;
+        r.perText[t] =
+            detail::productBlocksAbsDeviation(products, byAxis, base, mean, scratch) / nVis;
+        continue;
       }
       const int nAxes = static_cast<int>(axes.size());
       const double mean =

@@ -2,7 +2,8 @@
 the designs' parameter table: the ranges `ropescope COMMAND --help` prints, appended to each
 function's docstring, never written a second time here."""
 
-# The command line's own options (what it prints and where): a function returns its result.
+# The command line's own options (what it prints and where, its progress lines on stderr): a
+# function returns its result.
 COMMAND_LINE_ONLY = {"help", "out", "format", "progress"}
 
 

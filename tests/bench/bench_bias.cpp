@@ -10,6 +10,7 @@
 #include "../../core/src/kernels/bias_gemm.h"
 #include "bench_common.h"
 #include "bias_prototype.h"
+#include "large_layouts.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
 
@@ -103,6 +104,16 @@ int check(const std::string& outDir) {
   return 0;
 }
 
+// The 1M-token long video, case (A) of the PTD-at-scale targets: ids built, then the spread.
+void longVideo(benchmark::State& state, int threads) {
+  const ropescope::PairTable pairs = ropescope::resolvePairs(biasSpec());
+  for (auto _ : state) {
+    const ropescope::PositionIds ids = rb::mropeIdsUnlimited(rb::kLongVideoLayout);
+    const ropescope::BiasResult r = ropescope::biasSpread(ids, pairs, threads);
+    benchmark::DoNotOptimize(r.spread);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +125,11 @@ int main(int argc, char** argv) {
           std::string(design), threads)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
+  for (int threads : {1, 2})
+    benchmark::RegisterBenchmark(
+        ("bias/scale/A-long-video/threads:" + std::to_string(threads)).c_str(), longVideo, threads)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   benchmark::RegisterBenchmark("bias/kernel/gemm-2048x128x2048", gemmKernel)
       ->Unit(benchmark::kMillisecond);
   for (int threads : {1, 2})

@@ -131,7 +131,8 @@ void expectMatchesReference(const PositionIds& ids, GroupPair g, const std::stri
         << what << " text " << t << ": " << fast.perText[t] << " vs " << slow.perText[t];
   }
   double meanOfMeans = 0.0;
-  for (double m : slow.meanDistance) meanOfMeans += m / static_cast<double>(slow.meanDistance.size());
+  for (double m : slow.meanDistance)
+    meanOfMeans += m / static_cast<double>(slow.meanDistance.size());
   EXPECT_LE(relError(fast.ptd, slow.ptd, 1e-3 * meanOfMeans), 1e-12) << what;
 }
 
