@@ -168,15 +168,15 @@ std::optional<CloudFormat> cloudFormatOfPath(const std::string& path) {
 std::array<unsigned char, 3> modalityColour(Modality m) {
   switch (m) {
     case Modality::Image:
-      return {230, 140, 40};
+      return {245, 140, 40};
     case Modality::Video:
-      return {60, 170, 90};
+      return {170, 100, 230};
     case Modality::Audio:
-      return {150, 90, 200};
+      return {30, 190, 200};
     case Modality::Text:
       break;
   }
-  return {110, 130, 160};
+  return {90, 90, 90};
 }
 
 std::string cloudSegmentName(const PositionIds& ids, std::size_t first, std::size_t count) {

@@ -21,8 +21,8 @@ enum class CloudFormat { Ply, Gltf };
 // any other path.
 std::optional<CloudFormat> cloudFormatOfPath(const std::string& path);
 
-// The colour of a modality's points, 0..255 RGB: text grey-blue, image orange, video green,
-// audio purple.
+// The colour of a modality's points, 0..255 RGB: the app's (ui/src/style/modality_colors.h,
+// python/ropescope/_plots.py) for image, video and audio, text dark grey as the figures draw it.
 std::array<unsigned char, 3> modalityColour(Modality m);
 
 // What the run of `count` tokens from `first` (one segment) is called:
