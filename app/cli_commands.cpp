@@ -73,7 +73,9 @@ ReportText commandReport(const Request& r) {
       const PairTable pairs = resolvePairs(r.scene.frequency);
       const auto bound = decayCurve(pairs, r.direction, r.maxDistance,
                                     r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
-      return decayReport(bound, r.format, r.threads);
+      const DiscriminationBound discrimination =
+          discriminationBoundAlong(pairs, r.direction, r.subsetForm);
+      return decayReport(bound, r.format, r.threads, &discrimination);
     }
     case kFreqs: {
       const PairTable pairs = resolvePairs(r.scene.frequency);

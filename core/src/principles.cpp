@@ -53,7 +53,8 @@ Coherence coherenceOf(const PositionIds& ids) {
         b.firstToken = k;
         b.largest = id;
         c.blocks.push_back(b);
-        openBlock = static_cast<int>(c.blocks.size()) - 1;
+        // The first block still waiting for its next text token (blocks may follow each other).
+        if (openBlock < 0) openBlock = static_cast<int>(c.blocks.size()) - 1;
       }
       BlockInterval& b = c.blocks.back();
       for (int a = 0; a < 3; ++a) {

@@ -1,6 +1,7 @@
 // The design-principles verdicts as text or JSON (principles_report.h).
 #include "ropescope/principles_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -153,12 +154,53 @@ json rowJson(const PrinciplesVerdict& v) {
                {"scene_text", checkJson(v.text.sceneText)},
                {"text_only", checkJson(v.text.textOnly)},
                {"tolerance", kTextPriorTolerance}};
-  return {{"label", v.label},       {"design", v.design},     {"plan", v.plan},
-          {"sections", v.sections}, {"coherence", coherence}, {"frequency", frequency},
-          {"text_prior", text}};
+  const std::array<std::string, 3> cells = principlesCells(v);
+  return {{"label", v.label},       {"cells", {cells[0], cells[1], cells[2]}},
+          {"design", v.design},     {"plan", v.plan},
+          {"sections", v.sections}, {"coherence", coherence},
+          {"frequency", frequency}, {"text_prior", text}};
 }
 
 }  // namespace
+
+std::array<std::string, 3> principlesCells(const PrinciplesVerdict& v) {
+  std::array<std::string, 3> out;
+  const Coherence& c = v.coherence;
+  const auto brief = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return std::string(text);
+  };
+  if (c.overlap)
+    out[0] = "text " + std::to_string(c.overlap->textToken) + " <= " + axisName(c.overlap->axis) +
+             " " + brief(c.overlap->visualId);
+  else if (c.smallestInterval)
+    out[0] = "interval " + brief((*c.smallestInterval)[0]) + ", " +
+             brief((*c.smallestInterval)[1]) + ", " + brief((*c.smallestInterval)[2]);
+  else
+    out[0] = "n/a";
+  const FrequencyUse& f = v.frequency;
+  std::optional<double> least;
+  for (const AxisSpectrum& a : f.axes)
+    if (a.judged) least = least ? std::min(*least, a.share) : a.share;
+  char buf[64];
+  if (f.oneIndexShare) {
+    std::snprintf(buf, sizeof buf, "one index %.2f", *f.oneIndexShare);
+    out[1] = buf;
+  } else if (least) {
+    std::snprintf(buf, sizeof buf, "least share %.2f", *least);
+    out[1] = buf;
+  } else {
+    out[1] = "n/a";
+  }
+  if (v.text.textOnly.rotaryDifference) {
+    std::snprintf(buf, sizeof buf, "chord %.2g", *v.text.textOnly.rotaryDifference);
+    out[2] = buf;
+  } else {
+    out[2] = "n/a";
+  }
+  return out;
+}
 
 PrinciplesFormat parsePrinciplesFormat(const std::string& name) {
   if (name == "text") return PrinciplesFormat::Text;

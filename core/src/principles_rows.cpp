@@ -32,4 +32,13 @@ std::vector<PrinciplesVerdict> revisitingVerdicts(const Scene& scene) {
   return out;
 }
 
+std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene) {
+  std::vector<PrinciplesVerdict> rows = revisitingVerdicts(scene);
+  const std::string design = scene.design, plan = scene.frequency.plan;
+  for (const RevisitingRow& row : revisitingRows())
+    if (row.design == design && row.plan == plan) return rows;
+  rows.insert(rows.begin(), principlesVerdict(scene, "scene: " + design + ", " + plan));
+  return rows;
+}
+
 }  // namespace ropescope

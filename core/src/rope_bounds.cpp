@@ -16,10 +16,16 @@ DiscriminationBound discriminationBound(const std::vector<double>& thetas, long 
     out.undefined = "the axis turns with no rotary pair";
     return out;
   }
-  bool rotating = false;
-  for (double t : thetas) rotating = rotating || t != 0.0;
-  if (!rotating) {
+  std::size_t still = 0;  // pairs of frequency 0: each adds 1 at every distance
+  for (double t : thetas) still += t == 0.0 ? 1 : 0;
+  if (still == thetas.size()) {
     out.undefined = "every pair of the axis has frequency 0 (NoPE): the sum never falls";
+    return out;
+  }
+  // The sum is at least still - (pairs - still): never negative when the still pairs are half.
+  if (2 * still >= thetas.size()) {
+    out.undefined = std::to_string(still) + " of the " + std::to_string(thetas.size()) +
+                    " pairs do not turn: the sum never falls below 0";
     return out;
   }
   const std::size_t n = thetas.size();
@@ -51,6 +57,22 @@ DiscriminationBound discriminationBound(const std::vector<double>& thetas, long 
   }
   out.undefined = "the sum stays >= 0 up to distance " + std::to_string(limit);
   return out;
+}
+
+DiscriminationBound discriminationBoundAlong(const PairTable& pairs, const Id3& direction,
+                                             bool subset) {
+  Axis moving = Axis::T;
+  if (subset)
+    for (int a = 0; a < 3; ++a)
+      if (direction[a] != 0.0) moving = static_cast<Axis>(a);
+  std::vector<double> thetas;
+  for (int p = 0; p < pairs.size(); ++p) {
+    const Axis axis = pairs.axis[static_cast<std::size_t>(p)];
+    if (subset && axis != moving) continue;
+    thetas.push_back(pairs.theta[static_cast<std::size_t>(p)] *
+                     std::abs(axisCoordinate(axis, direction)));
+  }
+  return discriminationBound(thetas);
 }
 
 std::vector<int> fullPeriodPairs(const std::vector<double>& thetas, double trainedLength) {

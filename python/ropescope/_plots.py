@@ -104,28 +104,9 @@ def budget(ax, tokens, largest, trained, title):
 VERDICT_COLOURS = {"pass": (120, 190, 120), "fail": (225, 110, 100), "n/a": (200, 200, 200)}
 
 
-def _principle_number(row, principle):
-    """The number a verdict cell shows: coherence the smallest modality interval (or the
-    first overlap), frequency the smallest share of a judged axis, text the largest chord."""
-    p = row[principle]
-    if principle == "coherence":
-        if p["overlap"] is not None:
-            o = p["overlap"]
-            return f"text {o['text_token']} ≤ {o['axis']} {o['visual_id']:g}"
-        i = p["smallest_interval"]
-        return "n/a" if i is None else "interval " + ", ".join(f"{v:g}" for v in i)
-    if principle == "frequency":
-        if p["one_index_share"] is not None:
-            return f"one index {p['one_index_share']:.2f}"
-        shares = [a["share"] for a in p["axes"] if a["judged"]]
-        return "n/a" if not shares else f"min share {min(shares):.2f}"
-    c = p["text_only"]["rotary_difference"]
-    return "n/a" if c is None else f"chord {c:.2g}"
-
-
 def principles(ax, rows, title):
     """One row per design, one column per principle, each cell coloured by its verdict and
-    labelled with the number behind it."""
+    labelled with the number behind it (core's principlesCells, the rows' "cells")."""
     names = ["position coherence", "frequency use", "textual prior"]
     keys = ("coherence", "frequency", "text_prior")
     n = len(rows)
@@ -136,7 +117,7 @@ def principles(ax, rows, title):
             ax.add_patch(_patch(j, y, rgb(VERDICT_COLOURS.get(verdict, (200, 200, 200)))))
             ax.text(j + 0.5, y + 0.62, verdict, ha="center", va="center", fontsize="small",
                     weight="bold")
-            ax.text(j + 0.5, y + 0.3, _principle_number(row, key), ha="center", va="center",
+            ax.text(j + 0.5, y + 0.3, row["cells"][j], ha="center", va="center",
                     fontsize="x-small")
     ax.set_xlim(0, 3)
     ax.set_ylim(0, max(1, n))

@@ -96,6 +96,26 @@ TEST(PrinciplesCli, BadInputIsOneLineAndExitTwo) {
     expectOneLineError(run("principles", c.args), joinArgs(c.args), c.mentions);
 }
 
+// decay's JSON carries the discrimination bound along its direction: the subset form along t of
+// chunked M-RoPE reads pairs 0..15 (tests/core/id_budget_test.cpp: 16); the full form adds 1 for
+// each of the 48 pairs that do not move, so the sum never turns negative.
+TEST(DecayCli, JsonCarriesTheDiscriminationBound) {
+  const ProcessResult subset =
+      run("decay", {"--plan", "mrope", "--axis", "t", "--form", "subset", "--max-distance", "4"});
+  ASSERT_EQ(subset.status, 0) << subset.err;
+  EXPECT_EQ(json::parse(subset.out)["discrimination_bound"], 16);
+  const ProcessResult full =
+      run("decay", {"--plan", "mrope", "--axis", "t", "--max-distance", "4"});
+  ASSERT_EQ(full.status, 0) << full.err;
+  const json j = json::parse(full.out);
+  EXPECT_TRUE(j["discrimination_bound"].is_null());
+  EXPECT_NE(j["discrimination_undefined"].get<std::string>().find("48 of the 64 pairs do not turn"),
+            std::string::npos);
+  const ProcessResult csv =
+      run("decay", {"--plan", "mrope", "--axis", "t", "--max-distance", "2", "--format", "csv"});
+  EXPECT_EQ(csv.out.rfind("distance,bound\n", 0), 0u);
+}
+
 TEST(IdsCloudCli, TheExtensionWritesPlyOrGltf) {
   const fs::path ply = principlesWork() / "cloud.ply";
   const ProcessResult r = run("ids", {"--layout", "t2,i2x3,t1", "--out", ply.string()});

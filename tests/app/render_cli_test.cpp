@@ -45,10 +45,10 @@ std::vector<std::vector<std::string>> csvRows(const std::string& text) {
 
 const char* kViews[] = {"space",        "compare",   "decay",       "decay-subset", "ptd",
                         "bias",         "profile",   "wavelengths", "age",          "picture",
-                        "picture-bias", "attention", "phasor"};
-const char* kPresets[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
-                          "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
-                          "revisiting-mrope-i",  "omni-tmrope"};
+                        "picture-bias", "attention", "phasor",      "principles"};
+const char* kPresets[] = {"circle-four-schemes", "circle-picture",        "age-schedule",
+                          "roformer-decay",      "revisiting-mrope",      "revisiting-mhrope",
+                          "revisiting-mrope-i",  "revisiting-principles", "omni-tmrope"};
 
 }  // namespace
 

@@ -76,6 +76,14 @@ TEST(Principles, UndefinedWithoutVisualTokensOrTextAfterThem) {
   EXPECT_FALSE(last.coherence.blocks[0].interval);
   EXPECT_EQ(last.coherence.blocks[0].undefined, "no text token after the block");
   EXPECT_FALSE(last.coherence.smallestInterval);
+  // Two pictures in a row: both wait for the same next text token. M-RoPE: text 0, 1; the
+  // first 2 x 2 at 2 (h, w up to 3), the second at 4 (up to 5), the text after at 6.
+  const PrinciplesVerdict pair = principlesVerdict(sceneOf("mrope", "mrope", "t2,i2x2,i2x2,t2"));
+  ASSERT_EQ(pair.coherence.blocks.size(), 2u);
+  EXPECT_EQ(*pair.coherence.blocks[0].nextText, 10u);
+  EXPECT_EQ(*pair.coherence.blocks[0].interval, (Id3{4.0, 3.0, 3.0}));
+  EXPECT_EQ(*pair.coherence.blocks[1].interval, (Id3{2.0, 1.0, 1.0}));
+  EXPECT_EQ(*pair.coherence.smallestInterval, (Id3{2.0, 1.0, 1.0}));
   // No text at all: the scene-text check has no value, the text-only layout still does.
   const PrinciplesVerdict image = principlesVerdict(sceneOf("mrope", "mrope", "i4x4"));
   EXPECT_FALSE(image.text.sceneText.idDifference);

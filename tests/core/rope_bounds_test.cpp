@@ -83,10 +83,16 @@ TEST(RopeBounds, UndefinedWithoutARotatingPairOrPastTheLimit) {
   const DiscriminationBound nope = discriminationBound({0.0, 0.0});
   EXPECT_FALSE(nope.distance);
   EXPECT_NE(nope.undefined.find("frequency 0"), std::string::npos);
-  // One zero pair and one slow pair: 1 + cos(m theta) >= 0 always.
-  const DiscriminationBound never = discriminationBound({0.0, 0.5}, 1000);
+  // One zero pair and one turning pair: 1 + cos(m theta) >= 0 always.
+  const DiscriminationBound never = discriminationBound({0.0, 0.5});
   EXPECT_FALSE(never.distance);
-  EXPECT_NE(never.undefined.find("up to distance 1000"), std::string::npos);
+  EXPECT_NE(never.undefined.find("1 of the 2 pairs do not turn"), std::string::npos);
+  // One zero pair and two turning ones can fall below 0 (cos = -1 on both).
+  EXPECT_EQ(discriminationBound({0.0, 1.0, 1.0}).distance, 3);  // 1 + 2 cos 3 < 0, 1 + 2 cos 2 > 0
+  // Past the search limit: a pair whose quarter turn is beyond it.
+  const DiscriminationBound far = discriminationBound({1e-6}, 1000);
+  EXPECT_FALSE(far.distance);
+  EXPECT_NE(far.undefined.find("up to distance 1000"), std::string::npos);
 }
 
 // 2310.05209: d_extra = 2 ceil((d / 2) log_b(L / 2 pi)); Llama 2 (b 1e4, d 128, L 4096): 92.

@@ -137,4 +137,9 @@ inline constexpr const char* kRevisitingLayout = "t8,i4x6,t8,v3x4x4,t8";
 // rotary (head dim, rotary dim, base, pair layout, scaling); each row's plan at its defaults.
 std::vector<PrinciplesVerdict> revisitingVerdicts(const Scene& scene);
 
+// What the principles figure shows: the scene's own design and plan first (labelled
+// "scene: DESIGN, PLAN"; left out when a row below is the same design and plan), then the
+// Revisiting rows as revisitingVerdicts gives them.
+std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene);
+
 }  // namespace ropescope

@@ -2,6 +2,7 @@
 // per row, then a table of the verdicts side by side) or JSON (every number, every reason).
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ enum class PrinciplesRows { Scene, All, Revisiting };
 // "scene" | "all" | "revisiting"; anything else throws InputError naming the three.
 PrinciplesRows parsePrinciplesRows(const std::string& name);
 std::vector<PrinciplesVerdict> principlesRows(const Scene& scene, PrinciplesRows rows);
+
+// The three cells of a row as a figure shows them: the verdict's number in a few words
+// (coherence: the first overlap or the smallest modality interval; frequency: the one index's
+// share or the smallest share of an axis the ids use; text prior: the largest chord on text
+// alone), "n/a" where it is undefined.
+std::array<std::string, 3> principlesCells(const PrinciplesVerdict& row);
 
 // An undefined value is written as n/a with its reason (text) or null plus a reason (JSON),
 // never as 0.

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/frequency_plan.h"
+#include "ropescope/position_ids.h"
+
 namespace ropescope {
 
 // The discrimination bound is searched over the whole distances 1..kMaxDiscriminationDistance.
@@ -26,6 +29,14 @@ struct DiscriminationBound {
 // 1024 steps, so the sum is exact to about 1e-12.
 DiscriminationBound discriminationBound(const std::vector<double>& thetas,
                                         long long limit = kMaxDiscriminationDistance);
+
+// Along a direction d, as a decay curve moves (decay.h): pair p turns theta_p * coord_p(d) per
+// step (axisCoordinate; 0 for a NoPE pair, and for a pair of an axis d does not move, which then
+// adds 1 at every distance), and the bound is discriminationBound of those. `subset`: only the
+// pairs of the axis d moves along (the decay's subset form), found as the axis of d's one
+// non-zero component (t, h, w); Axis::T for a direction on no single axis.
+DiscriminationBound discriminationBoundAlong(const PairTable& pairs, const Id3& direction,
+                                             bool subset);
 
 // The pairs (indices into `thetas`) whose period 2 pi / theta is at most `trainedLength`: they
 // turned at least one whole period in training. Pairs of frequency 0 never do. The critical
