@@ -1,6 +1,7 @@
 // `ropescope principles`: the three design principles of multimodal RoPE (core principles.h) as a
 // verdict on the scene's design, on every design side by side, or on the Revisiting paper's
 // rows, printed as text or JSON (principles_report.h), or written atomically to --out.
+#include <cstdio>
 #include <iostream>
 
 #include "cli_commands.h"
@@ -19,16 +20,16 @@ struct PrinciplesOptions {
 };
 
 std::string principlesNotes() {
+  char share[32];
+  std::snprintf(share, sizeof share, "%g", kFullSpectrumShare);
   return std::string(
              "\nCoherence fails when a text token's id on some axis is at or below an earlier "
-             "visual\n"
-             "token's (the overlap of diagonal layouts); frequency use fails when an axis the ids "
-             "use\n"
-             "spans less than 0.8 of the plan's log-frequency range; the textual prior fails when "
-             "text\n"
-             "alone does not get vanilla 1-D RoPE's ids and rotations. --designs revisiting "
-             "without "
-             "a\nlayout judges ") +
+             "visual\ntoken's (the overlap of diagonal layouts); frequency use fails when an axis "
+             "the ids use\nspans less than ") +
+         share +
+         " of the plan's log-frequency range; the textual prior fails when text\nalone does not "
+         "get vanilla 1-D RoPE's ids and rotations. --designs revisiting without a\nlayout "
+         "judges " +
          kRevisitingLayout + ". docs/math.md#design-principles.\n";
 }
 
