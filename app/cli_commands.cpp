@@ -13,6 +13,7 @@
 #include "ropescope/atomic_file.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
+#include "ropescope/id_cloud.h"
 #include "ropescope/position_design.h"
 #include "ropescope/progress.h"
 #include "ropescope/report.h"
@@ -110,7 +111,9 @@ ReportText commandReport(const Request& r) {
       const PairTable pairs = resolvePairs(r.scene.frequency);
       const auto bound = decayCurve(pairs, r.direction, r.maxDistance,
                                     r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
-      return decayReport(bound, r.format, r.threads);
+      const DiscriminationBound discrimination =
+          discriminationBoundAlong(pairs, r.direction, r.subsetForm);
+      return decayReport(bound, r.format, r.threads, &discrimination);
     }
     case kFreqs: {
       const PairTable pairs = resolvePairs(r.scene.frequency);
@@ -123,6 +126,7 @@ ReportText commandReport(const Request& r) {
     case kCheckIds:
     case kRotary:
     case kBudget:
+    case kPrinciples:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};
@@ -132,6 +136,12 @@ ReportText commandReport(const Request& r) {
 void runCommand(const Request& r) {
   if (r.command != kIds) return writeOutput(commandReport(r).view(), r.out);
   const PositionIds ids = sceneIds(r.scene);
+  // --out cloud.ply / cloud.gltf: the id cloud as a 3-D file (id_cloud.h), by the extension.
+  if (const auto cloud = cloudFormatOfPath(r.out)) {
+    const std::string bytes = idCloud(ids, *cloud);
+    writeFileAtomically(r.out, {ByteSpan{bytes.data(), bytes.size()}}, "out");
+    return;
+  }
   if (r.format == TableFormat::Npy && r.out.empty() && isatty(STDOUT_FILENO))
     throw InputError("--format npy writes binary data: give --out FILE.npy or redirect stdout",
                      "format");

@@ -82,6 +82,12 @@ const std::vector<OwnOption>& ownOptions() {
              "the context length the model was trained at, ",
              " (default: the rope's original_max_position_embeddings, else the --model "
              "config's max_position_embeddings; without either the ratios are n/a)"),
+      // principles (cmd_principles.cpp)
+      {kPrinciples, "format", "text|json",
+       "output format: text for a person (default) or json (every number and reason)"},
+      {kPrinciples, "designs", "scene|all|revisiting",
+       "which rows: the scene's design (default), every design as picking it does, or the "
+       "Revisiting paper's (arXiv 2510.23095) designs with their plans"},
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

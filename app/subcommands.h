@@ -7,11 +7,12 @@
 
 namespace ropescope::cli {
 
-int runGridCommand(const std::vector<std::string>& args);       // cmd_grid.cpp
-int runAttentionCommand(const std::vector<std::string>& args);  // cmd_attention.cpp
-int runRenderCommand(const std::vector<std::string>& args);     // cmd_render.cpp
-int runCheckIdsCommand(const std::vector<std::string>& args);   // cmd_check_ids.cpp
-int runRotaryCommand(const std::vector<std::string>& args);     // cmd_rotary.cpp
-int runBudgetCommand(const std::vector<std::string>& args);     // cmd_budget.cpp
+int runGridCommand(const std::vector<std::string>& args);        // cmd_grid.cpp
+int runAttentionCommand(const std::vector<std::string>& args);   // cmd_attention.cpp
+int runRenderCommand(const std::vector<std::string>& args);      // cmd_render.cpp
+int runCheckIdsCommand(const std::vector<std::string>& args);    // cmd_check_ids.cpp
+int runRotaryCommand(const std::vector<std::string>& args);      // cmd_rotary.cpp
+int runBudgetCommand(const std::vector<std::string>& args);      // cmd_budget.cpp
+int runPrinciplesCommand(const std::vector<std::string>& args);  // cmd_principles.cpp
 
 }  // namespace ropescope::cli

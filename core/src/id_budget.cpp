@@ -133,6 +133,31 @@ IdBudget idBudget(const PositionIds& ids, const PairTable& pairs, const RopeScal
       const double seen = thetaTrain * (L - 1.0);  // the largest angle seen in training
       if (seen < kTwoPi && theta * a.distance > seen) a.outsidePairs.push_back(p);
     }
+    std::vector<double> inUse, trainedTheta;
+    for (int p = 0; p < pairs.size(); ++p) {
+      if (pairs.axis[static_cast<std::size_t>(p)] != axis) continue;
+      inUse.push_back(pairs.theta[static_cast<std::size_t>(p)]);
+      trainedTheta.push_back(pairs.scaled() ? pairs.thetaUnscaled[static_cast<std::size_t>(p)]
+                                            : pairs.theta[static_cast<std::size_t>(p)]);
+    }
+    a.discrimination = discriminationBound(inUse);
+    if (a.discrimination.distance)
+      a.withinBound = a.distance < static_cast<double>(*a.discrimination.distance);
+    else if (!inUse.empty() && a.distance <= static_cast<double>(kMaxDiscriminationDistance))
+      a.withinBound = true;
+    if (inUse.empty()) {
+      a.criticalUndefined = std::string("the plan turns no pair with axis ") + axisName(axis);
+    } else if (trained.known()) {
+      // Indices into the axis's own pairs: map them back to the table's pair numbers.
+      std::vector<int> axisPairs;
+      for (int p = 0; p < pairs.size(); ++p)
+        if (pairs.axis[static_cast<std::size_t>(p)] == axis) axisPairs.push_back(p);
+      for (int i : fullPeriodPairs(trainedTheta, L))
+        a.fullPeriodPairs.push_back(axisPairs[static_cast<std::size_t>(i)]);
+      a.criticalDimension = 2 * static_cast<int>(a.fullPeriodPairs.size());
+    } else {
+      a.criticalUndefined = trained.reason;
+    }
     if (trained.known()) {
       a.ratio = a.distance / L;
       if (a.pairs > 0)

@@ -56,6 +56,29 @@ std::string textReport(const IdBudget& b) {
       s += "  " + std::string(axisName(a.axis)) + ": share n/a (" + a.shareUndefined + ")\n";
   s += "  (outside: pairs whose angle at the distance passes the largest angle seen in training\n"
        "   and that never turned a whole period in training; docs/math.md, \"The id budget\")\n\n";
+  s += "  axis   discrimination bound  distance within  full-period pairs  critical dim\n";
+  for (const AxisBudget& a : b.axes) {
+    char line[200];
+    std::snprintf(
+        line, sizeof line, "  %-6s %-21s %-15s %-18s %s\n", axisName(a.axis),
+        a.discrimination.distance ? std::to_string(*a.discrimination.distance).c_str() : "n/a",
+        a.withinBound ? (*a.withinBound ? "yes" : "no") : "n/a",
+        a.criticalDimension ? std::to_string(a.fullPeriodPairs.size()).c_str() : "n/a",
+        a.criticalDimension ? std::to_string(*a.criticalDimension).c_str() : "n/a");
+    s += line;
+  }
+  for (const AxisBudget& a : b.axes)
+    if (!a.discrimination.distance)
+      s += "  " + std::string(axisName(a.axis)) + ": bound n/a (" + a.discrimination.undefined +
+           ")\n";
+  for (const AxisBudget& a : b.axes)
+    if (!a.criticalDimension && b.trained.known())
+      s += "  " + std::string(axisName(a.axis)) + ": critical dim n/a (" + a.criticalUndefined +
+           ")\n";
+  if (!b.trained.known()) s += "  critical dim n/a (" + b.trained.reason + ")\n";
+  s += "  (discrimination bound: the first distance where the sum of cos(m theta) over the axis's\n"
+       "   pairs turns negative, arXiv 2405.14591; full-period pairs: period within the trained\n"
+       "   length, critical dim twice their count, arXiv 2310.05209; docs/math.md)\n\n";
   if (b.switchLength > 0) {
     s += "  dynamic switch    seq_len > " + std::to_string(b.switchLength) + " (" + b.switchFrom +
          "): ";
@@ -103,6 +126,13 @@ std::string jsonReport(const IdBudget& b) {
                 {"outside_pairs", a.share ? json(a.outsidePairs) : json(nullptr)},
                 {"share_outside", orNull(a.share)}};
     if (!a.share) row["share_undefined"] = a.shareUndefined;
+    row["discrimination_bound"] =
+        a.discrimination.distance ? json(*a.discrimination.distance) : json(nullptr);
+    if (!a.discrimination.distance) row["discrimination_undefined"] = a.discrimination.undefined;
+    row["within_bound"] = a.withinBound ? json(*a.withinBound) : json(nullptr);
+    row["full_period_pairs"] = a.criticalDimension ? json(a.fullPeriodPairs) : json(nullptr);
+    row["critical_dimension"] = a.criticalDimension ? json(*a.criticalDimension) : json(nullptr);
+    if (!a.criticalDimension) row["critical_undefined"] = a.criticalUndefined;
     axes.push_back(std::move(row));
   }
   json curve = {{"tokens", b.curveTokens}};

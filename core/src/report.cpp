@@ -169,9 +169,13 @@ char* putJsonArray(char* p, std::string_view key, std::size_t n, int threads, Va
 
 }  // namespace
 
-ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads) {
+ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads,
+                       const DiscriminationBound* discrimination) {
   const std::size_t n = bound.size();
-  LargeBuffer<char> buf(2 * kJsonItemChars * n + 64);
+  // The discrimination bound's line: its keys, a number or the reason escaped (at most 6 chars
+  // a byte).
+  const std::size_t extra = discrimination ? 96 + 6 * discrimination->undefined.size() : 0;
+  LargeBuffer<char> buf(2 * kJsonItemChars * n + 64 + extra);
   char* const begin = buf.data();
   char* p = begin;
   if (f == TableFormat::Csv) {
@@ -189,6 +193,14 @@ ReportText decayReport(const std::vector<double>& bound, TableFormat f, int thre
                      [](std::size_t i) { return static_cast<double>(i); });
     p = putText(p, ",\n");
     p = putJsonArray(p, "bound", n, threads, [&](std::size_t i) { return bound[i]; });
+    if (discrimination) {
+      const std::string extra =
+          discrimination->distance
+              ? ",\n  \"discrimination_bound\": " + std::to_string(*discrimination->distance)
+              : ",\n  \"discrimination_bound\": null,\n  \"discrimination_undefined\": " +
+                    nlohmann::json(discrimination->undefined).dump();
+      p = putText(p, extra.c_str());
+    }
     p = putText(p, "\n}\n");
   }
   const std::size_t length = static_cast<std::size_t>(p - begin);

@@ -29,14 +29,14 @@ from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
 from ._model_config import model_argument as _model_argument
 from ._results import (AttentionValues, BiasProfile, DecayAxes, DecayCurve, DesignComparison,
-                       IdBudget, Scene, Wavelengths)
+                       IdBudget, Principles, Scene, Wavelengths)
 
 __version__ = _core.__version__
 __all__ = [
     "ids", "ptd", "bias_spread", "decay", "freqs", "grid", "attention", "scene",
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
-    "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget",
+    "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget", "principles", "Principles",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -384,6 +384,23 @@ def budget(layout=None, *, design=None, scene=None, model=None, tokens=None, poi
         -1 if trained_length is None else _whole("trained_length", trained_length))))
 
 
+def principles(layout=None, *, designs="scene", design=None, scene=None, model=None,
+               tokens=None, **params):
+    """The three design principles of multimodal RoPE (arXiv 2510.23095) as a verdict, as
+    `ropescope principles`: position coherence (the first text token at or below an earlier
+    visual id, the modality interval per axis, the id growth), frequency use (per axis the share
+    of the log-frequency range its pairs span, the lowest and highest frequency) and the
+    textual prior (text alone against vanilla 1-D RoPE) (docs/math.md#design-principles).
+
+    designs: "scene" (the scene's design), "all" (every design as picking it does) or
+    "revisiting" (the paper's rows; without a layout on t8,i4x6,t8,v3x4x4,t8). A Principles
+    dict; .plot() draws the verdicts side by side and each axis's spectrum."""
+    if designs == "revisiting" and layout is None and scene is None and tokens is None:
+        layout = _core.revisiting_layout
+    inputs = _inputs("principles", layout, scene, model, tokens, design=design, **params)
+    return Principles(_json.loads(_core.principles(inputs, designs)))
+
+
 def _switch(name, value):
     """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
     if hasattr(value, "tolist"):
@@ -502,6 +519,6 @@ def models():
 
 _help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
                 decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
-                attention: "attention", rotary: "rotary", budget: "budget", scene: "ids", compare: ("ptd", {"from", "to"}),
+                attention: "attention", rotary: "rotary", budget: "budget", principles: "principles", scene: "ids", compare: ("ptd", {"from", "to"}),
                 profile: ("bias", {"from", "to"})},
                _core.option_help(), _core.designs())

@@ -59,6 +59,13 @@ class Wavelengths(dict[str, Any]):
     def logit_scale(self) -> float: ...
     def plot(self, ax: Any = None) -> Any: ...
 
+class Principles(dict[str, Any]):
+    PRINCIPLES: tuple[str, ...]
+    @property
+    def verdicts(self) -> dict[str, tuple[str, str, str]]: ...
+    def plot(self, ax: Any = None) -> Any: ...
+    def plot_spectrum(self, ax: Any = None, row: int = 0) -> Any: ...
+
 class IdBudget(dict[str, Any]):
     units: dict[str, str]
     @property
@@ -293,6 +300,24 @@ def budget(layout: Optional[Text] = None, *, design: Optional[str] = None,
            max_position_id: Optional[int] = None, rope: Optional[str] = None,
            rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
            **params: Any) -> IdBudget: ...
+def principles(layout: Optional[Text] = None, *, design: Optional[str] = None,
+             scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+             layer_type: Optional[str] = None,
+             tokens: Optional[Tokens] = None, designs: str = "scene",
+             grid_preset: Optional[str] = None,
+             min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+             patch: Optional[int] = None, merge: Optional[int] = None,
+             rules: Optional[str] = None, ids: Optional[Text] = None,
+             alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+             dff: Optional[float] = None, age_layer: Optional[int] = None,
+             age_strategy: Optional[int] = None, layers: Optional[int] = None,
+             plan: Optional[str] = None, head_dim: Optional[int] = None,
+             rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+             base: Optional[float] = None, sections: Optional[Numbers] = None,
+             kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+             max_position_id: Optional[int] = None, rope: Optional[str] = None,
+             rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
+             **params: Any) -> Principles: ...
 
 
 def scene(layout: Optional[Text] = None, *, design: Optional[str] = None,

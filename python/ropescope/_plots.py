@@ -1,5 +1,6 @@
 """The figures ropescope exports (docs/user/figures.md), drawn with matplotlib onto an Axes: the
-decay bound per axis, the id budget (largest id per axis against tokens), the PTD and bias-spread bars of every design, the bias profile of a text
+decay bound per axis, the id budget (largest id per axis against tokens), the design-principles
+verdicts and each axis's frequency strip, the PTD and bias-spread bars of every design, the bias profile of a text
 token, the wavelength of every pair, and a scene's position ids as a 3-D scatter. The colours are
 the desktop app's (ui/src/style/axis_colors.h, modality_colors.h, figures/figure_style.cpp).
 
@@ -97,6 +98,66 @@ def budget(ax, tokens, largest, trained, title):
     ax.set_ylim(bottom=0)
     ax.legend(loc="upper left", fontsize="small", frameon=False)
     ax.set_title(title, fontsize="medium")
+    return ax
+
+
+VERDICT_COLOURS = {"pass": (120, 190, 120), "fail": (225, 110, 100), "n/a": (200, 200, 200)}
+
+
+def principles(ax, rows, title):
+    """One row per design, one column per principle, each cell coloured by its verdict and
+    labelled with the number behind it (core's principlesCells, the rows' "cells")."""
+    names = ["position coherence", "frequency use", "textual prior"]
+    keys = ("coherence", "frequency", "text_prior")
+    n = len(rows)
+    for i, row in enumerate(rows):
+        y = n - 1 - i
+        for j, key in enumerate(keys):
+            verdict = row[key]["verdict"]
+            ax.add_patch(_patch(j, y, rgb(VERDICT_COLOURS.get(verdict, (200, 200, 200)))))
+            ax.text(j + 0.5, y + 0.62, verdict, ha="center", va="center", fontsize="small",
+                    weight="bold")
+            ax.text(j + 0.5, y + 0.3, row["cells"][j], ha="center", va="center",
+                    fontsize="x-small")
+    ax.set_xlim(0, 3)
+    ax.set_ylim(0, max(1, n))
+    ax.set_xticks([0.5, 1.5, 2.5])
+    ax.set_xticklabels(names, fontsize="small")
+    ax.xaxis.tick_top()
+    ax.set_yticks([n - 1 - i + 0.5 for i in range(n)])
+    ax.set_yticklabels([r["label"] for r in rows], fontsize="small")
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_title(title, fontsize="medium", pad=24)
+    return ax
+
+
+def _patch(x, y, colour):
+    from matplotlib.patches import Rectangle
+    return Rectangle((x + 0.03, y + 0.05), 0.94, 0.9, color=colour, lw=0)
+
+
+def spectrum(ax, row):
+    """A strip per axis: a tick at log10 of each frequency the axis turns with, the plan's range
+    shaded; an axis with no rotating pair says so (HoPE's time: frequency 0)."""
+    f = row["frequency"]
+    lo, hi = _math.log10(f["plan_lowest"]), _math.log10(f["plan_highest"])
+    for i, a in enumerate(f["axes"]):
+        y = len(f["axes"]) - 1 - i
+        ax.axhspan(y - 0.35, y + 0.35, xmin=0, xmax=1, color=rgb((235, 235, 235)), lw=0)
+        xs = [_math.log10(t) for t in a["thetas"] if t > 0]
+        colour = rgb(AXIS_COLOURS.get(a["axis"], STREAM))
+        ax.vlines(xs, y - 0.3, y + 0.3, color=colour, lw=1)
+        if not xs:
+            why = (f"no rotating pair; the plan has {f['nope_pairs']} at frequency 0 (NoPE)"
+                   if f["nope_pairs"] or a["pairs"] else "no pair")
+            ax.text((lo + hi) / 2, y, why, ha="center", va="center", fontsize="small")
+    ax.set_yticks(range(len(f["axes"])))
+    ax.set_yticklabels([a["axis"] for a in f["axes"]][::-1])
+    ax.set_xlim(lo - 0.1, hi + 0.1)
+    ax.set_xlabel("log10 frequency (radians per position)")
+    ax.set_title(f"Frequencies per axis: {row['label']} (plan {row['plan']})", fontsize="medium")
     return ax
 
 

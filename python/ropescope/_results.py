@@ -242,6 +242,42 @@ class IdBudget(dict, Shows):
                       "Id budget")
 
 
+class Principles(dict, Shows):
+    """principles()'s dict, the fields of `ropescope principles --format json`: "rows", one per
+    design judged, each with its label, design, plan, sections and the three principles
+    (coherence, frequency, text_prior), each with its verdict ("pass", "fail", "n/a"), the
+    reason and the numbers behind it; an undefined number is None with its reason, never 0.
+    .plot() draws the verdicts side by side; plot_spectrum() each axis's frequencies."""
+
+    PRINCIPLES = ("coherence", "frequency", "text_prior")
+
+    @property
+    def verdicts(self):
+        """{label: (coherence, frequency, text prior)} verdict words."""
+        return {r["label"]: tuple(r[p]["verdict"] for p in self.PRINCIPLES) for r in self["rows"]}
+
+    def _caption(self):
+        return "Design principles (arXiv 2510.23095): " + ", ".join(
+            f"{label} {'/'.join(v)}" for label, v in self.verdicts.items())
+
+    def _rows(self):
+        return [(r["label"], "", "/".join(r[p]["verdict"] for p in self.PRINCIPLES))
+                for r in self["rows"]]
+
+    def _draw(self, ax):
+        _plots.principles(ax, self["rows"], "Design principles")
+
+    def plot_spectrum(self, ax=None, row=0):
+        """Each axis's frequencies of row `row` on a log scale (a strip per axis), the plan's
+        whole range behind them; returns the Axes."""
+        if ax is None:
+            ax = _plots.new_axes(False)
+        else:
+            _plots.require()
+        _plots.spectrum(ax, self["rows"][row])
+        return ax
+
+
 def _nan(v):
     """None (undefined) as NaN, which shown() writes n/a."""
     return float("nan") if v is None else v

@@ -23,6 +23,7 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/id_budget.h"
 #include "ropescope/id_budget_report.h"
+#include "ropescope/principles_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/layout_files.h"
@@ -472,6 +473,15 @@ std::string budget(const Inputs& in, long long points, long long trainedLength) 
                         BudgetFormat::Json);
 }
 
+// `ropescope principles --format json` as text (the package reads it into a Principles):
+// `designs` scene | all | revisiting, as --designs.
+std::string principles(const Inputs& in, const std::string& designs) {
+  py::gil_scoped_release free;
+  const PrinciplesRows rows = parsePrinciplesRows(designs);
+  const cli::Request r = python::buildRequest(cli::kPrinciples, in);
+  return principlesReport(principlesRows(r.scene, rows), PrinciplesFormat::Json);
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -637,6 +647,8 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("attention", &attention);
   m.def("rotary", &rotary);
   m.def("budget", &budget);
+  m.def("principles", &principles);
+  m.attr("revisiting_layout") = kRevisitingLayout;
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

@@ -45,10 +45,10 @@ std::vector<std::vector<std::string>> csvRows(const std::string& text) {
 
 const char* kViews[] = {"space",        "compare",   "decay",       "decay-subset", "ptd",
                         "bias",         "profile",   "wavelengths", "age",          "picture",
-                        "picture-bias", "attention", "phasor"};
-const char* kPresets[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
-                          "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
-                          "revisiting-mrope-i",  "omni-tmrope"};
+                        "picture-bias", "attention", "phasor",      "principles"};
+const char* kPresets[] = {"circle-four-schemes", "circle-picture",        "age-schedule",
+                          "roformer-decay",      "revisiting-mrope",      "revisiting-mhrope",
+                          "revisiting-mrope-i",  "revisiting-principles", "omni-tmrope"};
 
 }  // namespace
 
@@ -126,6 +126,20 @@ TEST(RenderCli, ThreeDViewsWithoutADisplaySayToUseXvfbRun) {
       {"render", "--preset", "circle-four-schemes", "--view", "compare", "--out", "compare.csv"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(work() / "compare.csv").rfind("design,ptd,token,modality,t,h,w\n", 0), 0u);
+  // Nor the space view's id cloud, the bytes `ropescope ids --out` writes for the same scene.
+  for (const char* name : {"cloud.ply", "cloud.gltf"}) {
+    const ProcessResult c = run({"render", "--layout", "t2,i2x3,t1", "--design", "mrope", "--view",
+                                 "space", "--out", std::string("render-") + name});
+    ASSERT_EQ(c.status, 0) << name << ": " << c.err;
+    const ProcessResult i =
+        run({"ids", "--layout", "t2,i2x3,t1", "--design", "mrope", "--out", name});
+    ASSERT_EQ(i.status, 0) << i.err;
+    EXPECT_EQ(slurp(work() / (std::string("render-") + name)), slurp(work() / name)) << name;
+  }
+  // compare draws four designs: it has no one cloud.
+  expectOneLineError(run({"render", "--preset", "circle-four-schemes", "--view", "compare", "--out",
+                          "compare.ply"}),
+                     "compare.ply", {".png, .csv, .json"});
 }
 
 TEST(RenderCli, ChartsRenderWithoutADisplay) {

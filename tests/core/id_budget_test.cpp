@@ -333,5 +333,57 @@ TEST_F(IdBudgetModels, FourMillionTokensInOnePass) {
             true);
 }
 
+// Issue 47: per axis the discrimination bound over the axis's pairs (a plain loop of cos sums
+// here) against its distance, and the full-period pairs against the trained length (the pairs
+// p of the axis with 2 pi / theta_p <= L, counted here), twice their count the critical dim.
+TEST(IdBudget, DiscriminationBoundAndCriticalDimensionPerAxis) {
+  const PositionIds ids = idsOf("mrope", "t100,v16x32x32,t50");
+  const PairTable pairs = mropeTable();
+  const IdBudget b = idBudget(ids, pairs, {}, known(4096));
+  ASSERT_EQ(b.axes.size(), 3u);
+  for (const AxisBudget& a : b.axes) {
+    std::vector<double> thetas;
+    std::size_t full = 0;
+    for (int p = 0; p < pairs.size(); ++p)
+      if (pairs.axis[static_cast<std::size_t>(p)] == a.axis) {
+        const double th = pairs.theta[static_cast<std::size_t>(p)];
+        thetas.push_back(th);
+        if (2.0 * 3.14159265358979323846 / th <= 4096.0) ++full;
+      }
+    long long first = -1;
+    for (long long m = 1; m <= kMaxDiscriminationDistance && first < 0; ++m) {
+      double sum = 0.0;
+      for (double th : thetas) sum += std::cos(static_cast<double>(m) * th);
+      if (sum < 0.0) first = m;
+    }
+    ASSERT_TRUE(a.discrimination.distance) << axisName(a.axis);
+    EXPECT_EQ(*a.discrimination.distance, first) << axisName(a.axis);
+    EXPECT_EQ(*a.withinBound, a.distance < static_cast<double>(first)) << axisName(a.axis);
+    EXPECT_EQ(a.fullPeriodPairs.size(), full) << axisName(a.axis);
+    EXPECT_EQ(*a.criticalDimension, 2 * static_cast<int>(full));
+  }
+  // Chunked M-RoPE's t (pairs 0..15, the highest frequencies) turns negative at 16, under the
+  // video's 181-id reach; all 16 pairs turned a whole period in 4096 positions.
+  EXPECT_EQ(*b.axes[0].discrimination.distance, 16);
+  EXPECT_FALSE(*b.axes[0].withinBound);
+  EXPECT_EQ(*b.axes[0].criticalDimension, 32);
+}
+
+TEST(IdBudget, CriticalDimensionIsUndefinedWithoutATrainedLengthOrPairs) {
+  const PositionIds ids = idsOf("hard", "t20");
+  FrequencySpec f;
+  f.plan = "vanilla";
+  const IdBudget b = idBudget(ids, resolvePairs(f), {}, trainedLengthOf({}, 0, 0));
+  EXPECT_FALSE(b.axes[0].criticalDimension);
+  EXPECT_NE(b.axes[0].criticalUndefined.find("no trained length"), std::string::npos);
+  EXPECT_TRUE(b.axes[0].discrimination.distance);  // needs no trained length
+  // Vanilla turns no pair with h: no bound, no critical dimension.
+  const IdBudget k = idBudget(ids, resolvePairs(f), {}, known(64));
+  EXPECT_FALSE(k.axes[1].discrimination.distance);
+  EXPECT_FALSE(k.axes[1].withinBound);
+  EXPECT_FALSE(k.axes[1].criticalDimension);
+  EXPECT_EQ(k.axes[1].criticalUndefined, "the plan turns no pair with axis h");
+}
+
 }  // namespace
 }  // namespace ropescope

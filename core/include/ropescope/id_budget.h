@@ -10,6 +10,7 @@
 
 #include "ropescope/frequency_plan.h"
 #include "ropescope/position_ids.h"
+#include "ropescope/rope_bounds.h"
 #include "ropescope/rope_scaling.h"
 
 namespace ropescope {
@@ -55,7 +56,18 @@ struct AxisBudget {
   // (shareUndefined says which).
   std::optional<double> share;
   std::string shareUndefined;
-  // Issue 47 adds here the axis's discrimination bound and its critical dimension.
+  // The axis's discrimination bound (rope_bounds.h, arXiv 2405.14591) over the frequencies in
+  // use (scaled), against `distance`: withinBound says distance < bound (also true when the sum
+  // stays >= 0 up to the search limit and the distance is below it); nullopt without a bound
+  // to compare (no pair, or a distance past the search limit).
+  DiscriminationBound discrimination;
+  std::optional<bool> withinBound;
+  // The full-period pairs (rope_bounds.h, arXiv 2310.05209): the axis's pairs whose trained
+  // period 2 pi / theta_train fits in the trained length, and the critical dimension, twice
+  // their count; nullopt (criticalUndefined says why) without a trained length.
+  std::vector<int> fullPeriodPairs;
+  std::optional<int> criticalDimension;
+  std::string criticalUndefined;
 };
 
 struct IdBudget {

@@ -11,6 +11,7 @@
 #include "ropescope/metrics.h"
 #include "ropescope/position_ids.h"
 #include "ropescope/report_text.h"
+#include "ropescope/rope_bounds.h"
 #include "ropescope/wavelengths.h"
 
 namespace ropescope {
@@ -50,7 +51,10 @@ std::string biasReport(const BiasResult& bias, const PositionIds& ids, TableForm
                        GroupPair groups = {});
 // bound[r] at distance r; threads: as the metrics (0 = every core), the text is the same for
 // any count.
-ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads = 1);
+// JSON also gives the discrimination bound along the curve's direction (rope_bounds.h), when
+// one is passed: "discrimination_bound" (null with "discrimination_undefined" without a value).
+ReportText decayReport(const std::vector<double>& bound, TableFormat f, int threads = 1,
+                       const DiscriminationBound* discrimination = nullptr);
 // JSON also names the pair layout (CSV: each row has the two dims its pair rotates).
 // With `table` carrying a rope scaling (PairTable::ropeType), each pair also gives its theta
 // before scaling, what the scaling did to it and transformers' float32 inv_freq; the JSON adds

@@ -108,7 +108,7 @@ FigureOptions small() {
 // baseline image in tests/ui/baselines/figures (ROPESCOPE_UPDATE_BASELINES=1 rewrites them).
 // A view the preset cannot show is refused in one line naming what it lacks.
 TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
-  ASSERT_EQ(figurePresets().size(), 8u);
+  ASSERT_EQ(figurePresets().size(), 9u);
   QTemporaryDir dir;
   int rendered = 0;
   for (const FigurePreset& p : figurePresets()) {
@@ -148,7 +148,7 @@ TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
   }
   // Every view but the picture and sound ones for each preset; circle-picture's two picture
   // views and omni-tmrope's sound view on top.
-  EXPECT_EQ(rendered, 8 * static_cast<int>(figureViews().size() - 3) + 2 + 1);
+  EXPECT_EQ(rendered, 9 * static_cast<int>(figureViews().size() - 3) + 2 + 1);
 }
 
 TEST(Figure, PngsHaveTheRequestedSizeAndPrintAtOneColumn) {

@@ -12,8 +12,9 @@ namespace ropescope::ui {
 
 namespace {
 
+// Formats written from core's numbers, no drawing: the tables and the id cloud (id_cloud.h).
 bool dataFormat(const std::string& f) {
-  return f == "csv" || f == "json";
+  return f == "csv" || f == "json" || f == "ply" || f == "gltf";
 }
 
 FigureOptions optionsOf(const RenderJob& job) {

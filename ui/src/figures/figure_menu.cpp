@@ -31,7 +31,9 @@ QString formatFilter(const std::string& f) {
                                                               {"svg", "SVG vector"},
                                                               {"pdf", "PDF vector"},
                                                               {"csv", "CSV data"},
-                                                              {"json", "JSON data"}};
+                                                              {"json", "JSON data"},
+                                                              {"ply", "PLY point cloud"},
+                                                              {"gltf", "glTF 2.0 point cloud"}};
   for (const auto& [ext, name] : names)
     if (f == ext) return QStringLiteral("%1 (*.%2)").arg(QLatin1String(name), QLatin1String(ext));
   return QStringLiteral("*.%1").arg(QString::fromStdString(f));

@@ -18,9 +18,10 @@ namespace ropescope::ui {
 namespace {
 
 // Menu order: the Circle-RoPE figures, RoFormer, the Revisiting paper, Qwen2.5-Omni.
-constexpr const char* kOrder[] = {"circle-four-schemes", "circle-picture",   "age-schedule",
-                                  "roformer-decay",      "revisiting-mrope", "revisiting-mhrope",
-                                  "revisiting-mrope-i",  "omni-tmrope"};
+constexpr const char* kOrder[] = {
+    "circle-four-schemes", "circle-picture",        "age-schedule",
+    "roformer-decay",      "revisiting-mrope",      "revisiting-mhrope",
+    "revisiting-mrope-i",  "revisiting-principles", "omni-tmrope"};
 
 FigurePreset readPreset(const QString& resource) {
   QFile file(resource);

@@ -25,6 +25,7 @@
 
 #include "figures/figure_attention.h"
 #include "figures/figure_charts.h"
+#include "figures/figure_principles.h"
 #include "figures/row_names.h"
 #include "model/scene_model.h"
 #include "picture/picture_canvas.h"
@@ -32,9 +33,11 @@
 #include "platform/file_output.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
+#include "ropescope/id_cloud.h"
 #include "ropescope/named.h"
 #include "ropescope/phasor.h"
 #include "ropescope/position_design.h"
+#include "ropescope/principles_report.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
 #include "ropescope/sound_display.h"
@@ -51,6 +54,8 @@ namespace {
 constexpr const char* kAxisNames[3] = {"t", "h", "w"};
 const std::vector<std::string> kChartFormats = {"svg", "pdf", "png", "csv", "json"};
 const std::vector<std::string> kSpaceFormats = {"png", "csv", "json"};
+// The space view also exports its ids as a 3-D point cloud (core id_cloud.h).
+const std::vector<std::string> kCloudFormats = {"png", "csv", "json", "ply", "gltf"};
 constexpr const char* kNeedsPicture = "this view needs a picture in the layout (an img:FILE item)";
 constexpr const char* kNeedsAudio =
     "this view needs audio in the layout (an a<N> or aud:FILE item)";
@@ -427,8 +432,9 @@ void savePainted(const std::string& path, const std::string& format, const Figur
 
 const std::vector<FigureView>& figureViews() {
   static const std::vector<FigureView> views = {
-      {"space", "3-D position ids of the scene's design, titled with its PTD", FigureKind::Space,
-       kSpaceFormats},
+      {"space",
+       "3-D position ids of the scene's design, titled with its PTD (ply, gltf: the id cloud)",
+       FigureKind::Space, kCloudFormats},
       {"compare", "the four schemes of the Circle-RoPE paper (hard, unordered, spatial, circle)",
        FigureKind::Space, kSpaceFormats},
       {"decay", "decay bound U(delta) per axis, full form (all pairs)", FigureKind::Chart,
@@ -461,6 +467,10 @@ const std::vector<FigureView>& figureViews() {
        "the Sound tab: the first audio segment's waveform and spectrogram, each audio token's "
        "span coloured by the text token's distance",
        FigureKind::Painted, kChartFormats, FigureNeed::Audio},
+      {"principles",
+       "the design principles of arXiv 2510.23095 (coherence, frequency use, text prior): the "
+       "scene's design and the paper's designs",
+       FigureKind::Painted, kChartFormats},
   };
   return views;
 }
@@ -501,7 +511,15 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
                        const FigureOptions& o) {
   const std::string title = view.name + ": " + view.description;
   Table t;
-  if (view.name == "space") {
+  if (view.name == "principles") {
+    const std::vector<PrinciplesVerdict> rows = principlesFigureRows(scene);
+    if (format == TableFormat::Json) return principlesReport(rows, PrinciplesFormat::Json);
+    t.columns = {"label", "design", "plan", "coherence", "frequency", "text_prior"};
+    for (const PrinciplesVerdict& r : rows)
+      t.rows.push_back({r.label, r.design, r.plan, std::string(verdictName(r.coherence.verdict)),
+                        std::string(verdictName(r.frequency.verdict)),
+                        std::string(verdictName(r.text.verdict))});
+  } else if (view.name == "space") {
     return idsReport(metricsOf(scene, o).ids, format);
   } else if (view.name == "compare") {
     t.columns = {"design", "ptd", "token", "modality", "t", "h", "w"};
@@ -666,6 +684,8 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
       paintAttentionFigure(p, figure::logicalSize(o), attentionFigure(scene), o);
     } else if (view.name == "phasor") {
       paintPhasorFigure(p, figure::logicalSize(o), phasorOf(scene, o), o);
+    } else if (view.name == "principles") {
+      paintPrinciplesFigure(p, figure::logicalSize(o), principlesFigureRows(scene), o);
     } else if (view.name == "sound") {
       SoundFigure f(scene);
       f.paint(p, figure::logicalSize(o), o);
@@ -688,6 +708,12 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
   validateScene(scene);
   checkFigureNeeds(scene, view);
   checkOutputPath(path);  // a folder or a read-only file is refused before the drawing
+  if (format == "ply" || format == "gltf") {
+    const std::string bytes =
+        idCloud(effectiveIds(scene), format == "ply" ? CloudFormat::Ply : CloudFormat::Gltf);
+    writeFileAtomically(path, bytes);
+    return;
+  }
   if (format == "csv" || format == "json") {
     const std::string text =
         figureData(scene, view, format == "csv" ? TableFormat::Csv : TableFormat::Json, o);
@@ -711,6 +737,13 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
     savePainted(
         path, format, o, [&](QPainter& p, QSizeF logical) { paintPhasorFigure(p, logical, ph, o); },
         title);
+    return;
+  }
+  if (view.name == "principles") {
+    const std::vector<PrinciplesVerdict> rows = principlesFigureRows(scene);
+    savePainted(
+        path, format, o,
+        [&](QPainter& p, QSizeF logical) { paintPrinciplesFigure(p, logical, rows, o); }, title);
     return;
   }
   if (view.name == "sound") {

@@ -1,0 +1,44 @@
+// The rows of the Revisiting paper's comparison of multimodal RoPEs (arXiv 2510.23095), each as
+// a design and a plan of this registry, and their verdicts over one layout (principles.h).
+// Which design and plan stand for each name is argued in docs/designs.md, "Design principles".
+#include "ropescope/layout.h"
+#include "ropescope/principles.h"
+
+namespace ropescope {
+
+const std::vector<RevisitingRow>& revisitingRows() {
+  static const std::vector<RevisitingRow> rows = {
+      {"Vanilla RoPE", "hard", "vanilla"},     {"MRoPE", "mrope", "mrope"},
+      {"VideoRoPE", "videorope", "videorope"}, {"HoPE", "hope", "hope"},
+      {"CircleRoPE", "circle", "mrope"},       {"IL-RoPE", "ilrope", "interleaved"},
+      {"Omni-RoPE", "omnirope", "mrope"},      {"MRoPE-I", "mrope-reset", "interleaved"},
+      {"MHRoPE", "mrope-reset", "multihead"},
+  };
+  return rows;
+}
+
+std::vector<PrinciplesVerdict> revisitingVerdicts(const Scene& scene) {
+  Scene base = scene;
+  base.ageLayer = -1;
+  if (base.layout.visualCount() == 0) base.layout = parseLayoutSpec(kRevisitingLayout);
+  std::vector<PrinciplesVerdict> out;
+  for (const RevisitingRow& row : revisitingRows()) {
+    Scene s = base;
+    setDesign(s, row.design);
+    s.frequency.plan = row.plan;
+    s.frequency.sections.clear();
+    out.push_back(principlesVerdict(s, row.label));
+  }
+  return out;
+}
+
+std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene) {
+  std::vector<PrinciplesVerdict> rows = revisitingVerdicts(scene);
+  const std::string design = scene.design, plan = scene.frequency.plan;
+  for (const RevisitingRow& row : revisitingRows())
+    if (row.design == design && row.plan == plan) return rows;
+  rows.insert(rows.begin(), principlesVerdict(scene, "scene: " + design + ", " + plan));
+  return rows;
+}
+
+}  // namespace ropescope
