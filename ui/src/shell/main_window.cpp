@@ -355,13 +355,14 @@ void MainWindow::buildMenus() {
 }
 
 // Undo and redo of scene edits (the model's history). In a text field Ctrl+Z stays the field's
-// own undo of its text; elsewhere it undoes the last edit of the scene.
+// own undo of the typing it has not handed over yet; elsewhere, and in a field with nothing of
+// its own left to undo, it undoes the last edit of the scene (shell/shortcut_guard.h).
 void MainWindow::buildEditMenu() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   undoAction_ = edit->addAction(tr("&Undo"), model_, &SceneModel::undo);
-  undoAction_->setShortcut(QKeySequence::Undo);
+  undoAction_->setShortcuts(QKeySequence::Undo);
   redoAction_ = edit->addAction(tr("&Redo"), model_, &SceneModel::redo);
-  redoAction_->setShortcut(QKeySequence::Redo);
+  redoAction_->setShortcuts(QKeySequence::Redo);
   const auto refresh = [this] {
     undoAction_->setEnabled(model_->canUndo());
     redoAction_->setEnabled(model_->canRedo());
