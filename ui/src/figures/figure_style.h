@@ -36,6 +36,15 @@ struct FigureOptions {
   int phasorDistance = 3;
   std::string phasorAlong = "h";
   std::optional<Id3> phasorDelta;
+  // Picture and sound figures show what their tab shows: `segment` is the layout segment (-1:
+  // the first picture or sound), `selectedVisual` the visual token picked (-1: none; as in the
+  // tab it picks a video's temporal patch and is drawn selected), `temporalPatch` the temporal
+  // patch of a video shown while none of its tokens is picked (0-based, render's --temporal-patch),
+  // and `soundBias` the Sound tab's map (positional bias instead of distance).
+  int segment = -1;
+  long selectedVisual = -1;
+  int temporalPatch = 0;
+  bool soundBias = false;
 };
 
 namespace figure {

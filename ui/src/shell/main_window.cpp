@@ -427,6 +427,8 @@ void MainWindow::buildFigureMenus(QMenu* exportMenu) {
   figures_->addContextMenu(picture_, {"picture", "picture-bias"});
   figures_->addContextMenu(attention_, {"attention"});
   figures_->setPhasorView(phasor_);
+  figures_->setPictureView(picture_);
+  figures_->setSoundView(sound_);
   figures_->addContextMenu(phasor_->canvas(), {"phasor"});
   figures_->addContextMenu(sound_->waveform(), {"sound"});
   figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
