@@ -606,7 +606,8 @@ QString MainWindow::staleStatusText() const {
 bool MainWindow::isModified() const {
   // A tour step's scene is not the user's edit: what counts is the scene the tour gives back.
   const Scene& mine = tour_ && tour_->showsItsScene() ? tour_->userScene() : model_->scene();
-  return !(mine == savedScene_);
+  // Selecting a token is no edit, though the file keeps the selection (sameDocument).
+  return !sameDocument(mine, savedScene_);
 }
 
 void MainWindow::refreshTitle() {
