@@ -61,6 +61,10 @@ inline constexpr double kMinScale = 0.5, kMaxScale = 16.0;
 inline constexpr int kMinLabelPixels = 7;
 // The smallest canvas every view's text and furniture fits on, in layout pixels.
 inline constexpr double kMinCanvasWidth = 240, kMinCanvasHeight = 180;
+// The white kept between a painted figure's drawing and its page's edges (layout px): what the
+// charts keep at their right (5 pt at a column), so that a colour bar's labels do not touch
+// the edge at any size.
+inline constexpr double kPageMargin = 10.0;
 // The distances the Phasors tab and the phasor figure accept: 0..kPhasorMaxDistance.
 inline constexpr int kPhasorMaxDistance = 4096;
 

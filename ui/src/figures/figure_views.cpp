@@ -310,12 +310,16 @@ struct Heatmap {
   }
   void paint(QPainter& p, QSizeF logical, const FigureOptions& o, bool bias) {
     const double band = o.title ? 26.0 : 0.0;
-    view.canvas()->resize(static_cast<int>(logical.width()),
-                          static_cast<int>(logical.height() - band));
+    // The canvas fills its widget to the edge; on a page it keeps the page's margin (its colour
+    // bar's labels ended a layout pixel from the edge: 1-2 px at 300x200).
+    const double m = figure::kPageMargin;
+    const double top = std::max(band, m);
+    view.canvas()->resize(static_cast<int>(logical.width() - 2 * m),
+                          static_cast<int>(logical.height() - top - m));
     p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
     if (o.title) paintFigureTitle(p, title(bias), logical.width(), band);
     p.save();
-    p.translate(0, band);
+    p.translate(m, top);
     p.setFont(figure::font(figure::Text::Label));
     view.canvas()->paint(p);
     p.restore();
