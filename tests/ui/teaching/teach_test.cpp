@@ -30,6 +30,7 @@
 #include <sstream>
 
 #include "charts/charts_panel.h"
+#include "figures/figure_views.h"
 #include "figures/gif_writer.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
@@ -431,6 +432,40 @@ TEST(TeachAnimation, BadSpecsAreRejectedWithOneLine) {
   EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 4, 10, 240, out, log), InputError);
   EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 4, 320, 240, "", log), InputError);
   EXPECT_FALSE(QFileInfo::exists(QString::fromStdString(out)));
+}
+
+// The docs' claim: a distance animation sweeps the phasor picture over distances. With the
+// dialog's defaults (0..64, 32 frames) the frames were at 2.06452, 4.12903, ... positions, which
+// the Phasors tab and `render --view phasor --distance` refuse. Every frame is a whole distance
+// now, each one the phasor figure draws, and the spec's ends must be whole.
+TEST(TeachAnimation, DistanceFramesAreWholeDistancesThePhasorFigureDraws) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  AnimationDialog dialog(w.model(), &w);
+  AnimationSpec spec = parseAnimationSpec(dialog.specText().toStdString());
+  ASSERT_TRUE(spec.sweepsDistance()) << dialog.specText().toStdString();
+  spec.frames = dialog.findChild<QSpinBox*>(QStringLiteral("animationFrames"))->value();
+  for (const std::string text : {std::string(), std::string("distance_h:0:256")}) {
+    AnimationSpec s = text.empty() ? spec : parseAnimationSpec(text);
+    if (!text.empty()) s.frames = 48;
+    for (int i = 0; i < s.frames; ++i) {
+      const double d = s.valueAt(i);
+      ASSERT_EQ(d, std::round(d)) << "frame " << i << " of " << s.frames;
+      FigureOptions o;
+      o.size = QSize(320, 240);
+      o.phasorDistance = static_cast<int>(d);
+      o.phasorAlong = s.direction;
+      EXPECT_NO_THROW(figureImage(fixedScene(), findFigureView("phasor"), o)) << d;
+    }
+    EXPECT_EQ(s.valueAt(0), s.from);
+    EXPECT_EQ(s.valueAt(s.frames - 1), s.to);
+  }
+  try {
+    parseAnimationSpec("distance_h:0:2.5");
+    ADD_FAILURE() << "a fractional end was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("whole number"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TeachAnimation, DialogShowsProblemsBesideTheFieldsAndExports) {
