@@ -371,6 +371,44 @@ TEST(TeachAnimation, CancelStopsEarly) {
   EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty()) << "a temporary file was left";
 }
 
+namespace {
+// Height in pixels of the first line of dark text from the top (a title's glyphs).
+int firstTextLineHeight(const QImage& image) {
+  int first = -1, last = -1;
+  for (int y = 0; y < image.height() / 4; ++y) {
+    bool ink = false;
+    for (int x = 0; x < image.width() && !ink; ++x) ink = qGray(image.pixel(x, y)) < 100;
+    if (ink && first < 0) first = y;
+    if (ink) last = y;
+    if (!ink && first >= 0) break;
+  }
+  return first < 0 ? 0 : last - first + 1;
+}
+}  // namespace
+
+// The docs' claim: frames use the look of exported figures. The α/R/β frames drew their text
+// at the screen's size, much smaller than the 3-D figure of the same size draws it; the frame's
+// title is now as tall as the figure's.
+TEST(TeachAnimation, ThreeDFramesUseTheFiguresText) {
+  QTemporaryDir dir;
+  const QString folder = dir.filePath(QStringLiteral("frames"));
+  AnimationSpec spec = parseAnimationSpec("alpha:0:1");
+  spec.frames = 2;
+  for (const QSize size : {QSize(640, 480), QSize(1050, 750)}) {
+    const AnimationResult r = renderAnimation(fixedScene(), spec, size, folder);
+    ASSERT_TRUE(r.ok) << r.error.toStdString();
+    const QImage frame(QDir(folder).filePath(QStringLiteral("frame_0001.png")));
+    Scene still = fixedScene();
+    still.designParams.set("alpha", 0.0);
+    FigureOptions o;
+    o.size = size;
+    const QImage figure = figureImage(still, findFigureView("space"), o);
+    const int a = firstTextLineHeight(frame), b = firstTextLineHeight(figure);
+    ASSERT_GT(b, 0);
+    EXPECT_NEAR(a, b, 0.25 * b) << size.width() << "x" << size.height();
+  }
+}
+
 TEST(TeachAnimation, PngSequenceAndCircleSweep) {
   QTemporaryDir dir;
   const QString folder = dir.filePath(QStringLiteral("frames"));

@@ -141,22 +141,12 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
                    const QString& title, QSize px, double scale, const FigureOptions& o,
                    bool key = true) {
   PositionSpaceView view;
-  view.setAttribute(Qt::WA_DontShowOnScreen);
-  const double dpr = view.devicePixelRatioF();
-  view.setFigureScale(scale / dpr);
-  view.resize(std::max(1, static_cast<int>(std::lround(px.width() / dpr))),
-              std::max(1, static_cast<int>(std::lround(px.height() / dpr))));
-  view.setDark(false);
-  view.renderer()->GradientBackgroundOff();
-  view.renderer()->SetBackground(1.0, 1.0, 1.0);
+  prepareSpaceFigure(view, px, scale);
   if (o.colorByModality) view.setColorMode(ColorMode::Modality);
   view.setLayout(scene.layout);
   view.showIds(ids, selectedToken, -1);
   view.setTitle(o.title ? title : QString());
   view.setAxisKeyVisible(o.legend && key);
-  // The charts' font, where the system has it (VTK's built-in font otherwise).
-  const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
-  if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
   view.grabFramebuffer();  // creates the context
   // A hidden widget gets no resize event: send one so VTK sizes its window and DPI.
   QResizeEvent resize(view.size(), view.size());
@@ -167,6 +157,24 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
   image.setDevicePixelRatio(1.0);
   return image;
 }
+
+}  // namespace
+
+void prepareSpaceFigure(PositionSpaceView& view, QSize px, double scale) {
+  view.setAttribute(Qt::WA_DontShowOnScreen);
+  const double dpr = view.devicePixelRatioF();
+  view.setFigureScale(scale / dpr);
+  view.resize(std::max(1, static_cast<int>(std::lround(px.width() / dpr))),
+              std::max(1, static_cast<int>(std::lround(px.height() / dpr))));
+  view.setDark(false);
+  view.renderer()->GradientBackgroundOff();
+  view.renderer()->SetBackground(1.0, 1.0, 1.0);
+  // The charts' font, where the system has it (VTK's built-in font otherwise).
+  const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
+  if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
+}
+
+namespace {
 
 QImage blankImage(const FigureOptions& o) {
   QImage image(o.size, QImage::Format_RGB32);

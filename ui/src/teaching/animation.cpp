@@ -14,6 +14,7 @@
 
 #include <vtkRenderer.h>
 
+#include "figures/figure_views.h"
 #include "figures/gif_writer.h"
 #include "platform/cli_app.h"
 #include "platform/file_output.h"
@@ -99,12 +100,11 @@ class FrameRenderer {
     }
     std::copy(b, b + 6, bounds_);
     view_ = std::make_unique<PositionSpaceView>();
-    view_->setAttribute(Qt::WA_DontShowOnScreen);
-    view_->setDark(false);
-    view_->renderer()->GradientBackgroundOff();
-    view_->renderer()->SetBackground(1.0, 1.0, 1.0);
+    // Drawn as the 3-D figure of that size is: its text was the screen's, far smaller.
+    FigureOptions figure;
+    figure.size = size;
+    prepareSpaceFigure(*view_, size, figure::effectiveScale(figure));
     view_->setFixedBounds(bounds_);  // every frame framed, and its axes ticked, alike
-    view_->resize(size);
     view_->show();
   }
 
