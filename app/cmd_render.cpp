@@ -35,6 +35,8 @@ struct RenderSettings {
   int phasorDistance = 3;
   std::string phasorAlong = "h";
   bool phasorGiven = false;  // --distance or --along: only the phasor view takes them
+  int temporalPatch = 0;     // --temporal-patch: the picture views of a video
+  bool pairGiven = false;
 };
 
 // WxH, each side in the table's range (own_options.cpp).
@@ -87,6 +89,9 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     } else if (name == "along") {
       s.phasorAlong = value();
       s.phasorGiven = true;
+    } else if (name == "temporal-patch") {
+      s.temporalPatch = static_cast<int>(ownWhole(kRender, "temporal-patch", value()));
+      s.pairGiven = true;
     } else if (name == "color-by") {
       s.colorBy = value();
       if (s.colorBy != "cell" && s.colorBy != "modality")
@@ -162,6 +167,9 @@ int runRenderCommand(const std::vector<std::string>& args) {
   if (!s.animate.empty()) {
     if (!s.colorBy.empty())
       throw InputError("--color-by is an option of a figure, not of --animate", "color-by");
+    if (s.pairGiven)
+      throw InputError("--temporal-patch is an option of a figure, not of --animate",
+                       "temporal-patch");
     if (s.request.out.empty())
       throw InputError("render --animate needs --out FILE.gif or a folder for PNG frames", "out");
     return ui::renderAnimationCommand(s.request.scene, s.animate, s.frames, s.width, s.height,
@@ -191,6 +199,8 @@ int runRenderCommand(const std::vector<std::string>& args) {
   job.maxDistance = s.maxDistance;
   job.phasorDistance = s.phasorDistance;
   job.phasorAlong = s.phasorAlong;
+  job.temporalPatch = s.temporalPatch;
+  job.pairGiven = s.pairGiven;
   ui::renderFigure(job);
   return 0;
 }

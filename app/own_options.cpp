@@ -6,6 +6,7 @@
 #include "ropescope/attention.h"
 #include "ropescope/decay.h"
 #include "ropescope/id_budget.h"
+#include "ropescope/layout.h"
 #include "ropescope/report.h"
 
 namespace ropescope::cli {
@@ -107,6 +108,11 @@ const std::vector<OwnOption>& ownOptions() {
       {kRender, "along", "t|h|w|thw",
        "phasor view: the axis the displacement runs along, thw all three as text tokens move "
        "(default h)"},
+      // A video's temporal patches: the layout decides the real bound, below its token limit.
+      ranged(kRender, "temporal-patch", "K", Value::Whole, 0, double(kMaxLayoutTokens - 1),
+             "picture views of a video: the temporal patch to show, ",
+             " and less than the video's temporal patches (default 0, the first; the title "
+             "names it, the CSV holds every one)"),
       {kRender, "color-by", "cell|modality",
        "3-D views (space, compare): colour the tokens by grid cell, row x col (default), or by "
        "modality, as the app's Colour by"},

@@ -284,6 +284,12 @@ void validateScene(const Scene& scene) {
   }
 }
 
+bool sameDocument(const Scene& a, const Scene& b) {
+  Scene selected = a;
+  selected.selectedText = b.selectedText;
+  return selected == b;
+}
+
 void setDesign(Scene& scene, const std::string& name) {
   const PositionDesign& design = findDesign(name);
   if (design.name() != scene.design) scene.designParams = {};

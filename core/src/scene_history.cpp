@@ -37,11 +37,7 @@ std::set<std::string> SceneHistory::changedFields(const Scene& before, const Sce
     if (ra.maxPositionId != rb.maxPositionId) changed.insert("rope.max_position_id");
   }
   // Anything the table does not name (loaded ids, the model's name): a field of its own.
-  if (changed.empty()) {
-    Scene selectionOnly = before;
-    selectionOnly.selectedText = after.selectedText;
-    if (!(selectionOnly == after)) changed.insert("");
-  }
+  if (changed.empty() && !sameDocument(before, after)) changed.insert("");
   return changed;
 }
 

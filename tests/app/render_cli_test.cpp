@@ -115,6 +115,43 @@ TEST(RenderCli, PhasorViewRendersForADistanceAlongAnAxis) {
   EXPECT_EQ(pngSize(work() / "phasor.png"), std::make_pair(640u, 480u));
 }
 
+// A video's picture figures: --temporal-patch K draws and names temporal patch K (the figure
+// held the first pair, unnamed, and render had no option to choose), the CSV holds every patch
+// with a column saying which, and a patch the video lacks, or the option on another view, is
+// one line naming what is accepted.
+TEST(RenderCli, PictureViewsOfAVideoShowTheTemporalPatchAsked) {
+  const std::string layout = std::string("t4,vid:") + ROPESCOPE_SAMPLES + "/moving.gif,t4";
+  const ProcessResult csv =
+      run({"render", "--layout", layout, "--view", "picture", "--out", "video.csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const auto rows = csvRows(slurp(work() / "video.csv"));
+  ASSERT_GT(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0], "temporal");
+  std::map<std::string, int> perPatch;
+  for (std::size_t i = 1; i < rows.size(); ++i) ++perPatch[rows[i][0]];
+  EXPECT_EQ(perPatch.size(), 4u) << "every temporal patch of moving.gif";
+  const ProcessResult first = run({"render", "--layout", layout, "--view", "picture", "--out",
+                                   "first.svg", "--size", "640x480"});
+  const ProcessResult third =
+      run({"render", "--layout", layout, "--view", "picture", "--temporal-patch", "2", "--out",
+           "third.svg", "--size", "640x480"});
+  ASSERT_EQ(first.status, 0) << first.err;
+  ASSERT_EQ(third.status, 0) << third.err;
+  EXPECT_NE(slurp(work() / "first.svg").find("temporal patch 0 of 4"), std::string::npos);
+  EXPECT_NE(slurp(work() / "third.svg").find("temporal patch 2 of 4"), std::string::npos);
+  EXPECT_NE(slurp(work() / "first.svg"), slurp(work() / "third.svg"));
+  expectOneLineError(run({"render", "--layout", layout, "--view", "picture", "--temporal-patch",
+                          "4", "--out", "past.png"}),
+                     "past the video", {"--temporal-patch 4", "video 1", "0..3"});
+  expectOneLineError(
+      run({"render", "--view", "decay", "--temporal-patch", "1", "--out", "past.png"}),
+      "another view", {"--temporal-patch", "picture, picture-bias", "--view decay"});
+  expectOneLineError(
+      run({"render", "--view", "picture", "--temporal-patch", "-1", "--out", "past.png"}),
+      "negative", {"--temporal-patch", "0..262143"});
+  EXPECT_FALSE(fs::exists(work() / "past.png"));
+}
+
 TEST(RenderCli, ThreeDViewsWithoutADisplaySayToUseXvfbRun) {
   for (const char* view : {"space", "compare"}) {
     const std::vector<std::string> args = {

@@ -1,6 +1,10 @@
 // Undo and redo of scene edits (ropescope/scene_history.h): a dragged slider is one step, an
-// edit of another field a new one, a selection click none; undo and redo walk back and forth.
+// edit of another field or a committed edit a new one, a selection click none; undo and redo
+// walk back and forth.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "ropescope/layout.h"
 #include "ropescope/scene.h"
@@ -93,6 +97,34 @@ TEST(SceneHistory, ADraggedSliderIsOneStepAndAnotherFieldANewOne) {
   EXPECT_FALSE(h.canRedo());
   // After an undo, an edit of the same field as the step before is a step of its own.
   EXPECT_EQ(h.undo(other), back);
+}
+
+// Ten layouts committed one after another (each with Return) are ten steps, though each edits
+// the same field: undo goes back one layout at a time and redo forward one at a time. Without
+// endStep() they merged into one step, and Redo jumped to the last layout.
+TEST(SceneHistory, EachEndedEditIsAStepOfItsOwn) {
+  SceneHistory h;
+  std::vector<Scene> states{ropescope::defaultScene()};
+  for (int i = 1; i <= 10; ++i) {
+    Scene next = states.back();
+    next.layout = ropescope::parseLayoutSpec("t" + std::to_string(i) + ",i2x2");
+    h.record(states.back(), next);
+    h.endStep();
+    states.push_back(next);
+  }
+  Scene now = states.back();
+  for (std::size_t k = states.size() - 1; k-- > 0;) {
+    ASSERT_TRUE(h.canUndo()) << "state " << k;
+    now = h.undo(now);
+    EXPECT_EQ(now, states[k]) << "undo to state " << k;
+  }
+  EXPECT_FALSE(h.canUndo());
+  for (std::size_t k = 1; k < states.size(); ++k) {
+    ASSERT_TRUE(h.canRedo()) << "state " << k;
+    now = h.redo(now);
+    EXPECT_EQ(now, states[k]) << "redo to state " << k;
+  }
+  EXPECT_FALSE(h.canRedo());
 }
 
 TEST(SceneHistory, KeepsTheNewestStepsAndClears) {

@@ -38,6 +38,11 @@ struct Scene {
 
 inline constexpr std::size_t kMaxModelNameChars = 256;
 
+// The same document: equal but for the selection (selectedText). A scene file remembers which
+// text token was selected, since the figures are made for it, but selecting is not editing: a
+// click on a token neither marks the document modified nor makes an undo step.
+bool sameDocument(const Scene& a, const Scene& b);
+
 Scene defaultScene();
 
 // The scene with its ids read from `path` (readIdsFile) and the design set to ids-file; throws

@@ -1,7 +1,8 @@
 // Undo and redo of a scene's edits (the desktop app's Edit menu). A step is the scene before an
-// edit. Consecutive edits of the same fields make one step, so that a slider dragged through a
-// hundred values, or a value typed again and again into one box, is undone at once; an edit of
-// other fields starts a new step. A click that only selects a token is no step.
+// edit. Edits of the same fields join the newest step while it is open, so that a slider dragged
+// through a hundred values is undone at once; an edit of other fields, or any edit after
+// endStep() (a value committed with Return, a slider released), starts a new step. A click that
+// only selects a token is no step.
 #pragma once
 
 #include <cstddef>
@@ -22,8 +23,11 @@ class SceneHistory {
   // The memory a kept scene takes, roughly: its loaded ids and its layout's segments and files.
   static std::size_t footprint(const Scene& scene);
 
-  // An edit took the scene from `before` to `after`.
+  // An edit took the scene from `before` to `after`: it joins the newest step if that step is
+  // open and changed the same fields, else it starts a step.
   void record(const Scene& before, const Scene& after);
+  // The newest step is finished: the next edit starts a step of its own, whatever it changes.
+  void endStep() { open_ = false; }
   bool canUndo() const { return !undo_.empty(); }
   bool canRedo() const { return !redo_.empty(); }
   // The scene an undo (redo) goes to from `current`, which the redo (undo) list keeps. Only

@@ -247,6 +247,47 @@ TEST(FigureReadability, EveryViewAtEveryAllowedSizeIsTheWholeFigure) {
   EXPECT_EQ(compared, static_cast<int>(figureViews().size() * sizes.size()));
 }
 
+namespace {
+// The box of what a figure draws: every pixel that is not (nearly) white.
+QRect inkBox(const QImage& image) {
+  int x0 = image.width(), y0 = image.height(), x1 = -1, y1 = -1;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      if (std::min({c.red(), c.green(), c.blue()}) > 230) continue;
+      x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    }
+  return x1 < 0 ? QRect() : QRect(QPoint(x0, y0), QPoint(x1, y1));
+}
+}  // namespace
+
+// Every painted and chart figure keeps white at each page edge, in proportion to the page: the
+// picture figures' colour-bar labels ended 1-2 px from the edge at 300x200 (about 2 pt at
+// 1050x750, the margin shrinking with the figure) and their picture touched the bottom. The
+// charts keep 5 or more layout pixels at every side; each view must keep 4.
+TEST(FigureReadability, EveryFigureKeepsAMarginAtThePageEdges) {
+  Scene scene = findFigurePreset("circle-picture").scene;
+  scene.layout.segments.push_back(Segment::audio(12));
+  constexpr double kLeast = 4.0;  // layout px
+  for (const FigureView& v : figureViews()) {
+    if (v.kind == FigureKind::Space) continue;  // a 3-D scene is framed by its camera
+    for (const QSize size : {QSize(300, 200), QSize(420, 300), QSize(1050, 750)}) {
+      FigureOptions o;
+      o.size = size;
+      const QImage image = figureImage(scene, v, o);
+      const QRect ink = inkBox(image);
+      ASSERT_FALSE(ink.isNull()) << v.name;
+      const int least = static_cast<int>(std::floor(kLeast * figure::effectiveScale(o)));
+      const std::string at =
+          v.name + " at " + std::to_string(size.width()) + "x" + std::to_string(size.height());
+      EXPECT_GE(ink.left(), least) << at << ": left";
+      EXPECT_GE(size.width() - 1 - ink.right(), least) << at << ": right";
+      EXPECT_GE(ink.top(), least) << at << ": top";
+      EXPECT_GE(size.height() - 1 - ink.bottom(), least) << at << ": bottom";
+    }
+  }
+}
+
 TEST(FigureReadability, SizesTooSmallForTheTextAreRefusedWithOneThatWorks) {
   const Scene scene = findFigurePreset("roformer-decay").scene;
   const std::string narrow = errorOf(scene, "decay", {160, 120});

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <memory>
 #include <semaphore>
+#include <string>
+#include <vector>
 
 #include "gui_test_util.h"
 #include "jobs/latest_worker.h"
@@ -624,15 +626,18 @@ TEST(SceneModel, AFamilyChosenInTheDesignBoxBringsItsPictureGrid) {
   EXPECT_EQ(model.validScene().imageGrid, small.imageGrid);
 }
 
-// Edit → Undo / Redo: the model records each edit (scene_history.h), a selection click is no
-// step, and undo and redo recompute the scene they go to.
+// Edit → Undo / Redo: the model records each edit (scene_history.h), a gesture's edits (a dragged
+// slider) as one step, a selection click as none, and undo and redo recompute the scene they go
+// to.
 TEST(SceneModel, UndoAndRedoWalkTheEdits) {
   SceneModel model;
   const Scene start = model.scene();
   EXPECT_FALSE(model.canUndo());
   QSignalSpy history(&model, &SceneModel::historyChanged);
+  model.beginGesture();
   for (double alpha : {0.2, 0.3, 0.4})  // one dragged slider
     model.edit([alpha](Scene& s) { s.designParams.set("alpha", alpha); });
+  model.endGesture();
   model.setSelectedText(1);
   model.edit([](Scene& s) { s.frequency.rotary.base = 20000; });
   EXPECT_GT(history.count(), 0);
@@ -655,5 +660,36 @@ TEST(SceneModel, UndoAndRedoWalkTheEdits) {
   EXPECT_TRUE(model.canRedo());
   model.clearHistory();
   EXPECT_FALSE(model.canUndo());
+  EXPECT_FALSE(model.canRedo());
+}
+
+// Edits of one field committed one after another (ten layouts typed, each with Return) are a
+// step each: they were one step, undone at once, and Redo jumped to the last. A gesture after
+// them is one step of its own, not part of the last commit.
+TEST(SceneModel, EachCommittedEditIsAStep) {
+  SceneModel model;
+  std::vector<Scene> states{model.scene()};
+  for (int i = 1; i <= 10; ++i) {
+    model.edit([i](Scene& s) {
+      s.layout = ropescope::parseLayoutSpec("t" + std::to_string(i) + ",i2x2");
+    });
+    states.push_back(model.scene());
+  }
+  model.beginGesture();
+  for (double alpha : {0.2, 0.3, 0.4})
+    model.edit([alpha](Scene& s) { s.designParams.set("alpha", alpha); });
+  model.endGesture();
+  states.push_back(model.scene());
+  for (std::size_t k = states.size() - 1; k-- > 0;) {
+    ASSERT_TRUE(model.canUndo()) << "state " << k;
+    model.undo();
+    EXPECT_EQ(model.scene(), states[k]) << "undo to state " << k;
+  }
+  EXPECT_FALSE(model.canUndo());
+  for (std::size_t k = 1; k < states.size(); ++k) {
+    ASSERT_TRUE(model.canRedo()) << "state " << k;
+    model.redo();
+    EXPECT_EQ(model.scene(), states[k]) << "redo to state " << k;
+  }
   EXPECT_FALSE(model.canRedo());
 }

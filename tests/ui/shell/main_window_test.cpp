@@ -254,6 +254,49 @@ TEST(MainWindow, ClickingATokenSelectsItInEveryView) {
   EXPECT_EQ(win.w.model()->metrics().selectedToken, 0);
 }
 
+// Selecting is not editing: a click on a text or a visual token in the 3-D view, or the panel's
+// token box, left the saved scene "modified" (the title's asterisk, Quit asking to save) and
+// must make no undo step. The file still remembers the selection when it is saved, since the
+// figures are made for the selected text token (sameDocument, ropescope/scene.h).
+TEST(MainWindow, SelectingATokenIsNoEdit) {
+  Window win;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("scene.json"));
+  ASSERT_TRUE(win.w.saveTo(path));
+  win.w.model()->clearHistory();
+  ASSERT_FALSE(win.w.isModified());
+  ASSERT_FALSE(win.w.isWindowModified());
+  PositionSpaceView* view = win.w.spaceView();
+  const auto& ids = view->ids();
+  const int before = win.w.model()->scene().selectedText;
+  // Every token the 3-D view can click (text and visual) but the selected text token.
+  int clicks = 0, textIndex = -1;
+  for (long t = 0; t < static_cast<long>(ids.size()); ++t) {
+    const bool text = ids.tokens[t].modality == ropescope::Modality::Text;
+    if (text) ++textIndex;
+    if ((text && textIndex == before) || view->tokenAt(view->tokenPosition(t).toPoint()) != t)
+      continue;
+    QTest::mouseClick(view, Qt::LeftButton, {}, view->tokenPosition(t).toPoint());
+    ++clicks;
+    EXPECT_FALSE(win.w.isModified()) << "token " << t;
+    EXPECT_FALSE(win.w.isWindowModified()) << "token " << t;
+    EXPECT_FALSE(win.w.model()->canUndo()) << "token " << t;
+  }
+  EXPECT_GE(clicks, 4);
+  auto* spin = win.w.panel()->findChild<QSpinBox*>(QStringLiteral("selectedText"));
+  spin->setValue(spin->value() == 0 ? 1 : 0);
+  EXPECT_FALSE(win.w.isModified());
+  EXPECT_FALSE(win.w.model()->canUndo());
+  // Saved, the file holds the selection; an edit still marks the scene modified.
+  const int selected = win.w.model()->scene().selectedText;
+  ASSERT_TRUE(win.w.saveTo(path));
+  numberField(win.w.panel(), "alpha")->setValue(0.3);
+  EXPECT_TRUE(win.w.isModified());
+  EXPECT_TRUE(win.w.isWindowModified());
+  ASSERT_TRUE(win.w.openFile(path));
+  EXPECT_EQ(win.w.model()->scene().selectedText, selected);
+}
+
 TEST(MainWindow, SaveAndReopenRoundTrips) {
   Window win;
   QTemporaryDir dir;

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -72,6 +73,31 @@ TEST(SoundView, NoAudioShowsTheHintWithoutCrashing) {
   view.setOverlay(SoundOverlay::Bias);
   EXPECT_TRUE(view.overlayValues().empty());
   (void)view.grab();  // paints both canvases
+}
+
+// A user's-eye report: with no audio in the layout the Sound tab drew the waveform's and the
+// spectrogram's empty axes under its message. Without audio only the message shows (in the
+// tab's middle); audio added brings the plots back, and taking it out hides them again.
+TEST(SoundView, NoAudioShowsTheMessageAndNoEmptyPlots) {
+  SceneModel model;
+  model.setScene(fixedScene());
+  SoundView view(&model);
+  view.resize(600, 400);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  EXPECT_FALSE(view.waveform()->isVisible());
+  EXPECT_FALSE(view.spectrogramCanvas()->isVisible());
+  auto* caption = view.findChild<QLabel*>(QStringLiteral("soundCaption"));
+  ASSERT_NE(caption, nullptr);
+  EXPECT_TRUE(caption->isVisible());
+  EXPECT_TRUE(caption->text().contains(QStringLiteral("No audio")));
+  EXPECT_GT(caption->height(), view.height() / 2) << "the message fills the tab";
+  model.setScene(audioScene());
+  ASSERT_TRUE(waitUntil([&] { return view.waveform()->isVisible(); }));
+  EXPECT_TRUE(view.spectrogramCanvas()->isVisible());
+  model.setScene(fixedScene());
+  ASSERT_TRUE(waitUntil([&] { return !view.waveform()->isVisible(); }));
+  EXPECT_FALSE(view.spectrogramCanvas()->isVisible());
 }
 
 TEST(SoundView, SpansAreTheCoresAndClickingOneSelectsItsToken) {

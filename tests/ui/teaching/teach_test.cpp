@@ -30,6 +30,7 @@
 #include <sstream>
 
 #include "charts/charts_panel.h"
+#include "figures/figure_views.h"
 #include "figures/gif_writer.h"
 #include "gui_test_util.h"
 #include "image_compare.h"
@@ -370,6 +371,44 @@ TEST(TeachAnimation, CancelStopsEarly) {
   EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty()) << "a temporary file was left";
 }
 
+namespace {
+// Height in pixels of the first line of dark text from the top (a title's glyphs).
+int firstTextLineHeight(const QImage& image) {
+  int first = -1, last = -1;
+  for (int y = 0; y < image.height() / 4; ++y) {
+    bool ink = false;
+    for (int x = 0; x < image.width() && !ink; ++x) ink = qGray(image.pixel(x, y)) < 100;
+    if (ink && first < 0) first = y;
+    if (ink) last = y;
+    if (!ink && first >= 0) break;
+  }
+  return first < 0 ? 0 : last - first + 1;
+}
+}  // namespace
+
+// The docs' claim: frames use the look of exported figures. The α/R/β frames drew their text
+// at the screen's size, much smaller than the 3-D figure of the same size draws it; the frame's
+// title is now as tall as the figure's.
+TEST(TeachAnimation, ThreeDFramesUseTheFiguresText) {
+  QTemporaryDir dir;
+  const QString folder = dir.filePath(QStringLiteral("frames"));
+  AnimationSpec spec = parseAnimationSpec("alpha:0:1");
+  spec.frames = 2;
+  for (const QSize size : {QSize(640, 480), QSize(1050, 750)}) {
+    const AnimationResult r = renderAnimation(fixedScene(), spec, size, folder);
+    ASSERT_TRUE(r.ok) << r.error.toStdString();
+    const QImage frame(QDir(folder).filePath(QStringLiteral("frame_0001.png")));
+    Scene still = fixedScene();
+    still.designParams.set("alpha", 0.0);
+    FigureOptions o;
+    o.size = size;
+    const QImage figure = figureImage(still, findFigureView("space"), o);
+    const int a = firstTextLineHeight(frame), b = firstTextLineHeight(figure);
+    ASSERT_GT(b, 0);
+    EXPECT_NEAR(a, b, 0.25 * b) << size.width() << "x" << size.height();
+  }
+}
+
 TEST(TeachAnimation, PngSequenceAndCircleSweep) {
   QTemporaryDir dir;
   const QString folder = dir.filePath(QStringLiteral("frames"));
@@ -431,6 +470,40 @@ TEST(TeachAnimation, BadSpecsAreRejectedWithOneLine) {
   EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 4, 10, 240, out, log), InputError);
   EXPECT_THROW(renderAnimationCommand(fixedScene(), "alpha:0:1", 4, 320, 240, "", log), InputError);
   EXPECT_FALSE(QFileInfo::exists(QString::fromStdString(out)));
+}
+
+// The docs' claim: a distance animation sweeps the phasor picture over distances. With the
+// dialog's defaults (0..64, 32 frames) the frames were at 2.06452, 4.12903, ... positions, which
+// the Phasors tab and `render --view phasor --distance` refuse. Every frame is a whole distance
+// now, each one the phasor figure draws, and the spec's ends must be whole.
+TEST(TeachAnimation, DistanceFramesAreWholeDistancesThePhasorFigureDraws) {
+  MainWindow w;
+  w.startWith(fixedScene());
+  AnimationDialog dialog(w.model(), &w);
+  AnimationSpec spec = parseAnimationSpec(dialog.specText().toStdString());
+  ASSERT_TRUE(spec.sweepsDistance()) << dialog.specText().toStdString();
+  spec.frames = dialog.findChild<QSpinBox*>(QStringLiteral("animationFrames"))->value();
+  for (const std::string text : {std::string(), std::string("distance_h:0:256")}) {
+    AnimationSpec s = text.empty() ? spec : parseAnimationSpec(text);
+    if (!text.empty()) s.frames = 48;
+    for (int i = 0; i < s.frames; ++i) {
+      const double d = s.valueAt(i);
+      ASSERT_EQ(d, std::round(d)) << "frame " << i << " of " << s.frames;
+      FigureOptions o;
+      o.size = QSize(320, 240);
+      o.phasorDistance = static_cast<int>(d);
+      o.phasorAlong = s.direction;
+      EXPECT_NO_THROW(figureImage(fixedScene(), findFigureView("phasor"), o)) << d;
+    }
+    EXPECT_EQ(s.valueAt(0), s.from);
+    EXPECT_EQ(s.valueAt(s.frames - 1), s.to);
+  }
+  try {
+    parseAnimationSpec("distance_h:0:2.5");
+    ADD_FAILURE() << "a fractional end was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("whole number"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TeachAnimation, DialogShowsProblemsBesideTheFieldsAndExports) {

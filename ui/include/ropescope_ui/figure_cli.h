@@ -38,6 +38,10 @@ struct RenderJob {
   // The phasor view: the displacement, phasorDistance positions along phasorAlong (t h w thw).
   int phasorDistance = 3;
   std::string phasorAlong = "h";
+  // The picture views of a video: the temporal patch shown (--temporal-patch, 0-based); only those
+  // views take it (pairGiven).
+  int temporalPatch = 0;
+  bool pairGiven = false;
 };
 
 // The phasor view's distances: 0..phasorMaxDistance().

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSize>
@@ -27,7 +28,12 @@ class OpenSpinBox : public Box {
  public:
   using Value = decltype(std::declval<const Box&>().value());
 
-  explicit OpenSpinBox(QWidget* parent = nullptr) : Box(parent) {}
+  explicit OpenSpinBox(QWidget* parent = nullptr) : Box(parent) {
+    // A value committed (Return, the box left) is the scene's: the typing that made it is no
+    // longer the box's to undo, and Ctrl+Z goes to the scene's edit (shell/shortcut_guard.h).
+    QObject::connect(this, &QAbstractSpinBox::editingFinished, this,
+                     [this] { this->lineEdit()->setModified(false); });
+  }
 
   // The range the steps keep to; the box takes any number typed (within what it can hold).
   void setAcceptedRange(Value lo, Value hi) {

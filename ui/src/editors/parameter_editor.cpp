@@ -72,6 +72,8 @@ ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
       }
       commit(v);
     });
+    connect(slider_, &QSlider::sliderPressed, this, &ParameterEditor::dragStarted);
+    connect(slider_, &QSlider::sliderReleased, this, &ParameterEditor::dragFinished);
     connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
       {
         QSignalBlocker block(slider_);
@@ -87,6 +89,10 @@ ParameterEditor::ParameterEditor(ParameterSpec spec, QWidget* parent)
   error_->hide();
   column->addWidget(error_);
   setValue(spec_.defaultValue);
+}
+
+ParameterEditor::~ParameterEditor() {
+  if (slider_ && slider_->isSliderDown()) emit dragFinished();
 }
 
 bool ParameterEditor::logSlider() const {

@@ -19,6 +19,7 @@ class ParameterEditor : public QWidget {
 
  public:
   explicit ParameterEditor(ParameterSpec spec, QWidget* parent = nullptr);
+  ~ParameterEditor() override;
 
   const ParameterSpec& spec() const { return spec_; }
   // Shows a value from the model without emitting edited().
@@ -30,6 +31,10 @@ class ParameterEditor : public QWidget {
 
  signals:
   void edited(double value);
+  // The slider is pressed and released: the edits between are one gesture (one undo step,
+  // SceneModel::beginGesture). An editor destroyed mid-drag finishes its gesture.
+  void dragStarted();
+  void dragFinished();
 
  private:
   bool logSlider() const;

@@ -182,6 +182,8 @@ void RopeEditor::rebuild() {
     connect(editor, &ParameterEditor::edited, this, [this, key](double v) {
       model_->edit([&](Scene& s) { s.frequency.rope.params.set(key, v); });
     });
+    connect(editor, &ParameterEditor::dragStarted, model_, &SceneModel::beginGesture);
+    connect(editor, &ParameterEditor::dragFinished, model_, &SceneModel::endGesture);
   }
   for (const RopeListSpec& l : type->lists()) addListRow(l.key, l.help);
   if (type->sequenceDependent()) addMaxIdRow();

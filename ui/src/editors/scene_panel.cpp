@@ -144,6 +144,8 @@ void ScenePanel::buildAgeBox(QVBoxLayout* column) {
   });
   connect(ageLayer_, &QSlider::valueChanged, this,
           [this](int v) { model_->edit([v](Scene& s) { s.ageLayer = v; }); });
+  connect(ageLayer_, &QSlider::sliderPressed, model_, &SceneModel::beginGesture);
+  connect(ageLayer_, &QSlider::sliderReleased, model_, &SceneModel::endGesture);
 }
 
 void ScenePanel::buildPlanBox(QVBoxLayout* column) {
@@ -381,6 +383,8 @@ void ScenePanel::rebuildParameterEditors() {
     const std::string key = spec.key;
     connect(editor, &ParameterEditor::edited, this,
             [this, key](double v) { model_->edit([&](Scene& s) { s.designParams.set(key, v); }); });
+    connect(editor, &ParameterEditor::dragStarted, model_, &SceneModel::beginGesture);
+    connect(editor, &ParameterEditor::dragFinished, model_, &SceneModel::endGesture);
   }
 }
 

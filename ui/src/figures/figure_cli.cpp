@@ -27,6 +27,7 @@ FigureOptions optionsOf(const RenderJob& job) {
   o.maxDistance = job.maxDistance;
   o.phasorDistance = job.phasorDistance;
   o.phasorAlong = job.phasorAlong;
+  o.temporalPatch = job.temporalPatch;
   return o;
 }
 
@@ -69,6 +70,15 @@ FigurePresetInfo figurePresetInfo(const std::string& name) {
 
 void checkRenderJob(const RenderJob& job) {
   const FigureView& view = findFigureView(job.view);
+  if (job.pairGiven && view.needs != FigureNeed::Picture) {
+    std::string pictureViews;
+    for (const FigureView& v : figureViews())
+      if (v.needs == FigureNeed::Picture)
+        pictureViews += (pictureViews.empty() ? "" : ", ") + v.name;
+    throw InputError("--temporal-patch is an option of the picture views (" + pictureViews +
+                         ") (got --view " + view.name + ")",
+                     "temporal-patch");
+  }
   figureFormat(view, job.out);
   figure::validate(optionsOf(job));
 }

@@ -18,8 +18,10 @@
 #include "figures/figure_presets.h"
 #include "figures/figure_views.h"
 #include "model/scene_model.h"
+#include "picture/picture_view.h"
 #include "platform/file_dialogs.h"
 #include "ropescope/errors.h"
+#include "sound/sound_view.h"
 #include "teaching/phasor_view.h"
 
 namespace ropescope::ui {
@@ -138,6 +140,14 @@ void FigureMenu::exportTo(const std::string& view, const QString& path) const {
   model_->flushSummaries();
   FigureOptions o = options_;
   if (view == "phasor" && phasorView_) o.phasorDelta = phasorView_->delta();
+  if (findFigureView(view).needs == FigureNeed::Picture && pictureView_) {
+    o.segment = pictureView_->shownSegment();
+    o.selectedVisual = model_->selectedVisual();
+  }
+  if (findFigureView(view).needs == FigureNeed::Audio && soundView_) {
+    o.segment = soundView_->shownSegment();
+    o.soundBias = soundView_->overlay() == SoundOverlay::Bias;
+  }
   exportFigure(model_->validScene(), view, path.toStdString(), o);
 }
 

@@ -20,6 +20,8 @@ class QWidget;
 namespace ropescope::ui {
 
 class PhasorView;
+class PictureView;
+class SoundView;
 class SceneModel;
 
 class FigureMenu : public QObject {
@@ -44,14 +46,20 @@ class FigureMenu : public QObject {
   void exportTo(const std::string& view, const QString& path) const;
 
   FigureOptions& options() { return options_; }
-  // The Phasors tab whose displacement the phasor figure draws (none: the options' own).
+  // The tabs whose state their figures show (none: the options' own): the Phasors tab's
+  // displacement, the Picture tab's picture and picked token (and so its temporal patch), the
+  // Sound tab's sound and map.
   void setPhasorView(const PhasorView* view) { phasorView_ = view; }
+  void setPictureView(const PictureView* view) { pictureView_ = view; }
+  void setSoundView(const SoundView* view) { soundView_ = view; }
 
  private:
   SceneModel* model_;
   QWidget* window_;
   FigureOptions options_;
   const PhasorView* phasorView_ = nullptr;
+  const PictureView* pictureView_ = nullptr;
+  const SoundView* soundView_ = nullptr;
 };
 
 }  // namespace ropescope::ui

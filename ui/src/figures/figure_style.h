@@ -36,6 +36,15 @@ struct FigureOptions {
   int phasorDistance = 3;
   std::string phasorAlong = "h";
   std::optional<Id3> phasorDelta;
+  // Picture and sound figures show what their tab shows: `segment` is the layout segment (-1:
+  // the first picture or sound), `selectedVisual` the visual token picked (-1: none; as in the
+  // tab it picks a video's temporal patch and is drawn selected), `temporalPatch` the temporal
+  // patch of a video shown while none of its tokens is picked (0-based, render's --temporal-patch),
+  // and `soundBias` the Sound tab's map (positional bias instead of distance).
+  int segment = -1;
+  long selectedVisual = -1;
+  int temporalPatch = 0;
+  bool soundBias = false;
 };
 
 namespace figure {
@@ -52,6 +61,10 @@ inline constexpr double kMinScale = 0.5, kMaxScale = 16.0;
 inline constexpr int kMinLabelPixels = 7;
 // The smallest canvas every view's text and furniture fits on, in layout pixels.
 inline constexpr double kMinCanvasWidth = 240, kMinCanvasHeight = 180;
+// The white kept between a painted figure's drawing and its page's edges (layout px): what the
+// charts keep at their right (5 pt at a column), so that a colour bar's labels do not touch
+// the edge at any size.
+inline constexpr double kPageMargin = 10.0;
 // The distances the Phasors tab and the phasor figure accept: 0..kPhasorMaxDistance.
 inline constexpr int kPhasorMaxDistance = 4096;
 

@@ -16,6 +16,7 @@
 #include <QSvgGenerator>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -28,6 +29,7 @@
 #include "figures/figure_principles.h"
 #include "figures/row_names.h"
 #include "model/scene_model.h"
+#include "model/segment_names.h"
 #include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
 #include "platform/file_output.h"
@@ -42,6 +44,7 @@
 #include "ropescope/scene_metrics.h"
 #include "ropescope/sound_display.h"
 #include "ropescope/table_report.h"
+#include "ropescope/token_groups.h"
 #include "sound/sound_view.h"
 #include "space/position_space_view.h"
 #include "style/metric_text.h"
@@ -143,22 +146,12 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
                    const QString& title, QSize px, double scale, const FigureOptions& o,
                    bool key = true) {
   PositionSpaceView view;
-  view.setAttribute(Qt::WA_DontShowOnScreen);
-  const double dpr = view.devicePixelRatioF();
-  view.setFigureScale(scale / dpr);
-  view.resize(std::max(1, static_cast<int>(std::lround(px.width() / dpr))),
-              std::max(1, static_cast<int>(std::lround(px.height() / dpr))));
-  view.setDark(false);
-  view.renderer()->GradientBackgroundOff();
-  view.renderer()->SetBackground(1.0, 1.0, 1.0);
+  prepareSpaceFigure(view, px, scale);
   if (o.colorByModality) view.setColorMode(ColorMode::Modality);
   view.setLayout(scene.layout);
   view.showIds(ids, selectedToken, -1);
   view.setTitle(o.title ? title : QString());
   view.setAxisKeyVisible(o.legend && key);
-  // The charts' font, where the system has it (VTK's built-in font otherwise).
-  const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
-  if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
   view.grabFramebuffer();  // creates the context
   // A hidden widget gets no resize event: send one so VTK sizes its window and DPI.
   QResizeEvent resize(view.size(), view.size());
@@ -169,6 +162,24 @@ QImage renderSpace(const Scene& scene, const PositionIds& ids, long selectedToke
   image.setDevicePixelRatio(1.0);
   return image;
 }
+
+}  // namespace
+
+void prepareSpaceFigure(PositionSpaceView& view, QSize px, double scale) {
+  view.setAttribute(Qt::WA_DontShowOnScreen);
+  const double dpr = view.devicePixelRatioF();
+  view.setFigureScale(scale / dpr);
+  view.resize(std::max(1, static_cast<int>(std::lround(px.width() / dpr))),
+              std::max(1, static_cast<int>(std::lround(px.height() / dpr))));
+  view.setDark(false);
+  view.renderer()->GradientBackgroundOff();
+  view.renderer()->SetBackground(1.0, 1.0, 1.0);
+  // The charts' font, where the system has it (VTK's built-in font otherwise).
+  const QString dejavu = QStringLiteral("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf");
+  if (QFile::exists(dejavu)) view.setTextFontFile(dejavu);
+}
+
+namespace {
 
 QImage blankImage(const FigureOptions& o) {
   QImage image(o.size, QImage::Format_RGB32);
@@ -232,13 +243,55 @@ void showComputed(SceneModel& model, const Scene& scene) {
     throw InputError(model.problem()->message.toStdString(), model.problem()->field.toStdString());
 }
 
-// The picture view on its own model, painted on any device at `logical` size.
+// The segment a picture or sound figure shows: `o.segment` when it is one `isKind` takes, the
+// view's own first one when it is -1; anything else is refused in one line.
+void checkFigureSegment(const Scene& scene, const FigureOptions& o, bool picture) {
+  if (o.segment < 0) return;
+  const auto& segments = scene.layout.segments;
+  const bool fits =
+      o.segment < static_cast<int>(segments.size()) &&
+      (picture ? segments[o.segment].source.isPicture() : segments[o.segment].isAudio());
+  if (!fits)
+    throw InputError("segment " + std::to_string(o.segment) + " of the layout is no " +
+                         (picture ? "picture" : "audio") + " (the layout has " +
+                         std::to_string(segments.size()) + " segments)",
+                     "segment");
+}
+
+// A figure's title in its band: the title font, shrunk to fit a narrow canvas (never cut).
+void paintFigureTitle(QPainter& p, const QString& title, double width, double band) {
+  QFont f = figure::font(figure::Text::Title);
+  const double room = width - 8;
+  while (f.pixelSize() > 9 && QFontMetricsF(f).horizontalAdvance(title) > room)
+    f.setPixelSize(f.pixelSize() - 1);
+  p.setFont(f);
+  p.setPen(figure::foreground());
+  p.drawText(QRectF(4, 0, room, band), Qt::AlignCenter, title);
+}
+
+// The picture view on its own model showing what the Picture tab shows (the options' segment,
+// picked token and temporal patch), painted on any device at `logical` size.
 struct Heatmap {
   SceneModel model;
   PictureView view;
-  explicit Heatmap(const Scene& scene, bool bias) : view(&model) {
+  Heatmap(const Scene& scene, bool bias, const FigureOptions& o) : view(&model) {
+    checkFigureSegment(scene, o, true);
     showComputed(model, scene);
+    if (o.segment >= 0) view.showSegment(o.segment);
     if (view.shownSegment() < 0) throw InputError(kNeedsPicture, "view");
+    const Segment& seg = shown();
+    const int patches = seg.kind == SegmentKind::Video ? seg.frames : 1;
+    if (o.temporalPatch < 0 || o.temporalPatch >= patches)
+      throw InputError("--temporal-patch " + std::to_string(o.temporalPatch) +
+                           " is not a temporal patch of " +
+                           visualSegmentName(model.validScene().layout,
+                                             static_cast<std::size_t>(view.shownSegment()))
+                               .toStdString() +
+                           ", which has " + std::to_string(patches) + " (0.." +
+                           std::to_string(patches - 1) + ")",
+                       "temporal-patch");
+    view.setUnpickedTemporal(o.temporalPatch);
+    model.setSelectedVisual(o.selectedVisual);
     view.setOverlay(bias ? PictureOverlay::Bias : PictureOverlay::Distance);
     QPalette pal = view.palette();
     pal.setColor(QPalette::Base, Qt::white);
@@ -248,56 +301,99 @@ struct Heatmap {
     pal.setColor(QPalette::Mid, QColor(120, 120, 120));
     view.setPalette(pal);
   }
+  const Segment& shown() const {
+    return model.validScene().layout.segments[static_cast<std::size_t>(view.shownSegment())];
+  }
+  // What it shows: the value, the text token, the design; the picture's name when the layout
+  // has several, and a video's temporal patch.
   QString title(bool bias) const {
-    return QStringLiteral("%1 of text token %2 to each patch (%3)")
-        .arg(bias ? QStringLiteral("Positional bias") : QStringLiteral("Distance"))
-        .arg(model.validScene().selectedText)
-        .arg(QString::fromStdString(model.metrics().designUsed));
+    const Layout& layout = model.validScene().layout;
+    QString text = QStringLiteral("%1 of text token %2 to each patch (%3)")
+                       .arg(bias ? QStringLiteral("Positional bias") : QStringLiteral("Distance"))
+                       .arg(model.validScene().selectedText)
+                       .arg(QString::fromStdString(model.metrics().designUsed));
+    const auto pictures = std::count_if(layout.segments.begin(), layout.segments.end(),
+                                        [](const Segment& s) { return s.source.isPicture(); });
+    if (pictures > 1)
+      text += QStringLiteral(", ") +
+              visualSegmentName(layout, static_cast<std::size_t>(view.shownSegment()));
+    if (shown().kind == SegmentKind::Video)
+      text += QStringLiteral(", ") + temporalPatchText(view.temporal(), shown().frames);
+    return text;
   }
   void paint(QPainter& p, QSizeF logical, const FigureOptions& o, bool bias) {
     const double band = o.title ? 26.0 : 0.0;
-    view.canvas()->resize(static_cast<int>(logical.width()),
-                          static_cast<int>(logical.height() - band));
+    // The canvas fills its widget to the edge; on a page it keeps the page's margin (its colour
+    // bar's labels ended a layout pixel from the edge: 1-2 px at 300x200).
+    const double m = figure::kPageMargin;
+    const double top = std::max(band, m);
+    view.canvas()->resize(static_cast<int>(logical.width() - 2 * m),
+                          static_cast<int>(logical.height() - top - m));
     p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
-    if (o.title) {
-      p.setFont(figure::font(figure::Text::Title));
-      p.setPen(figure::foreground());
-      p.drawText(QRectF(4, 0, logical.width() - 8, band), Qt::AlignCenter, title(bias));
-    }
+    if (o.title) paintFigureTitle(p, title(bias), logical.width(), band);
     p.save();
-    p.translate(0, band);
+    p.translate(m, top);
     p.setFont(figure::font(figure::Text::Label));
     view.canvas()->paint(p);
     p.restore();
   }
+  // Every patch of the shown picture, every temporal patch of a video (the `temporal` column):
+  // its cell, visual token and value.
+  Table table(bool bias) const {
+    const SceneMetrics& m = model.metrics();
+    const auto& values = bias ? m.selectedBias : m.selectedDistance;
+    Table t;
+    t.columns = {"temporal", "row", "col", "visual", bias ? "bias" : "distance"};
+    long visual = 0;
+    std::vector<std::pair<std::array<int, 3>, long>> cells;
+    for (std::size_t i = 0; i < m.ids.size(); ++i) {
+      const TokenInfo& info = m.ids.tokens[i];
+      if (!inGroup(info.modality, TokenGroup::Visual)) continue;
+      if (info.segment == view.shownSegment())
+        cells.push_back({{info.frame, info.row, info.col}, visual});
+      ++visual;
+    }
+    std::sort(cells.begin(), cells.end());
+    for (const auto& [at, v] : cells) {
+      if (v >= static_cast<long>(values.size())) continue;
+      t.rows.push_back({static_cast<long long>(at[0]), static_cast<long long>(at[1]),
+                        static_cast<long long>(at[2]), static_cast<long long>(v),
+                        values[static_cast<std::size_t>(v)]});
+    }
+    return t;
+  }
 };
 
-// The Sound tab on its own model (its first audio segment), painted on any device.
+// The Sound tab on its own model (the options' audio segment, else the first, and its map),
+// painted on any device.
 struct SoundFigure {
   SceneModel model;
   SoundView view;
-  explicit SoundFigure(const Scene& scene) : view(&model) {
+  bool bias;
+  SoundFigure(const Scene& scene, const FigureOptions& o) : view(&model), bias(o.soundBias) {
+    checkFigureSegment(scene, o, false);
     showComputed(model, scene);
+    if (o.segment >= 0) view.showSegment(o.segment);
     if (view.shownSegment() < 0) throw InputError(kNeedsAudio, "view");
+    view.setOverlay(bias ? SoundOverlay::Bias : SoundOverlay::Distance);
   }
   QString title() const {
-    return QStringLiteral("Distance from text token %1 (%2)")
-        .arg(model.validScene().selectedText)
-        .arg(QString::fromStdString(model.metrics().designUsed));
+    const Layout& layout = model.validScene().layout;
+    QString text = QStringLiteral("%1 from text token %2 (%3)")
+                       .arg(bias ? QStringLiteral("Positional bias") : QStringLiteral("Distance"))
+                       .arg(model.validScene().selectedText)
+                       .arg(QString::fromStdString(model.metrics().designUsed));
+    if (std::count_if(layout.segments.begin(), layout.segments.end(),
+                      [](const Segment& s) { return s.isAudio(); }) > 1)
+      text += QStringLiteral(", ") +
+              audioSegmentName(layout, static_cast<std::size_t>(view.shownSegment()));
+    return text;
   }
   void paint(QPainter& p, QSizeF logical, const FigureOptions& o) {
     const double band = o.title ? 26.0 : 0.0;
     p.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
-    if (o.title) {
-      // A long design name on a narrow canvas: the title's font shrinks to fit, never cut.
-      QFont f = figure::font(figure::Text::Title);
-      const double room = logical.width() - 8;
-      while (f.pixelSize() > 9 && QFontMetricsF(f).horizontalAdvance(title()) > room)
-        f.setPixelSize(f.pixelSize() - 1);
-      p.setFont(f);
-      p.setPen(figure::foreground());
-      p.drawText(QRectF(4, 0, room, band), Qt::AlignCenter, title());
-    }
+    // A long design name on a narrow canvas: the title's font shrinks to fit, never cut.
+    if (o.title) paintFigureTitle(p, title(), logical.width(), band);
     p.save();
     p.translate(0, band);
     p.setFont(figure::font(figure::Text::Label));
@@ -582,19 +678,9 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
   } else if (view.name == "phasor") {
     t = phasorTable(phasorOf(scene, o));
   } else if (view.name == "sound") {
-    t = SoundFigure(scene).table();
+    t = SoundFigure(scene, o).table();
   } else {  // picture heat maps
-    Heatmap h(scene, isBias(view));
-    const SceneMetrics& m = h.model.metrics();
-    const auto& values = isBias(view) ? m.selectedBias : m.selectedDistance;
-    t.columns = {"row", "col", "visual", isBias(view) ? "bias" : "distance"};
-    for (int r = 0; r < h.view.rows(); ++r)
-      for (int c = 0; c < h.view.cols(); ++c) {
-        const long v = h.view.visualIndex(r, c);
-        if (v < 0 || v >= static_cast<long>(values.size())) continue;
-        t.rows.push_back({static_cast<long long>(r), static_cast<long long>(c),
-                          static_cast<long long>(v), values[static_cast<std::size_t>(v)]});
-      }
+    t = Heatmap(scene, isBias(view), o).table(isBias(view));
   }
   return tableReport(t, format, title);
 }
@@ -687,10 +773,10 @@ QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptio
     } else if (view.name == "principles") {
       paintPrinciplesFigure(p, figure::logicalSize(o), principlesFigureRows(scene), o);
     } else if (view.name == "sound") {
-      SoundFigure f(scene);
+      SoundFigure f(scene, o);
       f.paint(p, figure::logicalSize(o), o);
     } else if (view.kind == FigureKind::Heatmap) {
-      Heatmap h(scene, isBias(view));
+      Heatmap h(scene, isBias(view), o);
       h.paint(p, figure::logicalSize(o), o, isBias(view));
     } else {
       auto chart = figureChart(scene, view, o);
@@ -747,13 +833,13 @@ void exportFigure(const Scene& scene, const std::string& viewName, const std::st
     return;
   }
   if (view.name == "sound") {
-    SoundFigure f(scene);
+    SoundFigure f(scene, o);
     savePainted(
         path, format, o, [&](QPainter& p, QSizeF logical) { f.paint(p, logical, o); }, title);
     return;
   }
   if (view.kind == FigureKind::Heatmap) {
-    Heatmap h(scene, isBias(view));
+    Heatmap h(scene, isBias(view), o);
     savePainted(
         path, format, o, [&](QPainter& p, QSizeF logical) { h.paint(p, logical, o, isBias(view)); },
         title);

@@ -19,6 +19,10 @@ class QChart;
 class QGraphicsScene;
 
 namespace ropescope::ui {
+class PositionSpaceView;
+}
+
+namespace ropescope::ui {
 
 enum class FigureKind {
   Chart,    // Qt Charts: SVG, PDF, PNG
@@ -60,6 +64,11 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
 // Puts a figure chart into `scene` laid out at `logical` size, as every export draws it (category
 // names shrunk to fit their rows, see figure::kMinLabelPixels). The chart stays in the scene.
 void layOutFigureChart(QChart* chart, QGraphicsScene* scene, const QSizeF& logical);
+
+// Sets up a hidden 3-D view to draw as a figure of `px` pixels at figure scale `scale`
+// (figure::effectiveScale): its text and lines scaled as the figures', their font, a white
+// background, the light look. The 3-D exports and the α/R/β animations share it.
+void prepareSpaceFigure(PositionSpaceView& view, QSize px, double scale);
 
 // The figure as an image of exactly o.size pixels (any kind).
 QImage figureImage(const Scene& scene, const FigureView& view, const FigureOptions& o);

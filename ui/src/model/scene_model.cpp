@@ -56,6 +56,7 @@ void SceneModel::setScene(const Scene& scene) {
   if (next == scene_ && problems_.empty()) return;
   if (recording_) {
     history_.record(scene_, next);
+    if (!inGesture_) history_.endStep();  // committed: the next edit is a step of its own
     emit historyChanged();
   }
   scene_ = std::move(next);
@@ -297,6 +298,16 @@ void SceneModel::setSceneUnrecorded(const Scene& scene) {
   setScene(scene);
   recording_ = true;
   emit historyChanged();
+}
+
+void SceneModel::beginGesture() {
+  history_.endStep();  // a gesture never joins the edit before it
+  inGesture_ = true;
+}
+
+void SceneModel::endGesture() {
+  inGesture_ = false;
+  history_.endStep();
 }
 
 void SceneModel::clearHistory() {

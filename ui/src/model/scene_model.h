@@ -113,13 +113,17 @@ class SceneModel : public QObject {
   void setSelectedText(int textIndex);
   void setSelectedVisual(long visualIndex);
 
-  // Edit → Undo / Redo (ropescope/scene_history.h): the scene before the last edit of other
-  // fields, and back. clearHistory: a scene opened or started afresh.
+  // Edit → Undo / Redo (ropescope/scene_history.h): each edit is a step of its own (a value
+  // typed and committed, a combo box's choice, a file opened), except the edits of a gesture
+  // (beginGesture … endGesture: a slider dragged), which make one step. clearHistory: a scene
+  // opened or started afresh.
   void undo();
   void redo();
   bool canUndo() const { return history_.canUndo(); }
   bool canRedo() const { return history_.canRedo(); }
   void clearHistory();
+  void beginGesture();
+  void endGesture();
   // Sets a scene that is no edit of the user's (from the history, a tour step and the tour's
   // way back): the history is not added to.
   void setSceneUnrecorded(const Scene& scene);
@@ -153,6 +157,7 @@ class SceneModel : public QObject {
 
   SceneHistory history_;
   bool recording_ = true;
+  bool inGesture_ = false;  // between beginGesture() and endGesture()
   Scene scene_;
   Scene valid_;
   SceneMetrics metrics_;

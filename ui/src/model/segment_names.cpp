@@ -53,4 +53,8 @@ QString gridText(int rows, int cols) {
       .arg(cols);
 }
 
+QString temporalPatchText(int temporal, int count) {
+  return QStringLiteral("temporal patch %1 of %2").arg(temporal).arg(count);
+}
+
 }  // namespace ropescope::ui

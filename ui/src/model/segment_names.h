@@ -23,5 +23,7 @@ QString segmentName(const Layout& layout, std::size_t segment);
 QString pixelSizeText(int width, int height);
 // "grid R×C (rows×cols)".
 QString gridText(int rows, int cols);
+// "temporal patch K of T": which of a video's T temporal patches (K from 0) a view shows.
+QString temporalPatchText(int temporal, int count);
 
 }  // namespace ropescope::ui

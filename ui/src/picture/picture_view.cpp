@@ -101,6 +101,11 @@ void PictureView::setOverlay(PictureOverlay overlay) {
   refresh();
 }
 
+void PictureView::setUnpickedTemporal(int temporal) {
+  unpickedTemporal_ = temporal;
+  refresh();
+}
+
 void PictureView::refresh() {
   const SceneMetrics& m = model_->metrics();
   const Layout& layout = model_->validScene().layout;
@@ -124,7 +129,7 @@ void PictureView::refresh() {
   c.cols = seg.cols;
 
   // The selected visual token picks the temporal patch of a video.
-  temporal_ = 0;
+  temporal_ = seg.kind == SegmentKind::Video ? unpickedTemporal_ : 0;
   const long selected = model_->selectedVisual();
   std::vector<long> visualOfToken(m.ids.size(), -1);
   long v = 0;
@@ -169,10 +174,8 @@ QString PictureView::caption() const {
                           pixelSizeText(seg.source.resizedWidth, seg.source.resizedHeight),
                           gridText(canvas_->rows(), canvas_->cols()));
   if (seg.kind == SegmentKind::Video)
-    text += tr(" \xc2\xb7 temporal patch %1 of %2 (frame %3, the first of its pair)")
-                .arg(temporal_)
-                .arg(seg.frames)
-                .arg(firstFrameOfPair(temporal_));
+    text += QStringLiteral(" \xc2\xb7 ") + temporalPatchText(temporal_, seg.frames) +
+            tr(" (frame %1, the first of its pair)").arg(firstFrameOfPair(temporal_));
   if (canvas_->hasValues()) {
     if (canvas_->isFlat()) text += tr(" \xc2\xb7 the same for every patch");
     text += overlay_ == PictureOverlay::Distance

@@ -28,6 +28,10 @@ class PictureView : public QWidget {
   // Shows picture segment `segment` (an index into the layout) if it is one.
   void showSegment(int segment);
   void setOverlay(PictureOverlay overlay);
+  // The temporal patch of a video shown while none of its tokens is picked (a figure's
+  // --temporal-patch; 0, the first, unless set). Out of the video's range: its cells show no
+  // tokens.
+  void setUnpickedTemporal(int temporal);
   PictureOverlay overlay() const { return overlay_; }
 
   // For tests. Grid of the shown picture; -1 when none.
@@ -61,6 +65,7 @@ class PictureView : public QWidget {
 
   int segment_ = -1;
   int temporal_ = 0;
+  int unpickedTemporal_ = 0;
   QString error_;
   PictureOverlay overlay_ = PictureOverlay::Distance;
 };

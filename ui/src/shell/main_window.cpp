@@ -355,13 +355,14 @@ void MainWindow::buildMenus() {
 }
 
 // Undo and redo of scene edits (the model's history). In a text field Ctrl+Z stays the field's
-// own undo of its text; elsewhere it undoes the last edit of the scene.
+// own undo of the typing it has not handed over yet; elsewhere, and in a field with nothing of
+// its own left to undo, it undoes the last edit of the scene (shell/shortcut_guard.h).
 void MainWindow::buildEditMenu() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   undoAction_ = edit->addAction(tr("&Undo"), model_, &SceneModel::undo);
-  undoAction_->setShortcut(QKeySequence::Undo);
+  undoAction_->setShortcuts(QKeySequence::Undo);
   redoAction_ = edit->addAction(tr("&Redo"), model_, &SceneModel::redo);
-  redoAction_->setShortcut(QKeySequence::Redo);
+  redoAction_->setShortcuts(QKeySequence::Redo);
   const auto refresh = [this] {
     undoAction_->setEnabled(model_->canUndo());
     redoAction_->setEnabled(model_->canRedo());
@@ -426,6 +427,8 @@ void MainWindow::buildFigureMenus(QMenu* exportMenu) {
   figures_->addContextMenu(picture_, {"picture", "picture-bias"});
   figures_->addContextMenu(attention_, {"attention"});
   figures_->setPhasorView(phasor_);
+  figures_->setPictureView(picture_);
+  figures_->setSoundView(sound_);
   figures_->addContextMenu(phasor_->canvas(), {"phasor"});
   figures_->addContextMenu(sound_->waveform(), {"sound"});
   figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
@@ -603,7 +606,8 @@ QString MainWindow::staleStatusText() const {
 bool MainWindow::isModified() const {
   // A tour step's scene is not the user's edit: what counts is the scene the tour gives back.
   const Scene& mine = tour_ && tour_->showsItsScene() ? tour_->userScene() : model_->scene();
-  return !(mine == savedScene_);
+  // Selecting a token is no edit, though the file keeps the selection (sameDocument).
+  return !sameDocument(mine, savedScene_);
 }
 
 void MainWindow::refreshTitle() {

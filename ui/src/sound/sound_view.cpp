@@ -176,13 +176,16 @@ void SoundView::refreshPicture() {
   picture_ = SoundPicture{};
   picture_.dark = dark;
   spanAudio_.clear();
+  // Without audio the message alone, in the tab's middle: the plots' empty axes under it were
+  // a sound's frame with nothing in it.
+  waveform_->setVisible(shown);
+  spectrogram_->setVisible(shown);
+  captionLabel_->setAlignment(shown ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
   if (!shown) {
     segment_ = -1;
     captionLabel_->setText(
         tr("No audio in the layout: add an a<N> segment, File \xe2\x86\x92 Add sound\xe2\x80\xa6, "
            "or drop sound files on the window."));
-    waveform_->update();
-    spectrogram_->update();
     return;
   }
   const Segment& seg = layout.segments[segment_];

@@ -14,6 +14,7 @@
 
 #include <vtkRenderer.h>
 
+#include "figures/figure_views.h"
 #include "figures/gif_writer.h"
 #include "platform/cli_app.h"
 #include "platform/file_output.h"
@@ -99,12 +100,11 @@ class FrameRenderer {
     }
     std::copy(b, b + 6, bounds_);
     view_ = std::make_unique<PositionSpaceView>();
-    view_->setAttribute(Qt::WA_DontShowOnScreen);
-    view_->setDark(false);
-    view_->renderer()->GradientBackgroundOff();
-    view_->renderer()->SetBackground(1.0, 1.0, 1.0);
+    // Drawn as the 3-D figure of that size is: its text was the screen's, far smaller.
+    FigureOptions figure;
+    figure.size = size;
+    prepareSpaceFigure(*view_, size, figure::effectiveScale(figure));
     view_->setFixedBounds(bounds_);  // every frame framed, and its axes ticked, alike
-    view_->resize(size);
     view_->show();
   }
 
@@ -181,7 +181,10 @@ void prepareFramesFolder(const QString& out, bool create) {
 
 double AnimationSpec::valueAt(int frame) const {
   if (frames <= 1) return from;
-  return from + (to - from) * static_cast<double>(frame) / (frames - 1);
+  const double v = from + (to - from) * static_cast<double>(frame) / (frames - 1);
+  // A distance in whole positions, as the Phasors tab and render --distance take it (frames
+  // at 2.06452 and 130.723 showed displacements no other part of the program would draw).
+  return sweepsDistance() ? std::round(v) : v;
 }
 
 std::string AnimationSpec::label() const {
@@ -235,8 +238,8 @@ AnimationSpec parseAnimationSpec(const std::string& text) {
   if (!parseNumber(parts[2], spec.to)) fail("TO '" + parts[2] + "' is not a number");
   for (double v : {spec.from, spec.to}) {
     if (spec.sweepsDistance()) {
-      if (std::abs(v) > kMaxAnimationDistance)
-        throw InputError("animation spec '" + text + "': distance must be in " +
+      if (std::abs(v) > kMaxAnimationDistance || v != std::floor(v))
+        throw InputError("animation spec '" + text + "': distance must be a whole number in " +
                              number(-kMaxAnimationDistance) + ".." + number(kMaxAnimationDistance) +
                              " (got " + number(v) + ")",
                          "animate");

@@ -23,7 +23,8 @@ struct AnimationSpec {
   int frames = 32;
 
   bool sweepsDistance() const { return parameter == "distance"; }
-  // The parameter's value at frame i of frames (ends included).
+  // The parameter's value at frame i of frames (ends included); a distance is rounded to whole
+  // positions (the ends are whole), so every frame is a displacement the phasor figure draws.
   double valueAt(int frame) const;
   // "distance along h", "α (alpha)", ...
   std::string label() const;
