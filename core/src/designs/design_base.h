@@ -44,5 +44,9 @@ const PositionDesign& mmRopeDesign();
 const PositionDesign& omniropeDesign();
 const PositionDesign& ilropeDesign();
 const PositionDesign& vropeDesign();
+const PositionDesign& tadTcDesign();
+const PositionDesign& tadVideoRopeDesign();
+const PositionDesign& pypeDesign();
+const PositionDesign& partialYarnDesign();
 
 }  // namespace ropescope::detail
