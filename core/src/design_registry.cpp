@@ -29,6 +29,7 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::tadVideoRopeDesign(),  // VideoRoPE repository
       &detail::pypeDesign(),          // PyPE
       &detail::partialYarnDesign(),   // Partial YaRN
+      &detail::thumbInheritDesign(),  // ID-Align, RoPE-DHR
       // The model families (core/src/families), in the order of allFamilies().
       &detail::qwen2VlDesign(),
       &detail::qwen25VlDesign(),

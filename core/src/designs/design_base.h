@@ -48,5 +48,6 @@ const PositionDesign& tadTcDesign();
 const PositionDesign& tadVideoRopeDesign();
 const PositionDesign& pypeDesign();
 const PositionDesign& partialYarnDesign();
+const PositionDesign& thumbInheritDesign();
 
 }  // namespace ropescope::detail

@@ -10,6 +10,7 @@
 #include "ropescope/errors.h"
 #include "ropescope/frequency_plan.h"
 #include "ropescope/metrics.h"
+#include "ropescope/pixel_map.h"
 #include "ropescope/position_design.h"
 
 using namespace ropescope;
@@ -209,4 +210,33 @@ TEST(Designs2025, BadParametersAreRefused) {
   EXPECT_THROW(findDesign("pype").ids(l, params({{"layer", 2.5}})), InputError);
   EXPECT_THROW(findDesign("partial-yarn").ids(l, params({{"audio_context", 0}})), InputError);
   EXPECT_THROW(findDesign("tad-videorope").ids(l, params({{"add_running_index", 2}})), InputError);
+}
+
+// Thumbnail inheritance on t1,tiled:1920x1080 (4 x 2 tiles of 16 x 16, then the thumbnail), off
+// = 1. The thumbnail counts 1 + 16r + c. A tile token takes the thumbnail cell under its centre:
+// tile 0 cell (15, 15) -> (floor(15.5/2), floor(15.5/4)) = (7, 3), id 116; tile 5 (column 1,
+// row 1) cell (0, 0) covers resized [448, 476)^2 of 1792 x 896, i.e. thumbnail x 112..119,
+// y 224..238: cell (8, 4), id 133; tile 7 cell (15, 15) -> (15, 15), id 256. Text at 257.
+TEST(Designs2025, ThumbInheritTakesTheCoveringThumbnailId) {
+  const PositionIds ids =
+      findDesign("thumb-inherit").ids(parseLayoutSpec("t1,tiled:1920x1080,t1"), {});
+  auto at = [&](int tile, int r, int c) { return ids.ids[1 + tile * 256 + r * 16 + c][0]; };
+  EXPECT_EQ(at(0, 0, 0), 1.0);
+  EXPECT_EQ(at(0, 15, 15), 116.0);
+  EXPECT_EQ(at(5, 0, 0), 133.0);
+  EXPECT_EQ(at(7, 15, 15), 256.0);
+  EXPECT_EQ(at(8, 3, 9), 1.0 + 3 * 16 + 9);
+  EXPECT_EQ(ids.ids.back()[0], 257.0);
+  EXPECT_EQ(ids.ropeDelta, 258.0 - ids.size());
+  // Every tile token's id is a thumbnail id whose cell overlaps it in the pixel map.
+  const std::vector<PixelCell> m = pixelMap(parseLayoutSpec("t1,tiled:1920x1080,t1"));
+  for (int k = 0; k < 8 * 256; ++k) {
+    const PixelCell& thumb = m[8 * 256 + static_cast<int>(ids.ids[1 + k][0] - 1)];
+    const double cx = (m[k].x0 + m[k].x1) / 2, cy = (m[k].y0 + m[k].y1) / 2;
+    ASSERT_TRUE(thumb.thumbnail);
+    ASSERT_TRUE(cx >= thumb.x0 && cx < thumb.x1 && cy >= thumb.y0 && cy < thumb.y1) << k;
+  }
+  // One tile, no thumbnail: the running index, as hard.
+  const Layout one = parseLayoutSpec("t1,tiled:448x448,t1");
+  EXPECT_EQ(findDesign("thumb-inherit").ids(one, {}).ids, findDesign("hard").ids(one, {}).ids);
 }
