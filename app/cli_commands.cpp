@@ -85,6 +85,7 @@ ReportText commandReport(const Request& r) {
     case kCheckIds:
     case kRotary:
     case kBudget:
+    case kPixels:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

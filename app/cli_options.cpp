@@ -35,16 +35,17 @@ namespace ropescope::cli {
 namespace {
 
 // Take a layout:
-constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget;
-constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary | kBudget;
+constexpr unsigned kScene =
+    kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget | kPixels;
+constexpr unsigned kNeedsLayout = kIds | kPtd | kBias | kAttention | kRotary | kBudget | kPixels;
 constexpr unsigned kPlan =
     kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary | kBudget;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
-constexpr unsigned kAll =
-    kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds | kRotary | kBudget;
+constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds |
+                          kRotary | kBudget | kPixels;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
-constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary | kBudget;
+constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary | kBudget | kPixels;
 constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
@@ -445,7 +446,7 @@ const std::vector<Option>& options() {
                                 "\"); the rows go to --out FILE.npy",
                             "format");
        }},
-      {"out", "FILE", kTables | kGrid | kBudget,
+      {"out", "FILE", kTables | kGrid | kBudget | kPixels,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},
       {"out", "FILE.npy", kAttention,
@@ -698,6 +699,8 @@ const char* commandName(Command c) {
       return "rotary";
     case kBudget:
       return "budget";
+    case kPixels:
+      return "pixels";
   }
   return "?";
 }
@@ -726,6 +729,8 @@ const char* commandSummary(Command c) {
       return "inv_freq, cos, sin and q/k rotated as the family's transformers rotary does, as .npy";
     case kBudget:
       return "the id budget: largest position id per axis against tokens and the trained length";
+    case kPixels:
+      return "token -> pixel map: the picture rectangle and frames of every visual token";
   }
   return "";
 }

@@ -27,12 +27,13 @@ enum Command : unsigned {
   kRender = 128,
   kCheckIds = 256,
   kRotary = 512,
-  kBudget = 1024
+  kBudget = 1024,
+  kPixels = 2048
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,  kPtd,    kBias,     kDecay,  kFreqs, kAttention,
-                                           kGrid, kRender, kCheckIds, kRotary, kBudget};
+inline constexpr Command kAllCommands[] = {kIds,  kPtd,    kBias,     kDecay,  kFreqs,  kAttention,
+                                           kGrid, kRender, kCheckIds, kRotary, kBudget, kPixels};
 
 struct Request {
   Command command = kIds;

@@ -6,6 +6,7 @@
 #include "ropescope/attention.h"
 #include "ropescope/decay.h"
 #include "ropescope/id_budget.h"
+#include "ropescope/pixel_map.h"
 #include "ropescope/report.h"
 
 namespace ropescope::cli {
@@ -82,6 +83,10 @@ const std::vector<OwnOption>& ownOptions() {
              "the context length the model was trained at, ",
              " (default: the rope's original_max_position_embeddings, else the --model "
              "config's max_position_embeddings; without either the ratios are n/a)"),
+      // pixels (cmd_pixels.cpp)
+      {kPixels, "format", "csv|json", "output format: csv (default), or json"},
+      ranged(kPixels, "temporal-patch", "N", Value::Whole, 1, double(kMaxTemporalPatch),
+             "frames one temporal patch pairs (temporal_patch_size), ", " (default 2)"),
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

@@ -13,5 +13,6 @@ int runRenderCommand(const std::vector<std::string>& args);     // cmd_render.cp
 int runCheckIdsCommand(const std::vector<std::string>& args);   // cmd_check_ids.cpp
 int runRotaryCommand(const std::vector<std::string>& args);     // cmd_rotary.cpp
 int runBudgetCommand(const std::vector<std::string>& args);     // cmd_budget.cpp
+int runPixelsCommand(const std::vector<std::string>& args);     // cmd_pixels.cpp
 
 }  // namespace ropescope::cli

@@ -23,6 +23,8 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/id_budget.h"
 #include "ropescope/id_budget_report.h"
+#include "ropescope/pixel_map.h"
+#include "ropescope/pixel_map_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/layout_files.h"
@@ -471,6 +473,19 @@ std::string budget(const Inputs& in, long long points, long long trainedLength) 
                         BudgetFormat::Json);
 }
 
+// `ropescope pixels --format json` as text (the package reads it into a dict): one schema for
+// the command line and Python. temporal_patch -1: not given.
+std::string pixelMapJson(const Inputs& in, long long temporalPatch) {
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kPixels, in);
+  PixelMapSettings settings;
+  settings.grid = r.scene.imageGrid;
+  if (temporalPatch >= 0)
+    settings.temporalPatch = static_cast<int>(
+        cli::ownWhole(cli::kPixels, "temporal-patch", std::to_string(temporalPatch)));
+  return pixelMapReport(pixelMap(r.scene.layout, settings), TableFormat::Json);
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -636,6 +651,7 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("attention", &attention);
   m.def("rotary", &rotary);
   m.def("budget", &budget);
+  m.def("pixel_map", &pixelMapJson);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

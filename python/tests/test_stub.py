@@ -18,6 +18,7 @@ COMMANDS = {"ids": ("ids", ()), "ptd": ("ptd", ()), "bias_spread": ("bias", ()),
             "decay": ("decay", ()), "decay_axes": ("decay", ("axis", "direction")),
             "freqs": ("freqs", ()), "grid": ("grid", ()), "attention": ("attention", ()),
             "rotary": ("rotary", ()), "budget": ("budget", ()),
+            "pixel_map": ("pixels", ()),
             "scene": ("ids", ()), "compare": ("ptd", ("from", "to")),
             "profile": ("bias", ("from", "to"))}
 

@@ -89,7 +89,7 @@ struct Segment {
   int videoItem = -1;
   // Images only: a tiled picture (InternVL, tiled:<W>x<H>): its frames are the tiles in
   // row-major order then the thumbnail, each tokenSide x tokenSide tokens; not tiled otherwise.
-  TileGrid tiles;
+  TileGrid tiles = {};
 
   static Segment text(int n) { return {SegmentKind::Text, n, 1, 0, 0, {}}; }
   static Segment text(int n, TextRole role) {
