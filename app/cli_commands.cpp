@@ -127,6 +127,7 @@ ReportText commandReport(const Request& r) {
     case kRotary:
     case kBudget:
     case kPrinciples:
+    case kPixels:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

@@ -36,17 +36,18 @@ namespace {
 
 // Take a layout:
 constexpr unsigned kScene =
-    kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget | kPrinciples;
+    kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels;
 constexpr unsigned kNeedsLayout =
-    kIds | kPtd | kBias | kAttention | kRotary | kBudget | kPrinciples;
+    kIds | kPtd | kBias | kAttention | kRotary | kBudget | kPrinciples | kPixels;
 constexpr unsigned kPlan =
     kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary | kBudget | kPrinciples;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds |
-                          kRotary | kBudget | kPrinciples;
+                          kRotary | kBudget | kPrinciples | kPixels;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
-constexpr unsigned kSceneFile = kTables | kAttention | kRender | kRotary | kBudget | kPrinciples;
+constexpr unsigned kSceneFile =
+    kTables | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels;
 constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
@@ -447,7 +448,7 @@ const std::vector<Option>& options() {
                                 "\"); the rows go to --out FILE.npy",
                             "format");
        }},
-      {"out", "FILE", kTables | kGrid | kBudget | kPrinciples,
+      {"out", "FILE", kTables | kGrid | kBudget | kPrinciples | kPixels,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},
       {"out", "FILE.npy", kAttention,
@@ -706,6 +707,8 @@ const char* commandName(Command c) {
       return "budget";
     case kPrinciples:
       return "principles";
+    case kPixels:
+      return "pixels";
   }
   return "?";
 }
@@ -736,6 +739,8 @@ const char* commandSummary(Command c) {
       return "the id budget: largest position id per axis against tokens and the trained length";
     case kPrinciples:
       return "the three design principles (coherence, frequency use, text prior) as a verdict";
+    case kPixels:
+      return "token -> pixel map: the picture rectangle and frames of every visual token";
   }
   return "";
 }

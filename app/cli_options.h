@@ -28,13 +28,14 @@ enum Command : unsigned {
   kCheckIds = 256,
   kRotary = 512,
   kBudget = 1024,
-  kPrinciples = 2048
+  kPrinciples = 2048,
+  kPixels = 4096
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,      kPtd,       kBias,   kDecay,
-                                           kFreqs,    kAttention, kGrid,   kRender,
-                                           kCheckIds, kRotary,    kBudget, kPrinciples};
+inline constexpr Command kAllCommands[] = {kIds,       kPtd,        kBias,   kDecay,    kFreqs,
+                                           kAttention, kGrid,       kRender, kCheckIds, kRotary,
+                                           kBudget,    kPrinciples, kPixels};
 
 struct Request {
   Command command = kIds;

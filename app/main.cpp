@@ -49,6 +49,7 @@ static int run(int argc, char** argv) {
       if (command == cli::kRotary) return cli::runRotaryCommand(rest);
       if (command == cli::kBudget) return cli::runBudgetCommand(rest);
       if (command == cli::kPrinciples) return cli::runPrinciplesCommand(rest);
+      if (command == cli::kPixels) return cli::runPixelsCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
         std::cout << cli::commandHelp(command);

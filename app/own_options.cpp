@@ -7,6 +7,7 @@
 #include "ropescope/decay.h"
 #include "ropescope/id_budget.h"
 #include "ropescope/layout.h"
+#include "ropescope/pixel_map.h"
 #include "ropescope/report.h"
 
 namespace ropescope::cli {
@@ -89,6 +90,10 @@ const std::vector<OwnOption>& ownOptions() {
       {kPrinciples, "designs", "scene|all|revisiting",
        "which rows: the scene's design (default), every design as picking it does, or the "
        "Revisiting paper's (arXiv 2510.23095) designs with their plans"},
+      // pixels (cmd_pixels.cpp)
+      {kPixels, "format", "csv|json", "output format: csv (default), or json"},
+      ranged(kPixels, "temporal-patch", "N", Value::Whole, 1, double(kMaxTemporalPatch),
+             "frames one temporal patch pairs (temporal_patch_size), ", " (default 2)"),
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

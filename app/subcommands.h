@@ -14,5 +14,6 @@ int runCheckIdsCommand(const std::vector<std::string>& args);    // cmd_check_id
 int runRotaryCommand(const std::vector<std::string>& args);      // cmd_rotary.cpp
 int runBudgetCommand(const std::vector<std::string>& args);      // cmd_budget.cpp
 int runPrinciplesCommand(const std::vector<std::string>& args);  // cmd_principles.cpp
+int runPixelsCommand(const std::vector<std::string>& args);      // cmd_pixels.cpp
 
 }  // namespace ropescope::cli

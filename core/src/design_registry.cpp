@@ -20,11 +20,16 @@ const std::vector<const PositionDesign*>& allDesigns() {
       &detail::circleDesign(),
       &detail::v2peDesign(),
       // Research designs.
-      &detail::mcaDesign(),       // MCA-LLaVA
-      &detail::mmRopeDesign(),    // Lumos-1
-      &detail::omniropeDesign(),  // OmniGen2
-      &detail::ilropeDesign(),    // Mogao
-      &detail::vropeDesign(),     // VRoPE
+      &detail::mcaDesign(),           // MCA-LLaVA
+      &detail::mmRopeDesign(),        // Lumos-1
+      &detail::omniropeDesign(),      // OmniGen2
+      &detail::ilropeDesign(),        // Mogao
+      &detail::vropeDesign(),         // VRoPE
+      &detail::tadTcDesign(),         // TC-LLaVA
+      &detail::tadVideoRopeDesign(),  // VideoRoPE repository
+      &detail::pypeDesign(),          // PyPE
+      &detail::partialYarnDesign(),   // Partial YaRN
+      &detail::thumbInheritDesign(),  // ID-Align, RoPE-DHR
       // The model families (core/src/families), in the order of allFamilies().
       &detail::qwen2VlDesign(),
       &detail::qwen25VlDesign(),

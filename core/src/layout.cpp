@@ -62,7 +62,7 @@ namespace {
 
 const char* kSpecForm =
     "expected t<N> (text), s<N> (special tokens), ts<N> (timestamp text), a<N> (audio tokens), "
-    "i<H>x<W> (image), "
+    "i<H>x<W> (image), tiled:<W>x<H>[/<MIN>-<MAX>] (an InternVL tiled picture of W x H px), "
     "v<T>x<H>x<W>[#ITEM][@SECONDSs] (video), a<N>#ITEM (a video's sound), FAMILY:i<H>x<W> or "
     "FAMILY:v<T>x<H>x<W>[@SECONDSs][/ts<K>] (a model's image or video with its special tokens), "
     "FAMILY:a<N>, FAMILY:aud:CLIP.wav and FAMILY:v<T>x<H>x<W>+a<N> (omni families), img:FILE or "
@@ -211,8 +211,56 @@ void checkSegment(const Segment& s, std::size_t item, std::string_view text) {
                 "a frame of video item " + std::to_string(s.videoItem) +
                     " has one temporal patch (got " + std::to_string(s.frames) + ")");
   }
+  if (s.kind != SegmentKind::Image && s.tiles.tiled())
+    specError(item, text, "only images are tiled pictures");
+  if (s.kind == SegmentKind::Image && s.tiles.tiled() &&
+      (s.frames != s.tiles.tileCount() || s.rows != s.tiles.tokenSide ||
+       s.cols != s.tiles.tokenSide))
+    specError(item, text,
+              "a tiled picture has one " + std::to_string(s.tiles.tokenSide) + "x" +
+                  std::to_string(s.tiles.tokenSide) + " grid per tile (" +
+                  std::to_string(s.tiles.tileCount()) + " tiles)");
+  if (s.kind == SegmentKind::Image && !s.tiles.tiled() && s.frames != 1)
+    specError(item, text, "an image has one frame (got " + std::to_string(s.frames) + ")");
   side(s.rows, "grid rows");
   side(s.cols, "grid cols");
+}
+
+// tiled:<W>x<H>[/<MIN>-<MAX>]: the picture size in pixels, and InternVL's min_num-max_num tiles
+// (default 1-12); tiles of 448 px, 256 tokens each (16 x 16), a thumbnail past one tile.
+Segment parseTiledItem(std::size_t item, std::string_view text) {
+  std::string_view body = text.substr(6);
+  TileSettings settings;
+  if (const std::size_t slash = body.find('/'); slash != std::string_view::npos) {
+    const std::string_view range = body.substr(slash + 1);
+    const std::size_t dash = range.find('-');
+    if (dash == std::string_view::npos)
+      specError(item, text, "tiles range is /<MIN>-<MAX>, e.g. tiled:1920x1080/1-6");
+    const std::vector<long long> lo = parseDims(item, text, range.substr(0, dash));
+    const std::vector<long long> hi = parseDims(item, text, range.substr(dash + 1));
+    if (lo.size() != 1 || hi.size() != 1)
+      specError(item, text, "tiles range is /<MIN>-<MAX>, e.g. tiled:1920x1080/1-6");
+    if (lo[0] < 1 || hi[0] < lo[0] || hi[0] > kMaxTiles)
+      specError(item, text,
+                "tiles range must be 1 <= MIN <= MAX <= " + std::to_string(kMaxTiles) + " (got " +
+                    std::to_string(lo[0]) + "-" + std::to_string(hi[0]) + ")");
+    settings.minTiles = static_cast<int>(lo[0]);
+    settings.maxTiles = static_cast<int>(hi[0]);
+    body = body.substr(0, slash);
+  }
+  const std::vector<long long> d = parseDims(item, text, body);
+  if (d.size() != 2)
+    specError(item, text, "a tiled picture takes <W>x<H> pixels, e.g. tiled:1920x1080");
+  TileGrid g;
+  try {
+    g = internvlTiles(d[0], d[1], settings);
+  } catch (const InputError& e) {
+    specError(item, text, e.what());
+  }
+  Segment s = Segment::image(g.tokenSide, g.tokenSide);
+  s.frames = g.tileCount();
+  s.tiles = g;
+  return s;
 }
 
 namespace fs = std::filesystem;
@@ -559,6 +607,9 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
         pos = end + 1;
         continue;
       }
+    } else if (text.substr(0, 6) == "tiled:") {
+      s = parseTiledItem(item, text);
+      checkSegment(s, item, text);
     } else if (colon != std::string_view::npos) {
       expanded = parseModelItem(item, text, colon, videoEntries);
     } else {
@@ -624,6 +675,13 @@ std::string formatLayoutSpec(const Layout& layout, const std::string& baseDir) {
         if (s.videoItem >= 0) out += '#' + std::to_string(s.videoItem);
         break;
       case SegmentKind::Image:
+        if (s.tiles.tiled()) {
+          out += "tiled:" + std::to_string(s.tiles.width) + 'x' + std::to_string(s.tiles.height);
+          if (s.tiles.minTiles != TileSettings{}.minTiles ||
+              s.tiles.maxTiles != TileSettings{}.maxTiles)
+            out += '/' + std::to_string(s.tiles.minTiles) + '-' + std::to_string(s.tiles.maxTiles);
+          break;
+        }
         out += 'i' + std::to_string(s.rows) + 'x' + std::to_string(s.cols);
         break;
       case SegmentKind::Video:

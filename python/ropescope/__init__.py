@@ -37,6 +37,7 @@ __all__ = [
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
     "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget", "principles", "Principles",
+    "pixel_map",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -401,6 +402,21 @@ def principles(layout=None, *, designs="scene", design=None, scene=None, model=N
     return Principles(_json.loads(_core.principles(inputs, designs)))
 
 
+def pixel_map(layout=None, *, design=None, scene=None, model=None, tokens=None,
+              temporal_patch=None, **params):
+    """The token -> pixel map of `ropescope pixels`: for every visual token the rectangle of
+    the picture it covers, [x0, x1) x [y0, y1) in the picture's own pixels, and the source
+    frames first_frame..last_frame (docs/user/pixel-map.md). A dict {"count": N, "cells":
+    [...]}, each cell with token, segment, frame, row, col, tile (None unless the picture is
+    tiled), thumbnail, x0, y0, x1, y1, first_frame, last_frame, width, height.
+
+    layout: a layout spec ("t4,img:photo.jpg,t8", "t2,tiled:1920x1080,t4"); grid_preset or
+    model= decide the factor; temporal_patch: frames one temporal patch pairs (default 2)."""
+    inputs = _inputs("pixels", layout, scene, model, tokens, design=design, **params)
+    return _json.loads(_core.pixel_map(
+        inputs, -1 if temporal_patch is None else _whole("temporal_patch", temporal_patch)))
+
+
 def _switch(name, value):
     """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
     if hasattr(value, "tolist"):
@@ -519,6 +535,6 @@ def models():
 
 _help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
                 decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
-                attention: "attention", rotary: "rotary", budget: "budget", principles: "principles", scene: "ids", compare: ("ptd", {"from", "to"}),
+                attention: "attention", rotary: "rotary", budget: "budget", principles: "principles", pixel_map: "pixels", scene: "ids", compare: ("ptd", {"from", "to"}),
                 profile: ("bias", {"from", "to"})},
                _core.option_help(), _core.designs())

@@ -282,6 +282,19 @@ def rotary(layout: Optional[Text] = None, *, design: Optional[str] = None,
            **params: Any) -> dict[str, Any]: ...
 
 
+def pixel_map(layout: Optional[Text] = None, *, design: Optional[str] = None,
+              scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+              layer_type: Optional[str] = None, tokens: Optional[Tokens] = None,
+              temporal_patch: Optional[int] = None, grid_preset: Optional[str] = None,
+              min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+              patch: Optional[int] = None, merge: Optional[int] = None,
+              rules: Optional[str] = None, ids: Optional[Text] = None,
+              alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+              dff: Optional[float] = None, age_layer: Optional[int] = None,
+              age_strategy: Optional[int] = None, layers: Optional[int] = None,
+              row: Optional[int] = None, **params: Any) -> dict[str, Any]: ...
+
+
 def budget(layout: Optional[Text] = None, *, design: Optional[str] = None,
            scene: Optional[SceneInput] = None, model: Optional[Model] = None,
            layer_type: Optional[str] = None,

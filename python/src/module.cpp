@@ -23,7 +23,6 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/id_budget.h"
 #include "ropescope/id_budget_report.h"
-#include "ropescope/principles_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/layout_files.h"
@@ -31,7 +30,10 @@
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
 #include "ropescope/npy.h"
+#include "ropescope/pixel_map.h"
+#include "ropescope/pixel_map_report.h"
 #include "ropescope/position_design.h"
+#include "ropescope/principles_report.h"
 #include "ropescope/rope_scaling.h"
 #include "ropescope/rotary_tables.h"
 #include "ropescope/sample_pictures.h"
@@ -482,6 +484,19 @@ std::string principles(const Inputs& in, const std::string& designs) {
   return principlesReport(principlesRows(r.scene, rows), PrinciplesFormat::Json);
 }
 
+// `ropescope pixels --format json` as text (the package reads it into a dict): one schema for
+// the command line and Python. temporal_patch -1: not given.
+std::string pixelMapJson(const Inputs& in, long long temporalPatch) {
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kPixels, in);
+  PixelMapSettings settings;
+  settings.grid = r.scene.imageGrid;
+  if (temporalPatch >= 0)
+    settings.temporalPatch = static_cast<int>(
+        cli::ownWhole(cli::kPixels, "temporal-patch", std::to_string(temporalPatch)));
+  return pixelMapReport(pixelMap(r.scene.layout, settings), TableFormat::Json);
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -649,6 +664,7 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("budget", &budget);
   m.def("principles", &principles);
   m.attr("revisiting_layout") = kRevisitingLayout;
+  m.def("pixel_map", &pixelMapJson);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

@@ -19,6 +19,7 @@ COMMANDS = {"ids": ("ids", ()), "ptd": ("ptd", ()), "bias_spread": ("bias", ()),
             "freqs": ("freqs", ()), "grid": ("grid", ()), "attention": ("attention", ()),
             "rotary": ("rotary", ()), "budget": ("budget", ()),
             "principles": ("principles", ()),
+            "pixel_map": ("pixels", ()),
             "scene": ("ids", ()), "compare": ("ptd", ("from", "to")),
             "profile": ("bias", ("from", "to"))}
 

@@ -52,8 +52,9 @@ TEST(CliDocs, ManPageAndCompletionListEveryOptionOfEveryHelp) {
   const ProcessResult comp = runCli({"--bash-completion"});
   ASSERT_EQ(man.status, 0) << man.err;
   ASSERT_EQ(comp.status, 0) << comp.err;
-  std::vector<std::string> commands = {"ids",  "ptd",       "bias",      "decay",  "freqs",
-                                       "grid", "attention", "check-ids", "rotary", "budget", "principles"};
+  std::vector<std::string> commands = {"ids",    "ptd",    "bias",       "decay",
+                                       "freqs",  "grid",   "attention",  "check-ids",
+                                       "rotary", "budget", "principles", "pixels"};
   if (ROPESCOPE_HAS_GUI) commands.push_back("render");  // its help is ropescope-gui's
   for (const std::string& c : commands) {
     SCOPED_TRACE(c);
@@ -126,8 +127,9 @@ TEST(CliDocs, UsageLinesAndSynopsisShowTheSameForms) {
 // to check, not the scene's; --q and --k are attention's inputs (q heads a multiple of k heads)
 // and rotary's arrays to rotate (each on its own, written back rotated).
 TEST(CliDocs, AnOptionOfSeveralCommandsIsDescribedOnce) {
-  std::vector<std::string> commands = {"ids",  "ptd",       "bias",      "decay",  "freqs",
-                                       "grid", "attention", "check-ids", "rotary", "budget", "principles"};
+  std::vector<std::string> commands = {"ids",    "ptd",    "bias",       "decay",
+                                       "freqs",  "grid",   "attention",  "check-ids",
+                                       "rotary", "budget", "principles", "pixels"};
   if (ROPESCOPE_HAS_GUI) commands.push_back("render");
   std::map<std::string, std::map<std::string, std::string>> lines;  // option -> command -> line
   const std::regex line(R"((^|\n)  (--[a-z0-9-]+)[^\n]*)");

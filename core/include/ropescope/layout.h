@@ -9,6 +9,7 @@
 
 #include "ropescope/image_grid.h"
 #include "ropescope/sound_file.h"
+#include "ropescope/tiled_picture.h"
 
 namespace ropescope {
 
@@ -86,6 +87,9 @@ struct Segment {
   // an omni video with its sound; -1 = a standalone video. Audio: the video whose own sound
   // these tokens are (a<N>#K, omni models); -1 = audio of its own.
   int videoItem = -1;
+  // Images only: a tiled picture (InternVL, tiled:<W>x<H>): its frames are the tiles in
+  // row-major order then the thumbnail, each tokenSide x tokenSide tokens; not tiled otherwise.
+  TileGrid tiles = {};
 
   static Segment text(int n) { return {SegmentKind::Text, n, 1, 0, 0, {}}; }
   static Segment text(int n, TextRole role) {

@@ -44,5 +44,10 @@ const PositionDesign& mmRopeDesign();
 const PositionDesign& omniropeDesign();
 const PositionDesign& ilropeDesign();
 const PositionDesign& vropeDesign();
+const PositionDesign& tadTcDesign();
+const PositionDesign& tadVideoRopeDesign();
+const PositionDesign& pypeDesign();
+const PositionDesign& partialYarnDesign();
+const PositionDesign& thumbInheritDesign();
 
 }  // namespace ropescope::detail

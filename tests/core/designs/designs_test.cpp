@@ -15,7 +15,8 @@ TEST(Designs, RegistryListsEveryDesignOnce) {
   for (const PositionDesign* d : allDesigns()) names.push_back(d->name());
   EXPECT_EQ(names, (std::vector<std::string>{
                        "hard", "unordered", "spatial", "mrope", "mrope-reset", "videorope", "hope",
-                       "circle", "v2pe", "mca", "mm-rope", "omnirope", "ilrope", "vrope",
+                       "circle", "v2pe", "mca", "mm-rope", "omnirope", "ilrope", "vrope", "tad-tc",
+                       "tad-videorope", "pype", "partial-yarn", "thumb-inherit",
                        // the model families (families_test.cpp)
                        "qwen2-vl", "qwen2.5-vl", "qwen3-vl", "qwen3.5", "glm4v", "ernie4.5-vl",
                        "qwen2.5-omni", "qwen3-omni"}));
