@@ -290,7 +290,8 @@ class Abuser {
     } else if (r < 11) {
       // Huge but within the limits, and just past them.
       text = pick(std::vector<QString>{"t262144", "t262145", "i512x512", "i513x512", "v64x64x64",
-                                       "t1000,i500x500", "t20000,i100x100,t20000"});
+                                       "t1000,i500x500", "t20000,i100x100,t20000",
+                                       "t1000,v1000x32x32,t1000"});  // long context: 1M tokens
       ++hugeLayouts;
     } else if (r == 11 && chance(0.15)) {
       text = QStringLiteral("t131072,i362x362");  // both halves huge: seconds of PTD
