@@ -166,15 +166,17 @@ void longContextFrame(benchmark::State& state) {
 BENCHMARK(longContextFrame)->Unit(benchmark::kMillisecond)->Iterations(8)->UseRealTime();
 
 // Hover on the long-context scene: the token under the pointer, picked against every token's
-// ids (not the drawn lattice), at points spread over the view.
+// ids (not the drawn lattice), at the screen positions of tokens spread over the whole scene
+// (most of them not drawn); found counts the picks that found a token there.
 void longContextHover(benchmark::State& state) {
   ropescope::ui::MainWindow& w = longContextWindow();
   ropescope::ui::PositionSpaceView* v = w.spaceView();
-  int k = 0, found = 0;
+  const long n = static_cast<long>(v->ids().size());
+  long k = 0;
+  int found = 0;
   for (auto _ : state) {
-    ++k;
-    const QPoint at((k * 37) % std::max(1, v->width()), (k * 53) % std::max(1, v->height()));
-    if (v->tokenAt(at) >= 0) ++found;
+    const QPointF at = v->tokenPosition((++k * 104729) % n);
+    if (v->tokenAt(at.toPoint()) >= 0) ++found;
   }
   state.counters["found"] = found;
 }

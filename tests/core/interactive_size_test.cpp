@@ -27,27 +27,40 @@ Scene withLayout(const char* spec) {
 // is left out by its cost, and said so, never shown as a number.
 TEST(InteractiveSize, SummaryBiasAboveItsCostIsNotComputedAndSaysWhy) {
   const Scene s = withLayout("t100,i64x64");  // 100 x 4096 pairs
-  EXPECT_EQ(textVisualPairs(s), 409600.0);
+  const BiasCost cost = biasSpreadCost(s);
+  EXPECT_EQ(cost.pairs, 409600.0);
+  const double perToken = double(resolvePairs(s.frequency).size()) * 16.0;  // cos, sin per pair
+  EXPECT_EQ(cost.tableBytes, 4096.0 * perToken);
   const std::vector<DesignSummary> all = compareDesigns(s, 1);
-  const std::vector<DesignSummary> limited = compareDesigns(s, 1, {}, 409599.0);
-  ASSERT_EQ(limited.size(), all.size());
   ASSERT_GT(all.size(), 10u);
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    EXPECT_EQ(limited[i].design, all[i].design);
-    EXPECT_EQ(limited[i].ptd, all[i].ptd) << all[i].design;  // the PTD is computed still
-    EXPECT_TRUE(std::isnan(limited[i].biasSpread)) << all[i].design;
-    EXPECT_EQ(limited[i].biasUndefined, notComputedBias(409600.0));
-    EXPECT_TRUE(all[i].biasUndefined.empty()) << all[i].design;
+  // Over the pairs, or over the tables' bytes: the PTD is still computed, the spread says why.
+  for (const BiasLimit limit :
+       {BiasLimit{409599.0, 1e300}, BiasLimit{1e300, cost.tableBytes - 1}}) {
+    const std::vector<DesignSummary> limited = compareDesigns(s, 1, {}, limit);
+    ASSERT_EQ(limited.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(limited[i].design, all[i].design);
+      EXPECT_EQ(limited[i].ptd, all[i].ptd) << all[i].design;
+      EXPECT_TRUE(std::isnan(limited[i].biasSpread)) << all[i].design;
+      EXPECT_EQ(limited[i].biasUndefined, notComputedBias(cost));
+      EXPECT_TRUE(all[i].biasUndefined.empty()) << all[i].design;
+    }
   }
-  EXPECT_EQ(notComputedBias(2.5e11),
-            "not computed (2.5e+11 pairs; `ropescope bias` computes any size)");
+  EXPECT_EQ(notComputedBias({2.5e11, 4.0 * 1024 * 1024 * 1024}),
+            "not computed (2.5e+11 pairs, tables up to 4.00 GiB; `ropescope bias` computes any "
+            "size)");
   // At the limit itself: computed.
-  EXPECT_TRUE(compareDesigns(s, 1, {}, 409600.0)[0].biasUndefined.empty());
-  // A million-token document (500 pictures between text) is over the app's limit, the video
-  // t1000,v1000x32x32,t1000 (2e9 pairs) under it.
-  EXPECT_GT(textVisualPairs(withLayout("t1000,v1000x32x32,t1000")), 2e9);
-  EXPECT_LT(textVisualPairs(withLayout("t1000,v1000x32x32,t1000")), kMaxSummaryBiasPairs);
-  EXPECT_GT(500.0 * 1000 * 500 * 1024, kMaxSummaryBiasPairs);
+  EXPECT_TRUE(compareDesigns(s, 1, {}, {cost.pairs, cost.tableBytes})[0].biasUndefined.empty());
+  // The app's limit: the million-token video t1000,v1000x32x32,t1000 is computed; the
+  // 4M-token video (its tables) and the document of 500 pictures between text (its pairs) not.
+  const auto fits = [](const char* spec) {
+    const BiasCost c = biasSpreadCost(withLayout(spec));
+    return c.pairs <= kInteractiveBiasLimit.pairs &&
+           c.tableBytes <= kInteractiveBiasLimit.tableBytes;
+  };
+  EXPECT_TRUE(fits("t1000,v1000x32x32,t1000"));
+  EXPECT_FALSE(fits("t1000,v4000x32x32,t1000"));
+  EXPECT_GT(500.0 * 1000 * 500 * 1024, kInteractiveBiasLimit.pairs);
 }
 
 TEST(InteractiveSize, CompareDesignsReportsProgressAndStopsWhenCancelled) {

@@ -41,6 +41,8 @@ TEST(HugeScene, AMillionTokenFileShowsItsIdsFirstAndEscCancelsTheRest) {
 
   MainWindow w;
   showAndSettle(&w);
+  w.activateWindow();  // Esc is a shortcut of the active window
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&w));
   SceneModel* model = w.model();
   BackgroundProgress* progress = w.backgroundProgress();
   progress->showAtOnce(true);

@@ -34,7 +34,7 @@ InputProblem problemFrom(const std::exception& e) {
 SceneModel::SceneModel(QObject* parent)
     : QObject(parent),
       summaryWorker_(std::make_unique<LatestWorker>(this)),
-      metricsWorker_(std::make_unique<LatestWorker>(this)),
+      metricsWorker_(std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low)),
       biasWorker_(std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low)) {
   qRegisterMetaType<ropescope::SceneChanges>();
   try {
@@ -86,33 +86,37 @@ void SceneModel::compute(bool mayDefer) {
       computing_ = true;
       const BiasSpreadWhen when =
           pairs > idsFirstPairs_ ? BiasSpreadWhen::Later : BiasSpreadWhen::Now;
-      metricsWorker_->request(
-          [this, threads, when, scene = scene_](const LatestWorker::Context& job) {
-            QElapsedTimer clock;
-            clock.start();
-            std::optional<SceneMetrics> metrics;
-            std::optional<InputProblem> problem;
-            try {
-              // A newer edit or the user's cancel stops the work itself, not only its result.
-              metrics = computeSceneMetrics(scene, 256, threads, when, stopOf(job));
-            } catch (const std::exception& e) {
-              problem = problemFrom(e);
-            }
-            if (job.stop) return;
-            const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-            job.post([this, ms, metrics = std::move(metrics), problem = std::move(problem),
-                      scene]() mutable {
-              computing_ = false;
-              const Scene shown = valid_;
-              if (problem) {
-                refuse(*problem);
-              } else {
-                valid_ = scene;
-                accept(std::move(*metrics), ms);
-              }
-              emit changed(sceneChanges(shown, valid_));
-            });
-          });
+      // One thread of low priority, as the spread's: the window's frames come first. Dragging α
+      // on a 1M-token Circle-RoPE scene drew 2 frames a second while each step's ids were
+      // computed on two threads of the window's priority (the pool's, which llvmpipe's two
+      // threads and the window's own share on two cores).
+      metricsWorker_->request([this, when, scene = scene_](const LatestWorker::Context& job) {
+        const int threads = 1;
+        QElapsedTimer clock;
+        clock.start();
+        std::optional<SceneMetrics> metrics;
+        std::optional<InputProblem> problem;
+        try {
+          // A newer edit or the user's cancel stops the work itself, not only its result.
+          metrics = computeSceneMetrics(scene, 256, threads, when, stopOf(job));
+        } catch (const std::exception& e) {
+          problem = problemFrom(e);
+        }
+        if (job.stop) return;
+        const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        job.post([this, ms, metrics = std::move(metrics), problem = std::move(problem),
+                  scene]() mutable {
+          computing_ = false;
+          const Scene shown = valid_;
+          if (problem) {
+            refuse(*problem);
+          } else {
+            valid_ = scene;
+            accept(std::move(*metrics), ms);
+          }
+          emit changed(sceneChanges(shown, valid_));
+        });
+      });
       return;
     }
     // The bias spread of a mid-size scene follows from the background: the views draw the rest.
@@ -157,7 +161,10 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
     computeSummaries();
   } else {
     summariesPending_ = true;
-    startBackgroundSummaries();
+    // After the scene's own spread, which the user waits for first: on two cores the
+    // comparison's threads starved the spread's low-priority one (a 1M-token video's spread
+    // had not reached 1 % after 25 s).
+    if (!metrics_.biasPending) startBackgroundSummaries();
   }
   if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
 }
@@ -207,6 +214,7 @@ void SceneModel::startBackgroundBias() {
       metrics_.bias = std::move(bias);
       metrics_.biasPending = false;
       computeMs_ += ms;  // the scene's whole compute time, as the status bar says
+      if (summariesPending_) startBackgroundSummaries();  // waited for the spread (accept)
       emit biasChanged();
     });
   });
@@ -215,10 +223,11 @@ void SceneModel::startBackgroundBias() {
 void SceneModel::computeSummaries() {
   summaryWorker_->cancel();  // a comparison waiting for edits to settle, or running
   summariesPending_ = false;
+  summariesRunning_ = false;
   ++comparisons_;
   try {
     const int threads = std::max(1, QThread::idealThreadCount());
-    summaries_ = compareDesigns(valid_, threads, {}, kMaxSummaryBiasPairs);
+    summaries_ = compareDesigns(valid_, threads, {}, kInteractiveBiasLimit);
     modalities_ = sceneModalityMetrics(valid_, threads);
   } catch (const std::exception&) {
     summaries_.clear();  // valid_ passed the core's checks, so this is not the user's input
@@ -230,15 +239,22 @@ void SceneModel::startBackgroundSummaries() {
   // After edits pause (kSummaryDelayMs), so that sliders stay live; a newer edit's request
   // replaces this one while it waits.
   summaryFraction_ = 0.0;
+  summariesRunning_ = false;  // the newer one waits for edits to pause first
   summaryWorker_->requestAfter(
       kSummaryDelayMs, [this, scene = valid_, threads = std::max(1, QThread::idealThreadCount())](
                            const LatestWorker::Context& job) {
         ++comparisons_;  // on the worker's thread: comparisons_ is atomic
+        // Running now, not waiting for edits to pause: the status bar shows it from here on (a
+        // slider dragged on a mid-size scene keeps a comparison waiting throughout).
+        job.post([this] {
+          summariesRunning_ = true;
+          emit progressChanged();
+        });
         std::vector<DesignSummary> rows;
         std::vector<ModalityPairMetrics> pairs;
         try {
           rows = compareDesigns(scene, threads, withProgress(job, &SceneModel::summaryFraction_),
-                                kMaxSummaryBiasPairs);
+                                kInteractiveBiasLimit);
           pairs = sceneModalityMetrics(scene, threads, &job.stop);
         } catch (const std::exception&) {
           rows.clear();  // valid_ passed the core's checks, so this is not the user's input
@@ -247,6 +263,7 @@ void SceneModel::startBackgroundSummaries() {
         if (job.stop) return;
         job.post([this, rows = std::move(rows), pairs = std::move(pairs)]() mutable {
           summariesPending_ = false;
+          summariesRunning_ = false;
           summaries_ = std::move(rows);
           modalities_ = std::move(pairs);
           emit summariesChanged();
@@ -275,14 +292,15 @@ Progress SceneModel::withProgress(const LatestWorker::Context& job, double Scene
 }
 
 bool SceneModel::backgroundBusy() const {
-  return computing_ || biasPending() || summariesPending_;
+  return computing_ || biasPending() || (summariesPending_ && summariesRunning_);
 }
 
 SceneModel::BackgroundProgress SceneModel::backgroundProgress() const {
   // The one the user waits for first: the edited scene, then its bias spread, then the charts.
   if (computing_) return {tr("computing the scene"), -1.0};
   if (biasPending()) return {tr("bias spread"), biasFraction_};
-  if (summariesPending_) return {tr("every design's PTD and bias spread"), summaryFraction_};
+  if (summariesPending_ && summariesRunning_)
+    return {tr("every design's PTD and bias spread"), summaryFraction_};
   return {};
 }
 
@@ -304,6 +322,7 @@ void SceneModel::cancelBackground() {
   if (summariesPending_) {
     summaryWorker_->cancel();
     summariesPending_ = false;
+    summariesRunning_ = false;
     // Every design's row and every pair of modalities says it was cancelled (a cancel that is
     // already true computes nothing).
     try {

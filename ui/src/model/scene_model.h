@@ -31,7 +31,6 @@ struct InputProblem {
   bool operator==(const InputProblem&) const = default;
 };
 
-
 class SceneModel : public QObject {
   Q_OBJECT
 
@@ -67,7 +66,8 @@ class SceneModel : public QObject {
   LatestWorker* metricsWorker() const { return metricsWorker_.get(); }
   LatestWorker* biasWorker() const { return biasWorker_.get(); }
   // Whether any result of the shown or edited scene is still computed in the background (the
-  // edited scene's metrics, the bias spread, the every-design charts and modality table).
+  // edited scene's metrics, the bias spread, the every-design charts and modality table once
+  // their job has started: one waiting for edits to pause is not shown).
   bool backgroundBusy() const;
   // The background work the status bar shows: what runs first, and how much of it is done.
   struct BackgroundProgress {
@@ -181,8 +181,9 @@ class SceneModel : public QObject {
   std::vector<InputProblem> problems_;
   double computeMs_ = 0.0;
   bool summariesPending_ = false;
-  double biasFraction_ = 0.0;     // of the background bias spread, 0..1
-  double summaryFraction_ = 0.0;  // of the background every-design comparison, 0..1
+  double biasFraction_ = 0.0;      // of the background bias spread, 0..1
+  double summaryFraction_ = 0.0;   // of the background every-design comparison, 0..1
+  bool summariesRunning_ = false;  // the pending comparison has started (not only waiting)
   double synchronousSummaryMs_ = 8.0;
   bool computing_ = false;
   double backgroundPairs_ = 4194304.0;
