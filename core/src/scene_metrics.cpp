@@ -9,6 +9,7 @@
 #include "ropescope/age_schedule.h"
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
+#include "ropescope/memory_limit.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope {
@@ -151,19 +152,26 @@ double textVisualPairs(const Scene& scene) {
   return double(scene.layout.textCount()) * double(scene.layout.visualCount());
 }
 
-std::string notComputedBias(double pairs) {
-  char text[96];
-  std::snprintf(text, sizeof text, "not computed (%.3g pairs; `ropescope bias` computes any size)",
-                pairs);
+BiasCost biasSpreadCost(const Scene& scene) {
+  const double pairsPerToken = static_cast<double>(resolvePairs(scene.frequency).size());
+  return {textVisualPairs(scene),
+          double(scene.layout.visualCount()) * pairsPerToken * 2.0 * sizeof(double)};
+}
+
+std::string notComputedBias(const BiasCost& cost) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "not computed (%.3g pairs, tables up to %s; `ropescope bias` computes any size)",
+                cost.pairs, formatBytes(static_cast<std::uint64_t>(cost.tableBytes)).c_str());
   return text;
 }
 
 std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads, const Progress& progress,
-                                          double maxBiasPairs) {
+                                          BiasLimit limit) {
   validateScene(scene);
   const PairTable pairs = resolvePairs(scene.frequency);
-  const double cost = textVisualPairs(scene);
-  const bool withBias = cost <= maxBiasPairs;
+  const BiasCost cost = biasSpreadCost(scene);
+  const bool withBias = cost.pairs <= limit.pairs && cost.tableBytes <= limit.tableBytes;
   // Every design, and the user's own ids for design ids-file: each a row, in this order.
   struct Entry {
     std::string name, title;

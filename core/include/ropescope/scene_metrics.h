@@ -96,15 +96,30 @@ double textVisualPairs(const Scene& scene);
 // is measured for (the CLI's --from/--to compute any size).
 inline constexpr double kMaxInteractivePairs = 268435456.0;  // 2^28
 
-// The most text x visual token pairs whose bias spread the desktop app's every-design charts
-// compute per design. The spread of t1000,v1000x32x32,t1000 (2e9 pairs) takes about 3 s on two
-// cores, so the ~22 designs of the charts a minute in the background; the document of 500
-// pictures of 32 x 32 between 1000 text tokens (2.5e11 pairs) takes minutes per design. Above
-// it a design's spread reads "not computed" (notComputedBias) instead.
-inline constexpr double kMaxSummaryBiasPairs = 17179869184.0;  // 2^34
-// Why a bias spread of `pairs` text x visual pairs was left out: "not computed (2.5e+11 pairs;
-// `ropescope bias` computes any size)".
-std::string notComputedBias(double pairs);
+// What a design's bias spread of the scene's layout costs at most: its text x visual pairs (its
+// time: about 3 s for the 2e9 pairs of t1000,v1000x32x32,t1000 on two cores), and the bytes of
+// its per-coordinate tables when every visual token has coordinates of its own (cos and sin per
+// pair: a 4M-token video under qwen3-omni's ids took 5.9 GB).
+struct BiasCost {
+  double pairs = 0.0;
+  double tableBytes = 0.0;
+};
+BiasCost biasSpreadCost(const Scene& scene);
+// The most a design's bias spread may cost in compareDesigns; over it the spread reads
+// notComputedBias. The desktop app's every-design charts: 2^34 pairs (the ~22 designs of the
+// 1M-token video take minutes in the background; the document of 500 pictures of 32 x 32
+// between 1000 text tokens, 2.5e11 pairs, would take hours) and 1 GiB of tables (peak memory
+// stays under 2 GiB at a million tokens).
+struct BiasLimit {
+  double pairs;
+  double tableBytes;
+};
+inline constexpr BiasLimit kNoBiasLimit{std::numeric_limits<double>::infinity(),
+                                        std::numeric_limits<double>::infinity()};
+inline constexpr BiasLimit kInteractiveBiasLimit{17179869184.0, 1073741824.0};  // 2^34, 1 GiB
+// Why a bias spread of that cost was left out: "not computed (2.5e+11 pairs, tables up to
+// 3.91 GiB; `ropescope bias` computes any size)".
+std::string notComputedBias(const BiasCost& cost);
 
 // modalityPairMetrics over the scene's effective ids and frequency plan, each pair limited to
 // kMaxInteractivePairs token pairs, kMaxInteractiveSlowPairs from tokens off the diagonal (the
@@ -130,9 +145,6 @@ std::string effectiveDesign(const Scene& scene);
 // AGE layer's M-RoPE), or the file's ids for design ids-file.
 PositionIds effectiveIds(const Scene& scene);
 
-// No limit on the pairs compareDesigns computes the bias spread of (the CLI, figures, Python).
-inline constexpr double kNoPairLimit = std::numeric_limits<double>::infinity();
-
 struct DesignSummary {
   std::string design;
   std::string title;
@@ -144,12 +156,12 @@ struct DesignSummary {
 
 // PTD and bias spread of the scene's layout under every design (each with its default
 // parameters, except the scene's own design, which keeps the scene's parameters). The bias
-// spread of a layout with more than `maxBiasPairs` text x visual pairs is not computed
-// (notComputedBias). `progress` reports the fraction of designs done and is polled within each
-// design's PTD and spread: once it says stop, the designs not done read kCancelledReason (the
-// desktop app stops a comparison an edit has made stale, or the user cancelled).
+// spread of a layout whose biasSpreadCost is over `limit` is not computed (notComputedBias).
+// `progress` reports the fraction of designs done and is polled within each design's PTD and
+// spread: once it says stop, the designs not done read kCancelledReason (the desktop app stops a
+// comparison an edit has made stale, or the user cancelled).
 std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads = 1,
                                           const Progress& progress = {},
-                                          double maxBiasPairs = kNoPairLimit);
+                                          BiasLimit limit = kNoBiasLimit);
 
 }  // namespace ropescope
