@@ -34,7 +34,7 @@ InputProblem problemFrom(const std::exception& e) {
 SceneModel::SceneModel(QObject* parent)
     : QObject(parent),
       summaryWorker_(std::make_unique<LatestWorker>(this)),
-      metricsWorker_(std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low)),
+      metricsWorker_(std::make_unique<LatestWorker>(this)),
       biasWorker_(std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low)) {
   qRegisterMetaType<ropescope::SceneChanges>();
   try {
@@ -86,10 +86,11 @@ void SceneModel::compute(bool mayDefer) {
       computing_ = true;
       const BiasSpreadWhen when =
           pairs > idsFirstPairs_ ? BiasSpreadWhen::Later : BiasSpreadWhen::Now;
-      // One thread of low priority, as the spread's: the window's frames come first. Dragging α
-      // on a 1M-token Circle-RoPE scene drew 2 frames a second while each step's ids were
-      // computed on two threads of the window's priority (the pool's, which llvmpipe's two
-      // threads and the window's own share on two cores).
+      // One thread, of the window's priority: the window keeps the other core for its frames
+      // (dragging α on a 1M-token Circle-RoPE scene drew 2 frames a second while each step's
+      // ids were computed on both, with llvmpipe's threads and the window's on the same two
+      // cores). Not the lowest priority: on a loaded machine the 4M-token video's ids had not
+      // come after 40 s at nice 19, against 5 s on two threads.
       metricsWorker_->request([this, when, scene = scene_](const LatestWorker::Context& job) {
         const int threads = 1;
         QElapsedTimer clock;
