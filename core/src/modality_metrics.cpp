@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "ropescope/metrics.h"
+#include "ropescope/progress.h"
 
 namespace ropescope {
 
@@ -25,13 +26,14 @@ std::vector<ModalityPairMetrics> modalityPairMetrics(const PositionIds& ids, con
       if (to == from) continue;
       const std::size_t nTo = groupIndices(ids, to).size();
       if (nTo == 0) continue;
-      if (stop && stop->load()) return out;
       ModalityPairMetrics row;
       row.groups = {from, to};
       row.nFrom = nFrom;
       row.nTo = nTo;
       const double count = double(nFrom) * double(nTo);
-      if (count > limit) {
+      if (stop && stop->load()) {
+        row.skipped = kCancelledReason;  // every pair still named, none with a number
+      } else if (count > limit) {
         char text[128];
         std::snprintf(text, sizeof text, "%.3g token pairs, over the limit of %.3g%s", count, limit,
                       limit < maxPairs ? " for tokens off the diagonal t = h = w" : "");

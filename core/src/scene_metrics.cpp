@@ -4,13 +4,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "ropescope/age_schedule.h"
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
+#include "ropescope/memory_limit.h"
 #include "ropescope/position_design.h"
 
 namespace ropescope {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
 
 std::string effectiveDesign(const Scene& scene) {
   if (scene.design == kAgeDesign && scene.ageLayer >= 0 &&
@@ -51,12 +57,12 @@ void setRopeMaxPositionIdFromScene(Scene& scene) {
   scene.frequency.rope.maxPositionId = ropeMaxPositionId(effectiveIds(scene));
 }
 
-DesignIds computeDesignIds(const Scene& scene, int threads) {
+DesignIds computeDesignIds(const Scene& scene, int threads, const Progress& progress) {
   validateScene(scene);
   DesignIds d;
   d.designUsed = effectiveDesign(scene);
   d.ids = effectiveIds(scene);
-  d.ptd = perTokenDistance(d.ids, threads);
+  d.ptd = perTokenDistance(d.ids, threads, {}, progress);
   d.selectedToken = selectedTextToken(d.ids, scene.selectedText);
   return d;
 }
@@ -65,12 +71,12 @@ namespace {
 
 // The results that read the frequency plan (and the bias spread, which reads the ids too).
 void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, int threads,
-                        BiasSpreadWhen when) {
+                        BiasSpreadWhen when, const Progress& progress = {}) {
   m.pairs = resolvePairs(scene.frequency);
   m.biasPending = when == BiasSpreadWhen::Later;
-  m.bias = m.biasPending
-               ? BiasResult{}
-               : biasSpread(m.ids, m.pairs, m.visualAxes, threads);  // the profiles' index
+  m.bias = m.biasPending ? BiasResult{}
+                         : biasSpread(m.ids, m.pairs, m.visualAxes, threads, {},
+                                      progress);  // the profiles' index
   m.decayDistance.resize(static_cast<std::size_t>(maxDistance) + 1);
   for (int r = 0; r <= maxDistance; ++r) m.decayDistance[r] = r;
   for (int a = 0; a < 3; ++a) {
@@ -111,22 +117,22 @@ void computeSelectionResults(SceneMetrics& m, const Scene& scene, int threads) {
 }  // namespace
 
 SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance, int threads,
-                                 BiasSpreadWhen bias) {
-  DesignIds d = computeDesignIds(scene, threads);
+                                 BiasSpreadWhen bias, const Progress& progress) {
+  DesignIds d = computeDesignIds(scene, threads, progress);
   SceneMetrics m;
   m.designUsed = std::move(d.designUsed);
   m.ids = std::move(d.ids);
   m.ptd = std::move(d.ptd);
   m.visualAxes = tokenAxisIndex(m.ids, m.ids.visualIndices(), threads);
-  computePairResults(m, scene, maxDistance, threads, bias);
+  computePairResults(m, scene, maxDistance, threads, bias, progress);
   computeSelectionResults(m, scene, threads);
   return m;
 }
 
-BiasResult sceneBiasSpread(const Scene& scene, int threads) {
+BiasResult sceneBiasSpread(const Scene& scene, int threads, const Progress& progress) {
   validateScene(scene);
   // The same ids, pairs and index order as computeSceneMetrics: the same bits.
-  return biasSpread(effectiveIds(scene), resolvePairs(scene.frequency), threads);
+  return biasSpread(effectiveIds(scene), resolvePairs(scene.frequency), threads, {}, progress);
 }
 
 void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges changes, int maxDistance,
@@ -142,26 +148,88 @@ void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges change
   if (changes.touches(kSelectionParts)) computeSelectionResults(m, scene, threads);
 }
 
-std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads,
-                                          const std::atomic<bool>* stop) {
+double textVisualPairs(const Scene& scene) {
+  return double(scene.layout.textCount()) * double(scene.layout.visualCount());
+}
+
+BiasCost biasSpreadCost(const Scene& scene) {
+  const double pairsPerToken = static_cast<double>(resolvePairs(scene.frequency).size());
+  return {textVisualPairs(scene),
+          double(scene.layout.visualCount()) * pairsPerToken * 2.0 * sizeof(double)};
+}
+
+std::string notComputedBias(const BiasCost& cost) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "not computed (%.3g pairs, tables up to %s; `ropescope bias` computes any size)",
+                cost.pairs, formatBytes(static_cast<std::uint64_t>(cost.tableBytes)).c_str());
+  return text;
+}
+
+std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads, const Progress& progress,
+                                          BiasLimit limit) {
   validateScene(scene);
   const PairTable pairs = resolvePairs(scene.frequency);
+  const BiasCost cost = biasSpreadCost(scene);
+  const bool withBias = cost.pairs <= limit.pairs && cost.tableBytes <= limit.tableBytes;
+  // Every design, and the user's own ids for design ids-file: each a row, in this order.
+  struct Entry {
+    std::string name, title;
+    const PositionDesign* design;  // null: the ids file
+  };
+  std::vector<Entry> entries;
+  for (const PositionDesign* d : allDesigns()) entries.push_back({d->name(), d->title(), d});
+  if (scene.design == kIdsFileDesign)
+    entries.push_back({kIdsFileDesign, idsFileDesign().title(), nullptr});
+  const double count = static_cast<double>(entries.size());
   std::vector<DesignSummary> out;
-  for (const PositionDesign* d : allDesigns()) {
-    if (stop && stop->load()) break;
-    const ParameterSet params = d->name() == scene.design ? scene.designParams : ParameterSet{};
-    const PositionIds ids = d->ids(scene.layout, params);
-    const PtdResult ptd = perTokenDistance(ids, threads);
-    const BiasResult bias = biasSpread(ids, pairs, threads);
-    out.push_back({d->name(), d->title(), ptd.ptd, bias.spread, ptd.undefinedReason,
-                   bias.undefinedReason, ptd.nText, ptd.nVisual});
-  }
-  if (scene.design == kIdsFileDesign && !(stop && stop->load())) {  // the user's own ids too
-    const PositionIds ids = idsFromFile(scene.layout, scene.fileIds, scene.idsFile);
-    const PtdResult ptd = perTokenDistance(ids, threads);
-    const BiasResult bias = biasSpread(ids, pairs, threads);
-    out.push_back({kIdsFileDesign, idsFileDesign().title(), ptd.ptd, bias.spread,
-                   ptd.undefinedReason, bias.undefinedReason, ptd.nText, ptd.nVisual});
+  bool cancelled = false;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Entry& e = entries[k];
+    DesignSummary row{e.name,
+                      e.title,
+                      kNaN,
+                      kNaN,
+                      kCancelledReason,
+                      kCancelledReason,
+                      scene.layout.textCount(),
+                      scene.layout.visualCount()};
+    cancelled = cancelled || (progress.cancel && progress.cancel());
+    if (!cancelled) {
+      // This design's share of the fraction done: its PTD the first half, its spread the second.
+      auto part = [&](double from, double to) {
+        Progress p{progress.cancel, {}};
+        if (progress.report)
+          p.report = [&, from, to](double f) {
+            progress.report((k + from + (to - from) * f) / count);
+          };
+        return p;
+      };
+      try {
+        const ParameterSet params =
+            e.design && e.name == scene.design ? scene.designParams : ParameterSet{};
+        const PositionIds ids = e.design ? e.design->ids(scene.layout, params)
+                                         : idsFromFile(scene.layout, scene.fileIds, scene.idsFile);
+        const PtdResult ptd = perTokenDistance(ids, threads, {}, part(0.0, withBias ? 0.5 : 1.0));
+        row.ptd = ptd.ptd;
+        row.ptdUndefined = ptd.undefinedReason;
+        row.nText = ptd.nText;
+        row.nVisual = ptd.nVisual;
+        if (withBias) {
+          const BiasResult bias = biasSpread(ids, pairs, threads, {}, part(0.5, 1.0));
+          row.biasSpread = bias.spread;
+          row.biasUndefined = bias.undefinedReason;
+        } else {
+          row.biasUndefined = notComputedBias(cost);
+        }
+      } catch (const Cancelled&) {
+        cancelled = true;
+        row.ptd = row.biasSpread = kNaN;
+        row.ptdUndefined = row.biasUndefined = kCancelledReason;
+      }
+    }
+    out.push_back(std::move(row));
+    if (progress.report && !cancelled) progress.report((k + 1) / count);
   }
   return out;
 }
@@ -171,21 +239,6 @@ std::vector<ModalityPairMetrics> sceneModalityMetrics(const Scene& scene, int th
   validateScene(scene);
   return modalityPairMetrics(effectiveIds(scene), resolvePairs(scene.frequency), threads,
                              kMaxInteractivePairs, kMaxInteractiveSlowPairs, stop);
-}
-
-void checkInteractiveSize(const Scene& scene) {
-  const double text = double(scene.layout.textCount()), visual = double(scene.layout.visualCount());
-  if (text * visual <= kMaxInteractivePairs) return;
-  char pairs[32], limit[32];
-  std::snprintf(pairs, sizeof pairs, "%.3g", text * visual);
-  std::snprintf(limit, sizeof limit, "%.3g", kMaxInteractivePairs);
-  throw InputError(
-      "layout: " + std::to_string(scene.layout.textCount()) + " text x " +
-          std::to_string(scene.layout.visualCount()) + " visual tokens are " + pairs +
-          " pairs; the app measures up to " + limit +
-          " on each edit (fewer text or visual tokens; the ropescope ptd and bias commands "
-          "compute any size)",
-      "layout");
 }
 
 }  // namespace ropescope

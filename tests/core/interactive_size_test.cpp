@@ -1,10 +1,15 @@
-// The desktop app's size guard: text x visual pairs up to 2^28 are measured on every edit,
-// more are refused with one line naming the counts (found by the GUI abuse test).
+// The desktop app's size limits: the every-design bias spread is left out above its cost (never
+// a 0, never a silent gap), cancelled work says so; preview q/k sizes are refused with one line.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
 
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/layout.h"
+#include "ropescope/progress.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
 
@@ -18,22 +23,72 @@ Scene withLayout(const char* spec) {
   return s;
 }
 
-TEST(InteractiveSize, RefusesOnlyMoreThanTheLimitWithOneLine) {
-  // 16384 text x 16384 visual = 2^28 pairs exactly: measured.
-  EXPECT_NO_THROW(checkInteractiveSize(withLayout("t16384,i128x128")));
-  EXPECT_NO_THROW(checkInteractiveSize(withLayout("t262144")));   // no visual tokens
-  EXPECT_NO_THROW(checkInteractiveSize(withLayout("i512x512")));  // no text tokens
-  try {
-    checkInteractiveSize(withLayout("t16385,i128x128"));
-    ADD_FAILURE() << "2^28 + 16384 pairs should be refused";
-  } catch (const InputError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(e.field(), "layout");
-    EXPECT_NE(m.find("16385 text x 16384 visual"), std::string::npos) << m;
-    EXPECT_NE(m.find("2.68e+08"), std::string::npos) << m;
-    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+// The app opens every scene memory allows (no pair-count refusal): what would take far too long
+// is left out by its cost, and said so, never shown as a number.
+TEST(InteractiveSize, SummaryBiasAboveItsCostIsNotComputedAndSaysWhy) {
+  const Scene s = withLayout("t100,i64x64");  // 100 x 4096 pairs
+  const BiasCost cost = biasSpreadCost(s);
+  EXPECT_EQ(cost.pairs, 409600.0);
+  const double perToken = double(resolvePairs(s.frequency).size()) * 16.0;  // cos, sin per pair
+  EXPECT_EQ(cost.tableBytes, 4096.0 * perToken);
+  const std::vector<DesignSummary> all = compareDesigns(s, 1);
+  ASSERT_GT(all.size(), 10u);
+  // Over the pairs, or over the tables' bytes: the PTD is still computed, the spread says why.
+  for (const BiasLimit limit :
+       {BiasLimit{409599.0, 1e300}, BiasLimit{1e300, cost.tableBytes - 1}}) {
+    const std::vector<DesignSummary> limited = compareDesigns(s, 1, {}, limit);
+    ASSERT_EQ(limited.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(limited[i].design, all[i].design);
+      EXPECT_EQ(limited[i].ptd, all[i].ptd) << all[i].design;
+      EXPECT_TRUE(std::isnan(limited[i].biasSpread)) << all[i].design;
+      EXPECT_EQ(limited[i].biasUndefined, notComputedBias(cost));
+      EXPECT_TRUE(all[i].biasUndefined.empty()) << all[i].design;
+    }
   }
-  EXPECT_THROW(checkInteractiveSize(withLayout("t131072,i362x362")), InputError);
+  EXPECT_EQ(notComputedBias({2.5e11, 4.0 * 1024 * 1024 * 1024}),
+            "not computed (2.5e+11 pairs, tables up to 4.00 GiB; `ropescope bias` computes any "
+            "size)");
+  // At the limit itself: computed.
+  EXPECT_TRUE(compareDesigns(s, 1, {}, {cost.pairs, cost.tableBytes})[0].biasUndefined.empty());
+  // The app's limit: the million-token video t1000,v1000x32x32,t1000 is computed; the
+  // 4M-token video (its tables) and the document of 500 pictures between text (its pairs) not.
+  const auto fits = [](const char* spec) {
+    const BiasCost c = biasSpreadCost(withLayout(spec));
+    return c.pairs <= kInteractiveBiasLimit.pairs &&
+           c.tableBytes <= kInteractiveBiasLimit.tableBytes;
+  };
+  EXPECT_TRUE(fits("t1000,v1000x32x32,t1000"));
+  EXPECT_FALSE(fits("t1000,v4000x32x32,t1000"));
+  EXPECT_GT(500.0 * 1000 * 500 * 1024, kInteractiveBiasLimit.pairs);
+}
+
+TEST(InteractiveSize, CompareDesignsReportsProgressAndStopsWhenCancelled) {
+  const Scene s = withLayout("t64,i32x32");
+  std::vector<double> seen;
+  const auto rows = compareDesigns(s, 1, Progress{{}, [&](double f) { seen.push_back(f); }});
+  ASSERT_FALSE(seen.empty());
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(seen.back(), 1.0);
+  // Cancelled: every row reads kCancelledReason, never a number; the designs all named.
+  const auto cut = compareDesigns(s, 1, Progress{[] { return true; }, {}});
+  ASSERT_EQ(cut.size(), rows.size());
+  for (std::size_t i = 0; i < cut.size(); ++i) {
+    EXPECT_EQ(cut[i].design, rows[i].design);
+    EXPECT_FALSE(std::isnan(rows[i].ptd)) << rows[i].design;
+    EXPECT_TRUE(std::isnan(cut[i].ptd)) << cut[i].design;
+    EXPECT_TRUE(std::isnan(cut[i].biasSpread)) << cut[i].design;
+    EXPECT_EQ(cut[i].ptdUndefined, kCancelledReason);
+    EXPECT_EQ(cut[i].biasUndefined, kCancelledReason);
+  }
+  // The modality table alike: every pair listed, none computed.
+  const std::atomic<bool> stopped{true};
+  const auto pairs = sceneModalityMetrics(withLayout("t10,a20,i32x32"), 1, &stopped);
+  EXPECT_EQ(pairs.size(), 6u);
+  for (const ModalityPairMetrics& p : pairs) {
+    EXPECT_EQ(p.skipped, kCancelledReason);
+    EXPECT_TRUE(std::isnan(p.ptd));
+  }
 }
 
 }  // namespace

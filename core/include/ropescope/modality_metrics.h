@@ -28,7 +28,7 @@ struct ModalityPairMetrics {
 // reason in `skipped`; so is one over `maxSlowPairs` whose from-tokens are not all on the
 // diagonal t = h = w (visual tokens mostly): the metrics then take every pair one by one, some
 // hundred times slower than from text. `stop`, when given, is read between pairs: once true the
-// rows done so far are returned.
+// pairs not done are listed with kCancelledReason (progress.h) in `skipped`.
 std::vector<ModalityPairMetrics> modalityPairMetrics(const PositionIds& ids, const PairTable& pairs,
                                                      int threads = 1, double maxPairs = 1e300,
                                                      double maxSlowPairs = 1e300,

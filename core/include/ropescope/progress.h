@@ -14,6 +14,9 @@ class Cancelled : public std::runtime_error {
   explicit Cancelled(const std::string& what) : std::runtime_error(what + ": cancelled") {}
 };
 
+// Why a result of a computation the user cancelled is missing (shown in its place, never a 0).
+inline constexpr const char* kCancelledReason = "not computed: cancelled";
+
 // Both callbacks may be empty (never cancelled, nothing reported). They are called from the
 // computation's threads, never two at once, so they need no locking of their own, but they must
 // be quick: `cancel` is polled between pieces of work (a few milliseconds each), `report` gets

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <atomic>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "ropescope/decay.h"
 #include "ropescope/metrics.h"
 #include "ropescope/modality_metrics.h"
+#include "ropescope/progress.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_changes.h"
 #include "ropescope/wavelengths.h"
@@ -54,8 +56,8 @@ struct DesignIds {
   long selectedToken = -1;  // token index of scene.selectedText, -1 if no text
 };
 
-// Throws InputError if the scene is invalid.
-DesignIds computeDesignIds(const Scene& scene, int threads = 1);
+// Throws InputError if the scene is invalid; Cancelled when `progress` said stop (its PTD).
+DesignIds computeDesignIds(const Scene& scene, int threads = 1, const Progress& progress = {});
 
 // Whether computeSceneMetrics computes the bias spread, by far its largest part on a scene with
 // many text x visual pairs: the desktop app draws the ids of such a scene at once and computes
@@ -63,14 +65,16 @@ DesignIds computeDesignIds(const Scene& scene, int threads = 1);
 enum class BiasSpreadWhen { Now, Later };
 
 // Throws InputError if the scene is invalid. With BiasSpreadWhen::Later every result but the
-// bias spread is computed, and biasPending is set.
+// bias spread is computed, and biasPending is set. `progress` is handed to the PTD and the bias
+// spread (the long parts): Cancelled when it said stop.
 SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1,
-                                 BiasSpreadWhen bias = BiasSpreadWhen::Now);
+                                 BiasSpreadWhen bias = BiasSpreadWhen::Now,
+                                 const Progress& progress = {});
 
 // The bias spread computeSceneMetrics(scene, ..., BiasSpreadWhen::Now) gives, bit for bit, on
 // its own (from the scene: the job that computes it needs no copy of the ids). Throws InputError
-// if the scene is invalid.
-BiasResult sceneBiasSpread(const Scene& scene, int threads = 1);
+// if the scene is invalid; Cancelled when `progress` said stop.
+BiasResult sceneBiasSpread(const Scene& scene, int threads = 1, const Progress& progress = {});
 
 // `m`, computed for a scene that differs from `scene` only in `changes` (sceneChanges), made
 // equal to computeSceneMetrics(scene, maxDistance, threads) by recomputing only the results that
@@ -84,14 +88,38 @@ void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges change
 // last one) in `ids`, -1 when there is no text token.
 long selectedTextToken(const PositionIds& ids, int selectedText);
 
-// The most text x visual token pairs the desktop app measures on every edit. The bias spread
-// costs about 20 ns per pair on two cores (t1000,i500x500, 2.5e8 pairs: 5.5 s), so a legal
-// layout such as t131072,i362x362 (1.7e10 pairs) held the window for minutes; the CLI computes
-// any size.
+// The text x visual token pairs of the scene's layout: what its bias spread costs (the desktop
+// app's estimate of how long a design's spread takes).
+double textVisualPairs(const Scene& scene);
+
+// The most text x visual token pairs each pair of modalities of the desktop app's modality table
+// is measured for (the CLI's --from/--to compute any size).
 inline constexpr double kMaxInteractivePairs = 268435456.0;  // 2^28
-// Throws InputError (field "layout") naming the counts when the scene's layout has more text x
-// visual pairs than kMaxInteractivePairs.
-void checkInteractiveSize(const Scene& scene);
+
+// What a design's bias spread of the scene's layout costs at most: its text x visual pairs (its
+// time: about 3 s for the 2e9 pairs of t1000,v1000x32x32,t1000 on two cores), and the bytes of
+// its per-coordinate tables when every visual token has coordinates of its own (cos and sin per
+// pair: a 4M-token video under qwen3-omni's ids took 5.9 GB).
+struct BiasCost {
+  double pairs = 0.0;
+  double tableBytes = 0.0;
+};
+BiasCost biasSpreadCost(const Scene& scene);
+// The most a design's bias spread may cost in compareDesigns; over it the spread reads
+// notComputedBias. The desktop app's every-design charts: 2^34 pairs (the ~22 designs of the
+// 1M-token video take minutes in the background; the document of 500 pictures of 32 x 32
+// between 1000 text tokens, 2.5e11 pairs, would take hours) and 1 GiB of tables (peak memory
+// stays under 2 GiB at a million tokens).
+struct BiasLimit {
+  double pairs;
+  double tableBytes;
+};
+inline constexpr BiasLimit kNoBiasLimit{std::numeric_limits<double>::infinity(),
+                                        std::numeric_limits<double>::infinity()};
+inline constexpr BiasLimit kInteractiveBiasLimit{17179869184.0, 1073741824.0};  // 2^34, 1 GiB
+// Why a bias spread of that cost was left out: "not computed (2.5e+11 pairs, tables up to
+// 3.91 GiB; `ropescope bias` computes any size)".
+std::string notComputedBias(const BiasCost& cost);
 
 // modalityPairMetrics over the scene's effective ids and frequency plan, each pair limited to
 // kMaxInteractivePairs token pairs, kMaxInteractiveSlowPairs from tokens off the diagonal (the
@@ -127,10 +155,13 @@ struct DesignSummary {
 };
 
 // PTD and bias spread of the scene's layout under every design (each with its default
-// parameters, except the scene's own design, which keeps the scene's parameters). `stop`, when
-// given, is read between designs: once it is true the comparison ends early and returns the
-// designs done so far (the desktop app stops a comparison an edit has made stale).
+// parameters, except the scene's own design, which keeps the scene's parameters). The bias
+// spread of a layout whose biasSpreadCost is over `limit` is not computed (notComputedBias).
+// `progress` reports the fraction of designs done and is polled within each design's PTD and
+// spread: once it says stop, the designs not done read kCancelledReason (the desktop app stops a
+// comparison an edit has made stale, or the user cancelled).
 std::vector<DesignSummary> compareDesigns(const Scene& scene, int threads = 1,
-                                          const std::atomic<bool>* stop = nullptr);
+                                          const Progress& progress = {},
+                                          BiasLimit limit = kNoBiasLimit);
 
 }  // namespace ropescope

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -692,4 +693,119 @@ TEST(SceneModel, EachCommittedEditIsAStep) {
     EXPECT_EQ(model.scene(), states[k]) << "redo to state " << k;
   }
   EXPECT_FALSE(model.canRedo());
+}
+
+namespace {
+
+// A long-context scene: 1000 frames of 32 x 32 between two runs of 1000 text tokens (1,026,000
+// tokens, 2e9 text x visual pairs), under `design`.
+Scene longContextScene(const char* spec, const char* design) {
+  Scene s = ropescope::defaultScene();
+  s.layout = ropescope::parseLayoutSpec(spec);
+  s.design = design;
+  s.designParams = {};
+  s.selectedText = 0;
+  return s;
+}
+
+}  // namespace
+
+// A million-token scene opens: its ids, PTD and every other result but the bias spread come
+// first; the spread, the every-design charts and the modality table follow in the background
+// with their progress, and cancelling stops them (their jobs end asked to stop) and says so in
+// their place, never as a number.
+TEST(SceneModel, AMillionTokenSceneShowsItsIdsFirstAndCancelStopsTheRest) {
+  SceneModel model;
+  const Scene big = longContextScene("t1000,v1000x32x32,t1000", "mrope");
+  model.biasWorker()->setHeld(true);
+  model.summaryWorker()->setHeld(true);
+  std::binary_semaphore biasEnded{0};
+  std::atomic<bool> biasStopped{false};
+  model.biasWorker()->setJobEndHook([&](bool stopped) {
+    biasStopped = stopped;
+    biasEnded.release();
+  });
+  std::binary_semaphore biasStarted{0};
+  model.biasWorker()->setJobStartHook([&] { biasStarted.release(); });
+  model.setScene(big);
+  EXPECT_TRUE(model.computing());  // on the worker: the window is not held
+  EXPECT_TRUE(model.backgroundBusy());
+  EXPECT_EQ(model.backgroundProgress().task, QStringLiteral("computing the scene"));
+  ASSERT_TRUE(waitUntil([&] { return !model.computing(); }));
+  EXPECT_FALSE(model.isStale());
+  EXPECT_TRUE(model.validScene() == big);
+  EXPECT_EQ(model.metrics().ids.size(), 1026000u);
+  EXPECT_EQ(model.metrics().ptd.nVisual, 1024000u);
+  EXPECT_FALSE(std::isnan(model.metrics().ptd.ptd));
+  EXPECT_TRUE(model.biasPending());
+  EXPECT_TRUE(model.summariesPending());
+  EXPECT_EQ(model.backgroundProgress().task, QStringLiteral("bias spread"));
+  EXPECT_EQ(model.backgroundProgress().fraction, 0.0);
+
+  // The spread starts (2e9 pairs: seconds on one thread), then the user cancels.
+  QSignalSpy progress(&model, &SceneModel::progressChanged);
+  model.biasWorker()->setHeld(false);
+  biasStarted.acquire();
+  model.cancelBackground();
+  biasEnded.acquire();  // the job itself ended, not only its result dropped
+  EXPECT_TRUE(biasStopped.load());
+  EXPECT_FALSE(model.backgroundBusy());
+  EXPECT_GE(progress.count(), 1);
+  EXPECT_EQ(model.backgroundProgress().task, QString());
+  EXPECT_FALSE(model.biasPending());
+  EXPECT_TRUE(std::isnan(model.metrics().bias.spread));
+  EXPECT_EQ(model.metrics().bias.undefinedReason, ropescope::kCancelledReason);
+  ASSERT_FALSE(model.designSummaries().empty());
+  for (const ropescope::DesignSummary& d : model.designSummaries()) {
+    EXPECT_TRUE(std::isnan(d.biasSpread)) << d.design;
+    EXPECT_EQ(d.biasUndefined, ropescope::kCancelledReason) << d.design;
+  }
+  ASSERT_FALSE(model.modalityMetrics().empty());
+  for (const ropescope::ModalityPairMetrics& r : model.modalityMetrics())
+    EXPECT_EQ(r.skipped, ropescope::kCancelledReason);
+  model.summaryWorker()->setHeld(false);
+  // A spread posted after the cancel is not delivered: still cancelled.
+  QCoreApplication::processEvents();
+  EXPECT_EQ(model.metrics().bias.undefinedReason, ropescope::kCancelledReason);
+}
+
+// An edit while a huge scene still computes stops the stale computation itself (core's
+// Progress.cancel), and a 4M-token scene never holds the event loop: a zero timer fires while
+// its metrics run.
+TEST(SceneModel, AFourMillionTokenSceneLeavesTheEventLoopFree) {
+  SceneModel model;
+  model.biasWorker()->setHeld(true);
+  model.summaryWorker()->setHeld(true);
+  std::binary_semaphore metricsEnded{0};
+  std::atomic<int> stoppedJobs{0};
+  model.metricsWorker()->setJobEndHook([&](bool stopped) {
+    if (stopped) ++stoppedJobs;
+    metricsEnded.release();
+  });
+  // The first job waits at its start until the timer has been seen: nothing here is a race.
+  std::binary_semaphore metricsStarted{0}, goOn{0};
+  std::atomic<int> starts{0};
+  model.metricsWorker()->setJobStartHook([&] {
+    if (starts++ > 0) return;
+    metricsStarted.release();
+    goOn.acquire();
+  });
+  const Scene huge = longContextScene("t1000,v4000x32x32,t1000", "mrope");  // 4,098,000 tokens
+  bool firedWhileComputing = false;
+  QTimer::singleShot(0, &model, [&] { firedWhileComputing = model.computing(); });
+  model.setScene(huge);
+  metricsStarted.acquire();
+  QCoreApplication::processEvents();  // the zero timer runs; the metrics are still the worker's
+  EXPECT_TRUE(firedWhileComputing);
+  goOn.release();
+  // An edit replaces it: the running job is asked to stop and ends.
+  const Scene next = longContextScene("t1000,v1000x32x32,t1000", "mrope");
+  model.setScene(next);
+  metricsEnded.acquire();
+  EXPECT_EQ(stoppedJobs.load(), 1);
+  ASSERT_TRUE(waitUntil([&] { return !model.computing(); }));
+  EXPECT_TRUE(model.validScene() == next);
+  EXPECT_EQ(model.metrics().ids.size(), 1026000u);
+  model.cancelBackground();
+  EXPECT_FALSE(model.backgroundBusy());
 }

@@ -722,13 +722,13 @@ void ChartsPanel::refreshDesigns() {
   ptdSeries_->setLabelsVisible(ptdUndefined.empty());
   biasSeries_->setLabelsVisible(biasUndefined.empty());
   // The short form: the full reason is in the hover text, the formulas and the status bar.
-  const auto undefinedText = [&all](const std::string& why) {
-    return why.empty()
-               ? QString()
-               : QStringLiteral(": ") + metricTitleText(std::nan(""), all[0].nText, all[0].nVisual);
+  const auto undefinedText = [&all](const std::string& why, bool ptd) {
+    return why.empty() ? QString()
+                       : QStringLiteral(": ") + figure::designBarsUndefinedText(all, ptd);
   };
   // Undefined: the n/a takes the place of "(this layout)", so that the narrow panel shows it.
-  const QString ptdNa = undefinedText(ptdUndefined), biasNa = undefinedText(biasUndefined);
+  const QString ptdNa = undefinedText(ptdUndefined, true),
+                biasNa = undefinedText(biasUndefined, false);
   if (ptdUndefined.empty())
     setTitleForms(ptdChart_, {tr("PTD of every design (this layout)") + pending,
                               tr("PTD of every design") + pending, tr("PTD") + pending});

@@ -294,6 +294,15 @@ DesignBars designBars(const std::vector<DesignSummary>& designs, const std::stri
   return b;
 }
 
+QString designBarsUndefinedText(const std::vector<DesignSummary>& designs, bool ptd) {
+  const DesignSummary& d = designs.front();
+  // No text or no visual token: n/a and which; otherwise why it was not computed (the layout's
+  // cost, a cancel), the same for every design.
+  if (!missingTokensText(d.nText, d.nVisual).empty())
+    return metricTitleText(std::nan(""), d.nText, d.nVisual);
+  return QString::fromStdString(ptd ? d.ptdUndefined : d.biasUndefined);
+}
+
 std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& designs,
                                         const std::string& current, bool ptd,
                                         const FigureOptions& o) {
@@ -302,9 +311,7 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
   // never as bars of 0.
   QString title =
       ptd ? QStringLiteral("PTD of every design") : QStringLiteral("Bias spread of every design");
-  if (!b.undefined.empty())
-    title +=
-        QStringLiteral(": ") + metricTitleText(std::nan(""), designs[0].nText, designs[0].nVisual);
+  if (!b.undefined.empty()) title += QStringLiteral(": ") + designBarsUndefinedText(designs, ptd);
   auto chart = newChart(title);
   auto* set = new QBarSet(ptd ? QStringLiteral("PTD") : QStringLiteral("bias spread"));
   set->append(b.values);

@@ -94,6 +94,9 @@ struct DesignBars {
   int highlighted = -1;   // the scene's design, -1 when not listed
   std::string undefined;  // every design's value is undefined (no text or no visual token): why
 };
+// Why every design's value of one chart is undefined (b.undefined set): n/a and the tokens
+// missing, or the rows' reason (a spread not computed for the layout's cost, a cancel).
+QString designBarsUndefinedText(const std::vector<DesignSummary>& designs, bool ptd);
 DesignBars designBars(const std::vector<DesignSummary>& designs, const std::string& current,
                       bool ptd);
 // PTD (ptd = true) or bias spread of every design, the scene's design highlighted.

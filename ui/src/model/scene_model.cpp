@@ -1,6 +1,7 @@
 #include "model/scene_model.h"
 
 #include "ropescope/layout_files.h"
+#include "ropescope/metrics.h"
 #include "ropescope/model_family.h"
 #include "ropescope/scene_problems.h"
 
@@ -72,23 +73,34 @@ void SceneModel::compute(bool mayDefer) {
   QElapsedTimer timer;
   timer.start();
   try {
-    checkInteractiveSize(scene_);  // a legal but huge layout must not hold the window
     if (computeSmallChange(threads)) return;
     ++fullComputations_;
-    const double pairs = double(scene_.layout.textCount()) * double(scene_.layout.visualCount());
+    const double pairs = textVisualPairs(scene_);
     if (mayDefer && pairs > backgroundPairs_) {
       // Seconds of work: the checks first (their message belongs beside the field at once),
-      // the metrics on the worker; the views keep the last valid scene meanwhile.
+      // the metrics on the worker; the views keep the last valid scene meanwhile. The ids and
+      // PTD come first (a million tokens: about a second); the bias spread of a scene with more
+      // pairs than idsFirstPairs_ follows on its own worker (startBackgroundBias), so a huge
+      // scene is drawn long before its spread is known.
       validateScene(scene_);
       problems_.clear();
       computing_ = true;
-      metricsWorker_->request([this, threads, scene = scene_](const LatestWorker::Context& job) {
+      const BiasSpreadWhen when =
+          pairs > idsFirstPairs_ ? BiasSpreadWhen::Later : BiasSpreadWhen::Now;
+      // One thread, of the window's priority: the window keeps the other core for its frames
+      // (dragging α on a 1M-token Circle-RoPE scene drew 2 frames a second while each step's
+      // ids were computed on both, with llvmpipe's threads and the window's on the same two
+      // cores). Not the lowest priority: on a loaded machine the 4M-token video's ids had not
+      // come after 40 s at nice 19, against 5 s on two threads.
+      metricsWorker_->request([this, when, scene = scene_](const LatestWorker::Context& job) {
+        const int threads = 1;
         QElapsedTimer clock;
         clock.start();
         std::optional<SceneMetrics> metrics;
         std::optional<InputProblem> problem;
         try {
-          metrics = computeSceneMetrics(scene, 256, threads);
+          // A newer edit or the user's cancel stops the work itself, not only its result.
+          metrics = computeSceneMetrics(scene, 256, threads, when, stopOf(job));
         } catch (const std::exception& e) {
           problem = problemFrom(e);
         }
@@ -151,7 +163,10 @@ void SceneModel::accept(SceneMetrics metrics, double milliseconds) {
     computeSummaries();
   } else {
     summariesPending_ = true;
-    startBackgroundSummaries();
+    // After the scene's own spread, which the user waits for first: on two cores the
+    // comparison's threads starved the spread's low-priority one (a 1M-token video's spread
+    // had not reached 1 % after 25 s).
+    if (!metrics_.biasPending) startBackgroundSummaries();
   }
   if (selectedVisual_ >= static_cast<long>(metrics_.ptd.nVisual)) selectedVisual_ = -1;
 }
@@ -183,12 +198,13 @@ void SceneModel::startBackgroundBias() {
   // first (on two cores, α dragged on 4096 tokens drew 28 frames a second with the spread on two
   // threads of the window's priority, 34 with this), and the pool's threads, which the window's
   // own computations share, keep theirs.
+  biasFraction_ = 0.0;
   biasWorker_->request([this, scene = valid_](const LatestWorker::Context& job) {
     QElapsedTimer clock;
     clock.start();
     BiasResult bias;
     try {
-      bias = sceneBiasSpread(scene, 1);
+      bias = sceneBiasSpread(scene, 1, withProgress(job, &SceneModel::biasFraction_));
     } catch (const std::exception& e) {
       // valid_ passed the core's checks: not the user's input, but never shown as a number.
       bias = BiasResult{};
@@ -200,6 +216,7 @@ void SceneModel::startBackgroundBias() {
       metrics_.bias = std::move(bias);
       metrics_.biasPending = false;
       computeMs_ += ms;  // the scene's whole compute time, as the status bar says
+      if (summariesPending_) startBackgroundSummaries();  // waited for the spread (accept)
       emit biasChanged();
     });
   });
@@ -208,10 +225,11 @@ void SceneModel::startBackgroundBias() {
 void SceneModel::computeSummaries() {
   summaryWorker_->cancel();  // a comparison waiting for edits to settle, or running
   summariesPending_ = false;
+  summariesRunning_ = false;
   ++comparisons_;
   try {
     const int threads = std::max(1, QThread::idealThreadCount());
-    summaries_ = compareDesigns(valid_, threads);
+    summaries_ = compareDesigns(valid_, threads, {}, kInteractiveBiasLimit);
     modalities_ = sceneModalityMetrics(valid_, threads);
   } catch (const std::exception&) {
     summaries_.clear();  // valid_ passed the core's checks, so this is not the user's input
@@ -222,14 +240,23 @@ void SceneModel::computeSummaries() {
 void SceneModel::startBackgroundSummaries() {
   // After edits pause (kSummaryDelayMs), so that sliders stay live; a newer edit's request
   // replaces this one while it waits.
+  summaryFraction_ = 0.0;
+  summariesRunning_ = false;  // the newer one waits for edits to pause first
   summaryWorker_->requestAfter(
       kSummaryDelayMs, [this, scene = valid_, threads = std::max(1, QThread::idealThreadCount())](
                            const LatestWorker::Context& job) {
         ++comparisons_;  // on the worker's thread: comparisons_ is atomic
+        // Running now, not waiting for edits to pause: the status bar shows it from here on (a
+        // slider dragged on a mid-size scene keeps a comparison waiting throughout).
+        job.post([this] {
+          summariesRunning_ = true;
+          emit progressChanged();
+        });
         std::vector<DesignSummary> rows;
         std::vector<ModalityPairMetrics> pairs;
         try {
-          rows = compareDesigns(scene, threads, &job.stop);
+          rows = compareDesigns(scene, threads, withProgress(job, &SceneModel::summaryFraction_),
+                                kInteractiveBiasLimit);
           pairs = sceneModalityMetrics(scene, threads, &job.stop);
         } catch (const std::exception&) {
           rows.clear();  // valid_ passed the core's checks, so this is not the user's input
@@ -238,11 +265,79 @@ void SceneModel::startBackgroundSummaries() {
         if (job.stop) return;
         job.post([this, rows = std::move(rows), pairs = std::move(pairs)]() mutable {
           summariesPending_ = false;
+          summariesRunning_ = false;
           summaries_ = std::move(rows);
           modalities_ = std::move(pairs);
           emit summariesChanged();
         });
       });
+}
+
+Progress SceneModel::stopOf(const LatestWorker::Context& job) {
+  return Progress{[&job] { return job.stop.load(); }, {}};
+}
+
+Progress SceneModel::withProgress(const LatestWorker::Context& job, double SceneModel::*fraction) {
+  Progress p = stopOf(job);
+  // On this thread only through post: a stale job's fraction is dropped with its result. Only
+  // a new whole percent is posted (a comparison reports thousands of fractions).
+  p.report = [this, &job, fraction, shown = -1](double f) mutable {
+    const int percent = static_cast<int>(f * 100.0);
+    if (percent == shown) return;
+    shown = percent;
+    job.post([this, fraction, f] {
+      this->*fraction = f;
+      emit progressChanged();
+    });
+  };
+  return p;
+}
+
+bool SceneModel::backgroundBusy() const {
+  return computing_ || biasPending() || (summariesPending_ && summariesRunning_);
+}
+
+SceneModel::BackgroundProgress SceneModel::backgroundProgress() const {
+  // The one the user waits for first: the edited scene, then its bias spread, then the charts.
+  if (computing_) return {tr("computing the scene"), -1.0};
+  if (biasPending()) return {tr("bias spread"), biasFraction_};
+  if (summariesPending_ && summariesRunning_)
+    return {tr("every design's PTD and bias spread"), summaryFraction_};
+  return {};
+}
+
+void SceneModel::cancelBackground() {
+  if (!backgroundBusy()) return;
+  if (computing_) {
+    metricsWorker_->cancel();  // the work stops (Progress.cancel), its result is dropped
+    refuse({tr("computing the edited scene was cancelled: the views show the last valid scene"),
+            QString()});
+    emit changed({});
+  }
+  if (biasPending()) {
+    biasWorker_->cancel();
+    metrics_.biasPending = false;
+    metrics_.bias = BiasResult{};
+    metrics_.bias.undefinedReason = kCancelledReason;  // never a number, never 0
+    emit biasChanged();
+  }
+  if (summariesPending_) {
+    summaryWorker_->cancel();
+    summariesPending_ = false;
+    summariesRunning_ = false;
+    // Every design's row and every pair of modalities says it was cancelled (a cancel that is
+    // already true computes nothing).
+    try {
+      summaries_ = compareDesigns(valid_, 1, Progress{[] { return true; }, {}});
+      const std::atomic<bool> stopped{true};
+      modalities_ = sceneModalityMetrics(valid_, 1, &stopped);
+    } catch (const std::exception&) {
+      summaries_.clear();  // valid_ passed the core's checks, so this is not the user's input
+      modalities_.clear();
+    }
+    emit summariesChanged();
+  }
+  emit progressChanged();
 }
 
 void SceneModel::flushSummaries() {

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "jobs/latest_worker.h"
 #include "ropescope/modality_metrics.h"
+#include "ropescope/progress.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_changes.h"
 #include "ropescope/scene_history.h"
@@ -28,8 +30,6 @@ struct InputProblem {
   QString field;
   bool operator==(const InputProblem&) const = default;
 };
-
-class LatestWorker;
 
 class SceneModel : public QObject {
   Q_OBJECT
@@ -65,6 +65,20 @@ class SceneModel : public QObject {
   bool waitForMetrics(int ms = 120000);
   LatestWorker* metricsWorker() const { return metricsWorker_.get(); }
   LatestWorker* biasWorker() const { return biasWorker_.get(); }
+  // Whether any result of the shown or edited scene is still computed in the background (the
+  // edited scene's metrics, the bias spread, the every-design charts and modality table once
+  // their job has started: one waiting for edits to pause is not shown).
+  bool backgroundBusy() const;
+  // The background work the status bar shows: what runs first, and how much of it is done.
+  struct BackgroundProgress {
+    QString task;          // empty when nothing runs
+    double fraction = -1;  // 0..1; -1 while unknown
+  };
+  BackgroundProgress backgroundProgress() const;
+  // Stops every background computation now (the status bar's Cancel, Esc): an edited scene
+  // still computing is refused (the views keep the last valid scene), a bias spread and the
+  // every-design rows read kCancelledReason; the next edit computes everything again.
+  void cancelBackground();
   // Scenes with more text x visual pairs than this are computed in the background (default
   // 2^22, about a tenth of a second of bias spread; tests lower it).
   void setBackgroundPairs(double pairs) { backgroundPairs_ = pairs; }
@@ -139,6 +153,8 @@ class SceneModel : public QObject {
   void biasChanged();
   void selectionChanged();
   void summariesChanged();
+  // backgroundProgress() may have changed (a fraction came in, or work was cancelled).
+  void progressChanged();
   // canUndo() or canRedo() may have changed.
   void historyChanged();
 
@@ -154,6 +170,10 @@ class SceneModel : public QObject {
   void computeSummaries();
   void startBackgroundSummaries();
   void startBackgroundBias();
+  // Core's Progress for a job: cancel when the job went stale; with `fraction`, reports set that
+  // member (on this thread) and emit progressChanged.
+  static Progress stopOf(const LatestWorker::Context& job);
+  Progress withProgress(const LatestWorker::Context& job, double SceneModel::*fraction);
 
   SceneHistory history_;
   bool recording_ = true;
@@ -166,6 +186,9 @@ class SceneModel : public QObject {
   std::vector<InputProblem> problems_;
   double computeMs_ = 0.0;
   bool summariesPending_ = false;
+  double biasFraction_ = 0.0;      // of the background bias spread, 0..1
+  double summaryFraction_ = 0.0;   // of the background every-design comparison, 0..1
+  bool summariesRunning_ = false;  // the pending comparison has started (not only waiting)
   double synchronousSummaryMs_ = 8.0;
   bool computing_ = false;
   double backgroundPairs_ = 4194304.0;

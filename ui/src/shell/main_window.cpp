@@ -57,6 +57,7 @@
 #include "ropescope/scene_metrics.h"
 #include "ropescope/tokens_file.h"
 #include "shell/autosave.h"
+#include "shell/background_progress.h"
 #include "sound/sound_importer.h"
 #include "sound/sound_spectrogram.h"
 #include "sound/sound_view.h"
@@ -265,6 +266,9 @@ void MainWindow::buildStatusBar() {
   staleStatus_->setStyleSheet(QStringLiteral("color: #e04040; font-weight: bold;"));
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(staleStatus_);
+  // The background work of a large scene, with its Cancel (and Esc).
+  progress_ = new BackgroundProgress(model_, this);
+  statusBar()->addPermanentWidget(progress_);
 }
 
 // The attention preview in a bottom dock, hidden until asked for: it computes only while shown.
@@ -571,7 +575,8 @@ void MainWindow::refreshViews() {
   status_->setFullText(
       tr("PTD %1  \xc2\xb7  bias spread %2  \xc2\xb7  %3 text + %4 visual%7 tokens%6  "
          "\xc2\xb7  computed in %5")
-          .arg(metricText(m.ptd.ptd), biasSpreadText(m, false))
+          // A spread undefined on its own (not computed, cancelled) says why.
+          .arg(metricText(m.ptd.ptd), biasSpreadText(m, m.ptd.defined()))
           .arg(m.ptd.nText)
           .arg(m.ptd.nVisual)
           .arg(took)

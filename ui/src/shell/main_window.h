@@ -28,6 +28,7 @@ namespace ropescope::ui {
 
 class AttentionView;
 class Autosave;
+class BackgroundProgress;
 class FormulaPanel;
 class PhasorView;
 class ModalityView;
@@ -53,6 +54,7 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   SceneModel* model() const { return model_; }
+  BackgroundProgress* backgroundProgress() const { return progress_; }
   ScenePanel* panel() const { return panel_; }
   PositionSpaceView* spaceView() const { return view_; }
   CompareView* compareView() const { return compare_; }
@@ -214,6 +216,7 @@ class MainWindow : public QMainWindow {
   Scene checkedScene_;  // the scene the marks in the 3-D view belong to
   ElidedLabel* status_ = nullptr;
   QLabel* staleStatus_ = nullptr;
+  BackgroundProgress* progress_ = nullptr;
   QString currentFile_;
   Scene savedScene_;
   Autosave* autosave_ = nullptr;
