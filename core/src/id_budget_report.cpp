@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -12,17 +13,8 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A number for a person: whole numbers in digits, others to 6 significant digits.
-std::string shown(double v) {
-  const std::string whole = csvNumber(v);
-  if (whole.find_first_of(".e") == std::string::npos) return whole;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 std::string shownOr(const std::optional<double>& v, const std::string& why) {
-  return v ? shown(*v) : "n/a (" + why + ")";
+  return v ? readableNumber(*v) : "n/a (" + why + ")";
 }
 
 json orNull(const std::optional<double>& v) {
@@ -36,19 +28,20 @@ std::string trainedText(const IdBudget& b) {
 
 std::string textReport(const IdBudget& b) {
   std::string s = "id budget of design " + b.design + ": " + std::to_string(b.tokens) + " tokens\n";
-  s += "  largest id        " + shown(b.largestId) + " (t " + shown(b.maxId[0]) + ", h " +
-       shown(b.maxId[1]) + ", w " + shown(b.maxId[2]) + ")\n";
-  s += "  ids per token     " + shown(b.growth) + " ((largest id + 1) / tokens)\n";
-  s += "  rope_deltas       " + shown(b.ropeDelta) + " (largest id + 1 - tokens)\n";
+  s += "  largest id        " + readableNumber(b.largestId) + " (t " + readableNumber(b.maxId[0]) +
+       ", h " + readableNumber(b.maxId[1]) + ", w " + readableNumber(b.maxId[2]) + ")\n";
+  s += "  ids per token     " + readableNumber(b.growth) + " ((largest id + 1) / tokens)\n";
+  s += "  rope_deltas       " + readableNumber(b.ropeDelta) + " (largest id + 1 - tokens)\n";
   s += "  trained length    " + trainedText(b) + "\n";
   s += "\n  axis   min id      max id      distance    / trained   pairs  outside  share\n";
   for (const AxisBudget& a : b.axes) {
     char line[160];
     std::snprintf(line, sizeof line, "  %-6s %-11s %-11s %-11s %-11s %-6d %-8s %s\n",
-                  axisName(a.axis), shown(a.minId).c_str(), shown(a.maxId).c_str(),
-                  shown(a.distance).c_str(), a.ratio ? shown(*a.ratio).c_str() : "n/a", a.pairs,
+                  axisName(a.axis), readableNumber(a.minId).c_str(),
+                  readableNumber(a.maxId).c_str(), readableNumber(a.distance).c_str(),
+                  a.ratio ? readableNumber(*a.ratio).c_str() : "n/a", a.pairs,
                   a.share ? std::to_string(a.outsidePairs.size()).c_str() : "n/a",
-                  a.share ? shown(*a.share).c_str() : "n/a");
+                  a.share ? readableNumber(*a.share).c_str() : "n/a");
     s += line;
   }
   for (const AxisBudget& a : b.axes)
@@ -82,8 +75,9 @@ std::string textReport(const IdBudget& b) {
   if (b.switchLength > 0) {
     s += "  dynamic switch    seq_len > " + std::to_string(b.switchLength) + " (" + b.switchFrom +
          "): ";
-    s += b.switchToken ? "passed at token " + std::to_string(*b.switchToken) + "\n"
-                       : "not passed (largest id + 1 = " + shown(b.largestId + 1.0) + ")\n";
+    s += b.switchToken
+             ? "passed at token " + std::to_string(*b.switchToken) + "\n"
+             : "not passed (largest id + 1 = " + readableNumber(b.largestId + 1.0) + ")\n";
   } else {
     s += "  dynamic switch    n/a (" + b.trained.reason + ")\n";
   }
@@ -93,11 +87,12 @@ std::string textReport(const IdBudget& b) {
   s += "                    " + shownOr(b.yarnFactorFromTokens, why) +
        " from the tokens (tokens / trained length)\n";
   if (b.ropeFactor) {
-    s += "  rope " + b.ropeType + " factor " + shown(*b.ropeFactor);
+    s += "  rope " + b.ropeType + " factor " + readableNumber(*b.ropeFactor);
     if (b.ropeCovers)
       s += ": factor x trained length = " +
-           shown(*b.ropeFactor * static_cast<double>(b.trained.tokens)) +
-           (*b.ropeCovers ? " >= " : " < ") + "largest id + 1 = " + shown(b.largestId + 1.0) +
+           readableNumber(*b.ropeFactor * static_cast<double>(b.trained.tokens)) +
+           (*b.ropeCovers ? " >= " : " < ") +
+           "largest id + 1 = " + readableNumber(b.largestId + 1.0) +
            (*b.ropeCovers ? " (covers the ids)\n" : " (does not cover the ids)\n");
     else
       s += "\n";

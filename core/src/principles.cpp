@@ -10,20 +10,19 @@
 #include "ropescope/errors.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/position_design.h"
+#include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
 
 namespace ropescope {
 
 namespace {
 
-constexpr Axis kIdAxes[3] = {Axis::T, Axis::H, Axis::W};
-
-// A number in a reason: whole numbers in digits, others to 4 significant digits.
-std::string shown(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
+// A number in a reason: 4 significant digits.
+std::string shown4(double v) {
+  return readableNumber(v, 4);
 }
+
+constexpr Axis kIdAxes[3] = {Axis::T, Axis::H, Axis::W};
 
 bool isVisual(Modality m) {
   return m == Modality::Image || m == Modality::Video;
@@ -105,9 +104,9 @@ Coherence coherenceOf(const PositionIds& ids) {
   if (c.overlap) {
     c.verdict = Verdict::Fail;
     c.reason = "text token " + std::to_string(c.overlap->textToken) + " has " +
-               axisName(c.overlap->axis) + " id " + shown(c.overlap->textId) +
+               axisName(c.overlap->axis) + " id " + shown4(c.overlap->textId) +
                ", at or below visual token " + std::to_string(c.overlap->visualToken) + "'s " +
-               shown(c.overlap->visualId);
+               shown4(c.overlap->visualId);
   } else {
     c.verdict = Verdict::Pass;
     c.reason = "every text id is above every earlier visual id";
@@ -201,7 +200,7 @@ FrequencyUse frequencyUseOf(const FrequencySpec& spec, MetricSpace space) {
       s.share = range > 0.0 ? (std::log(*s.highest) - std::log(*s.lowest)) / range : 1.0;
     if (s.judged && s.share < kFullSpectrumShare)
       failing += std::string(failing.empty() ? "" : "; ") + axisName(axis) + " spans " +
-                 shown(s.share) +
+                 shown4(s.share) +
                  (s.rotating == 0 ? " (no rotating pair)" : " of the log-frequency range");
     f.axes.push_back(std::move(s));
   }
@@ -217,13 +216,13 @@ FrequencyUse frequencyUseOf(const FrequencySpec& spec, MetricSpace space) {
       }
     f.oneIndexShare = range > 0.0 ? (std::log(axesHi) - std::log(axesLo)) / range : 1.0;
     if (*f.oneIndexShare < kFullSpectrumShare)
-      failing = "the one index spans " + shown(*f.oneIndexShare) + " of the log-frequency range";
+      failing = "the one index spans " + shown4(*f.oneIndexShare) + " of the log-frequency range";
   }
   if (failing.empty()) {
     f.verdict = Verdict::Pass;
     f.reason = std::string(f.oneIndexShare ? "the one index (t = h = w) turns with every pair"
                                            : "every axis the ids use") +
-               " spans at least " + shown(kFullSpectrumShare) + " of the log-frequency range";
+               " spans at least " + shown4(kFullSpectrumShare) + " of the log-frequency range";
   } else {
     f.verdict = Verdict::Fail;
     f.reason = failing;
@@ -326,8 +325,8 @@ PrinciplesVerdict principlesVerdict(const Scene& scene, const std::string& label
     v.text.verdict = Verdict::Fail;
     v.text.reason = std::string("on ") +
                     (bad == &v.text.sceneText ? "the scene's text" : "text alone") +
-                    " the ids differ from vanilla RoPE's by up to " + shown(*bad->idDifference) +
-                    " and the rotations by a chord of up to " + shown(*bad->rotaryDifference) +
+                    " the ids differ from vanilla RoPE's by up to " + shown4(*bad->idDifference) +
+                    " and the rotations by a chord of up to " + shown4(*bad->rotaryDifference) +
                     " (first at token " + std::to_string(*bad->firstToken) + ")";
   } else if (v.text.textOnly.idDifference || v.text.sceneText.idDifference) {
     v.text.verdict = Verdict::Pass;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
+#include "ropescope/report.h"
 
 namespace ropescope {
 
@@ -13,14 +14,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string shown(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 std::string id3Text(const Id3& v) {
-  return "t " + shown(v[0]) + ", h " + shown(v[1]) + ", w " + shown(v[2]);
+  return "t " + readableNumber(v[0]) + ", h " + readableNumber(v[1]) + ", w " +
+         readableNumber(v[2]);
 }
 
 json id3Json(const std::optional<Id3>& v) {
@@ -33,8 +29,8 @@ json orNull(const std::optional<double>& v) {
 
 std::string checkText(const TextPriorCheck& c) {
   if (!c.idDifference) return "n/a (" + c.undefined + ")";
-  return std::to_string(c.tokens) + " tokens, ids differ by " + shown(*c.idDifference) +
-         ", rotations by a chord of " + shown(*c.rotaryDifference) +
+  return std::to_string(c.tokens) + " tokens, ids differ by " + readableNumber(*c.idDifference) +
+         ", rotations by a chord of " + readableNumber(*c.rotaryDifference) +
          (c.equal() ? " (equal)" : " (first at token " + std::to_string(*c.firstToken) + ")");
 }
 
@@ -60,21 +56,22 @@ std::string rowText(const PrinciplesVerdict& v) {
        (c.smallestInterval ? id3Text(*c.smallestInterval) + " (smallest over blocks)"
                            : "n/a (" + c.intervalUndefined + ")") +
        "\n";
-  s += "    id growth          " + shown(c.growth) + " ((largest id + 1) / tokens)\n";
+  s += "    id growth          " + readableNumber(c.growth) + " ((largest id + 1) / tokens)\n";
   const FrequencyUse& f = v.frequency;
   s += "  frequency use        " + std::string(verdictName(f.verdict)) + ": " + f.reason + "\n";
   for (const AxisSpectrum& a : f.axes) {
     char line[200];
-    std::snprintf(
-        line, sizeof line, "    %-6s pairs %-4d share %-8s lowest %-12s highest %-12s%s\n",
-        axisName(a.axis), a.pairs, a.rotating ? shown(a.share).c_str() : "0",
-        a.lowest ? shown(*a.lowest).c_str() : "n/a", a.highest ? shown(*a.highest).c_str() : "n/a",
-        a.judged ? "" : " (the ids do not use it)");
+    std::snprintf(line, sizeof line,
+                  "    %-6s pairs %-4d share %-8s lowest %-12s highest %-12s%s\n", axisName(a.axis),
+                  a.pairs, a.rotating ? readableNumber(a.share).c_str() : "0",
+                  a.lowest ? readableNumber(*a.lowest).c_str() : "n/a",
+                  a.highest ? readableNumber(*a.highest).c_str() : "n/a",
+                  a.judged ? "" : " (the ids do not use it)");
     s += line;
   }
   if (f.oneIndexShare)
-    s += "    one index (t = h = w): every pair turns with it, share " + shown(*f.oneIndexShare) +
-         "\n";
+    s += "    one index (t = h = w): every pair turns with it, share " +
+         readableNumber(*f.oneIndexShare) + "\n";
   if (f.nopePairs > 0)
     s += "    " + std::to_string(f.nopePairs) + " pairs turn with no axis (frequency 0, NoPE)\n";
   s += "  textual prior        " + std::string(verdictName(v.text.verdict)) + ": " + v.text.reason +

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,14 @@ std::string csvNumber(double v) {
   if (std::abs(v) < 9007199254740992.0 && v == std::trunc(v) && !(v == 0 && std::signbit(v)))
     return std::to_string(static_cast<long long>(v));
   return formatDouble(v);
+}
+
+std::string readableNumber(double v, int significant) {
+  const std::string whole = csvNumber(v);
+  if (!whole.empty() && whole.find_first_of(".e") == std::string::npos) return whole;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+  return buf;
 }
 
 namespace {

@@ -27,6 +27,9 @@ std::string formatDouble(double v);
 // number below 2^53 in integer digits ("100000", where formatDouble writes "1e+05", so a
 // column of whole numbers reads back with int()), anything else as formatDouble.
 std::string csvNumber(double v);
+// A number for a person to read in a text report: a whole number below 2^53 in digits, anything
+// else to `significant` significant digits ("%.6g"); "nan" and "inf" as printf writes them.
+std::string readableNumber(double v, int significant = 6);
 
 // What each token of a model's token sequence is (ids --tokens): its token id and role ("text",
 // "special", "timestamp", "image", "video"); the listing gains token_id and role columns.
