@@ -16,7 +16,7 @@
 using namespace ropescope;
 
 namespace {
-std::vector<double> axisRow(const PositionIds& ids, int a) {
+std::vector<double> idsOnAxis(const PositionIds& ids, int a) {
   std::vector<double> out;
   for (const Id3& id : ids.ids) out.push_back(id[a]);
   return out;
@@ -34,7 +34,7 @@ TEST(Designs2025, TadTcAddsGammaTimesTheFrame) {
   const Layout l = parseLayoutSpec("t2,v2x2x3,t1");
   const PositionIds ids = findDesign("tad-tc").ids(l, {});
   const std::vector<double> want = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
-  for (int a = 0; a < 3; ++a) EXPECT_EQ(axisRow(ids, a), want);
+  for (int a = 0; a < 3; ++a) EXPECT_EQ(idsOnAxis(ids, a), want);
   EXPECT_EQ(ids.space, MetricSpace::Line);
   EXPECT_EQ(ids.ropeDelta, 16.0 - 15.0);
   // γ = 2.5: frame 1 is 10.5..15.5, text 16.5.
@@ -64,19 +64,19 @@ TEST(Designs2025, TadTcWithoutFramesIsHard) {
 TEST(Designs2025, TadVideoRopeIsTheFrameIndex) {
   const Layout l = parseLayoutSpec("t2,v3x1x2,t1");
   const PositionIds ids = findDesign("tad-videorope").ids(l, {});
-  EXPECT_EQ(axisRow(ids, 0), (std::vector<double>{0, 1, 2, 2, 3, 3, 4, 4, 5}));
-  EXPECT_EQ(axisRow(ids, 2), axisRow(ids, 0));
+  EXPECT_EQ(idsOnAxis(ids, 0), (std::vector<double>{0, 1, 2, 2, 3, 3, 4, 4, 5}));
+  EXPECT_EQ(idsOnAxis(ids, 2), idsOnAxis(ids, 0));
   EXPECT_EQ(ids.ropeDelta, 6.0 - 9.0);
   const PositionIds sum = findDesign("tad-videorope").ids(l, params({{"add_running_index", 1}}));
-  EXPECT_EQ(axisRow(sum, 1), (std::vector<double>{0, 2, 4, 5, 7, 8, 10, 11, 13}));
+  EXPECT_EQ(idsOnAxis(sum, 1), (std::vector<double>{0, 2, 4, 5, 7, 8, 10, 11, 13}));
   EXPECT_EQ(sum.ropeDelta, 15.0 - 9.0);
   // An image is one frame: all its tokens at s.
   const PositionIds img = findDesign("tad-videorope").ids(parseLayoutSpec("t1,i2x2,t1"), {});
-  EXPECT_EQ(axisRow(img, 0), (std::vector<double>{0, 1, 1, 1, 1, 2}));
+  EXPECT_EQ(idsOnAxis(img, 0), (std::vector<double>{0, 1, 1, 1, 1, 2}));
   // The sum doubles text ids even with no picture: why it is off by default.
   const PositionIds text =
       findDesign("tad-videorope").ids(parseLayoutSpec("t4"), params({{"add_running_index", 1}}));
-  EXPECT_EQ(axisRow(text, 0), (std::vector<double>{0, 2, 4, 6}));
+  EXPECT_EQ(idsOnAxis(text, 0), (std::vector<double>{0, 2, 4, 6}));
 }
 
 // PyPE on t1,i4x5,t1: rings min(r, c, 3-r, 4-c) are 0 on the border and 1 on the 2x3 inside;
@@ -85,7 +85,7 @@ TEST(Designs2025, PypeIndexesRingsFromTheBorderIn) {
   const PositionIds ids = findDesign("pype").ids(parseLayoutSpec("t1,i4x5,t1"), {});
   const std::vector<double> want = {0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 1,
                                     1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 3};
-  for (int a = 0; a < 3; ++a) EXPECT_EQ(axisRow(ids, a), want);
+  for (int a = 0; a < 3; ++a) EXPECT_EQ(idsOnAxis(ids, a), want);
   EXPECT_EQ(ids.ropeDelta, 4.0 - 22.0);
 }
 
@@ -149,10 +149,10 @@ TEST(Designs2025, PypeStacksVideoFrames) {
 TEST(Designs2025, PartialYarnSqueezesLongAudioOnTheSecondTrack) {
   const Layout l = parseLayoutSpec("t2,a7,t2");
   const PositionIds ids = findDesign("partial-yarn").ids(l, params({{"audio_context", 4}}));
-  EXPECT_EQ(axisRow(ids, 0), (std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(idsOnAxis(ids, 0), (std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
   const std::vector<double> squeezed = {0, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7};
-  EXPECT_EQ(axisRow(ids, 1), squeezed);
-  EXPECT_EQ(axisRow(ids, 2), squeezed);
+  EXPECT_EQ(idsOnAxis(ids, 1), squeezed);
+  EXPECT_EQ(idsOnAxis(ids, 2), squeezed);
   EXPECT_EQ(ids.space, MetricSpace::Space);
   EXPECT_EQ(ids.tokens[2].modality, Modality::Audio);
   EXPECT_EQ(ids.tokens[8].frame, 6);
