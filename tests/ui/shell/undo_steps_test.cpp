@@ -36,9 +36,9 @@ using namespace ropescope::ui::test;
 
 namespace {
 
-struct Window {
+struct UndoWindow {
   MainWindow w;
-  Window() {
+  UndoWindow() {
     w.setDarkPalette(true);
     w.model()->setScene(fixedScene());
     w.model()->clearHistory();
@@ -102,7 +102,7 @@ void dragSlider(QSlider* s, int dx) {
 }
 
 // What the user can check on screen: the panel shows the scene's layout and alpha.
-void expectPanelShows(const Window& win, const Scene& scene, const std::string& where) {
+void expectPanelShows(const UndoWindow& win, const Scene& scene, const std::string& where) {
   EXPECT_EQ(win.layoutLine()->text().toStdString(), formatLayoutSpec(scene.layout)) << where;
   const double alpha =
       scene.designParams.find("alpha").value_or(win.alphaEditor()->spec().defaultValue);
@@ -115,7 +115,7 @@ void expectPanelShows(const Window& win, const Scene& scene, const std::string& 
 // step. Each is a step: Ctrl+Z with the cursor still in the line goes back one layout at a time,
 // and Redo forward one at a time.
 TEST(UndoSteps, LayoutsCommittedWithReturnUndoOneAtATime) {
-  Window win;
+  UndoWindow win;
   std::vector<Scene> states{win.model().scene()};
   for (int i = 1; i <= 10; ++i) {
     typeAndReturn(win.layoutLine(), QStringLiteral("t%1,i2x3").arg(i));
@@ -142,7 +142,7 @@ TEST(UndoSteps, LayoutsCommittedWithReturnUndoOneAtATime) {
 // (its typing handed over, nothing of its own to undo) undoes the scene's edit: α is back and
 // the message gone. Typing not yet committed stays the field's own to undo.
 TEST(UndoSteps, CtrlZInACommittedFieldUndoesTheScene) {
-  Window win;
+  UndoWindow win;
   const Scene before = win.model().scene();
   typeAndReturn(win.alphaBox(), QStringLiteral("-5"));
   ASSERT_TRUE(win.model().problem());
@@ -176,7 +176,7 @@ TEST(UndoSteps, CtrlZInACommittedFieldUndoesTheScene) {
 // A slider dragged through many values with the mouse is one step; the value typed after it is
 // another, though both edit α.
 TEST(UndoSteps, ASliderDragIsOneStep) {
-  Window win;
+  UndoWindow win;
   const Scene before = win.model().scene();
   QSlider* slider = win.alphaSlider();
   ASSERT_NE(slider, nullptr);
@@ -203,7 +203,7 @@ TEST(UndoSteps, ASliderDragIsOneStep) {
 TEST(UndoSteps, RandomEditsUndoAndRedoToEveryState) {
   for (const unsigned seed : {1u, 2u, 3u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    Window win;
+    UndoWindow win;
     std::mt19937 rng(seed);
     const auto pick = [&rng](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
     std::vector<Scene> timeline{win.model().scene()};
