@@ -37,8 +37,8 @@ namespace {
 const std::set<std::string> kViewsWithState = {"picture", "picture-bias", "sound", "phasor",
                                                "space"};
 const std::set<std::string> kViewsOfTheSceneAlone = {
-    "compare",       "decay",   "decay-subset", "ptd", "bias",     "modality-ptd",
-    "modality-bias", "profile", "wavelengths",  "age", "attention"};
+    "compare",       "decay",   "decay-subset", "ptd", "bias",      "modality-ptd",
+    "modality-bias", "profile", "wavelengths",  "age", "attention", "principles"};
 
 std::vector<std::map<std::string, std::string>> csvRows(const QString& path) {
   std::ifstream in(path.toStdString());
