@@ -19,7 +19,7 @@ namespace {
 
 // "123", "512M", "24G": bytes; 0 when the text is not such a number.
 std::uint64_t parseByteCount(const char* text) {
-  if (text == nullptr || *text == '\0') return 0;
+  if (text == nullptr || *text < '0' || *text > '9') return 0;  // strtoull would take "-1"
   char* end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(text, &end, 10);
@@ -77,8 +77,16 @@ std::string withThousands(std::uint64_t v) {
 }  // namespace
 
 std::uint64_t availableMemoryBytes() {
-  const std::uint64_t set = parseByteCount(std::getenv("ROPESCOPE_MEMORY_LIMIT"));
-  if (set > 0) return set;
+  const char* text = std::getenv("ROPESCOPE_MEMORY_LIMIT");
+  if (text != nullptr && *text != '\0') {
+    const std::uint64_t set = parseByteCount(text);
+    if (set == 0)  // a setting that cannot be read is said, not ignored
+      throw InputError(std::string("ROPESCOPE_MEMORY_LIMIT must be a whole number of bytes above "
+                                   "0, optionally with K, M, G or T (got \"") +
+                           text + "\")",
+                       "memory");
+    return set;
+  }
   static const std::uint64_t measured = measuredMemoryBytes();  // stable within a process
   return measured;
 }

@@ -133,6 +133,17 @@ TEST(LayoutSpec, SizeLimitIsTheMachinesMemory) {
           << e.what();
     }
   }
+  for (const char* bad : {"lots", "0", "12Q", "5GB", "-1"}) {
+    const Limit unreadable(bad);  // said, never silently replaced by the measured memory
+    try {
+      parseLayoutSpec("t5");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("ROPESCOPE_MEMORY_LIMIT must be a whole number"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   {
     const Limit two("2G");  // 2^22 tokens and more fit in 2 GiB
     EXPECT_EQ(parseLayoutSpec("t1000,v1024x32x128,t1000").tokenCount(), 4196304u);

@@ -16,7 +16,8 @@ inline constexpr std::uint64_t kBytesPerToken = 256;
 
 // Bytes this process may use: ROPESCOPE_MEMORY_LIMIT when set (a whole number of bytes, or with
 // a K, M, G or T suffix: powers of 1024; read at every call), else the kernel's MemAvailable
-// (/proc/meminfo) when the process first asks, else the physical memory.
+// (/proc/meminfo) when the process first asks, else the physical memory. A value that is not such
+// a number throws InputError naming it.
 std::uint64_t availableMemoryBytes();
 
 // The most tokens a layout may have here: availableMemoryBytes() / kBytesPerToken, at most
