@@ -36,8 +36,8 @@ int runPixelsCommand(const std::vector<std::string>& args) {
       o.format = parseTableFormat(value());
       if (o.format == TableFormat::Npy)
         throw InputError("--format for pixels is csv or json (got npy)", "format");
-    } else if (name == "temporal-patch") {
-      o.temporalPatch = static_cast<int>(ownWhole(kPixels, "temporal-patch", value()));
+    } else if (name == "temporal-patch-size") {
+      o.temporalPatch = static_cast<int>(ownWhole(kPixels, "temporal-patch-size", value()));
     } else {
       return false;
     }

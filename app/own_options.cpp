@@ -92,7 +92,7 @@ const std::vector<OwnOption>& ownOptions() {
        "Revisiting paper's (arXiv 2510.23095) designs with their plans"},
       // pixels (cmd_pixels.cpp)
       {kPixels, "format", "csv|json", "output format: csv (default), or json"},
-      ranged(kPixels, "temporal-patch", "N", Value::Whole, 1, double(kMaxTemporalPatch),
+      ranged(kPixels, "temporal-patch-size", "N", Value::Whole, 1, double(kMaxTemporalPatch),
              "frames one temporal patch pairs (temporal_patch_size), ", " (default 2)"),
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",

@@ -403,7 +403,7 @@ def principles(layout=None, *, designs="scene", design=None, scene=None, model=N
 
 
 def pixel_map(layout=None, *, design=None, scene=None, model=None, tokens=None,
-              temporal_patch=None, **params):
+              temporal_patch_size=None, **params):
     """The token -> pixel map of `ropescope pixels`: for every visual token the rectangle of
     the picture it covers, [x0, x1) x [y0, y1) in the picture's own pixels, and the source
     frames first_frame..last_frame (docs/user/pixel-map.md). A dict {"count": N, "cells":
@@ -411,10 +411,10 @@ def pixel_map(layout=None, *, design=None, scene=None, model=None, tokens=None,
     tiled), thumbnail, x0, y0, x1, y1, first_frame, last_frame, width, height.
 
     layout: a layout spec ("t4,img:photo.jpg,t8", "t2,tiled:1920x1080,t4"); grid_preset or
-    model= decide the factor; temporal_patch: frames one temporal patch pairs (default 2)."""
+    model= decide the factor; temporal_patch_size: frames one temporal patch pairs (default 2)."""
     inputs = _inputs("pixels", layout, scene, model, tokens, design=design, **params)
     return _json.loads(_core.pixel_map(
-        inputs, -1 if temporal_patch is None else _whole("temporal_patch", temporal_patch)))
+        inputs, -1 if temporal_patch_size is None else _whole("temporal_patch_size", temporal_patch_size)))
 
 
 def _switch(name, value):

@@ -485,15 +485,15 @@ std::string principles(const Inputs& in, const std::string& designs) {
 }
 
 // `ropescope pixels --format json` as text (the package reads it into a dict): one schema for
-// the command line and Python. temporal_patch -1: not given.
-std::string pixelMapJson(const Inputs& in, long long temporalPatch) {
+// the command line and Python. temporal_patch_size -1: not given.
+std::string pixelMapJson(const Inputs& in, long long temporalPatchSize) {
   py::gil_scoped_release free;
   const cli::Request r = python::buildRequest(cli::kPixels, in);
   PixelMapSettings settings;
   settings.grid = r.scene.imageGrid;
-  if (temporalPatch >= 0)
+  if (temporalPatchSize >= 0)
     settings.temporalPatch = static_cast<int>(
-        cli::ownWhole(cli::kPixels, "temporal-patch", std::to_string(temporalPatch)));
+        cli::ownWhole(cli::kPixels, "temporal-patch-size", std::to_string(temporalPatchSize)));
   return pixelMapReport(pixelMap(r.scene.layout, settings), TableFormat::Json);
 }
 

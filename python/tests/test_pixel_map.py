@@ -85,11 +85,11 @@ def test_grid_rectangles_are_factor_squares(rows, cols, preset, factor):
         assert (cell["width"], cell["height"]) == (cols * factor, rows * factor)
 
 
-def test_video_frames_pair_by_temporal_patch():
+def test_video_frames_pair_by_temporal_patch_size():
     m = ropescope.pixel_map("v3x1x2")
     assert [(c["first_frame"], c["last_frame"]) for c in m["cells"]] == \
         [(0, 1), (0, 1), (2, 3), (2, 3), (4, 5), (4, 5)]
-    m = ropescope.pixel_map("v3x1x1", temporal_patch=3)
+    m = ropescope.pixel_map("v3x1x1", temporal_patch_size=3)
     assert [c["last_frame"] for c in m["cells"]] == [2, 5, 8]
-    with pytest.raises(ValueError, match="temporal-patch"):
-        ropescope.pixel_map("v3x1x1", temporal_patch=0)
+    with pytest.raises(ValueError, match="temporal-patch-size"):
+        ropescope.pixel_map("v3x1x1", temporal_patch_size=0)

@@ -61,7 +61,7 @@ TEST(PixelsCli, BadInputIsOneLineAndExitTwo) {
   const std::vector<Case> cases = {
       {{}, {"pixels needs --layout"}},
       {{"--layout", "i1x1", "--format", "npy"}, {"csv or json", "npy"}},
-      {{"--layout", "i1x1", "--temporal-patch", "0"}, {"--temporal-patch", "1..64"}},
+      {{"--layout", "i1x1", "--temporal-patch-size", "0"}, {"--temporal-patch-size", "1..64"}},
       {{"--layout", "tiled:0x5"}, {"tiled:0x5", "1..1048576"}},
       {{"--layout", "tiled:10x10/5-2"}, {"tiles range", "MIN <= MAX"}},
   };

@@ -225,6 +225,15 @@ def commands_in_shell(words, functions):
         if w == ";;":
             case_pattern, expect = True, False
             continue
+        if expect and w == "(" and nxt == "(" and words[k + 1][1] == at + 1:  # (( arithmetic )): no commands
+            depth = 0
+            for j in range(k, len(words)):
+                depth += {"(": 1, ")": -1}.get(words[j][0], 0)
+                skip.add(j)
+                if depth == 0:
+                    break
+            expect = False
+            continue
         if w in COMMAND_STARTERS:
             expect, wrapper = True, None
             continue
@@ -455,6 +464,7 @@ env A=1 nice -n 5 timeout -s KILL 10 xvfb-run -a -s "-screen 0 9x9x24" grep -q x
   && tar --version | sed -n 1p >/dev/null
 for w in a b; do echo "$(basename "$(dirname "$w")")"; done
 [ -x ./build/x ] || "$tool" --y
+(( count > limit )) && stat -c %s /dev/null
 command -v zzz >/dev/null && cat <<'EOF'
 heredoc words are not commands
 EOF
@@ -473,7 +483,7 @@ def self_test():
     got = sorted({c for c, _ in found})
     lines = dict(found)
     want = sorted(["mktemp", "env", "nice", "timeout", "xvfb-run", "grep", "tar", "sed", "basename",
-                   "dirname", "cat", "frob"])
+                   "dirname", "cat", "frob", "stat"])
     if got != want or lines.get("tar") != 12:
         print(f"commands_test --self-test: found {got} (tar on line {lines.get('tar')}), "
               f"expected {want} (tar on line 12)")

@@ -95,14 +95,16 @@ TEST_P(ChartClick, ClickingTheRowOrTheNameOfABarOfLengthZeroSwitchesToItsDesign)
   ASSERT_GE(circle, 0);
   QChart* chart = view->chart();
   QAbstractSeries* series = chart->series().at(0);
-  const QRectF plot = chart->plotArea();
-  // The row's centre in the plot, and the middle of its name left of the plot.
-  const QPointF rowCentre = chart->mapToPosition(QPointF(0, circle), series);
-  for (const double x : {plot.left() / 2, plot.right() - 4}) {
-    SCOPED_TRACE(x);
+  // The middle of the row's name left of the plot, then the row's right end in the plot. The
+  // plot area is read after each switch back: the value axis's labels change its width.
+  for (const bool onName : {true, false}) {
+    SCOPED_TRACE(onName ? "on the name" : "at the row's right end");
     w.model()->chooseDesign("hard", false);
     ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
     QCoreApplication::processEvents();
+    const QRectF plot = chart->plotArea();
+    const QPointF rowCentre = chart->mapToPosition(QPointF(0, circle), series);
+    const double x = onName ? plot.left() / 2 : plot.right() - 4;
     const QPoint at = view->mapFromScene(chart->mapToScene(QPointF(x, rowCentre.y())));
     hoverAndClick(view->viewport(), at);
     ASSERT_TRUE(waitUntil([&] { return w.model()->scene().design == "circle"; }))
@@ -113,6 +115,7 @@ TEST_P(ChartClick, ClickingTheRowOrTheNameOfABarOfLengthZeroSwitchesToItsDesign)
   w.model()->chooseDesign("hard", false);
   ASSERT_TRUE(w.model()->waitForMetrics(kHangGuardMs));
   QCoreApplication::processEvents();
+  const QRectF plot = chart->plotArea();
   hoverAndClick(
       view->viewport(),
       view->mapFromScene(chart->mapToScene(QPointF(plot.center().x(), plot.bottom() + 6))));
