@@ -37,6 +37,7 @@ struct RenderSettings {
   bool phasorGiven = false;  // --distance or --along: only the phasor view takes them
   int temporalPatch = 0;     // --temporal-patch: the picture views of a video
   bool pairGiven = false;
+  int segment = -1;  // --segment: the picture or sound views' layout segment
 };
 
 // WxH, each side in the table's range (own_options.cpp).
@@ -92,6 +93,8 @@ RenderSettings parseRenderArguments(const std::vector<std::string>& args) {
     } else if (name == "temporal-patch") {
       s.temporalPatch = static_cast<int>(ownWhole(kRender, "temporal-patch", value()));
       s.pairGiven = true;
+    } else if (name == "segment") {
+      s.segment = static_cast<int>(ownWhole(kRender, "segment", value()));
     } else if (name == "color-by") {
       s.colorBy = value();
       if (s.colorBy != "cell" && s.colorBy != "modality")
@@ -170,6 +173,8 @@ int runRenderCommand(const std::vector<std::string>& args) {
     if (s.pairGiven)
       throw InputError("--temporal-patch is an option of a figure, not of --animate",
                        "temporal-patch");
+    if (s.segment >= 0)
+      throw InputError("--segment is an option of a figure, not of --animate", "segment");
     if (s.request.out.empty())
       throw InputError("render --animate needs --out FILE.gif or a folder for PNG frames", "out");
     return ui::renderAnimationCommand(s.request.scene, s.animate, s.frames, s.width, s.height,
@@ -201,6 +206,7 @@ int runRenderCommand(const std::vector<std::string>& args) {
   job.phasorAlong = s.phasorAlong;
   job.temporalPatch = s.temporalPatch;
   job.pairGiven = s.pairGiven;
+  job.segment = s.segment;
   ui::renderFigure(job);
   return 0;
 }

@@ -118,6 +118,11 @@ const std::vector<OwnOption>& ownOptions() {
              "picture views of a video: the temporal patch to show, ",
              " and less than the video's temporal patches (default 0, the first; the title "
              "names it, the CSV holds every one)"),
+      ranged(kRender, "segment", "N", Value::Whole, 0, double(kMaxLayoutTokens - 1),
+             "picture and sound views: the layout item to show, counted from 0 as the layout is "
+             "written, ",
+             " (default: the first picture, video or sound; a layout of several shows the one "
+             "asked for)"),
       {kRender, "color-by", "cell|modality",
        "3-D views (space, compare): colour the tokens by grid cell, row x col (default), or by "
        "modality, as the app's Colour by"},

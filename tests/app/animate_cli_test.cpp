@@ -120,7 +120,7 @@ TEST_F(AnimateCli, DistanceSweepWritesAGifWithoutADisplay) {
 }
 
 TEST_F(AnimateCli, PngFolderHasOneFilePerFrame) {
-  const ProcessResult r = run({"render", "--layout", "t4,i6x6,t8", "--animate", "distance_thw:-8:8",
+  const ProcessResult r = run({"render", "--layout", "t4,i6x6,t8", "--animate", "distance_thw:0:8",
                                "--frames", "4", "--size", "200x150", "--out", "frames"});
   ASSERT_EQ(r.status, 0) << r.err;
   int files = 0;
@@ -138,6 +138,8 @@ TEST_F(AnimateCli, BadSpecsAndFrameCountsGiveOneLine) {
       {{"--animate", "speed:0:1"}, {"speed", "PARAM:FROM:TO"}},
       {{"--animate", "alpha:0:3"}, {"alpha", "[0, 1]"}},
       {{"--animate", "distance:0"}, {"PARAM:FROM:TO"}},
+      // A frame is a phasor figure: the distances render --view phasor --distance draws.
+      {{"--animate", "distance_h:-5:10"}, {"distance", "0..4096", "-5"}},
       {{"--animate", "distance:0:64", "--frames", "1"}, {"frames", "2..1000"}},
       {{"--animate", "distance:0:64", "--frames", "x"}, {"frames"}},
   };

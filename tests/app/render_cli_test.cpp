@@ -152,6 +152,57 @@ TEST(RenderCli, PictureViewsOfAVideoShowTheTemporalPatchAsked) {
   EXPECT_FALSE(fs::exists(work() / "past.png"));
 }
 
+// A layout of several pictures or sounds: --segment N draws the one asked for and names it (the
+// figures always showed the first), anything else is one line naming the segments that fit.
+TEST(RenderCli, SegmentChoosesAmongSeveralPicturesAndSounds) {
+  const std::string samples = ROPESCOPE_SAMPLES;
+  const std::string layout =
+      "t4,img:" + samples + "/checker.png,t2,img:" + samples + "/castle.png,t2,a10,t2,a20,t2";
+  const ProcessResult first =
+      run({"render", "--layout", layout, "--view", "picture", "--out", "first.csv"});
+  const ProcessResult second = run(
+      {"render", "--layout", layout, "--view", "picture", "--segment", "3", "--out", "second.csv"});
+  ASSERT_EQ(first.status, 0) << first.err;
+  ASSERT_EQ(second.status, 0) << second.err;
+  // Column 3 is the visual token's index: the checker's tokens come first, then the castle's.
+  const auto firstRows = csvRows(slurp(work() / "first.csv"));
+  const auto secondRows = csvRows(slurp(work() / "second.csv"));
+  ASSERT_GT(firstRows.size(), 1u);
+  ASSERT_GT(secondRows.size(), 1u);
+  ASSERT_EQ(firstRows[0][3], "visual");
+  const auto smallest = [](const std::vector<std::vector<std::string>>& rows) {
+    long low = -1;
+    for (std::size_t i = 1; i < rows.size(); ++i)
+      low = low < 0 ? std::stol(rows[i][3]) : std::min(low, std::stol(rows[i][3]));
+    return low;
+  };
+  EXPECT_EQ(smallest(firstRows), 0);
+  EXPECT_EQ(smallest(secondRows), static_cast<long>(firstRows.size() - 1))
+      << "segment 3 is the castle, whose tokens follow the checker's";
+  ASSERT_EQ(run({"render", "--layout", layout, "--view", "picture-bias", "--segment", "3", "--out",
+                 "second.svg", "--size", "640x480"})
+                .status,
+            0);
+  EXPECT_NE(slurp(work() / "second.svg").find("castle.png"), std::string::npos) << "its name";
+  ASSERT_EQ(run({"render", "--layout", layout, "--view", "sound", "--segment", "7", "--out",
+                 "sound.svg", "--size", "640x480"})
+                .status,
+            0);
+  EXPECT_NE(slurp(work() / "sound.svg").find("audio 2"), std::string::npos);
+  expectOneLineError(
+      run({"render", "--layout", layout, "--view", "picture", "--segment", "0", "--out",
+           "bad.png"}),
+      "text",
+      {"--segment 0", "segments 0..8", "1 is image 1 (checker.png)", "3 is image 2 (castle.png)"});
+  expectOneLineError(
+      run({"render", "--layout", layout, "--view", "sound", "--segment", "3", "--out", "bad.png"}),
+      "a picture as sound", {"--segment 3", "5 is audio 1", "7 is audio 2"});
+  expectOneLineError(
+      run({"render", "--layout", layout, "--view", "decay", "--segment", "1", "--out", "bad.png"}),
+      "another view", {"--segment", "picture, picture-bias", "sound", "--view decay"});
+  EXPECT_FALSE(fs::exists(work() / "bad.png"));
+}
+
 TEST(RenderCli, ThreeDViewsWithoutADisplaySayToUseXvfbRun) {
   for (const char* view : {"space", "compare"}) {
     const std::vector<std::string> args = {

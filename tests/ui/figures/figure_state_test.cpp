@@ -206,4 +206,22 @@ TEST(FigureState, SoundExportsTheTabsSoundAndMap) {
   w.figures()->exportTo("sound", png);
   const QImage firstSound = figureImage(w.model()->validScene(), findFigureView("sound"), {});
   EXPECT_GT(test::compareImages(QImage(png), firstSound, 40).differingFraction, 0.0);
+  // "spans only": the export paints the spans alone and says so (it painted the distance).
+  sound->setOverlay(SoundOverlay::None);
+  const QString spans = dir.filePath(QStringLiteral("spans.svg"));
+  w.figures()->exportTo("sound", spans);
+  const QString spansText = fileText(spans);
+  EXPECT_TRUE(spansText.contains(QStringLiteral("Audio tokens' spans"))) << "the title";
+  EXPECT_FALSE(spansText.contains(QStringLiteral("from text token"))) << "no map is drawn";
+  const QString spansPng = dir.filePath(QStringLiteral("spans.png"));
+  w.figures()->exportTo("sound", spansPng);
+  FigureOptions spansOnly;
+  spansOnly.segment = 3;
+  spansOnly.soundOverlay = SoundOverlay::None;
+  EXPECT_EQ(test::compareImages(
+                QImage(spansPng),
+                figureImage(w.model()->validScene(), findFigureView("sound"), spansOnly), 0)
+                .differingFraction,
+            0.0)
+      << "the export is the spans-only figure";
 }

@@ -459,7 +459,8 @@ TEST(TeachAnimation, BadSpecsAreRejectedWithOneLine) {
     }
   }
   EXPECT_EQ(parseAnimationSpec("beta:0:1").parameter, "dff");
-  EXPECT_EQ(parseAnimationSpec("distance_thw:-5:5").direction, "thw");
+  EXPECT_EQ(parseAnimationSpec("distance_thw:0:5").direction, "thw");
+  EXPECT_THROW(parseAnimationSpec("distance_thw:-5:5"), InputError);
   std::ostringstream log;
   QTemporaryDir dir;
   const std::string out = dir.filePath(QStringLiteral("a.gif")).toStdString();

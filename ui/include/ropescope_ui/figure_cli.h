@@ -42,6 +42,9 @@ struct RenderJob {
   // views take it (pairGiven).
   int temporalPatch = 0;
   bool pairGiven = false;
+  // The picture and sound views: the layout segment shown (--segment, 0-based as the layout is
+  // written; -1: the first picture, video or sound); only those views take it.
+  int segment = -1;
 };
 
 // The phasor view's distances: 0..phasorMaxDistance().

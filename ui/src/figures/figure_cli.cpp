@@ -28,6 +28,7 @@ FigureOptions optionsOf(const RenderJob& job) {
   o.phasorDistance = job.phasorDistance;
   o.phasorAlong = job.phasorAlong;
   o.temporalPatch = job.temporalPatch;
+  o.segment = job.segment;
   return o;
 }
 
@@ -78,6 +79,15 @@ void checkRenderJob(const RenderJob& job) {
     throw InputError("--temporal-patch is an option of the picture views (" + pictureViews +
                          ") (got --view " + view.name + ")",
                      "temporal-patch");
+  }
+  if (job.segment >= 0 && view.needs != FigureNeed::Picture && view.needs != FigureNeed::Audio) {
+    std::string segmentViews;
+    for (const FigureView& v : figureViews())
+      if (v.needs == FigureNeed::Picture || v.needs == FigureNeed::Audio)
+        segmentViews += (segmentViews.empty() ? "" : ", ") + v.name;
+    throw InputError("--segment is an option of the picture and sound views (" + segmentViews +
+                         ") (got --view " + view.name + ")",
+                     "segment");
   }
   figureFormat(view, job.out);
   figure::validate(optionsOf(job));

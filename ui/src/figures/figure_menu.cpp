@@ -146,7 +146,7 @@ void FigureMenu::exportTo(const std::string& view, const QString& path) const {
   }
   if (findFigureView(view).needs == FigureNeed::Audio && soundView_) {
     o.segment = soundView_->shownSegment();
-    o.soundBias = soundView_->overlay() == SoundOverlay::Bias;
+    o.soundOverlay = soundView_->overlay();
   }
   exportFigure(model_->validScene(), view, path.toStdString(), o);
 }

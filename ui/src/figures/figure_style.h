@@ -16,6 +16,7 @@
 
 #include "ropescope/decay.h"
 #include "ropescope/position_ids.h"
+#include "sound/sound_overlay.h"
 
 class QChart;
 class QPainter;
@@ -40,11 +41,11 @@ struct FigureOptions {
   // the first picture or sound), `selectedVisual` the visual token picked (-1: none; as in the
   // tab it picks a video's temporal patch and is drawn selected), `temporalPatch` the temporal
   // patch of a video shown while none of its tokens is picked (0-based, render's --temporal-patch),
-  // and `soundBias` the Sound tab's map (positional bias instead of distance).
+  // and `soundOverlay` the Sound tab's map (spans only, distance or positional bias).
   int segment = -1;
   long selectedVisual = -1;
   int temporalPatch = 0;
-  bool soundBias = false;
+  SoundOverlay soundOverlay = SoundOverlay::Distance;
 };
 
 namespace figure {

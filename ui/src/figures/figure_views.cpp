@@ -248,14 +248,21 @@ void showComputed(SceneModel& model, const Scene& scene) {
 void checkFigureSegment(const Scene& scene, const FigureOptions& o, bool picture) {
   if (o.segment < 0) return;
   const auto& segments = scene.layout.segments;
-  const bool fits =
-      o.segment < static_cast<int>(segments.size()) &&
-      (picture ? segments[o.segment].source.isPicture() : segments[o.segment].isAudio());
-  if (!fits)
-    throw InputError("segment " + std::to_string(o.segment) + " of the layout is no " +
-                         (picture ? "picture" : "audio") + " (the layout has " +
-                         std::to_string(segments.size()) + " segments)",
-                     "segment");
+  const auto fits = [&](std::size_t i) {
+    return picture ? segments[i].source.isPicture() : segments[i].isAudio();
+  };
+  if (o.segment < static_cast<int>(segments.size()) && fits(std::size_t(o.segment))) return;
+  std::string those;
+  for (std::size_t i = 0; i < segments.size(); ++i)
+    if (fits(i))
+      those += (those.empty() ? "" : ", ") + std::to_string(i) + " is " +
+               (picture ? visualSegmentName(scene.layout, i) : audioSegmentName(scene.layout, i))
+                   .toStdString();
+  throw InputError("--segment " + std::to_string(o.segment) + " is no " +
+                       (picture ? "picture or video" : "sound") + " of the layout (segments 0.." +
+                       std::to_string(segments.size() - 1) +
+                       "): " + (those.empty() ? std::string("it has none") : those),
+                   "segment");
 }
 
 // A figure's title in its band: the title font, shrunk to fit a narrow canvas (never cut).
@@ -369,20 +376,24 @@ struct Heatmap {
 struct SoundFigure {
   SceneModel model;
   SoundView view;
-  bool bias;
-  SoundFigure(const Scene& scene, const FigureOptions& o) : view(&model), bias(o.soundBias) {
+  SoundOverlay overlay;
+  SoundFigure(const Scene& scene, const FigureOptions& o) : view(&model), overlay(o.soundOverlay) {
     checkFigureSegment(scene, o, false);
     showComputed(model, scene);
     if (o.segment >= 0) view.showSegment(o.segment);
     if (view.shownSegment() < 0) throw InputError(kNeedsAudio, "view");
-    view.setOverlay(bias ? SoundOverlay::Bias : SoundOverlay::Distance);
+    view.setOverlay(overlay);
   }
   QString title() const {
     const Layout& layout = model.validScene().layout;
-    QString text = QStringLiteral("%1 from text token %2 (%3)")
-                       .arg(bias ? QStringLiteral("Positional bias") : QStringLiteral("Distance"))
-                       .arg(model.validScene().selectedText)
-                       .arg(QString::fromStdString(model.metrics().designUsed));
+    const QString design = QString::fromStdString(model.metrics().designUsed);
+    QString text = overlay == SoundOverlay::None
+                       ? QStringLiteral("Audio tokens' spans (%1)").arg(design)
+                       : QStringLiteral("%1 from text token %2 (%3)")
+                             .arg(overlay == SoundOverlay::Bias ? QStringLiteral("Positional bias")
+                                                                : QStringLiteral("Distance"))
+                             .arg(model.validScene().selectedText)
+                             .arg(design);
     if (std::count_if(layout.segments.begin(), layout.segments.end(),
                       [](const Segment& s) { return s.isAudio(); }) > 1)
       text += QStringLiteral(", ") +

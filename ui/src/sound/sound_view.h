@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ropescope/sound_display.h"
+#include "sound/sound_overlay.h"
 #include "sound/sound_picture.h"
 
 class QComboBox;
@@ -22,8 +23,6 @@ class SceneModel;
 class WhenShown;
 class SoundSpectrogram;
 class SoundWaveform;
-
-enum class SoundOverlay { None, Distance, Bias };
 
 class SoundView : public QWidget {
   Q_OBJECT

@@ -196,7 +196,9 @@ std::string AnimationSpec::label() const {
 
 std::string animationSpecHelp() {
   return "PARAM:FROM:TO with PARAM distance (along h), distance_t, distance_h, distance_w or "
-         "distance_thw (-4096..4096), alpha (0..1), radius or R (> 0), dff or beta (0..1)";
+         "distance_thw (0.." +
+         std::to_string(figure::kPhasorMaxDistance) +
+         "), alpha (0..1), radius or R (> 0), dff or beta (0..1)";
 }
 
 std::string animationSpecForms() {
@@ -238,10 +240,10 @@ AnimationSpec parseAnimationSpec(const std::string& text) {
   if (!parseNumber(parts[2], spec.to)) fail("TO '" + parts[2] + "' is not a number");
   for (double v : {spec.from, spec.to}) {
     if (spec.sweepsDistance()) {
-      if (std::abs(v) > kMaxAnimationDistance || v != std::floor(v))
-        throw InputError("animation spec '" + text + "': distance must be a whole number in " +
-                             number(-kMaxAnimationDistance) + ".." + number(kMaxAnimationDistance) +
-                             " (got " + number(v) + ")",
+      if (v < 0 || v > figure::kPhasorMaxDistance || v != std::floor(v))
+        throw InputError("animation spec '" + text + "': distance must be a whole number in 0.." +
+                             std::to_string(figure::kPhasorMaxDistance) + " (got " + number(v) +
+                             ")",
                          "animate");
     } else {
       const std::string problem = circleSpec(spec.parameter).check(v);
@@ -254,7 +256,7 @@ AnimationSpec parseAnimationSpec(const std::string& text) {
 }
 
 AnimationRange animationRange(const std::string& parameter) {
-  if (parameter == "distance") return {-kMaxAnimationDistance, kMaxAnimationDistance};
+  if (parameter == "distance") return {0, double(figure::kPhasorMaxDistance)};
   const ParameterSpec& spec = circleSpec(parameter);
   return {spec.min, spec.max, spec.minExclusive};
 }

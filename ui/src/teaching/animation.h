@@ -31,9 +31,9 @@ struct AnimationSpec {
 };
 
 // The values a sweep of `parameter` ("distance", "alpha", "radius", "dff") accepts at its ends:
-// distances within +-kMaxAnimationDistance, a Circle-RoPE parameter its own range (its
+// distances in the phasor figure's 0..figure::kPhasorMaxDistance (a frame is a phasor figure,
+// which render --view phasor draws alone), a Circle-RoPE parameter its own range (its
 // ParameterSpec). What parseAnimationSpec checks and the dialog's boxes offer.
-constexpr double kMaxAnimationDistance = 4096;
 struct AnimationRange {
   double lo, hi;
   bool loExclusive = false;  // (lo, hi]: R > 0
