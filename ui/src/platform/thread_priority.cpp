@@ -12,7 +12,7 @@ namespace ropescope::ui {
 bool lowerThisThreadPriority() {
 #if defined(__linux__)
   // On Linux a nice value belongs to a thread (its id), not to the whole process.
-  return setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19) == 0;
+  return setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kLowNice) == 0;
 #else
   return false;
 #endif
