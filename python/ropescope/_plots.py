@@ -244,7 +244,7 @@ def pair_usage(ax, index, axis, product, title):
     ax.set_xlabel("pair index p")
     ax.set_ylabel("mean ||q_p|| ||k_p||")
     ax.set_ylim(bottom=0)
-    ax.legend(loc="upper right", fontsize="small", frameon=False)
+    ax.legend(loc="upper left", fontsize="small", frameon=False)
     ax.set_title(title, fontsize="medium")
     return ax
 
@@ -260,6 +260,7 @@ def sinks(ax, names, values, threshold, title):
         ax.bar(_np.arange(heads) + (j - (targets - 1) / 2) * width, values[:, j], width=width,
                color=rgb(colour), alpha=1.0 if j < 2 else 0.6, label=name)
     ax.axhline(threshold, color=rgb(CURRENT), lw=0.8, ls="--", label=f"threshold {threshold}")
+    ax.set_xticks(_np.arange(heads))
     ax.set_xlabel("head")
     ax.set_ylabel("mean attention")
     ax.set_ylim(0, 1)
