@@ -128,6 +128,7 @@ ReportText commandReport(const Request& r) {
     case kBudget:
     case kPrinciples:
     case kPixels:
+    case kQkUsage:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

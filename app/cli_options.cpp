@@ -35,19 +35,19 @@ namespace ropescope::cli {
 namespace {
 
 // Take a layout:
-constexpr unsigned kScene =
-    kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels;
+constexpr unsigned kScene = kIds | kPtd | kBias | kAttention | kRender | kRotary | kBudget |
+                            kPrinciples | kPixels | kQkUsage;
 constexpr unsigned kNeedsLayout =
-    kIds | kPtd | kBias | kAttention | kRotary | kBudget | kPrinciples | kPixels;
-constexpr unsigned kPlan =
-    kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary | kBudget | kPrinciples;
+    kIds | kPtd | kBias | kAttention | kRotary | kBudget | kPrinciples | kPixels | kQkUsage;
+constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | kRender | kRotary |
+                           kBudget | kPrinciples | kQkUsage;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds |
-                          kRotary | kBudget | kPrinciples | kPixels;
+                          kRotary | kBudget | kPrinciples | kPixels | kQkUsage;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile =
-    kTables | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels;
+    kTables | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels | kQkUsage;
 constexpr unsigned kRope = kPlan;  // take --rope: the scaling is part of the frequency plan
 
 // One design parameter as the command line gave it.
@@ -448,7 +448,7 @@ const std::vector<Option>& options() {
                                 "\"); the rows go to --out FILE.npy",
                             "format");
        }},
-      {"out", "FILE", kTables | kGrid | kBudget | kPrinciples | kPixels,
+      {"out", "FILE", kTables | kGrid | kBudget | kPrinciples | kPixels | kQkUsage,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},
       {"out", "FILE.npy", kAttention,
@@ -478,7 +478,7 @@ const std::vector<Option>& options() {
       {"to", "GROUP", kPtd | kBias,
        "measure to the tokens of GROUP, without tokens in common with --from (default visual)",
        [](State& s, const std::string& v) { s.req.groups.to = parseTokenGroup(v, "to"); }},
-      {"threads", "N", kPtd | kBias | kDecay | kAttention, threadsHelp(),
+      {"threads", "N", kPtd | kBias | kDecay | kAttention | kQkUsage, threadsHelp(),
        [](State& s, const std::string& v) {
          s.req.threads = parseInt("threads", v, 0, kMaxThreads);
        }},
@@ -709,6 +709,8 @@ const char* commandName(Command c) {
       return "principles";
     case kPixels:
       return "pixels";
+    case kQkUsage:
+      return "qk-usage";
   }
   return "?";
 }
@@ -741,6 +743,8 @@ const char* commandSummary(Command c) {
       return "the three design principles (coherence, frequency use, text prior) as a verdict";
     case kPixels:
       return "token -> pixel map: the picture rectangle and frames of every visual token";
+    case kQkUsage:
+      return "real q/k: which rotary pairs carry norm, and the attention sinks per head";
   }
   return "";
 }

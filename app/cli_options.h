@@ -29,13 +29,14 @@ enum Command : unsigned {
   kRotary = 512,
   kBudget = 1024,
   kPrinciples = 2048,
-  kPixels = 4096
+  kPixels = 4096,
+  kQkUsage = 8192
 };
 
 // Every command, in help order.
 inline constexpr Command kAllCommands[] = {kIds,       kPtd,        kBias,   kDecay,    kFreqs,
                                            kAttention, kGrid,       kRender, kCheckIds, kRotary,
-                                           kBudget,    kPrinciples, kPixels};
+                                           kBudget,    kPrinciples, kPixels, kQkUsage};
 
 struct Request {
   Command command = kIds;

@@ -94,6 +94,14 @@ const std::vector<OwnOption>& ownOptions() {
       {kPixels, "format", "csv|json", "output format: csv (default), or json"},
       ranged(kPixels, "temporal-patch-size", "N", Value::Whole, 1, double(kMaxTemporalPatch),
              "frames one temporal patch pairs (temporal_patch_size), ", " (default 2)"),
+      // qk-usage (cmd_qk_usage.cpp)
+      {kQkUsage, "q", "FILE.npy",
+       "real pre-RoPE q of one layer: [N, d] or [heads, N, d], float32/16/64, C order "
+       "(bfloat16 dumps to float32 first); q heads a multiple of k heads; with --k"},
+      {kQkUsage, "k", "FILE.npy", "real pre-RoPE k of the same layer, as --q"},
+      {kQkUsage, "format", "text|json|csv",
+       "output format: text for a person (default), json (every number) or csv (the pair "
+       "table, per head and the mean over heads)"},
       // render (cmd_render.cpp)
       {kRender, "preset", "NAME",
        "start from a preset that reproduces a published figure (--list-presets); the scene "

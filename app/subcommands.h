@@ -15,5 +15,6 @@ int runRotaryCommand(const std::vector<std::string>& args);      // cmd_rotary.c
 int runBudgetCommand(const std::vector<std::string>& args);      // cmd_budget.cpp
 int runPrinciplesCommand(const std::vector<std::string>& args);  // cmd_principles.cpp
 int runPixelsCommand(const std::vector<std::string>& args);      // cmd_pixels.cpp
+int runQkUsageCommand(const std::vector<std::string>& args);     // cmd_qk_usage.cpp
 
 }  // namespace ropescope::cli

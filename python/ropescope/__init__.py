@@ -29,7 +29,7 @@ from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
 from ._model_config import model_argument as _model_argument
 from ._results import (AttentionValues, BiasProfile, DecayAxes, DecayCurve, DesignComparison,
-                       IdBudget, Principles, Scene, Wavelengths)
+                       IdBudget, Principles, QkUsage, Scene, Wavelengths)
 
 __version__ = _core.__version__
 __all__ = [
@@ -37,7 +37,7 @@ __all__ = [
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
     "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget", "principles", "Principles",
-    "pixel_map",
+    "pixel_map", "qk_usage", "QkUsage",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -417,6 +417,25 @@ def pixel_map(layout=None, *, design=None, scene=None, model=None, tokens=None,
         inputs, -1 if temporal_patch_size is None else _whole("temporal_patch_size", temporal_patch_size)))
 
 
+def qk_usage(q, k, layout=None, *, design=None, scene=None, model=None, tokens=None, **params):
+    """What a model does with its rotary pairs and its sinks, from one layer's real q and k, as
+    `ropescope qk-usage` (docs/user/attention.md#qk-usage): per rotary pair its axis, theta and
+    the mean over the tokens of ||q_p|| and ||k_p||, their product and its share (arXiv
+    2410.06205), per head and averaged over heads; per head the mean causal attention (RoPE at
+    the scene's ids) on the first token and on each picture's first token over the query rows
+    that see it (arXiv 2410.10781).
+
+    q, k: arrays [N, d] or [heads, N, d] (any float dtype; numpy or torch on the CPU), before
+    or after RoPE (norms are rotation-invariant); q heads a multiple of k heads. threads=N
+    (0 = all cores). A QkUsage dict; .plot() draws the norm per pair, .plot_sinks() the
+    sinks."""
+    import numpy
+    qa = _real_array("q", _plain_array(q), numpy.float32)
+    ka = _real_array("k", _plain_array(k), numpy.float32)
+    inputs = _inputs("qk-usage", layout, scene, model, tokens, design=design, **params)
+    return QkUsage(_json.loads(_core.qk_usage(inputs, qa, ka)))
+
+
 def _switch(name, value):
     """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
     if hasattr(value, "tolist"):
@@ -535,6 +554,6 @@ def models():
 
 _help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
                 decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
-                attention: "attention", rotary: "rotary", budget: "budget", principles: "principles", pixel_map: "pixels", scene: "ids", compare: ("ptd", {"from", "to"}),
+                attention: "attention", rotary: "rotary", budget: "budget", principles: "principles", pixel_map: "pixels", qk_usage: ("qk-usage", {"q", "k"}), scene: "ids", compare: ("ptd", {"from", "to"}),
                 profile: ("bias", {"from", "to"})},
                _core.option_help(), _core.designs())

@@ -74,6 +74,23 @@ class IdBudget(dict[str, Any]):
     def yarn_factor(self) -> Optional[float]: ...
     def plot(self, ax: Any = None) -> Any: ...
 
+class QkUsage(dict[str, Any]):
+    units: dict[str, str]
+    @property
+    def theta(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def axis(self) -> list[str]: ...
+    @property
+    def norm_product(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def head_norm_product(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def sink_names(self) -> list[str]: ...
+    @property
+    def sink(self) -> npt.NDArray[np.float64]: ...
+    def plot(self, ax: Any = None) -> Any: ...
+    def plot_sinks(self, ax: Any = None) -> Any: ...
+
 class AttentionValues(np.ndarray[Any, np.dtype[np.float32]]):
     rope: Optional[str]
     attention_factor: float
@@ -313,6 +330,25 @@ def budget(layout: Optional[Text] = None, *, design: Optional[str] = None,
            max_position_id: Optional[int] = None, rope: Optional[str] = None,
            rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
            **params: Any) -> IdBudget: ...
+def qk_usage(q: npt.ArrayLike, k: npt.ArrayLike, layout: Optional[Text] = None, *,
+             design: Optional[str] = None,
+             scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+             layer_type: Optional[str] = None,
+             tokens: Optional[Tokens] = None, threads: Optional[int] = None,
+             grid_preset: Optional[str] = None,
+             min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+             patch: Optional[int] = None, merge: Optional[int] = None,
+             rules: Optional[str] = None, ids: Optional[Text] = None,
+             alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+             dff: Optional[float] = None, age_layer: Optional[int] = None,
+             age_strategy: Optional[int] = None, layers: Optional[int] = None,
+             plan: Optional[str] = None, head_dim: Optional[int] = None,
+             rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+             base: Optional[float] = None, sections: Optional[Numbers] = None,
+             kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+             max_position_id: Optional[int] = None, rope: Optional[str] = None,
+             rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
+             **params: Any) -> QkUsage: ...
 def principles(layout: Optional[Text] = None, *, design: Optional[str] = None,
              scene: Optional[SceneInput] = None, model: Optional[Model] = None,
              layer_type: Optional[str] = None,

@@ -1,7 +1,8 @@
 """The figures ropescope exports (docs/user/figures.md), drawn with matplotlib onto an Axes: the
 decay bound per axis, the id budget (largest id per axis against tokens), the design-principles
 verdicts and each axis's frequency strip, the PTD and bias-spread bars of every design, the bias profile of a text
-token, the wavelength of every pair, and a scene's position ids as a 3-D scatter. The colours are
+token, the wavelength of every pair, real q/k's norm per pair and sinks per head, and a scene's
+position ids as a 3-D scatter. The colours are
 the desktop app's (ui/src/style/axis_colors.h, modality_colors.h, figures/figure_style.cpp).
 
 matplotlib is optional: it is imported when a figure is drawn, and its absence is one line
@@ -227,5 +228,42 @@ def scene_ids(ax, ids, modality, title):
     ax.set_ylabel("h")
     ax.set_zlabel("w")
     ax.legend(loc="upper left", fontsize="small", frameon=False)
+    ax.set_title(title, fontsize="medium")
+    return ax
+
+
+def pair_usage(ax, index, axis, product, title):
+    """The mean norm product ||q_p|| ||k_p|| of every rotary pair as bars coloured by the axis the
+    plan gives the pair (NoPE pairs grey)."""
+    axis = _np.asarray(axis)
+    for name in list(AXIS_COLOURS) + ["none"]:
+        keep = axis == name
+        if keep.any():
+            ax.bar(_np.asarray(index)[keep], _np.asarray(product)[keep], width=0.8,
+                   color=rgb(AXIS_COLOURS.get(name, STREAM)), label=f"axis {name}")
+    ax.set_xlabel("pair index p")
+    ax.set_ylabel("mean ||q_p|| ||k_p||")
+    ax.set_ylim(bottom=0)
+    ax.legend(loc="upper left", fontsize="small", frameon=False)
+    ax.set_title(title, fontsize="medium")
+    return ax
+
+
+def sinks(ax, names, values, threshold, title):
+    """Each head's mean attention on each sink target (grouped bars, one group per head), the
+    sink threshold as a dashed line."""
+    values = _np.asarray(values, dtype=float)
+    heads, targets = values.shape
+    width = 0.8 / max(1, targets)
+    for j, name in enumerate(names):
+        colour = STREAM if j == 0 else MODALITY_COLOURS["image"]
+        ax.bar(_np.arange(heads) + (j - (targets - 1) / 2) * width, values[:, j], width=width,
+               color=rgb(colour), alpha=1.0 if j < 2 else 0.6, label=name)
+    ax.axhline(threshold, color=rgb(CURRENT), lw=0.8, ls="--", label=f"threshold {threshold}")
+    ax.set_xticks(_np.arange(heads))
+    ax.set_xlabel("head")
+    ax.set_ylabel("mean attention")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper right", fontsize="small", frameon=False)
     ax.set_title(title, fontsize="medium")
     return ax

@@ -406,3 +406,65 @@ class Scene(dict, Shows):
     def _draw(self, ax):
         ids, modality = self.tokens()
         _plots.scene_ids(ax, ids, modality, self._caption())
+
+
+class QkUsage(dict, Shows):
+    """qk_usage()'s dict, the fields of `ropescope qk-usage --format json`: tokens, q_heads,
+    kv_heads, head_dim, rotary_dim, pair_layout, "pairs" (per rotary pair its axis, theta, dims
+    and the mean over heads of q_norm, k_norm, norm_product and share), "heads" (per q head the
+    same per pair and its sink per target) and "sinks" (targets, mean, threshold,
+    heads_above_threshold; pictures_undefined says why there is no picture target, never 0).
+    .plot() draws the norm product per pair by axis; plot_sinks() the sinks per head."""
+
+    units = {"theta": "rad/position", "norm_product": "", "share": "", "sink": ""}
+
+    @property
+    def theta(self):
+        return _np.array([p["theta"] for p in self["pairs"]], dtype=float)
+
+    @property
+    def axis(self):
+        return [p["axis"] for p in self["pairs"]]
+
+    @property
+    def norm_product(self):
+        """[pairs]: the mean over q heads of mean ||q_p|| x mean ||k_p||."""
+        return _np.array([p["norm_product"] for p in self["pairs"]], dtype=float)
+
+    @property
+    def head_norm_product(self):
+        """[q heads, pairs]."""
+        return _np.array([h["norm_product"] for h in self["heads"]], dtype=float)
+
+    @property
+    def sink_names(self):
+        return [t["name"] for t in self["sinks"]["targets"]]
+
+    @property
+    def sink(self):
+        """[q heads, targets]: mean causal attention on each target over the rows that see it."""
+        return _np.array([h["sink"] for h in self["heads"]], dtype=float)
+
+    def _caption(self):
+        means = ", ".join(f"{n} {v:.3g}" for n, v in zip(self.sink_names, self["sinks"]["mean"]))
+        undefined = self["sinks"].get("pictures_undefined")
+        return (f"q/k usage: {self['q_heads']} heads, {len(self['pairs'])} pairs; mean sink "
+                + means + (f"; pictures n/a ({undefined})" if undefined else ""))
+
+    def _rows(self):
+        return [("norm_product", "", self.norm_product), ("theta", "rad/position", self.theta)] + [
+            (f"sink {n}", "", self.sink[:, j]) for j, n in enumerate(self.sink_names)]
+
+    def _draw(self, ax):
+        _plots.pair_usage(ax, _np.arange(len(self["pairs"])), self.axis, self.norm_product,
+                          "Norm per rotary pair (mean over heads)")
+
+    def plot_sinks(self, ax=None):
+        """Each head's mean attention on the first token and on each picture's first token,
+        with the sink threshold; returns the Axes."""
+        if ax is None:
+            ax = _plots.new_axes(False)
+        else:
+            _plots.require()
+        _plots.sinks(ax, self.sink_names, self.sink, self["sinks"]["threshold"], "Attention sinks")
+        return ax

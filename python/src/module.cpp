@@ -34,6 +34,8 @@
 #include "ropescope/pixel_map_report.h"
 #include "ropescope/position_design.h"
 #include "ropescope/principles_report.h"
+#include "ropescope/qk_usage.h"
+#include "ropescope/qk_usage_report.h"
 #include "ropescope/rope_scaling.h"
 #include "ropescope/rotary_tables.h"
 #include "ropescope/sample_pictures.h"
@@ -497,6 +499,27 @@ std::string pixelMapJson(const Inputs& in, long long temporalPatchSize) {
   return pixelMapReport(pixelMap(r.scene.layout, settings), TableFormat::Json);
 }
 
+// `ropescope qk-usage --format json` as text (the package reads it into a QkUsage): q and k
+// are numpy arrays, borrowed as attention borrows them; threads= arrives as --threads.
+std::string qkUsageJson(const Inputs& in, const py::array& q, const py::array& k) {
+  using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+  const Floats qa = Floats::ensure(q), ka = Floats::ensure(k);
+  if (!qa || !ka) throw InputError("q and k must be arrays of numbers", "q");
+  FloatBuffer qb, kb;
+  for (py::ssize_t i = 0; i < qa.ndim(); ++i) qb.shape.push_back(std::size_t(qa.shape(i)));
+  for (py::ssize_t i = 0; i < ka.ndim(); ++i) kb.shape.push_back(std::size_t(ka.shape(i)));
+  qb.data = qa.data();
+  qb.size = std::size_t(qa.size());
+  kb.data = ka.data();
+  kb.size = std::size_t(ka.size());
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kQkUsage, in);
+  const auto views = [&qb, &kb](std::size_t tokens, int headDim) {
+    return qkFromViews(qb, kb, tokens, headDim, "q", "k");
+  };
+  return qkUsageReport(r.scene, sceneQkUsage(r.scene, views, r.threads), QkUsageFormat::Json);
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -665,6 +688,7 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("principles", &principles);
   m.attr("revisiting_layout") = kRevisitingLayout;
   m.def("pixel_map", &pixelMapJson);
+  m.def("qk_usage", &qkUsageJson);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

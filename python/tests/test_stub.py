@@ -19,7 +19,7 @@ COMMANDS = {"ids": ("ids", ()), "ptd": ("ptd", ()), "bias_spread": ("bias", ()),
             "freqs": ("freqs", ()), "grid": ("grid", ()), "attention": ("attention", ()),
             "rotary": ("rotary", ()), "budget": ("budget", ()),
             "principles": ("principles", ()),
-            "pixel_map": ("pixels", ()),
+            "pixel_map": ("pixels", ()), "qk_usage": ("qk-usage", ()),
             "scene": ("ids", ()), "compare": ("ptd", ("from", "to")),
             "profile": ("bias", ("from", "to"))}
 

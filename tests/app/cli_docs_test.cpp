@@ -52,9 +52,9 @@ TEST(CliDocs, ManPageAndCompletionListEveryOptionOfEveryHelp) {
   const ProcessResult comp = runCli({"--bash-completion"});
   ASSERT_EQ(man.status, 0) << man.err;
   ASSERT_EQ(comp.status, 0) << comp.err;
-  std::vector<std::string> commands = {"ids",    "ptd",    "bias",       "decay",
-                                       "freqs",  "grid",   "attention",  "check-ids",
-                                       "rotary", "budget", "principles", "pixels"};
+  std::vector<std::string> commands = {"ids",        "ptd",       "bias",      "decay",  "freqs",
+                                       "grid",       "attention", "check-ids", "rotary", "budget",
+                                       "principles", "pixels",    "qk-usage"};
   if (ROPESCOPE_HAS_GUI) commands.push_back("render");  // its help is ropescope-gui's
   for (const std::string& c : commands) {
     SCOPED_TRACE(c);
@@ -124,12 +124,12 @@ TEST(CliDocs, UsageLinesAndSynopsisShowTheSameForms) {
 // describes it alike. The exceptions name different things per command: --preset is a figure to
 // render and an image processor to grid; --out and --format are a table for the table commands, a
 // .npy for attention, a picture for render, a folder for rotary; check-ids --rules is the rule sets
-// to check, not the scene's; --q and --k are attention's inputs (q heads a multiple of k heads)
-// and rotary's arrays to rotate (each on its own, written back rotated).
+// to check, not the scene's; --q and --k are attention's inputs (q heads a multiple of k heads),
+// rotary's arrays to rotate (each on its own, written back rotated) and qk-usage's layer.
 TEST(CliDocs, AnOptionOfSeveralCommandsIsDescribedOnce) {
-  std::vector<std::string> commands = {"ids",    "ptd",    "bias",       "decay",
-                                       "freqs",  "grid",   "attention",  "check-ids",
-                                       "rotary", "budget", "principles", "pixels"};
+  std::vector<std::string> commands = {"ids",        "ptd",       "bias",      "decay",  "freqs",
+                                       "grid",       "attention", "check-ids", "rotary", "budget",
+                                       "principles", "pixels",    "qk-usage"};
   if (ROPESCOPE_HAS_GUI) commands.push_back("render");
   std::map<std::string, std::map<std::string, std::string>> lines;  // option -> command -> line
   const std::regex line(R"((^|\n)  (--[a-z0-9-]+)[^\n]*)");
@@ -143,7 +143,7 @@ TEST(CliDocs, AnOptionOfSeveralCommandsIsDescribedOnce) {
       lines[(*it)[2].str()][c] = text;
     }
   }
-  ASSERT_EQ(lines["--threads"].size(), 4u);  // ptd, bias, decay, attention
+  ASSERT_EQ(lines["--threads"].size(), 5u);  // ptd, bias, decay, attention, qk-usage
   if (ROPESCOPE_HAS_GUI) ASSERT_EQ(lines["--max-distance"].size(), 2u);  // decay, render
   for (const auto& [option, byCommand] : lines) {
     if (option == "--preset" || option == "--out" || option == "--format" || option == "--rules" ||
