@@ -257,6 +257,20 @@ void checkWhole(const char* name, long long v, long long lo, long long hi) {
                      name);
 }
 
+// q or k as the core reads them: a float32 C-order array (the package passes them so) is
+// borrowed, not copied; any other is converted once into `holder`, which keeps it alive until
+// the call returns.
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+FloatBuffer borrowFloats(const py::array& array, FloatArray& holder) {
+  holder = FloatArray::ensure(array);
+  if (!holder) throw InputError("q and k must be arrays of numbers", "q");
+  FloatBuffer b;
+  for (py::ssize_t i = 0; i < holder.ndim(); ++i) b.shape.push_back(std::size_t(holder.shape(i)));
+  b.data = holder.data();
+  b.size = std::size_t(holder.size());
+  return b;
+}
+
 // The values and the scene's rope scaling (ropeOf): its attention factor is in the logits.
 py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
                     const std::optional<py::array>& k, const std::string& qk, long long heads,
@@ -267,21 +281,11 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
   checkWhole("pool", pool, 0, 1 << 20);
   checkWhole("threads", threads, 0, 256);
   if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
-  // float32 C-order arrays (the package passes them so) are borrowed, not copied; any other is
-  // converted here once. The arrays stay referenced until the call returns.
-  using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
-  Floats qa, ka;
+  FloatArray qa, ka;
   FloatBuffer qb, kb;
   if (q) {
-    qa = Floats::ensure(*q);
-    ka = Floats::ensure(*k);
-    if (!qa || !ka) throw InputError("q and k must be arrays of numbers", "q");
-    for (py::ssize_t i = 0; i < qa.ndim(); ++i) qb.shape.push_back(std::size_t(qa.shape(i)));
-    for (py::ssize_t i = 0; i < ka.ndim(); ++i) kb.shape.push_back(std::size_t(ka.shape(i)));
-    qb.data = qa.data();
-    qb.size = std::size_t(qa.size());
-    kb.data = ka.data();
-    kb.size = std::size_t(ka.size());
+    qb = borrowFloats(*q, qa);
+    kb = borrowFloats(*k, ka);
   }
   std::vector<float> out;
   std::vector<py::ssize_t> shape;
@@ -502,16 +506,8 @@ std::string pixelMapJson(const Inputs& in, long long temporalPatchSize) {
 // `ropescope qk-usage --format json` as text (the package reads it into a QkUsage): q and k
 // are numpy arrays, borrowed as attention borrows them; threads= arrives as --threads.
 std::string qkUsageJson(const Inputs& in, const py::array& q, const py::array& k) {
-  using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
-  const Floats qa = Floats::ensure(q), ka = Floats::ensure(k);
-  if (!qa || !ka) throw InputError("q and k must be arrays of numbers", "q");
-  FloatBuffer qb, kb;
-  for (py::ssize_t i = 0; i < qa.ndim(); ++i) qb.shape.push_back(std::size_t(qa.shape(i)));
-  for (py::ssize_t i = 0; i < ka.ndim(); ++i) kb.shape.push_back(std::size_t(ka.shape(i)));
-  qb.data = qa.data();
-  qb.size = std::size_t(qa.size());
-  kb.data = ka.data();
-  kb.size = std::size_t(ka.size());
+  FloatArray qa, ka;
+  const FloatBuffer qb = borrowFloats(q, qa), kb = borrowFloats(k, ka);
   py::gil_scoped_release free;
   const cli::Request r = python::buildRequest(cli::kQkUsage, in);
   const auto views = [&qb, &kb](std::size_t tokens, int headDim) {
