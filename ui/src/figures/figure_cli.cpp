@@ -69,26 +69,32 @@ FigurePresetInfo figurePresetInfo(const std::string& name) {
   return {p.name, p.title, p.view, p.figure, p.differences, p.maxDistance, p.scene};
 }
 
+namespace {
+
+// The views that need what `takes` accepts, "a, b, c": which views an option belongs to.
+std::string viewsNeeding(bool (*takes)(FigureNeed)) {
+  std::string names;
+  for (const FigureView& v : figureViews())
+    if (takes(v.needs)) names += (names.empty() ? "" : ", ") + v.name;
+  return names;
+}
+
+}  // namespace
+
 void checkRenderJob(const RenderJob& job) {
   const FigureView& view = findFigureView(job.view);
-  if (job.pairGiven && view.needs != FigureNeed::Picture) {
-    std::string pictureViews;
-    for (const FigureView& v : figureViews())
-      if (v.needs == FigureNeed::Picture)
-        pictureViews += (pictureViews.empty() ? "" : ", ") + v.name;
-    throw InputError("--temporal-patch is an option of the picture views (" + pictureViews +
-                         ") (got --view " + view.name + ")",
+  const auto picture = [](FigureNeed n) { return n == FigureNeed::Picture; };
+  const auto pictureOrSound = [](FigureNeed n) {
+    return n == FigureNeed::Picture || n == FigureNeed::Audio;
+  };
+  if (job.pairGiven && !picture(view.needs))
+    throw InputError("--temporal-patch is an option of the picture views (" +
+                         viewsNeeding(picture) + ") (got --view " + view.name + ")",
                      "temporal-patch");
-  }
-  if (job.segment >= 0 && view.needs != FigureNeed::Picture && view.needs != FigureNeed::Audio) {
-    std::string segmentViews;
-    for (const FigureView& v : figureViews())
-      if (v.needs == FigureNeed::Picture || v.needs == FigureNeed::Audio)
-        segmentViews += (segmentViews.empty() ? "" : ", ") + v.name;
-    throw InputError("--segment is an option of the picture and sound views (" + segmentViews +
-                         ") (got --view " + view.name + ")",
+  if (job.segment >= 0 && !pictureOrSound(view.needs))
+    throw InputError("--segment is an option of the picture and sound views (" +
+                         viewsNeeding(pictureOrSound) + ") (got --view " + view.name + ")",
                      "segment");
-  }
   figureFormat(view, job.out);
   figure::validate(optionsOf(job));
 }
