@@ -3,9 +3,12 @@
 # --wheel --no-isolation, scikit-build and the project's CMake, offline), installed into a fresh
 # virtual environment (--system-site-packages: numpy, pytest and matplotlib from Debian), then
 # the module's tests against the installed package, away from the source and the build trees.
-# usage: wheel_test.sh SOURCE_DIR PYTHON
+# The core and command-line libraries are this build's (BUILD_DIR, ROPESCOPE_PREBUILT_DIR in
+# CMakeLists.txt): the release build compiles and tests them; this test is of the packaging, the
+# install and the module's behaviour. `pip install .` without it compiles everything.
+# usage: wheel_test.sh SOURCE_DIR PYTHON BUILD_DIR
 set -euo pipefail
-source=$1 python=$2
+source=$1 python=$2 build=$3
 # The installed package alone: no build tree on the path, no resource folder given.
 unset PYTHONPATH ROPESCOPE_RESOURCES
 W=$(mktemp -d /tmp/ropescope-wheel.XXXXXX)
@@ -17,11 +20,11 @@ for f in "$source"/* "$source"/.gitignore; do
   case "${f##*/}" in build* | _skbuild | dist | *.egg-info) ;; *) cp -a "$f" "$W/src/" ;; esac
 done
 start=$(date +%s)
-# Compiled at -O1 (SKBUILD_CONFIGURE_OPTIONS comes after setup.py's arguments): this test is of
-# the packaging, the install and the module's behaviour, and -O1 takes a third off the compile
-# of core that it repeats; the release build compiles and tests the same sources at -O3.
+# The module's own sources compiled at -O1 (SKBUILD_CONFIGURE_OPTIONS comes after setup.py's
+# arguments): the release build compiles and tests the same sources at -O3.
 (cd "$W/src" && CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) SKBUILD_CONFIGURE_OPTIONS="-DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1" "$python" -m build --wheel --no-isolation --outdir "$W/dist" .) >"$W/build.log" 2>&1 ||
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 \
+  -DROPESCOPE_PREBUILT_DIR=$build" "$python" -m build --wheel --no-isolation --outdir "$W/dist" .) >"$W/build.log" 2>&1 ||
   { tail -n 40 "$W/build.log"; echo "wheel_test: the wheel build failed"; exit 1; }
 echo "wheel built in $(($(date +%s) - start)) s: $(cd "$W/dist" && echo *.whl)"
 wheel=$(echo "$W"/dist/ropescope-*.whl)
