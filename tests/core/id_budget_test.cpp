@@ -333,7 +333,7 @@ TEST_F(IdBudgetModels, FourMillionTokensInOnePass) {
             true);
 }
 
-// Issue 47: per axis the discrimination bound over the axis's pairs (a plain loop of cos sums
+// Per axis the discrimination bound over the axis's pairs (a plain loop of cos sums
 // here) against its distance, and the full-period pairs against the trained length (the pairs
 // p of the axis with 2 pi / theta_p <= L, counted here), twice their count the critical dim.
 TEST(IdBudget, DiscriminationBoundAndCriticalDimensionPerAxis) {

@@ -1,4 +1,4 @@
-// The scene panel's rope scaling rows (issue 44, items 2-4): the type box lists the registry, the
+// The scene panel's rope scaling rows: the type box lists the registry, the
 // type's editors come from its ParameterSpec table, YaRN set in the panel on Qwen2.5-VL gives
 // core's per-axis counts under the wavelength chart and the attention factor in the formulas,
 // a refused value shows beside its field and leaves the shown scaling, undo restores, a loaded

@@ -298,7 +298,7 @@ TEST(ModelGui, OpenModelCutsThePicturesAgain) {
 }
 
 // File -> Open model with a scaled checkpoint fills the scene panel's rope rows; a model
-// without a scaling empties them (issue 44).
+// without a scaling empties them.
 TEST(ModelGui, OpenScaledModelFillsTheRopeRows) {
   MainWindow w;
   showAndSettle(&w);
