@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ropescope/atomic_file.h"
+#include "ropescope/check_ids.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/id_cloud.h"
@@ -137,7 +138,14 @@ ReportText commandReport(const Request& r) {
 
 void runCommand(const Request& r) {
   if (r.command != kIds) return writeOutput(commandReport(r).view(), r.out);
-  const PositionIds ids = sceneIds(r.scene);
+  PositionIds ids = sceneIds(r.scene);
+  // A row of a tokens file: rope_delta as the release returns it (up to 5.2 the padding counts:
+  // pad 3, text 2, image 4 x 3, text 2 gives -11 under 4.57.1, -8 from 5.3.0).
+  if (familyOfDesign(r.scene.design) && !r.tokenKept.empty()) {
+    const auto rules = static_cast<RuleSet>(
+        r.scene.designParams.get("rules", findDesign(r.scene.design).parameters()));
+    ids.ropeDelta = returnedRopeDelta(r.scene, rules, ids, r.tokenKept.size());
+  }
   // --out cloud.ply / cloud.gltf: the id cloud as a 3-D file (id_cloud.h), by the extension.
   if (const auto cloud = cloudFormatOfPath(r.out)) {
     const std::string bytes = idCloud(ids, *cloud);

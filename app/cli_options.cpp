@@ -622,7 +622,11 @@ void applyLayout(State& s) {
                      "layout");
   const ImageGridSettings g = gridOptions(s, scene.imageGrid);
   scene.imageGrid = g;
-  if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, LayoutFileContext{{}, g});
+  // FAMILY: items as the --rules release's processor writes them.
+  LayoutFileContext files{{}, g};
+  for (const ParamValue& p : s.params)
+    if (p.key == "rules") files.rules = static_cast<std::size_t>(parseRuleSet(p.raw));
+  if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, files);
 }
 
 }  // namespace

@@ -132,6 +132,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     scene.layout = req.rowLayouts[b];
     IdsDump dump;
     dump.ids = withoutPadding(dumpRows[b], row.kept);
+    dump.padding = paddingOf(dumpRows[b], row.kept);
     dump.paddedLength = row.kept.size();
     if (!deltas.empty()) dump.ropeDelta = deltas[b];
     if (rows > 1) dump.batch = req.rowLayouts;

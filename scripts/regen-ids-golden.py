@@ -10,9 +10,14 @@ Two ways to execute transformers:
                  /usr/bin/python3 with python3-torch). This is how the committed file was made.
   --installed    the transformers installed in this interpreter (pip install transformers==X):
                  replays the processor outputs stored in the golden file through that release's own
-                 get_rope_index and prints, per case, whether its ids and rope_deltas equal the stored
-                 ones for that release's class (the processor itself needs tokenizer files from the
-                 hub, so the stored processor outputs are used as they are).
+                 get_rope_index, with the model configs the golden set was made with (the shipped
+                 resources/models and tests/golden/data/hf_ids_models, not the config classes'
+                 defaults: Qwen2.5-VL's default tokens_per_second is 4, the checkpoint's 2), and
+                 prints, per case, whether its ids and rope_deltas equal the stored ones for that
+                 release's class; with --out it also writes those cases with the installed
+                 release's own ids (version label v<installed>), the re-derived reference (the
+                 processor itself needs tokenizer files from the hub, so the stored processor
+                 outputs are used as they are).
 
 Output, one JSON object per line (sorted keys, compact):
   {"family", "version" (a tag, "v5.5.4", or "main"), "case" (name), "segments" (the case), "inputs"
@@ -25,11 +30,13 @@ Versions: the first and the last release of every behaviour class of the oracle'
 Usage:
   nice -n 15 /usr/bin/python3 scripts/regen-ids-golden.py --oracle ../shared/oracles/transformers \\
       --out tests/golden/data/hf_ids_golden.jsonl
-  python3 scripts/regen-ids-golden.py --installed --golden tests/golden/data/hf_ids_golden.jsonl
+  python3 scripts/regen-ids-golden.py --installed --golden tests/golden/data/hf_ids_golden.jsonl \\
+      [--compare-with v4.57.1] [--out rederived-4.57.1.jsonl]
 """
 
 import argparse
 import copy
+import inspect
 import json
 import os
 import sys
@@ -75,6 +82,17 @@ VL_BATCHES = {"batch_left": ("image", "video_spg0.5", "left"), "batch_right": ("
 OMNI_BATCHES = {"batch_left": ("audio", "image", "left")}
 # A one-row case with right padding.
 RIGHT_PAD = {"pad_right_image": ("image", 3)}
+
+# The model config each family's golden cases were computed with (relative to the repository).
+CONFIGS = {"qwen2_vl": "resources/models/qwen2-vl-7b/config.json",
+           "qwen2_5_vl": "resources/models/qwen2.5-vl-7b/config.json",
+           "qwen3_vl": "resources/models/qwen3-vl-8b/config.json",
+           "qwen3_5": "resources/models/qwen3.5-0.8b/config.json",
+           "glm4v": "resources/models/glm-4.1v-9b-thinking/config.json",
+           "ernie4_5_vl": "resources/models/ernie-4.5-vl-28b-a3b/config.json",
+           "qwen2_5_omni": "tests/golden/data/hf_ids_models/qwen2.5-omni/config.json",
+           "qwen3_omni": "tests/golden/data/hf_ids_models/qwen3-omni/config.json"}
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FAMILIES = ["qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_5", "glm4v", "ernie4_5_vl", "qwen2_5_omni", "qwen3_omni"]
 OMNI = ("qwen2_5_omni", "qwen3_omni")
@@ -179,16 +197,50 @@ def run_oracle(args):
                               "inputs": inputs, "use_audio_in_video": uaiv, "position_ids": p,
                               "rope_deltas": d, "dtype": dt, "error": err})
             print(f"{family} {version}: {len(cases_of(family)) + len(extra)} cases", file=sys.stderr)
-    with open(args.out, "w") as f:
+    write_lines(args.out, lines)
+
+
+def release_key(label):
+    """Release order of a label ("v4.57.1", "v5.0.0rc2", "main"; an installed "5.16.0.dev0" too)."""
+    if label == "main":
+        return (float("inf"),)
+    import re
+    m = re.match(r"v?(\d+)\.(\d+)\.(\d+)(?:rc(\d+))?", label)
+    if not m:
+        raise SystemExit(f"not a release: {label}")
+    rc = m.group(4)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3)), 0 if rc else 1, int(rc or 0))
+
+
+def write_lines(path, lines):
+    """One JSON object per line, sorted keys, compact; the file lands whole (a temporary, renamed)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
         for line in lines:
             f.write(json.dumps(line, sort_keys=True, separators=(",", ":")) + "\n")
-    print(f"wrote {len(lines)} cases to {args.out}", file=sys.stderr)
+    os.replace(tmp, path)
+    print(f"wrote {len(lines)} cases to {path}", file=sys.stderr)
+
+
+def config_mod(modeling):
+    """The configuration module next to a modeling module."""
+    import importlib
+    return importlib.import_module(modeling.__name__.replace(".modeling_", ".configuration_"))
+
+
+def model_config(family, config_cls):
+    """The config the golden cases were computed with, as the installed config class reads it (an omni
+    checkpoint's thinker part for the thinker's get_rope_index)."""
+    with open(os.path.join(REPO, CONFIGS[family])) as f:
+        cfg = json.load(f)
+    if family in OMNI and "thinker_config" in cfg:
+        cfg = cfg["thinker_config"]
+    return config_cls.from_dict(cfg)
 
 
 def run_installed(args):
     """Replays the stored processor outputs through the installed transformers' get_rope_index."""
     import importlib
-    import types
 
     import torch
     import transformers
@@ -204,21 +256,37 @@ def run_installed(args):
                "qwen3_omni": ("qwen3_omni_moe.modeling_qwen3_omni_moe", "Qwen3OmniMoeThinkerForConditionalGeneration")}
     with open(args.golden) as f:
         golden = [json.loads(line) for line in f]
-    checked = agreed = 0
+    # Per family, the golden release to compare with: --compare-with, else the last golden release
+    # at or before the installed one. The set holds the first release of every behaviour class, so
+    # that one is in the installed release's class (v4.57.1 is compared with Qwen2-VL's v4.45.0).
+    compare_with = {}
     for g in golden:
-        if g["version"] != args.compare_with or g["error"] is not None:
+        v = g["version"]
+        if args.compare_with:
+            ok = v == args.compare_with
+        else:
+            ok = release_key(v) <= release_key(version)
+        best = compare_with.get(g["family"])
+        if ok and (best is None or release_key(v) > release_key(best)):
+            compare_with[g["family"]] = v
+    checked = agreed = 0
+    rederived = []
+    for g in golden:
+        if g["version"] != compare_with.get(g["family"]) or g["error"] is not None:
             continue
         mod_name, cls_name = modules[g["family"]]
         try:
             mod = importlib.import_module("transformers.models." + mod_name)
         except ImportError:
             continue
+        # ERNIE's classes were Ernie4_5_VL_Moe* up to 5.2.0.
+        cls_name = cls_name if hasattr(mod, cls_name) else cls_name.replace("VLMoe", "VL_Moe")
         cls = getattr(mod, cls_name)
-        config_cls = getattr(mod, cls_name.replace("ForConditionalGeneration", "").replace("Model", "") + "Config",
-                             None) or transformers.AutoConfig
+        config_cls = getattr(config_mod(mod), cls_name.replace("ForConditionalGeneration", "").replace("Model", "")
+                             + "Config")
         obj = cls.__new__(cls)
         torch.nn.Module.__init__(obj)
-        obj.config = config_cls() if config_cls is not transformers.AutoConfig else types.SimpleNamespace()
+        obj.config = model_config(g["family"], config_cls)
         if hasattr(obj.config, "vision_config"):
             obj.spatial_merge_size = obj.config.vision_config.spatial_merge_size
         inputs = g["inputs"]
@@ -232,7 +300,8 @@ def run_installed(args):
                                              fam.sum(1) if fam is not None else None,
                                              T("video_second_per_grid", torch.float32))
         else:
-            if "mm_token_type_ids" in inputs:
+            if "mm_token_type_ids" in inputs and \
+                    "mm_token_type_ids" in inspect.signature(obj.get_rope_index).parameters:
                 kw["mm_token_type_ids"] = T("mm_token_type_ids", torch.int32)
             if g["family"] == "qwen2_5_vl":
                 kw["second_per_grid_ts"] = T("second_per_grid_ts", torch.float32)
@@ -241,11 +310,20 @@ def run_installed(args):
         got = pos.tolist()
         if len(got[0]) == 1 and not isinstance(want[0][0], list):
             got = [axis[0] for axis in got]
-        same = got == want and deltas.reshape(-1).tolist() == g["rope_deltas"]
+        got_deltas = deltas.reshape(-1).tolist()
+        same = got == want and got_deltas == g["rope_deltas"]
         checked += 1
         agreed += same
-        print(f"{g['family']} {g['case']}: {'same' if same else 'DIFFERENT'}")
-    print(f"transformers {version} vs the golden {args.compare_with}: {agreed} of {checked} cases agree")
+        print(f"{g['family']} {g['case']} (golden {g['version']}): {'same' if same else 'DIFFERENT'}")
+        if args.out:
+            line = dict(g, version=version, position_ids=got, rope_deltas=got_deltas, dtype=str(pos.dtype))
+            rederived.append(line)
+    print(f"transformers {version} vs the golden set: {agreed} of {checked} cases agree")
+    if checked == 0:
+        print("no golden case to compare with (no family of the set in this transformers?)")
+        return 1
+    if args.out:
+        write_lines(args.out, rederived)
     return 0 if agreed == checked else 1
 
 
@@ -255,17 +333,16 @@ def main():
     g.add_argument("--oracle", help="the transformers oracle folder (hf_ids.py)")
     g.add_argument("--installed", action="store_true", help="use the installed transformers")
     ap.add_argument("--family", action="append", choices=FAMILIES, help="only this family (repeatable)")
-    ap.add_argument("--out", default="tests/golden/data/hf_ids_golden.jsonl")
+    ap.add_argument("--out", help="--oracle: the file to write (default tests/golden/data/hf_ids_golden.jsonl); "
+                    "--installed: also write the cases with the installed release's ids there")
     ap.add_argument("--golden", default="tests/golden/data/hf_ids_golden.jsonl")
     ap.add_argument("--compare-with", help="with --installed: the golden version label to compare with "
-                    "(default: the installed one, e.g. v4.57.1)")
+                    "(default: per family, the last golden release at or before the installed one)")
     args = ap.parse_args()
     if args.oracle:
+        args.out = args.out or "tests/golden/data/hf_ids_golden.jsonl"
         run_oracle(args)
         return 0
-    if not args.compare_with:
-        import transformers
-        args.compare_with = "v" + transformers.__version__
     return run_installed(args)
 
 

@@ -23,8 +23,10 @@ struct Comparison {
   std::vector<std::size_t> differing;
   std::optional<double> delta;  // rope_deltas as the release returns them, when dumped
   bool deltaDiffers = false;
+  std::optional<std::size_t> paddingDiffers;  // the first padding token whose ids differ
+  double padPosition = 0;                     // the release's position of padding tokens
   PositionIds ids;
-  bool same() const { return !failure && differing.empty() && !deltaDiffers; }
+  bool same() const { return !failure && differing.empty() && !deltaDiffers && !paddingDiffers; }
 };
 
 std::string familyOf(const Scene& scene) {
@@ -57,13 +59,13 @@ Comparison compare(const Scene& scene, RuleSet rules, const IdsDump& dump) {
   }
   for (std::size_t i = 0; i < dump.ids.size(); ++i)
     if (c.ids.ids[i] != dump.ids[i]) c.differing.push_back(i);
+  const ResolvedRules r = resolveRules(familyOf(scene), static_cast<std::size_t>(rules));
+  c.padPosition = r.rules.padPosition;
+  const Id3 pad{c.padPosition, c.padPosition, c.padPosition};
+  for (std::size_t k = 0; k < dump.padding.size() && !c.paddingDiffers; ++k)
+    if (dump.padding[k] != pad) c.paddingDiffers = k;
   if (dump.ropeDelta) {
-    const ResolvedRules r = resolveRules(familyOf(scene), static_cast<std::size_t>(rules));
-    const std::size_t n = c.ids.ids.size();
-    c.delta = r.rules.delta == DeltaRule::UnpaddedLength
-                  ? c.ids.ropeDelta
-                  : ropeDeltaAsReturned(r.rules, c.ids.ropeDelta + static_cast<double>(n) - 1.0, n,
-                                        dump.paddedLength ? dump.paddedLength : n);
+    c.delta = returnedRopeDelta(scene, rules, c.ids, dump.paddedLength);
     c.deltaDiffers = *c.delta != *dump.ropeDelta;
   }
   return c;
@@ -71,6 +73,10 @@ Comparison compare(const Scene& scene, RuleSet rules, const IdsDump& dump) {
 
 std::string firstDifference(const Comparison& c, const IdsDump& dump,
                             const std::vector<long long>& tokenIds) {
+  if (c.differing.empty() && c.paddingDiffers)
+    return "padding token " + std::to_string(*c.paddingDiffers) + ": ropescope " +
+           idText({c.padPosition, c.padPosition, c.padPosition}) + ", dump " +
+           idText(dump.padding[*c.paddingDiffers]) + " (the ids of the tokens kept are identical)";
   if (c.differing.empty())
     return "rope_deltas: ropescope " + formatDouble(*c.delta) + ", dump " +
            formatDouble(*dump.ropeDelta) + " (the ids are identical)";
@@ -154,6 +160,16 @@ std::string failureText(const std::string& failure) {
 
 }  // namespace
 
+double returnedRopeDelta(const Scene& scene, RuleSet rules, const PositionIds& ids,
+                         std::size_t paddedLength) {
+  const ResolvedRules r = resolveRules(familyOf(scene), static_cast<std::size_t>(rules));
+  const std::size_t n = ids.ids.size();
+  if (r.rules.delta == DeltaRule::UnpaddedLength) return ids.ropeDelta;
+  // Qwen2-VL 5.2.0 clamps at 0 with or without padding.
+  return ropeDeltaAsReturned(r.rules, ids.ropeDelta + static_cast<double>(n) - 1.0, n,
+                             std::max(paddedLength, n));
+}
+
 std::vector<RuleSet> everyReleaseClass(const std::string& family) {
   std::vector<RuleSet> out;
   for (const Candidate& c : candidates(family)) out.push_back(c.rules);
@@ -212,6 +228,14 @@ std::vector<Id3> withoutPadding(std::vector<Id3> dump, const std::vector<bool>& 
   std::vector<Id3> out;
   for (std::size_t i = 0; i < dump.size(); ++i)
     if (kept[i]) out.push_back(dump[i]);
+  return out;
+}
+
+std::vector<Id3> paddingOf(const std::vector<Id3>& dump, const std::vector<bool>& kept) {
+  std::vector<Id3> out;
+  if (dump.size() != kept.size()) return out;
+  for (std::size_t i = 0; i < dump.size(); ++i)
+    if (!kept[i]) out.push_back(dump[i]);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
 #include "ropescope/sample_pictures.h"
+#include "ropescope/transformers_release.h"
 
 namespace ropescope {
 
@@ -446,7 +447,7 @@ std::vector<Segment> parseModelFileItem(std::size_t item, std::string_view text,
 // writes for an image or a video (model_family.h, VideoTokens). `videoEntries` numbers the
 // frames of a per-frame video.
 std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std::size_t colon,
-                                    int& videoEntries) {
+                                    int& videoEntries, const LayoutFileContext& files) {
   const ModelFamily* family = &itemFamily(item, text, colon);
   std::string_view body = text.substr(colon + 1);
   // FAMILY:v...+a<N>: the video with its own sound (omni families).
@@ -521,7 +522,16 @@ std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std
   Segment frame = media;
   frame.frames = 1;
   frame.videoItem = videoEntries++;
-  if (form == VideoTokens::FramesAsImages) out.push_back(special);  // <|begin_of_video|>
+  // The release's processor: from 5.10.1 (#45493) Qwen3-VL's keeps the template's outer
+  // <|vision_start|> ... <|vision_end|> around the frames. A family the release does not have
+  // is refused by its design, not here.
+  bool outer = false;
+  try {
+    outer = resolveRules(family->name(), files.rules.value_or(std::size_t(RuleSet::Hf457)))
+                .rules.outerVisionMarks;
+  } catch (const InputError&) {
+  }
+  if (form == VideoTokens::FramesAsImages || outer) out.push_back(special);  // begin of video
   for (int f = 0; f < media.frames; ++f) {
     if (form == VideoTokens::FrameBlocks) out.push_back(stamp);  // "<t seconds>" first
     out.push_back(special);
@@ -529,7 +539,7 @@ std::vector<Segment> parseModelItem(std::size_t item, std::string_view text, std
     out.push_back(special);
     if (form == VideoTokens::FramesAsImages) out.push_back(stamp);  // "t" after the frame
   }
-  if (form == VideoTokens::FramesAsImages) out.push_back(special);  // <|end_of_video|>
+  if (form == VideoTokens::FramesAsImages || outer) out.push_back(special);  // end of video
   return out;
 }
 
@@ -611,7 +621,7 @@ Layout parseLayoutImpl(std::string_view spec, const LayoutFileContext& files,
       s = parseTiledItem(item, text);
       checkSegment(s, item, text);
     } else if (colon != std::string_view::npos) {
-      expanded = parseModelItem(item, text, colon, videoEntries);
+      expanded = parseModelItem(item, text, colon, videoEntries, files);
     } else {
       s = parsePlainItem(item, text, text);
     }

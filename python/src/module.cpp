@@ -363,9 +363,13 @@ CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::
     checked = everyReleaseClass(familyOfDesign(r.scene.design)->name());
   else
     checked = {rules.empty() ? RuleSet::Hf457 : parseRuleSet(rules)};
-  const IdsCheck c = checkPositionIds(
-      r.scene, withoutPadding(dumpedPositionIds(dump, "position_ids"), r.tokenKept), checked,
-      r.tokenIds, "position_ids");
+  // A dump of the padded row: its padding's positions are compared too (1 or 0 by release).
+  const std::vector<Id3> all = dumpedPositionIds(dump, "position_ids");
+  IdsDump d;
+  d.ids = withoutPadding(all, r.tokenKept);
+  d.padding = paddingOf(all, r.tokenKept);
+  d.paddedLength = r.tokenKept.size();
+  const IdsCheck c = checkPositionIds(r.scene, d, checked, r.tokenIds, "position_ids");
   return {c.identical, c.report, c.differing};
 }
 

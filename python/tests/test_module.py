@@ -347,6 +347,12 @@ def test_check_ids():
     padded = np.ones((3, 1, mask.size), dtype=np.int64)
     padded[:, 0, mask] = WANT.T
     assert ropescope.check_ids(padded, model="qwen2.5-vl-7b", tokens=inputs)
+    # The padding's positions part releases: 1 up to 5.1.x (hf-4.57 = 4.57.1), 0 from 5.2.0.
+    zero = padded.copy()
+    zero[:, 0, ~mask] = 0
+    pad0 = ropescope.check_ids(zero, model="qwen2.5-vl-7b", tokens=inputs)
+    assert not pad0 and "differs at padding token 0" in str(pad0)
+    assert ropescope.check_ids(zero, model="qwen2.5-vl-7b", tokens=inputs, rules="5.5.4")
     padded[1, 0, np.flatnonzero(mask)[4]] = 77
     bad = ropescope.check_ids(padded, model="qwen2.5-vl-7b", tokens=inputs)
     assert not bad and list(bad.differing) == [4]

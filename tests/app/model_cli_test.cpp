@@ -98,7 +98,14 @@ TEST_F(ModelCli, IdsListsEveryTokenWithItsTokenIdAndRole) {
   }
   EXPECT_EQ(out["tokens"][3]["token_id"], 151652);
   EXPECT_EQ(out["tokens"][3]["role"], "special");
-  EXPECT_EQ(out["rope_delta"], -3);  // max 9 + 1 - 13
+  // rope_delta as the release returns it for this left-padded row (issue 43, defect 1): up to
+  // 5.2 the padding counts, max 9 + 1 - 15 = -5 (the default hf-4.57 = 4.57.1); from 5.3.0
+  // 9 + 1 - 13 = -3.
+  EXPECT_EQ(out["rope_delta"], -5);
+  const ProcessResult k =
+      run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json", "--rules", "5.3.0"});
+  ASSERT_EQ(k.status, 0) << k.err;
+  EXPECT_EQ(json::parse(k.out)["rope_delta"], -3);
 }
 
 TEST_F(ModelCli, ModelSetsTheFrequencyPlan) {
@@ -163,6 +170,7 @@ TEST_F(ModelCli, CheckIdsSaysWhichRuleSetTheDumpMatches) {
 // A padded batch: row 0 the sequence above, row 1 five text tokens left-padded by
 // 10; ids [3, 2, 15] as 4.57.1 returns them (padding at 1). rope_deltas up to 5.2 count the
 // padding: row 0 9 + 1 - 15 = -5, row 1 4 + 1 - 15 = -10; from 5.3 9 + 1 - 13 = -3 and 0.
+// The padding's positions are 1 up to 5.1.x, 0 from 5.2.0: the dump names only those releases.
 TEST_F(ModelCli, CheckIdsChecksEveryRowOfABatch) {
   std::vector<long long> ids = {151643, 151643, 10, 11, 12, 151652};
   ids.insert(ids.end(), 6, 151655);
@@ -176,26 +184,38 @@ TEST_F(ModelCli, CheckIdsChecksEveryRowOfABatch) {
                   {"attention_mask", {mask0, mask1}},
                   {"image_grid_thw", {{1, 4, 6}}}};
   std::ofstream(work_ / "batch.json") << j.dump();
-  std::vector<std::vector<long long>> rows;
-  for (const auto* axis : {&kT, &kH, &kW}) {
-    std::vector<long long> a = {1, 1};
-    a.insert(a.end(), axis->begin(), axis->end());
-    std::vector<long long> b(10, 1);
-    for (int i = 0; i < 5; ++i) b.push_back(i);
-    rows.push_back(a);
-    rows.push_back(b);
-  }
-  writeIds("batch.npy", rows, "3, 2, 15");
+  const auto writeBatch = [&](const std::string& name, long long pad) {
+    std::vector<std::vector<long long>> rows;
+    for (const auto* axis : {&kT, &kH, &kW}) {
+      std::vector<long long> a = {pad, pad};
+      a.insert(a.end(), axis->begin(), axis->end());
+      std::vector<long long> b(10, pad);
+      for (int i = 0; i < 5; ++i) b.push_back(i);
+      rows.push_back(a);
+      rows.push_back(b);
+    }
+    writeIds(name, rows, "3, 2, 15");
+  };
+  writeBatch("batch.npy", 1);
+  writeBatch("batch0.npy", 0);
   ProcessResult r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json",
                          "--position-ids", "batch.npy", "--rope-deltas", "-5,-10"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
-            "row 0: identical (13 tokens, hf-4.57): matches transformers 4.49.0-5.2.0\n"
-            "row 1: identical (5 tokens, hf-4.57): matches transformers 4.49.0-5.2.0\n");
+            "row 0: identical (13 tokens, hf-4.57): matches transformers 4.49.0-5.1.0\n"
+            "row 1: identical (5 tokens, hf-4.57): matches transformers 4.49.0-5.1.0\n");
   r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json", "--position-ids",
-           "batch.npy", "--rope-deltas", "-3,0", "--rules", "5.5.4", "--row", "1"});
+           "batch0.npy", "--rope-deltas", "-3,0", "--rules", "5.5.4", "--row", "1"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "row 1: identical (5 tokens, 5.5.4): matches transformers 5.3.0-main\n");
+  // The dump with padding at 1 under 5.5.4: the padding differs, the ids of the kept tokens not.
+  r = run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json", "--position-ids",
+           "batch.npy", "--rules", "5.5.4", "--row", "1"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("row 1: 5.5.4: differs at padding token 0: ropescope (0, 0, 0), dump "
+                       "(1, 1, 1)"),
+            std::string::npos)
+      << r.out;
   // The views take one row.
   expectOneLineError(run({"ids", "--model", "qwen2.5-vl-7b", "--tokens", "batch.json"}), "row",
                      {"holds a batch of 2 sequences; pick one with --row 0..1"});

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
@@ -77,6 +78,26 @@ bool refusedProcessorBug(const std::string& family, const std::string& version,
   const std::size_t v = *releaseIndex(version);
   if (v < *releaseIndex("4.53.2")) return caseName == "image_video" || caseName == "two_videos";
   return caseName == "image_video" && v < *releaseIndex("5.10.1");
+}
+
+// Whether check-ids' "4.57.0-5.1.0, 5.4.0-main before #48669" names `release`.
+bool rangesHold(const std::string& ranges, const std::string& release) {
+  const std::size_t at = *releaseIndex(release);
+  std::size_t from = 0;
+  while (from < ranges.size()) {
+    std::size_t end = ranges.find(", ", from);
+    std::size_t andAt = ranges.find(" and ", from);
+    std::size_t stop = std::min(end, andAt);
+    std::string run =
+        ranges.substr(from, stop == std::string::npos ? std::string::npos : stop - from);
+    from = stop == std::string::npos ? ranges.size() : stop + (stop == end ? 2 : 5);
+    if (const std::size_t b = run.find(" before #"); b != std::string::npos) run.resize(b);
+    const std::size_t dash = run.find('-');
+    const auto lo = releaseIndex(run.substr(0, dash));
+    const auto hi = releaseIndex(dash == std::string::npos ? run : run.substr(dash + 1));
+    if (lo && hi && *lo <= at && at <= *hi) return true;
+  }
+  return false;
 }
 
 struct Tally {
@@ -185,6 +206,26 @@ void replay(const json& g, std::map<std::string, ModelConfig>& configs, Tally& t
       o << label << " row " << b << ": rope_deltas ropescope " << delta << ", transformers "
         << wantDelta;
       t.failures.push_back(o.str());
+      return;
+    }
+    // check-ids on the dump of the padded row, as a user gives it (padding columns and
+    // rope_deltas included): identical under the release, and the release among those named.
+    Scene rowScene = scene;
+    rowScene.design = fc.family;
+    rowScene.layout = layouts[b];
+    rowScene.designParams = params;
+    std::vector<Id3> padded(kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) padded[i] = goldenId(pos, batched, b, i);
+    IdsDump dump;
+    dump.ids = withoutPadding(padded, kept);
+    dump.padding = paddingOf(padded, kept);
+    dump.paddedLength = kept.size();
+    dump.ropeDelta = wantDelta;
+    if (batched) dump.batch = layouts;
+    const IdsCheck check = checkPositionIds(rowScene, dump, {rules}, {}, "golden");
+    if (!check.identical || !rangesHold(check.matchingReleases, version)) {
+      t.failures.push_back(label + " row " + std::to_string(b) + ": check-ids says " +
+                           check.report);
       return;
     }
   }

@@ -30,12 +30,16 @@ std::vector<std::vector<Id3>> dumpedPositionIdRows(const NpyNumbers& array,
 // position 1): it keeps the columns where `kept` (TokenInput::kept) is true, so it compares with
 // the unpadded tokens. A dump of any other length is returned as it is.
 std::vector<Id3> withoutPadding(std::vector<Id3> dump, const std::vector<bool>& kept);
+// The columns withoutPadding leaves out: the ids the dump gives the padding (the release's pad
+// position on every axis, 1 or 0); empty for a dump of another length.
+std::vector<Id3> paddingOf(const std::vector<Id3>& dump, const std::vector<bool>& kept);
 
 // What was dumped of one sequence (one row of a batch): its ids without the padding, and, when
 // given, the rope_deltas transformers returned with them.
 struct IdsDump {
   std::vector<Id3> ids;             // one per token kept (withoutPadding)
   std::optional<double> ropeDelta;  // the row's rope_deltas entry; nullopt: not compared
+  std::vector<Id3> padding;         // the padding's ids (paddingOf); empty: not compared
   std::size_t paddedLength = 0;     // the row's length with padding; 0: ids.size()
   // A row of a batch: every row's layout (a release may raise on the batch as a whole,
   // batchRaises); empty for one sequence.
@@ -56,13 +60,21 @@ struct IdsCheck {
   std::string matchingReleases;
 };
 
+// rope_deltas of `ids` (the ids of `scene`'s layout under rule set `rules`, a model family's
+// design) as that release returns them for a row of `paddedLength` input_ids (padding included;
+// up to 5.2 the padding counts, DeltaRule). A paddedLength of 0 or of the tokens kept:
+// ids.ropeDelta.
+double returnedRopeDelta(const Scene& scene, RuleSet rules, const PositionIds& ids,
+                         std::size_t paddedLength);
+
 // Every rule set that stands for a release of the family, one per release class (the first
 // release of each), and for Qwen2.5-VL hf-main (main after #48669): check-ids --rules all.
 std::vector<RuleSet> everyReleaseClass(const std::string& family);
 
 // Compares `dump` with the ids of `scene` (its design must be a model family's) under each rule
 // set of `checked`, and names every release that gives the same ids (and rope_deltas, as that
-// release returns them: padded length counted or not). `tokenIds` (input_ids, may be empty) name
+// release returns them: padded length counted or not; and the padding's positions, 1 or 0,
+// when the dump has them). `tokenIds` (input_ids, may be empty) name
 // the token in the report. Throws InputError (field "position-ids") naming `path` when the
 // dump's token count is not the layout's.
 IdsCheck checkPositionIds(const Scene& scene, const IdsDump& dump,

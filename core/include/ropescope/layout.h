@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,6 +136,11 @@ struct LayoutFileContext {
   std::string baseDir;
   ImageGridSettings grid;
   AudioTokenRule audio = AudioTokenRule::Qwen25Omni;
+  // The rule set (an index of model_family.h ruleSetNames(), a transformers release) whose
+  // processor writes the FAMILY: items: Qwen3-VL / Qwen3.5 from 5.10.1 keep the template's outer
+  // vision start / end around a video's frames (ReleaseRules::outerVisionMarks). nullopt: the
+  // default rule set's.
+  std::optional<std::size_t> rules;
 };
 
 // Parses "t5,i3x3,t2,v8x16x16,a40": t<N> text run, a<N> audio tokens, i<H>x<W> image, v<T>x<H>x<W>
@@ -154,7 +160,8 @@ struct LayoutFileContext {
 // - FAMILY:i<H>x<W>, FAMILY:v<T>x<H>x<W>[@<S>s][/ts<K>] (FAMILY a model_family.h name): the
 //   image or video with the special tokens the family's processor writes around it, e.g.
 //   qwen2.5-vl:i3x3 = s1,i3x3,s1; qwen3-vl:v2x4x4/ts6 = ts6,s1,v1x4x4#0,s1,ts6,s1,v1x4x4#0,s1
-//   (per frame: timestamp, vision start, frame, vision end); glm4v:v2x4x4/ts1 =
+//   (per frame: timestamp, vision start, frame, vision end; from transformers 5.10.1, the
+//   context's rules, inside one more vision start ... vision end); glm4v:v2x4x4/ts1 =
 //   s1,s1,v1x4x4#0,s1,ts1,s1,v1x4x4#0,s1,ts1,s1 (begin of video, per frame begin of image,
 //   frame, end of image, timestamp; end of video). /ts<K> (1..64, default 1) is how many tokens
 //   one timestamp takes in the model's tokenizer; one-block families (qwen2-vl, qwen2.5-vl,

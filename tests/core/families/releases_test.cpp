@@ -196,6 +196,27 @@ TEST(Releases, FractionalSecondsInMainBefore48669) {
             "#48669\n");
 }
 
+// --- the processor's layout by release ---------------------------------------------------------
+
+// FAMILY: items are written as the release's processor writes them: Qwen3-VL and Qwen3.5 from
+// 5.10.1 (#45493) keep the template's outer vision start / end around a video's frames.
+TEST(Releases, Qwen3VlVideoLayoutKeepsTheOuterMarksFrom5101) {
+  const auto spec = [](const char* family, const char* rules) {
+    LayoutFileContext files;
+    files.rules = static_cast<std::size_t>(parseRuleSet(rules));
+    return formatLayoutSpec(parseLayoutSpec(std::string("t1,") + family + ":v2x1x1/ts2,t1", files));
+  };
+  for (const char* family : {"qwen3-vl", "qwen3.5"}) {
+    EXPECT_EQ(spec(family, "5.9.0"), "t1,ts2,s1,v1x1x1#0,s1,ts2,s1,v1x1x1#0,s1,t1") << family;
+    EXPECT_EQ(spec(family, "5.10.1"), "t1,s1,ts2,s1,v1x1x1#0,s1,ts2,s1,v1x1x1#0,s1,s1,t1")
+        << family;
+    EXPECT_EQ(spec(family, "main"), spec(family, "5.10.1")) << family;
+  }
+  // Without a release: the default rule set's (hf-4.57) layout; GLM-4.1V keeps its own.
+  EXPECT_EQ(formatLayoutSpec(parseLayoutSpec("qwen3-vl:v1x1x1")), "ts1,s1,v1x1x1#0,s1");
+  EXPECT_EQ(spec("glm4v", "main"), spec("glm4v", "5.9.0"));
+}
+
 // --- check-ids names releases -----------------------------------------------------------------
 
 TEST(Releases, CheckIdsNamesNoReleaseWithTheFirstDifference) {
@@ -209,6 +230,37 @@ TEST(Releases, CheckIdsNamesNoReleaseWithTheFirstDifference) {
   EXPECT_NE(c.report.find("matches no release: first difference at token 6 (text"),
             std::string::npos)
       << c.report;
+}
+
+// The padding's positions part releases as well: Qwen3-VL pads at 1 up to 5.1.x and at 0 from
+// 5.2.0, with the same ids and (without padding in the deltas) nothing else to tell them apart.
+// A dump of the padded row names only the releases whose padding it holds.
+TEST(Releases, CheckIdsComparesThePaddingsPositions) {
+  const Scene scene = sceneOf("qwen3-vl", "t2,i2x2,t1");
+  IdsDump dump;
+  dump.ids = idsOf("qwen3-vl", "t2,i2x2,t1", "5.1.0").ids;
+  const std::vector<bool> kept = {false, false, false, true, true, true, true, true, true, true};
+  std::vector<Id3> padded(3, Id3{1, 1, 1});
+  padded.insert(padded.end(), dump.ids.begin(), dump.ids.end());
+  ASSERT_EQ(padded.size(), kept.size());
+  dump.padding = paddingOf(padded, kept);
+  EXPECT_EQ(dump.padding.size(), 3u);
+  EXPECT_EQ(withoutPadding(padded, kept), dump.ids);
+  IdsCheck c = checkPositionIds(scene, dump, everyReleaseClass("qwen3-vl"), {}, "p.npy");
+  EXPECT_TRUE(c.identical) << c.report;
+  EXPECT_EQ(c.matchingReleases, "4.57.0-5.1.0") << c.report;
+  c = checkPositionIds(scene, dump, {parseRuleSet("5.2.0")}, {}, "p.npy");
+  EXPECT_FALSE(c.identical);
+  EXPECT_NE(c.report.find("5.2.0: differs at padding token 0: ropescope (0, 0, 0), dump (1, 1, 1)"),
+            std::string::npos)
+      << c.report;
+  for (Id3& id : dump.padding) id = {0, 0, 0};
+  c = checkPositionIds(scene, dump, everyReleaseClass("qwen3-vl"), {}, "p.npy");
+  EXPECT_EQ(c.matchingReleases, "5.2.0-main") << c.report;
+  // A dump of the tokens kept only (no padding columns) matches every release.
+  dump.padding.clear();
+  c = checkPositionIds(scene, dump, everyReleaseClass("qwen3-vl"), {}, "p.npy");
+  EXPECT_EQ(c.matchingReleases, "4.57.0-main") << c.report;
 }
 
 TEST(Releases, CheckIdsSaysWhereTheReleaseRaises) {
