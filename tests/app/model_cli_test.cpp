@@ -98,7 +98,7 @@ TEST_F(ModelCli, IdsListsEveryTokenWithItsTokenIdAndRole) {
   }
   EXPECT_EQ(out["tokens"][3]["token_id"], 151652);
   EXPECT_EQ(out["tokens"][3]["role"], "special");
-  // rope_delta as the release returns it for this left-padded row (issue 43, defect 1): up to
+  // rope_delta as the release returns it for this left-padded row: up to
   // 5.2 the padding counts, max 9 + 1 - 15 = -5 (the default hf-4.57 = 4.57.1); from 5.3.0
   // 9 + 1 - 13 = -3.
   EXPECT_EQ(out["rope_delta"], -5);
