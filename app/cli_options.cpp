@@ -441,13 +441,7 @@ const std::vector<Option>& options() {
        "output format: json or csv; ids also npy, an [N,3] float64 array of t,h,w (chosen by "
        "--out FILE.npy) (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
-      {"format", "json", kAttention, "the summary's format: json only (the rows go to --out)",
-       [](State&, const std::string& v) {
-         if (v != "json")
-           throw InputError("attention prints its summary as JSON only (--format json; got \"" + v +
-                                "\"); the rows go to --out FILE.npy",
-                            "format");
-       }},
+      // attention lists --format among its own options (own_options.cpp): --readouts takes more.
       {"out", "FILE", kTables | kGrid | kBudget | kPrinciples | kPixels | kQkUsage,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},

@@ -17,6 +17,8 @@
 #include "own_options.h"
 #include "program.h"
 #include "ropescope/attention.h"
+#include "ropescope/attention_readouts.h"
+#include "ropescope/attention_readouts_report.h"
 #include "ropescope/attention_report.h"
 #include "ropescope/errors.h"
 #include "ropescope/gpu_probe.h"
@@ -41,6 +43,9 @@ struct AttentionOptions {
   long rowBegin = 0, rowEnd = 0;
   int pool = 0;
   BackendChoice backend = BackendChoice::Auto;
+  bool haveBackend = false;
+  bool readouts = false;
+  std::string format;  // as given; "" without --format
 };
 
 // After the options (cli_parser.h optionsHelp): what --out and the summary hold.
@@ -48,7 +53,12 @@ const char* kHelpNotes =
     "\n--out FILE.npy receives float32 [heads, rows, N] (C order); the JSON summary goes to\n"
     "standard output: tokens, heads, backend used, and per-row max logit, peak probability\n"
     "and entropy (nats) as min/mean/max over the summarised rows of every head. With --out\n"
-    "/dev/stdout (the rows piped on) the summary goes to standard error.\n";
+    "/dev/stdout (the rows piped on) the summary goes to standard error.\n"
+    "\n--readouts prints the positional read-outs instead (always the causal softmax, on the\n"
+    "CPU): per text token after the last picture the share of its attention on the visual\n"
+    "tokens (visual fading), and per picture, over the text after it and the heads, the shares\n"
+    "on its top-left token, top row, left column and border, its centre of mass and its row\n"
+    "trend. docs/user/attention.md#positional-read-outs defines each number.\n";
 
 // Where the summary goes: standard error when --out is the standard output's own pipe, FIFO,
 // socket or file (/dev/stdout, /dev/fd/N onto it), which then holds the .npy alone; the summary
@@ -105,6 +115,11 @@ bool readAttentionOption(AttentionOptions& o, const std::string& name,
     o.pool = static_cast<int>(ownWhole(kAttention, "pool", value()));
   } else if (name == "backend") {
     o.backend = parseBackendChoice(value());
+    o.haveBackend = true;
+  } else if (name == "readouts") {
+    o.readouts = true;
+  } else if (name == "format") {
+    o.format = value();
   } else {
     return false;
   }
@@ -124,6 +139,10 @@ bool checkAttentionOptions(AttentionOptions& o) {
   if (o.haveSeed && o.source.kind != QkSourceSpec::Kind::Random)
     throw InputError("--seed applies to --qk random only", "seed");
   if (o.haveRows && o.pool > 0) throw InputError("give either --rows or --pool, not both", "pool");
+  if (!o.readouts && !o.format.empty() && o.format != "json")
+    throw InputError("attention prints its summary as JSON only (--format json; got \"" + o.format +
+                         "\"); the rows go to --out FILE.npy",
+                     "format");
   return files;
 }
 
@@ -248,6 +267,26 @@ AttentionRun describeRun(const AttentionOptions& o, const Request& req, const At
   return run;
 }
 
+// --readouts: the read-outs of the scene's causal softmax, printed instead of the summary. The
+// options that shape the rows or the file do not apply to it.
+int runReadouts(const AttentionOptions& o, const Request& req) {
+  const ReadoutsFormat format =
+      o.format.empty() ? ReadoutsFormat::Text : parseReadoutsFormat(o.format);
+  if (o.haveRows) throw InputError("--readouts reads every row; give no --rows", "rows");
+  if (o.pool > 0) throw InputError("--readouts reads every row; give no --pool", "pool");
+  if (!req.out.empty())
+    throw InputError(
+        "--readouts prints to standard output (--out writes the .npy rows of a run without it)",
+        "out");
+  if (o.haveBackend && o.backend == BackendChoice::Gpu)
+    throw InputError("--readouts runs on the CPU backend; give --backend cpu or auto", "backend");
+  printInputWarnings(req);
+  const AttentionReadouts r = sceneAttentionReadouts(req.scene, o.source, req.threads);
+  std::cout << attentionReadoutsReport(req.scene, o.source, r, format);
+  std::cout.flush();
+  return 0;
+}
+
 }  // namespace
 
 int runAttentionCommand(const std::vector<std::string>& args) {
@@ -261,6 +300,7 @@ int runAttentionCommand(const std::vector<std::string>& args) {
     return 0;
   }
   const bool files = checkAttentionOptions(o);
+  if (o.readouts) return runReadouts(o, req);
 
   handOffAttention(o.backend, args);
   printInputWarnings(req);

@@ -53,6 +53,13 @@ const std::vector<OwnOption>& ownOptions() {
       {kAttention, "backend", "auto|cpu|gpu",
        "compute backend (default auto: the GPU when an OpenGL 4.3 context can be had, else the "
        "CPU)"},
+      {kAttention, "readouts", nullptr,
+       "print the positional read-outs instead of the summary: the visual share of each text "
+       "token after the last picture, and per picture the shares on its top-left, top row, "
+       "left column and border, its centre of mass and row trend (causal softmax, CPU)"},
+      {kAttention, "format", "json|text|csv",
+       "the summary's format: json only (the rows go to --out); --readouts: text (default), "
+       "json (every number) or csv (the visual-share curve)"},
       // check-ids (cmd_check_ids.cpp)
       {kCheckIds, "position-ids", "P.npy",
        "the model's position_ids (np.save(P, ids.cpu().numpy())): [3, N], [3, B, N] (a padded "
