@@ -174,6 +174,9 @@ AttentionReadouts attentionReadouts(const AttentionProblem& problem, const Posit
     }
   }
   if (!out.fadingTokens.empty()) {
+    const std::size_t visualCount = std::size_t(std::count(visual.begin(), visual.end(), true));
+    for (std::size_t t : out.fadingTokens)
+      out.fadingUniform.push_back(double(visualCount) / double(t + 1));
     out.fading.assign(out.fadingTokens.size(), 0.0);
     for (const auto& head : out.fadingHead)
       for (std::size_t i = 0; i < head.size(); ++i) out.fading[i] += head[i] / out.heads;

@@ -57,15 +57,16 @@ std::string aroTextReport(const Scene& scene, const QkSourceSpec& source,
   } else {
     const std::size_t m = r.fadingTokens.size();
     const std::size_t shown = std::min(m, kTextCurvePoints);
-    s += "  text token   token   visual share\n";
+    s += "  text token   token   visual share   uniform\n";
     std::size_t last = m;
     for (std::size_t i = 0; i < shown; ++i) {
       const std::size_t j = shown == 1 ? 0 : i * (m - 1) / (shown - 1);
       if (j == last) continue;
       last = j;
       char line[120];
-      std::snprintf(line, sizeof line, "  %-12zu %-7zu %s\n", j + 1, r.fadingTokens[j],
-                    readableNumber(r.fading[j], 4).c_str());
+      std::snprintf(line, sizeof line, "  %-12zu %-7zu %-14s %s\n", j + 1, r.fadingTokens[j],
+                    readableNumber(r.fading[j], 4).c_str(),
+                    readableNumber(r.fadingUniform[j], 4).c_str());
       s += line;
     }
     if (shown < m)
@@ -122,6 +123,7 @@ std::string aroJsonReport(const Scene& scene, const QkSourceSpec& source,
                  {"tokens", r.fadingTokens}};
   if (r.fadingUndefined.empty()) {
     fading["visual_share"] = r.fading;
+    fading["uniform"] = r.fadingUniform;
     fading["heads"] = r.fadingHead;
   } else {
     fading["visual_share"] = nullptr;
@@ -172,11 +174,12 @@ std::string aroJsonReport(const Scene& scene, const QkSourceSpec& source,
 
 std::string aroCsvReport(const AttentionReadouts& r) {
   Table t;
-  t.columns = {"text_token", "token", "visual_share"};
+  t.columns = {"text_token", "token", "visual_share", "uniform"};
   for (int h = 0; h < r.heads; ++h) t.columns.push_back("head_" + std::to_string(h));
   if (r.fadingUndefined.empty())
     for (std::size_t i = 0; i < r.fadingTokens.size(); ++i) {
-      std::vector<TableCell> row = {(long long)(i + 1), (long long)r.fadingTokens[i], r.fading[i]};
+      std::vector<TableCell> row = {(long long)(i + 1), (long long)r.fadingTokens[i], r.fading[i],
+                                    r.fadingUniform[i]};
       for (const auto& head : r.fadingHead) row.push_back(head[i]);
       t.rows.push_back(std::move(row));
     }

@@ -68,13 +68,32 @@ TEST(ReadoutsCli, NumbersAreSumsOfTheSoftmaxRows) {
   args.insert(args.end(), {"--readouts", "--format", "csv"});
   const ProcessResult csv = aroRun(args);
   ASSERT_EQ(csv.status, 0) << csv.err;
-  EXPECT_EQ(csv.out.rfind("text_token,token,visual_share,head_0,head_1\n1,13,", 0), 0u) << csv.out;
+  EXPECT_EQ(csv.out.rfind("text_token,token,visual_share,uniform,head_0,head_1\n1,13,", 0), 0u) << csv.out;
   args = qk;
   args.push_back("--readouts");
   const ProcessResult text = aroRun(args);
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("picture 1 (image 3x3, tokens 4..12, 6 text queries)"), std::string::npos)
       << text.out;
+}
+
+// Every id equal (an ids file of zeros) and identical q/k: every logit is the same, so the visual
+// share at token j is the 9 picture tokens over the j + 1 it sees.
+TEST(ReadoutsCli, EqualIdsGiveTheCountOfVisualTokensOverTheRow) {
+  const std::string zeros = (aroWork() / "zeros.npy").string();
+  const std::vector<float> z(19 * 3, 0.0f);
+  ropescope::writeNpy(zeros, z.data(), z.size(), {19, 3});
+  const ProcessResult r = runProcess(aroWork(), aroWork(),
+                                     {"attention", "--layout", "t4,i3x3,t6", "--design", "ids-file",
+                                      "--ids", zeros, "--readouts", "--format", "json"},
+                                     true);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_NEAR(j["fading"]["visual_share"][i].get<double>(), 9.0 / (13 + i + 1), 1e-6) << i;
+  EXPECT_NEAR(j["pictures"][0]["top_left"].get<double>(), 1.0 / 9, 1e-6);
+  EXPECT_NEAR(j["pictures"][0]["border"].get<double>(), 8.0 / 9, 1e-6);
+  EXPECT_NEAR(j["pictures"][0]["row_slope"].get<double>(), 0.0, 1e-6);
 }
 
 TEST(ReadoutsCli, NoPictureReadsNotApplicable) {

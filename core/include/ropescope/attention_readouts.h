@@ -53,6 +53,8 @@ struct AttentionReadouts {
   std::vector<std::size_t> fadingTokens;
   std::vector<std::vector<double>> fadingHead;  // [head][fading token]
   std::vector<double> fading;                   // [fading token]
+  // The share under weights even over the keys a token sees: (visual tokens before r) / (r + 1).
+  std::vector<double> fadingUniform;  // [fading token]
   // Why there is no curve ("" when there is one): no picture, or no text after the last one.
   std::string fadingUndefined;
   std::vector<PictureReadout> pictures;

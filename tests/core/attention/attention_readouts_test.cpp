@@ -174,6 +174,7 @@ TEST(AttentionReadouts, EqualIdsGiveUniformWeights) {
     EXPECT_EQ(before, 9u + 12u);
     const double want = double(before) / double(j + 1);
     EXPECT_NEAR(r.fading[i], want, 1e-6) << "query " << j;
+    EXPECT_DOUBLE_EQ(r.fadingUniform[i], want);
     for (int h = 0; h < 3; ++h) EXPECT_NEAR(r.fadingHead[h][i], want, 1e-6);
   }
   ASSERT_EQ(r.pictures.size(), 2u);
@@ -237,7 +238,7 @@ TEST(AttentionReadouts, UndefinedValuesSayWhy) {
     EXPECT_EQ(j["pictures"][0]["undefined"], "no text token follows it");
     // CSV: the header only, no row of zeros.
     const std::string csv = attentionReadoutsReport(s, {}, r, ReadoutsFormat::Csv);
-    EXPECT_EQ(csv, "text_token,token,visual_share,head_0\n");
+    EXPECT_EQ(csv, "text_token,token,visual_share,uniform,head_0\n");
   }
   {
     // One row: the row centre and the row trend are n/a, the column centre is defined.
@@ -264,7 +265,7 @@ TEST(AttentionReadouts, ReportsHoldTheCurveAndRefuseBadInput) {
   const QkSourceSpec src = aroRandom(2, 3);
   const AttentionReadouts r = sceneAttentionReadouts(s, src, 1);
   const std::string csv = attentionReadoutsReport(s, src, r, ReadoutsFormat::Csv);
-  EXPECT_EQ(csv.rfind("text_token,token,visual_share,head_0,head_1\n", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("text_token,token,visual_share,uniform,head_0,head_1\n", 0), 0u) << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);  // header + 6 text tokens
   const auto j = nlohmann::json::parse(attentionReadoutsReport(s, src, r, ReadoutsFormat::Json));
   EXPECT_EQ(j["qk"], "random");
