@@ -28,7 +28,7 @@ from . import _help
 from . import _ropescope as _core
 from ._locations import resource_folder as _resource_folder
 from ._model_config import model_argument as _model_argument
-from ._results import (AttentionValues, BiasProfile, DecayAxes, DecayCurve, DesignComparison,
+from ._results import (AttentionReadouts, AttentionValues, BiasProfile, DecayAxes, DecayCurve, DesignComparison,
                        IdBudget, Principles, QkUsage, Scene, Wavelengths)
 
 __version__ = _core.__version__
@@ -37,7 +37,7 @@ __all__ = [
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
     "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget", "principles", "Principles",
-    "pixel_map", "qk_usage", "QkUsage",
+    "pixel_map", "qk_usage", "QkUsage", "attention_readouts", "AttentionReadouts",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -436,6 +436,39 @@ def qk_usage(q, k, layout=None, *, design=None, scene=None, model=None, tokens=N
     return QkUsage(_json.loads(_core.qk_usage(inputs, qa, ka)))
 
 
+def attention_readouts(q=None, k=None, layout=None, *, design=None, scene=None, model=None,
+                       tokens=None, qk=None, heads=1, seed=0, **params):
+    """The positional read-outs of the causal attention, as `ropescope attention --readouts`
+    (docs/user/attention.md#positional-read-outs): the share of each text token's softmax on the
+    visual tokens for the text after the last picture ("visual fading"), and per picture, over
+    the text after it and the heads, the shares of its attention on its top-left token, top row,
+    left column and border (with the uniform share of each), its centre of mass (0..1) and its
+    row trend (share per row and the least-squares slope).
+
+    q, k: pre-RoPE arrays [N, d] or [heads, N, d] (the model); without them qk="identical"
+    (the default: position alone) or qk="random" (seed), heads as attention(). threads=N
+    (0 = all cores). An AttentionReadouts dict: .fading, .fading_tokens, .fading_heads
+    (numpy; None when n/a, with ["fading"]["undefined"] saying why), ["pictures"] (None for
+    an undefined value, with its reason); .plot() draws the fading curve. For a curve per
+    design call it once per design."""
+    import numpy
+    if qk is not None and (q is not None or k is not None):
+        raise ValueError("give either q and k or qk, not both (qk is for runs without q and k)")
+    if qk is None:
+        qk = "identical"
+    if not isinstance(qk, str):
+        raise ValueError(f'qk must be "identical" or "random" (got {qk!r})')
+    qa = None if q is None else _real_array("q", _plain_array(q), numpy.float32)
+    ka = None if k is None else _real_array("k", _plain_array(k), numpy.float32)
+    inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)
+    out = _json.loads(_core.attention_readouts(
+        inputs, qa, ka, _encoded("qk", qk), _whole("heads", heads),
+        _whole("seed", seed, 2**64 - 1)))
+    if q is not None:
+        out["qk"] = "arrays"
+    return AttentionReadouts(out)
+
+
 def _switch(name, value):
     """A true/false argument: bools (numpy's too), 0/1, or the words a scene file takes."""
     if hasattr(value, "tolist"):
@@ -554,6 +587,8 @@ def models():
 
 _help.document({ids: "ids", ptd: "ptd", bias_spread: "bias", decay: "decay",
                 decay_axes: ("decay", {"axis", "direction"}), freqs: "freqs", grid: "grid",
-                attention: "attention", rotary: "rotary", budget: "budget", principles: "principles", pixel_map: "pixels", qk_usage: ("qk-usage", {"q", "k"}), scene: "ids", compare: ("ptd", {"from", "to"}),
+                attention: ("attention", {"readouts"}), rotary: "rotary", budget: "budget", principles: "principles", pixel_map: "pixels", qk_usage: ("qk-usage", {"q", "k"}),
+                attention_readouts: ("attention", {"readouts", "rows", "pool", "causal",
+                                                   "softmax", "backend"}), scene: "ids", compare: ("ptd", {"from", "to"}),
                 profile: ("bias", {"from", "to"})},
                _core.option_help(), _core.designs())

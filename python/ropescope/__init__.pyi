@@ -91,6 +91,19 @@ class QkUsage(dict[str, Any]):
     def plot(self, ax: Any = None) -> Any: ...
     def plot_sinks(self, ax: Any = None) -> Any: ...
 
+class AttentionReadouts(dict[str, Any]):
+    units: dict[str, str]
+    @property
+    def fading_tokens(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def fading(self) -> Optional[npt.NDArray[np.float64]]: ...
+    @property
+    def fading_heads(self) -> Optional[npt.NDArray[np.float64]]: ...
+    @property
+    def picture_names(self) -> list[str]: ...
+    def picture(self, name_or_index: Union[str, int]) -> dict[str, Any]: ...
+    def plot(self, ax: Any = None) -> Any: ...
+
 class AttentionValues(np.ndarray[Any, np.dtype[np.float32]]):
     rope: Optional[str]
     attention_factor: float
@@ -278,6 +291,26 @@ def attention(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = No
               max_position_id: Optional[int] = None, rope: Optional[str] = None,
         rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
         **params: Any) -> AttentionValues: ...
+
+def attention_readouts(q: Optional[npt.ArrayLike] = None, k: Optional[npt.ArrayLike] = None,
+              layout: Optional[Text] = None, *, design: Optional[str] = None,
+              scene: Optional[SceneInput] = None, model: Optional[Model] = None,
+              layer_type: Optional[str] = None,
+              tokens: Optional[Tokens] = None, qk: Optional[str] = None, heads: int = 1,
+              seed: int = 0, threads: int = 0, grid_preset: Optional[str] = None,
+              min_pixels: Optional[int] = None, max_pixels: Optional[int] = None,
+              patch: Optional[int] = None, merge: Optional[int] = None,
+              rules: Optional[str] = None, ids: Optional[Text] = None,
+              alpha: Optional[float] = None, radius: Union[float, str, None] = None,
+              dff: Optional[float] = None, age_layer: Optional[int] = None,
+              age_strategy: Optional[int] = None, layers: Optional[int] = None,
+              plan: Optional[str] = None, head_dim: Optional[int] = None,
+              rotary_dim: Optional[int] = None, pairs: Optional[str] = None,
+              base: Optional[float] = None, sections: Optional[Numbers] = None,
+              kv_heads: Optional[int] = None, kv_head: Optional[int] = None,
+              max_position_id: Optional[int] = None, rope: Optional[str] = None,
+        rope_param: Optional[RopeParams] = None, row: Optional[int] = None,
+        **params: Any) -> AttentionReadouts: ...
 
 def rotary(layout: Optional[Text] = None, *, design: Optional[str] = None,
            scene: Optional[SceneInput] = None, model: Optional[Model] = None,

@@ -267,3 +267,15 @@ def sinks(ax, names, values, threshold, title):
     ax.legend(loc="upper right", fontsize="small", frameon=False)
     ax.set_title(title, fontsize="medium")
     return ax
+
+
+def fading(ax, text_index, share, title):
+    """The share of each text token's attention on the visual tokens against its place in the
+    text after the last picture; nothing drawn when the share is n/a (None)."""
+    if share is not None:
+        ax.plot(text_index, share, "-", color=rgb(STREAM), lw=1)
+    ax.set_xlabel("text token after the last picture")
+    ax.set_ylabel("attention on visual tokens")
+    ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize="medium")
+    return ax

@@ -468,3 +468,64 @@ class QkUsage(dict, Shows):
             _plots.require()
         _plots.sinks(ax, self.sink_names, self.sink, self["sinks"]["threshold"], "Attention sinks")
         return ax
+
+
+class AttentionReadouts(dict, Shows):
+    """attention_readouts()'s dict, the fields of `ropescope attention --readouts --format
+    json`: design, plan, tokens, heads, qk, "fading" (tokens, visual_share, heads, or
+    visual_share None and "undefined" saying why) and "pictures" (per picture its grid, queries,
+    mass, top_left, top_row, left_column, border, "uniform" shares, centre_row, centre_col,
+    row_share, row_slope; None where undefined, with the reason in "undefined" or
+    pictures_undefined, never 0). .plot() draws the visual share against the text token."""
+
+    units = {"visual_share": "", "text_token": "tokens after the last picture"}
+
+    @property
+    def fading_tokens(self):
+        """The text tokens after the last visual token (indices into the sequence)."""
+        return _np.array(self["fading"]["tokens"], dtype=_np.int64)
+
+    @property
+    def fading(self):
+        """[fading tokens]: the mean over heads of each token's softmax on the visual tokens;
+        None when there is no curve (["fading"]["undefined"] says why)."""
+        v = self["fading"]["visual_share"]
+        return None if v is None else _np.array(v, dtype=float)
+
+    @property
+    def fading_heads(self):
+        """[heads, fading tokens], or None as .fading."""
+        v = self["fading"].get("heads")
+        return None if v is None else _np.array(v, dtype=float).reshape(self["heads"], -1)
+
+    @property
+    def picture_names(self):
+        return [p["name"] for p in self["pictures"]]
+
+    def picture(self, name_or_index):
+        """One picture's dict, by its name ("picture 1") or index."""
+        if isinstance(name_or_index, str):
+            return next(p for p in self["pictures"] if p["name"] == name_or_index)
+        return self["pictures"][name_or_index]
+
+    def _caption(self):
+        why = self["fading"].get("undefined")
+        f = self.fading
+        curve = (f"visual share n/a ({why})" if f is None else
+                 f"visual share {f[0]:.3g} at the first text token, {f[-1]:.3g} at the last")
+        return f"positional read-outs of {self['design']}, {self['qk']} q/k: {curve}"
+
+    def _rows(self):
+        f = self.fading
+        rows = [("visual_share", "", _np.full(1, _np.nan) if f is None else f)]
+        for p in self["pictures"]:
+            for key in ("top_left", "border", "centre_row", "centre_col", "row_slope"):
+                v = p[key]
+                rows.append((f"{p['name']} {key}", "", _np.nan if v is None else v))
+        return rows
+
+    def _draw(self, ax):
+        f = self.fading
+        why = self["fading"].get("undefined")
+        _plots.fading(ax, _np.arange(1, len(self["fading"]["tokens"]) + 1), f,
+                      f"Visual fading: {self['design']}" + (f" (n/a: {why})" if f is None else ""))

@@ -17,6 +17,8 @@
 #include "own_options.h"
 #include "requests.h"
 #include "ropescope/attention.h"
+#include "ropescope/attention_readouts.h"
+#include "ropescope/attention_readouts_report.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
@@ -520,6 +522,47 @@ std::string qkUsageJson(const Inputs& in, const py::array& q, const py::array& k
   return qkUsageReport(r.scene, sceneQkUsage(r.scene, views, r.threads), QkUsageFormat::Json);
 }
 
+// `ropescope attention --readouts --format json` as text (the package reads it into an
+// AttentionReadouts): q and k numpy arrays (borrowed) or, without them, qk identical | random.
+std::string attentionReadoutsJson(const Inputs& in, const std::optional<py::array>& q,
+                                  const std::optional<py::array>& k, const std::string& qk,
+                                  long long heads, std::uint64_t seed) {
+  checkWhole("heads", heads, kMinQkHeads, kMaxQkHeads);
+  if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
+  FloatArray qa, ka;
+  FloatBuffer qb, kb;
+  if (q) {
+    qb = borrowFloats(*q, qa);
+    kb = borrowFloats(*k, ka);
+  }
+  py::gil_scoped_release free;
+  const cli::Request r = python::buildRequest(cli::kAttention, in);
+  QkSourceSpec source;
+  source.heads = static_cast<int>(heads);
+  source.seed = seed;
+  if (q) {
+    source.kind = QkSourceSpec::Kind::Files;
+    source.qPath = "q";
+    source.kPath = "k";
+  } else if (qk == "random") {
+    source.kind = QkSourceSpec::Kind::Random;
+  } else if (qk != "identical") {
+    throw InputError("qk must be identical or random (got \"" + qk + "\"); real q/k: q=, k=", "qk");
+  }
+  validateScene(r.scene);
+  PositionIds ids = effectiveIds(r.scene);
+  AttentionReadouts out;
+  if (q) {
+    QkTensors t = qkFromViews(qb, kb, ids.size(), r.scene.frequency.rotary.headDim, "q", "k");
+    const AttentionProblem problem =
+        makeAttentionProblem(std::move(t), ids.ids, resolvePairs(r.scene.frequency), true);
+    out = attentionReadouts(problem, ids, r.threads);
+  } else {
+    out = sceneAttentionReadouts(r.scene, source, r.threads);
+  }
+  return attentionReadoutsReport(r.scene, source, out, ReadoutsFormat::Json);
+}
+
 py::dict optionNames() {
   py::dict out;
   for (cli::Command c : cli::kAllCommands) {
@@ -689,6 +732,7 @@ PYBIND11_MODULE(_ropescope, m) {
   m.attr("revisiting_layout") = kRevisitingLayout;
   m.def("pixel_map", &pixelMapJson);
   m.def("qk_usage", &qkUsageJson);
+  m.def("attention_readouts", &attentionReadoutsJson);
   m.def("token_count", [](const Inputs& in) {
     py::gil_scoped_release free;
     return python::buildRequest(cli::kAttention, in).scene.layout.tokenCount();

@@ -16,7 +16,9 @@ STUB = os.path.join(os.path.dirname(ropescope.__file__), "__init__.pyi")
 # function -> (command whose options it takes, options it refuses)
 COMMANDS = {"ids": ("ids", ()), "ptd": ("ptd", ()), "bias_spread": ("bias", ()),
             "decay": ("decay", ()), "decay_axes": ("decay", ("axis", "direction")),
-            "freqs": ("freqs", ()), "grid": ("grid", ()), "attention": ("attention", ()),
+            "freqs": ("freqs", ()), "grid": ("grid", ()), "attention": ("attention", ("readouts",)),
+            "attention_readouts": ("attention", ("readouts", "rows", "pool", "causal", "softmax",
+                                                 "backend")),
             "rotary": ("rotary", ()), "budget": ("budget", ()),
             "principles": ("principles", ()),
             "pixel_map": ("pixels", ()), "qk_usage": ("qk-usage", ()),
