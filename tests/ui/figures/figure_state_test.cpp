@@ -37,8 +37,9 @@ namespace {
 const std::set<std::string> kViewsWithState = {"picture", "picture-bias", "sound", "phasor",
                                                "space"};
 const std::set<std::string> kViewsOfTheSceneAlone = {
-    "compare",       "decay",   "decay-subset", "ptd", "bias",      "modality-ptd",
-    "modality-bias", "profile", "wavelengths",  "age", "attention", "principles"};
+    "compare",      "decay",         "decay-subset", "ptd",         "bias",
+    "modality-ptd", "modality-bias", "profile",      "wavelengths", "age",
+    "attention",    "principles",    "fading"};
 
 std::vector<std::map<std::string, std::string>> csvRows(const QString& path) {
   std::ifstream in(path.toStdString());

@@ -95,6 +95,16 @@ double pixelVariance(const QImage& image) {
   return sq / n - (sum / n) * (sum / n);
 }
 
+// Whether a text run follows the layout's last picture or video (the fading view's need).
+bool textAfterVisual(const Scene& scene) {
+  bool visual = false, text = false;
+  for (const Segment& s : scene.layout.segments) {
+    if (s.isVisual()) visual = true, text = false;
+    if (visual && s.isText()) text = true;
+  }
+  return text;
+}
+
 FigureOptions small() {
   FigureOptions o;
   o.size = QSize(420, 300);
@@ -123,6 +133,8 @@ TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
         missing = "picture";
       else if (v.name == "sound" && p.scene.layout.audioCount() == 0)
         missing = "audio";
+      else if (v.name == "fading" && !textAfterVisual(p.scene))
+        missing = "text after a picture";
       if (missing) {
         try {
           figureImage(p.scene, v, o);
@@ -146,9 +158,10 @@ TEST(Figure, EveryPresetAndViewRendersAtTheRequestedSize) {
       ++rendered;
     }
   }
-  // Every view but the picture and sound ones for each preset; circle-picture's two picture
-  // views and omni-tmrope's sound view on top.
-  EXPECT_EQ(rendered, 9 * static_cast<int>(figureViews().size() - 3) + 2 + 1);
+  // Every view but the picture, sound and fading ones for each preset; circle-picture's two
+  // picture views, omni-tmrope's sound view and the fading view of the 7 presets with text after
+  // a picture on top (omni-tmrope and roformer-decay have none).
+  EXPECT_EQ(rendered, 9 * static_cast<int>(figureViews().size() - 4) + 2 + 1 + 7);
 }
 
 TEST(Figure, PngsHaveTheRequestedSizeAndPrintAtOneColumn) {

@@ -653,4 +653,57 @@ std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOption
   return chart;
 }
 
+std::unique_ptr<QChart> fadingChart(const std::vector<FadingCurve>& curves,
+                                    const std::vector<double>& uniform, const std::string& current,
+                                    const QString& title, const FigureOptions& o) {
+  auto chart = newChart(title);
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("text token after the last picture"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  auto* y = new QValueAxis;
+  y->setTitleText(QStringLiteral("attention on visual tokens"));
+  y->setLabelFormat(QStringLiteral("%g"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  double lo = 1.0, hi = 0.0;
+  const auto add = [&](const QString& name, const std::vector<double>& values, const QPen& pen) {
+    auto* series = new QLineSeries;
+    series->setName(name);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      series->append(double(i + 1), values[i]);
+      lo = std::min(lo, values[i]);
+      hi = std::max(hi, values[i]);
+    }
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    return std::make_pair(series, pen);
+  };
+  std::vector<std::pair<QLineSeries*, QPen>> pens;
+  pens.push_back(add(QStringLiteral("uniform"), uniform, streamCurvePen()));
+  // Other designs in the axis colours and line styles (a fourth in the text colour, dash-dot-dot);
+  // the scene's own on top, thicker, in its colour.
+  int other = 0;
+  for (const FadingCurve& c : curves) {
+    if (c.design == current) continue;
+    QPen pen = axisCurvePen(other % 3);
+    if (other >= 3) {
+      pen.setColor(foreground());
+      pen.setStyle(Qt::DashDotDotLine);
+    }
+    ++other;
+    pens.push_back(add(QString::fromStdString(c.design), c.share, pen));
+  }
+  for (const FadingCurve& c : curves)
+    if (c.design == current)
+      pens.push_back(add(QString::fromStdString(c.design), c.share,
+                         linePen(currentColor(), kLineWidth * 1.5)));
+  fitAxis(x, 1.0, std::max(2.0, double(uniform.size())));
+  fitAxis(y, std::max(0.0, lo), std::min(1.0, hi));
+  styleChart(chart.get(), o);
+  for (const auto& [series, pen] : pens) series->setPen(pen);
+  showLineStylesInLegend(chart.get());
+  return chart;
+}
+
 }  // namespace ropescope::ui::figure

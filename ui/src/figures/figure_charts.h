@@ -170,6 +170,16 @@ void plotWavelengths(const WavelengthParts& parts, const WavelengthPoints& wp, s
                      ChartLook look);
 // The points' colours (the axis colours) and size; after the chart's theme or styleChart.
 void colorWavelengths(const WavelengthParts& parts, ChartLook look);
+// Visual fading (attention_readouts.h): per design the share of attention on the visual tokens
+// against the text token after the last picture (1, 2, ...), `current` (the scene's design) in
+// the current colour, and `uniform`, the share under even weights, as a grey dash-dot line.
+struct FadingCurve {
+  std::string design;
+  std::vector<double> share;
+};
+std::unique_ptr<QChart> fadingChart(const std::vector<FadingCurve>& curves,
+                                    const std::vector<double>& uniform, const std::string& current,
+                                    const QString& title, const FigureOptions& o);
 // Which decoder layers use circle ids (1) and which M-RoPE ids (0).
 std::unique_ptr<QChart> ageChart(const AgeSchedule& schedule, const FigureOptions& o);
 

@@ -161,6 +161,8 @@ QString FigureMenu::exportView(const std::string& viewName) {
     const QString add =
         view.needs == FigureNeed::Audio
             ? tr("add a sound with File \xe2\x86\x92 Add sound\xe2\x80\xa6")
+        : view.needs == FigureNeed::TextAfterVisual
+            ? tr("add a text run after the last picture in the layout")
             : tr("add a picture with File \xe2\x86\x92 Add image\xe2\x80\xa6 (Ctrl+I)");
     QMessageBox::information(window_, title,
                              QStringLiteral("%1: %2.").arg(QString::fromUtf8(e.what()), add));

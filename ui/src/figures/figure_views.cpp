@@ -33,6 +33,7 @@
 #include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
 #include "platform/file_output.h"
+#include "ropescope/attention_readouts.h"
 #include "ropescope/decay.h"
 #include "ropescope/errors.h"
 #include "ropescope/id_cloud.h"
@@ -62,8 +63,41 @@ const std::vector<std::string> kCloudFormats = {"png", "csv", "json", "ply", "gl
 constexpr const char* kNeedsPicture = "this view needs a picture in the layout (an img:FILE item)";
 constexpr const char* kNeedsAudio =
     "this view needs audio in the layout (an a<N> or aud:FILE item)";
+constexpr const char* kNeedsTextAfterVisual =
+    "this view needs text after a picture or video in the layout (e.g. t4,i3x3,t8)";
 // The four schemes of the Circle-RoPE paper, in its order.
 const std::vector<std::string> kCompareDesigns = {"hard", "unordered", "spatial", "circle"};
+// The fading view's q/k: the same random q/k (seed 0, 4 heads) for every design, so that its
+// curves differ by position alone.
+constexpr int kFadingHeads = 4;
+
+// The fading view's curves: the Circle-RoPE paper's four schemes and the scene's design (when
+// another), each the mean visual share over heads (attention_readouts.h).
+struct FadingFigure {
+  std::vector<std::size_t> tokens;
+  std::vector<double> uniform;
+  std::vector<figure::FadingCurve> curves;
+  std::string current;
+};
+
+FadingFigure fadingFigure(const Scene& scene) {
+  FadingFigure f;
+  f.current = effectiveDesign(scene);
+  std::vector<std::string> designs = kCompareDesigns;
+  if (std::find(designs.begin(), designs.end(), f.current) == designs.end())
+    designs.push_back(f.current);
+  QkSourceSpec source;
+  source.kind = QkSourceSpec::Kind::Random;
+  source.heads = kFadingHeads;
+  for (const std::string& d : designs) {
+    const AttentionReadouts r = sceneAttentionReadouts(sceneUnderDesign(scene, d), source);
+    if (!r.fadingUndefined.empty()) throw InputError(kNeedsTextAfterVisual, "view");
+    f.tokens = r.fadingTokens;
+    f.uniform = r.fadingUniform;
+    f.curves.push_back({d, r.fading});
+  }
+  return f;
+}
 
 SceneMetrics metricsOf(const Scene& scene, const FigureOptions& o) {
   return computeSceneMetrics(scene, o.maxDistance);
@@ -578,6 +612,11 @@ const std::vector<FigureView>& figureViews() {
        "the design principles of arXiv 2510.23095 (coherence, frequency use, text prior): the "
        "scene's design and the paper's designs",
        FigureKind::Painted, kChartFormats},
+      {"fading",
+       "visual fading: each text token's attention on the visual tokens after the last picture, "
+       "a curve per design (hard, unordered, spatial, circle and the scene's) on the same random "
+       "q/k",
+       FigureKind::Chart, kChartFormats, FigureNeed::TextAfterVisual},
   };
   return views;
 }
@@ -597,6 +636,15 @@ void checkFigureNeeds(const Scene& scene, const FigureView& view) {
     throw InputError(kNeedsPicture, "view");
   if (view.needs == FigureNeed::Audio && !any([](const Segment& s) { return s.isAudio(); }))
     throw InputError(kNeedsAudio, "view");
+  if (view.needs == FigureNeed::TextAfterVisual) {
+    bool visual = false, textAfter = false;
+    for (const Segment& s : segments) {
+      visual = visual || s.isVisual();
+      if (s.isVisual()) textAfter = false;
+      if (visual && s.isText()) textAfter = true;
+    }
+    if (!textAfter) throw InputError(kNeedsTextAfterVisual, "view");
+  }
 }
 
 std::string figureFormat(const FigureView& view, const std::string& path) {
@@ -686,6 +734,16 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
       t.rows.push_back({static_cast<long long>(l), static_cast<long long>(layers[l] ? 1 : 0)});
   } else if (view.name == "attention") {
     t = attentionTable(attentionFigure(scene));
+  } else if (view.name == "fading") {
+    const FadingFigure f = fadingFigure(scene);
+    t.columns = {"text_token", "token", "uniform"};
+    for (const auto& c : f.curves) t.columns.push_back(c.design);
+    for (std::size_t i = 0; i < f.tokens.size(); ++i) {
+      std::vector<TableCell> row = {static_cast<long long>(i + 1),
+                                    static_cast<long long>(f.tokens[i]), f.uniform[i]};
+      for (const auto& c : f.curves) row.push_back(c.share[i]);
+      t.rows.push_back(std::move(row));
+    }
   } else if (view.name == "phasor") {
     t = phasorTable(phasorOf(scene, o));
   } else if (view.name == "sound") {
@@ -739,6 +797,13 @@ std::unique_ptr<QChart> figureChart(const Scene& scene, const FigureView& view,
   if (view.name == "modality-ptd" || view.name == "modality-bias")
     return figure::modalityBarsChart(sceneModalityMetrics(scene), view.name == "modality-ptd", o);
   if (view.name == "age") return figure::ageChart(scene.age, o);
+  if (view.name == "fading") {
+    checkFigureNeeds(scene, view);
+    const FadingFigure f = fadingFigure(scene);
+    return figure::fadingChart(
+        f.curves, f.uniform, f.current,
+        QStringLiteral("Visual fading, %1 random q/k heads").arg(kFadingHeads), o);
+  }
   const SceneMetrics m = metricsOf(scene, o);
   if (view.name == "decay" || view.name == "decay-subset") {
     const bool subset = view.name == "decay-subset";

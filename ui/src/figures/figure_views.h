@@ -32,7 +32,7 @@ enum class FigureKind {
 };
 
 // What a view needs in the scene's layout: without it the view has nothing to draw.
-enum class FigureNeed { Nothing, Picture, Audio };
+enum class FigureNeed { Nothing, Picture, Audio, TextAfterVisual };
 
 struct FigureView {
   std::string name;
