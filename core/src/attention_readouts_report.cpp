@@ -40,7 +40,10 @@ std::string aroNumber(const std::optional<double>& v) {
 
 std::string aroGrid(const PictureReadout& p) {
   std::string g = std::to_string(p.rows) + "x" + std::to_string(p.cols);
-  return p.frames > 1 ? std::to_string(p.frames) + "x" + g : g;
+  if (p.frames == 1) return g;
+  // A video's frames, or a tiled picture's tiles (InternVL): each has its own grid.
+  return std::to_string(p.frames) + (p.modality == Modality::Video ? " frames of " : " tiles of ") +
+         g;
 }
 
 std::string aroTextReport(const Scene& scene, const QkSourceSpec& source,

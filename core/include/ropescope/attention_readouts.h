@@ -25,8 +25,10 @@ struct PictureReadout {
   int segment = 0;   // the layout segment (TokenInfo::segment)
   Modality modality = Modality::Image;
   std::size_t firstToken = 0, lastToken = 0;  // its first and last token
-  int frames = 1, rows = 1, cols = 1;         // the grid (TokenInfo frame, row, col + 1)
-  std::size_t queries = 0;                    // text tokens after lastToken
+  // The grid (largest TokenInfo frame, row, col + 1): frames are a video's frames or a tiled
+  // picture's tiles, each with its own top-left cell and border.
+  int frames = 1, rows = 1, cols = 1;
+  std::size_t queries = 0;  // text tokens after lastToken
   // Why every number below is n/a ("" when they are defined): no text after the picture, or
   // its attention underflowed to 0.
   std::string undefined;

@@ -206,6 +206,9 @@ TEST(AttentionReadouts, EqualIdsGiveUniformWeights) {
   EXPECT_NEAR(vid.topRow, 0.5, 1e-6);
   EXPECT_NEAR(vid.border, 1.0, 1e-6);
   EXPECT_NEAR(*vid.rowSlope, 0.0, 1e-6);
+  EXPECT_NE(attentionReadoutsReport(s, {}, r, ReadoutsFormat::Text)
+                .find("picture 2 (video 2 frames of 2x3, tokens "),
+            std::string::npos);
 }
 
 TEST(AttentionReadouts, UndefinedValuesSayWhy) {
