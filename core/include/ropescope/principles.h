@@ -142,4 +142,8 @@ std::vector<PrinciplesVerdict> revisitingVerdicts(const Scene& scene);
 // Revisiting rows as revisitingVerdicts gives them.
 std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene);
 
+// What the desktop app's Principles tab shows: the scene's own design and plan first (labelled
+// as in principlesFigureRows), then every design of the registry (everyDesignVerdict).
+std::vector<PrinciplesVerdict> principlesPanelRows(const Scene& scene);
+
 }  // namespace ropescope
