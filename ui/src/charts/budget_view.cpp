@@ -28,7 +28,8 @@ namespace ropescope::ui {
 
 namespace {
 
-constexpr int kChartMinimumHeight = 220;
+// Room for the title, the legend, a readable id axis and its title at 1366x768.
+constexpr int kChartMinimumHeight = 300;
 
 // The budget of `scene` (its design, plan and rope), or why core refused it.
 void budgetOf(const Scene& scene, long long configMax, std::optional<IdBudget>& budget,
@@ -175,7 +176,7 @@ void BudgetView::draw() {
   x->setTitleText(tr("tokens"));
   x->setLabelFormat(QStringLiteral("%.3g"));
   auto* y = new QValueAxis;
-  y->setTitleText(tr("largest id"));
+  y->setTitleText(tr("id"));
   y->setLabelFormat(QStringLiteral("%.3g"));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
@@ -194,11 +195,14 @@ void BudgetView::draw() {
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);
-    // After the theme: setTheme resets series colours.
-    series->setPen(QPen(axisColor(a), 2));
+    // After the theme: setTheme resets series colours. Narrower for each later axis, so that
+    // axes with the same ids (Circle-RoPE's t, h and w) read as nested stripes, not as one.
+    series->setPen(QPen(axisColor(a), 6.0 - 2.0 * a));
   }
   x->setRange(0.0, static_cast<double>(std::max<std::size_t>(b.tokens, 1)));
   y->setRange(low, high > low ? high : low + 1.0);
+  x->applyNiceNumbers();
+  y->applyNiceNumbers();
   chart->legend()->setAlignment(Qt::AlignTop);
   QChart* old = chart_->chart();
   chart_->setChart(chart);

@@ -24,8 +24,8 @@ QTableWidget* makeGridTable(const QString& objectName) {
 
 QString gridCellText(const GridCell& cell) {
   const QString text = QString::fromStdString(cell.text);
-  if (cell.verdict == "pass") return QStringLiteral("\xe2\x9c\x93 ") + text;  // check mark
-  if (cell.verdict == "fail") return QStringLiteral("\xe2\x9c\x97 ") + text;  // cross
+  if (cell.verdict == "pass") return QString(kPassMark) + u' ' + text;
+  if (cell.verdict == "fail") return QString(kFailMark) + u' ' + text;
   return text;
 }
 

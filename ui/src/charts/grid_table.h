@@ -12,6 +12,10 @@ class QWidget;
 
 namespace ropescope::ui {
 
+// The marks before a passed and a failed verdict: a check mark and a ballot x.
+inline constexpr char16_t kPassMark = u'\u2713';
+inline constexpr char16_t kFailMark = u'\u2717';
+
 // A compact, read-only table for a grid: one row per line, one column per grid column.
 QTableWidget* makeGridTable(const QString& objectName);
 // Fills `table` with `grid`: the line names as the row headers, the columns as the column headers.
