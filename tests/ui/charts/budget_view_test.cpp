@@ -275,4 +275,13 @@ TEST(MainWindow, BudgetAndPrinciplesTabsFollowTheScene) {
   ASSERT_TRUE(waitUntil([&] { return principles->settled(); }));
   EXPECT_EQ(principles->table()->columnCount(),
             static_cast<int>(principlesPanelRows(w.model()->validScene()).size()));
+  // File -> Open model: the budget reads the model's max_position_embeddings (Qwen3-VL-8B's
+  // config gives 262144 and no original_max_position_embeddings), as `ropescope budget --model`.
+  tabs->setCurrentWidget(budget);
+  ASSERT_TRUE(w.openModel(QStringLiteral("qwen3-vl-8b")));
+  ASSERT_TRUE(waitUntil([&] { return budget->settled(); }));
+  ASSERT_TRUE(budget->budget().has_value());
+  EXPECT_EQ(budget->budget()->trained.tokens, 262144);
+  const IdBudget want = sceneIdBudget(w.model()->validScene(), 262144, 0);
+  expectGrid(budget->axisTable(), budgetAxisGrid(want));
 }
