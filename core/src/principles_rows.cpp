@@ -50,8 +50,8 @@ std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene) {
   return rows;
 }
 
-std::vector<PrinciplesVerdict> principlesPanelRows(const Scene& scene) {
-  std::vector<PrinciplesVerdict> rows = everyDesignVerdict(scene);
+std::vector<PrinciplesVerdict> principlesPanelRows(const Scene& scene, const Progress& progress) {
+  std::vector<PrinciplesVerdict> rows = everyDesignVerdict(scene, progress);
   rows.insert(rows.begin(), principlesVerdict(scene, sceneRowLabel(scene)));
   return rows;
 }

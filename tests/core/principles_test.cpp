@@ -276,5 +276,21 @@ TEST(PrinciplesGrid, VerdictLinesCarryTheMarkAndTheNumber) {
   }
 }
 
+TEST(PrinciplesGrid, EveryDesignStopsWhenAskedBetweenDesigns) {
+  const Scene s = sceneOf("mrope", "mrope", "t6,i4x6,t6");
+  int asked = 0;
+  Progress stop;
+  stop.cancel = [&] { return ++asked > 2; };  // two designs judged, then stop
+  EXPECT_THROW(principlesPanelRows(s, stop), Cancelled);
+  EXPECT_EQ(asked, 3);
+  std::vector<double> told;
+  Progress report;
+  report.report = [&](double f) { told.push_back(f); };
+  const std::vector<PrinciplesVerdict> rows = everyDesignVerdict(s, report);
+  ASSERT_EQ(told.size(), rows.size());
+  EXPECT_EQ(told.front(), 0.0);
+  EXPECT_LT(told.back(), 1.0);
+}
+
 }  // namespace
 }  // namespace ropescope

@@ -8,6 +8,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <atomic>
 #include <utility>
 
 #include "charts/grid_table.h"
@@ -21,9 +22,13 @@ namespace ropescope::ui {
 
 namespace {
 
-void verdictsOf(const Scene& scene, std::vector<PrinciplesVerdict>& rows, QString& error) {
+// `stop` (a worker's job went stale) ends the judging between two designs.
+void verdictsOf(const Scene& scene, std::vector<PrinciplesVerdict>& rows, QString& error,
+                const std::atomic<bool>* stop = nullptr) {
+  Progress progress;
+  if (stop) progress.cancel = [stop] { return stop->load(); };
   try {
-    rows = principlesPanelRows(scene);
+    rows = principlesPanelRows(scene, progress);
   } catch (const std::exception& e) {
     rows.clear();
     error = QString::fromStdString(e.what());
@@ -88,7 +93,7 @@ void PrinciplesView::refresh() {
   worker_->request([this, scene](const LatestWorker::Context& job) {
     auto rows = std::make_shared<std::vector<PrinciplesVerdict>>();
     auto error = std::make_shared<QString>();
-    verdictsOf(scene, *rows, *error);
+    verdictsOf(scene, *rows, *error, &job.stop);
     if (job.stop) return;
     job.post([this, scene, rows, error] {
       pendingFor_.reset();
