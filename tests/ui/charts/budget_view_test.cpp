@@ -220,6 +220,23 @@ TEST(PrinciplesView, ShowsTheVerdictsCoreGivesForEveryDesign) {
   expectGrid(view.table(), principlesGrid(hard));
 }
 
+TEST(PrinciplesView, ALargeSceneIsJudgedOnTheWorker) {
+  SceneModel model;
+  model.setScene(layoutScene("t6,i4x6,t6"));
+  PrinciplesView view(&model);
+  view.show();
+  ASSERT_TRUE(waitUntil([&] { return view.isVisible() && view.settled(); }));
+  view.setBackgroundTokens(0);
+  model.edit([](Scene& s) { s.layout = parseLayoutSpec("t4,v2x2x4,t4"); });
+  EXPECT_TRUE(view.pending());
+  EXPECT_NE(view.note()->text().indexOf(QStringLiteral("updating")), -1);
+  // Two edits in a row: the first job is stale; the tab ends on the second scene's verdicts.
+  model.edit([](Scene& s) { setDesign(s, "hard"); });
+  ASSERT_TRUE(waitUntil([&] { return view.settled(); }));
+  expectGrid(view.table(), principlesGrid(principlesPanelRows(model.validScene())));
+  EXPECT_EQ(view.rows().front().design, "hard");
+}
+
 TEST(PrinciplesView, TextOnlyReadsNotApplicableWithTheReason) {
   SceneModel model;
   model.setScene(layoutScene("t30"));
