@@ -5,23 +5,21 @@
 #include <QChart>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineSeries>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <utility>
 
 #include "charts/chart_view.h"
 #include "charts/grid_table.h"
+#include "figures/figure_charts.h"
 #include "jobs/latest_worker.h"
 #include "model/scene_model.h"
 #include "model/when_shown.h"
 #include "ropescope/id_budget_report.h"
 #include "ropescope/scene_changes.h"
-#include "style/axis_colors.h"
 #include "style/scrolling.h"
 
 namespace ropescope::ui {
@@ -168,42 +166,12 @@ void BudgetView::draw() {
                  updating);
   showGrid(axisTable_, budgetAxisGrid(b));
   showGrid(totalsTable_, budgetTotalsGrid(b));
-  auto* chart = new QChart;
+  // The one builder of the chart (figure_charts.h), in the window's theme, as the Modalities
+  // tab does.
+  QChart* chart = figure::budgetChart(b, FigureOptions{}).release();
   chart->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   chart->setAnimationOptions(QChart::NoAnimation);
-  chart->setTitle(tr("Largest id per axis along the sequence"));
-  auto* x = new QValueAxis;
-  x->setTitleText(tr("tokens"));
-  x->setLabelFormat(QStringLiteral("%.3g"));
-  auto* y = new QValueAxis;
-  y->setTitleText(tr("id"));
-  y->setLabelFormat(QStringLiteral("%.3g"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  double low = 0.0, high = 0.0;
-  for (int a = 0; a < 3; ++a) {
-    auto* series = new QLineSeries;
-    series->setName(QString::fromLatin1(axisName(static_cast<Axis>(a))));
-    QList<QPointF> points;
-    points.reserve(static_cast<qsizetype>(b.curveTokens.size()));
-    for (std::size_t i = 0; i < b.curveTokens.size(); ++i) {
-      points.append(QPointF(static_cast<double>(b.curveTokens[i]), b.curveMax[i][a]));
-      low = std::min(low, b.curveMax[i][a]);
-      high = std::max(high, b.curveMax[i][a]);
-    }
-    series->replace(points);
-    chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    // After the theme: setTheme resets series colours. Narrower for each later axis, so that
-    // axes with the same ids (Circle-RoPE's t, h and w) read as nested stripes, not as one.
-    series->setPen(QPen(axisColor(a), 6.0 - 2.0 * a));
-  }
-  x->setRange(0.0, static_cast<double>(std::max<std::size_t>(b.tokens, 1)));
-  y->setRange(low, high > low ? high : low + 1.0);
-  x->applyNiceNumbers();
-  y->applyNiceNumbers();
-  chart->legend()->setAlignment(Qt::AlignTop);
+  figure::colorBudget(chart);  // setTheme resets the series' pens
   QChart* old = chart_->chart();
   chart_->setChart(chart);
   delete old;
