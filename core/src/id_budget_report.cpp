@@ -181,6 +181,95 @@ BudgetFormat parseBudgetFormat(const std::string& name) {
   throw InputError("--format must be text, json or csv (got \"" + name + "\")", "format");
 }
 
+ReportGrid budgetAxisGrid(const IdBudget& b) {
+  ReportGrid g;
+  for (const AxisBudget& a : b.axes) g.columns.push_back(axisName(a.axis));
+  const auto line = [&](std::string name, const auto& cellOf) {
+    GridLine l;
+    l.name = std::move(name);
+    for (const AxisBudget& a : b.axes) l.cells.push_back(cellOf(a));
+    g.lines.push_back(std::move(l));
+  };
+  line("largest distance", [](const AxisBudget& a) {
+    return gridValue(readableNumber(a.distance),
+                     "max id " + readableNumber(a.maxId) + " - min id " + readableNumber(a.minId));
+  });
+  line("trained length", [&](const AxisBudget&) {
+    return b.trained.known() ? gridValue(std::to_string(b.trained.tokens), b.trained.source)
+                             : gridUndefined(b.trained.reason);
+  });
+  line("distance / trained", [&](const AxisBudget& a) {
+    return a.ratio ? gridValue(readableNumber(*a.ratio)) : gridUndefined(b.trained.reason);
+  });
+  line("share outside trained", [&](const AxisBudget& a) {
+    if (!a.share) return gridUndefined(b.trained.known() ? a.shareUndefined : b.trained.reason);
+    return gridValue(readableNumber(*a.share),
+                     std::to_string(a.outsidePairs.size()) + " of " + std::to_string(a.pairs) +
+                         " pairs turn past the largest angle seen in training");
+  });
+  line("discrimination bound", [](const AxisBudget& a) {
+    if (!a.discrimination.distance) return gridUndefined(a.discrimination.undefined);
+    return gridValue(std::to_string(*a.discrimination.distance),
+                     "the first distance where the sum of cos(m theta) over the axis's pairs "
+                     "turns negative (arXiv 2405.14591)");
+  });
+  line("distance within bound", [](const AxisBudget& a) {
+    if (!a.withinBound)
+      return gridUndefined(a.discrimination.undefined.empty()
+                               ? "the distance is past the bound's search limit"
+                               : a.discrimination.undefined);
+    return gridValue(*a.withinBound ? "yes" : "no");
+  });
+  return g;
+}
+
+ReportGrid budgetTotalsGrid(const IdBudget& b) {
+  ReportGrid g;
+  g.columns = {"value"};
+  const auto line = [&](std::string name, GridCell cell) {
+    g.lines.push_back({std::move(name), {std::move(cell)}, false});
+  };
+  const std::string why = b.trained.reason;
+  line("tokens", gridValue(std::to_string(b.tokens)));
+  line("largest id",
+       gridValue(readableNumber(b.largestId), "t " + readableNumber(b.maxId[0]) + ", h " +
+                                                  readableNumber(b.maxId[1]) + ", w " +
+                                                  readableNumber(b.maxId[2])));
+  line("rope_deltas", gridValue(readableNumber(b.ropeDelta), "largest id + 1 - tokens"));
+  line("ids per token", gridValue(readableNumber(b.growth), "(largest id + 1) / tokens"));
+  line("trained length", b.trained.known()
+                             ? gridValue(std::to_string(b.trained.tokens), b.trained.source)
+                             : gridUndefined(why));
+  line("YaRN factor (ids)", b.yarnFactorFromIds ? gridValue(readableNumber(*b.yarnFactorFromIds),
+                                                            "(largest id + 1) / trained length")
+                                                : gridUndefined(why));
+  line("YaRN factor (tokens)",
+       b.yarnFactorFromTokens
+           ? gridValue(readableNumber(*b.yarnFactorFromTokens), "tokens / trained length")
+           : gridUndefined(why));
+  if (!b.ropeFactor)
+    line("rope factor",
+         gridUndefined(b.ropeType.empty() ? "the scene has no rope scaling"
+                                          : "rope " + b.ropeType + " has no factor"));
+  else if (!b.ropeCovers)
+    line("rope factor", gridValue(b.ropeType + " " + readableNumber(*b.ropeFactor),
+                                  "whether it covers the ids needs the trained length: " + why));
+  else
+    line("rope factor",
+         gridValue(b.ropeType + " " + readableNumber(*b.ropeFactor) +
+                       (*b.ropeCovers ? " (covers the ids)" : " (does not cover the ids)"),
+                   "factor x trained length = " +
+                       readableNumber(*b.ropeFactor * static_cast<double>(b.trained.tokens)) +
+                       ", largest id + 1 = " + readableNumber(b.largestId + 1.0)));
+  if (b.switchLength <= 0)
+    line("dynamic switch", gridUndefined(why));
+  else
+    line("dynamic switch",
+         gridValue(b.switchToken ? "at token " + std::to_string(*b.switchToken) : "not passed",
+                   "seq_len > " + std::to_string(b.switchLength) + " (" + b.switchFrom + ")"));
+  return g;
+}
+
 std::string idBudgetReport(const IdBudget& budget, BudgetFormat format) {
   switch (format) {
     case BudgetFormat::Json:

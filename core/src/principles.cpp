@@ -338,9 +338,13 @@ PrinciplesVerdict principlesVerdict(const Scene& scene, const std::string& label
   return v;
 }
 
-std::vector<PrinciplesVerdict> everyDesignVerdict(const Scene& scene) {
+std::vector<PrinciplesVerdict> everyDesignVerdict(const Scene& scene, const Progress& progress) {
   std::vector<PrinciplesVerdict> out;
-  for (const PositionDesign* d : allDesigns()) {
+  const std::vector<const PositionDesign*>& designs = allDesigns();
+  for (const PositionDesign* d : designs) {
+    if (progress.cancel && progress.cancel()) throw Cancelled("the verdict of every design");
+    if (progress.report)
+      progress.report(static_cast<double>(out.size()) / static_cast<double>(designs.size()));
     Scene s = scene;
     s.ageLayer = -1;
     pickDesign(s, d->name());

@@ -81,6 +81,24 @@ std::string rowText(const PrinciplesVerdict& v) {
   return s;
 }
 
+// A principle's verdict line's cell: its mark, the number behind it, the reason as its note
+// (an undefined verdict: n/a with the reason).
+GridCell verdictCell(Verdict v, const std::string& number, const std::string& reason) {
+  // A verdict with no number behind it (principlesCells' n/a) reads as the verdict itself.
+  GridCell c = v == Verdict::Undefined
+                   ? gridUndefined(reason)
+                   : gridValue(number == "n/a" ? verdictName(v) : number, reason);
+  c.verdict = verdictName(v);
+  return c;
+}
+
+GridCell checkCell(const TextPriorCheck& c) {
+  if (!c.idDifference) return gridUndefined(c.undefined);
+  return gridValue(
+      "chord " + readableNumber(*c.rotaryDifference) + (c.equal() ? " (equal)" : " (differs)"),
+      checkText(c));
+}
+
 std::string textReport(const std::vector<PrinciplesVerdict>& rows) {
   std::string s;
   for (const PrinciplesVerdict& v : rows) s += rowText(v) + "\n";
@@ -222,6 +240,76 @@ std::vector<PrinciplesVerdict> principlesRows(const Scene& scene, PrinciplesRows
       break;
   }
   return {principlesVerdict(scene)};
+}
+
+ReportGrid principlesGrid(const std::vector<PrinciplesVerdict>& rows) {
+  ReportGrid g;
+  for (const PrinciplesVerdict& v : rows) g.columns.push_back(v.label);
+  const auto line = [&](std::string name, bool verdict, const auto& cellOf) {
+    GridLine l;
+    l.name = std::move(name);
+    l.verdict = verdict;
+    for (const PrinciplesVerdict& v : rows) l.cells.push_back(cellOf(v));
+    g.lines.push_back(std::move(l));
+  };
+  line("position coherence", true, [](const PrinciplesVerdict& v) {
+    return verdictCell(v.coherence.verdict, principlesCells(v)[0], v.coherence.reason);
+  });
+  line("overlapping text", false, [](const PrinciplesVerdict& v) {
+    const Coherence& c = v.coherence;
+    if (c.verdict == Verdict::Undefined) return gridUndefined(c.reason);
+    return gridValue(std::to_string(c.overlappingText) + " tokens",
+                     "text tokens at or below the id of an earlier visual token");
+  });
+  line("modality interval", false, [](const PrinciplesVerdict& v) {
+    const Coherence& c = v.coherence;
+    if (!c.smallestInterval) return gridUndefined(c.intervalUndefined);
+    return gridValue(id3Text(*c.smallestInterval),
+                     "the first text id after a visual block minus the block's largest id, "
+                     "smallest over the blocks");
+  });
+  line("id growth", false, [](const PrinciplesVerdict& v) {
+    return gridValue(readableNumber(v.coherence.growth), "(largest id + 1) / tokens");
+  });
+  line("frequency use", true, [](const PrinciplesVerdict& v) {
+    return verdictCell(v.frequency.verdict, principlesCells(v)[1], v.frequency.reason);
+  });
+  // Every axis some row's plan turns pairs with, in the rows' order (t, h, w, h+w-t).
+  std::vector<Axis> axes;
+  for (const PrinciplesVerdict& v : rows)
+    for (const AxisSpectrum& a : v.frequency.axes)
+      if (std::find(axes.begin(), axes.end(), a.axis) == axes.end()) axes.push_back(a.axis);
+  for (const Axis axis : axes)
+    line("share of spectrum, " + std::string(axisName(axis)), false,
+         [axis](const PrinciplesVerdict& v) {
+           for (const AxisSpectrum& a : v.frequency.axes) {
+             if (a.axis != axis) continue;
+             if (!a.rotating)
+               return gridValue("0", std::to_string(a.pairs) + " pairs, none rotating");
+             return gridValue(readableNumber(a.share),
+                              std::to_string(a.pairs) + " pairs, lowest " +
+                                  readableNumber(*a.lowest) + ", highest " +
+                                  readableNumber(*a.highest) + " rad per position" +
+                                  (a.judged ? "" : " (the ids do not use the axis)"));
+           }
+           return gridUndefined("the plan turns no pair with " + std::string(axisName(axis)));
+         });
+  if (std::any_of(rows.begin(), rows.end(),
+                  [](const PrinciplesVerdict& v) { return v.frequency.oneIndexShare; }))
+    line("share of spectrum, one index", false, [](const PrinciplesVerdict& v) {
+      if (!v.frequency.oneIndexShare)
+        return gridUndefined("not a one-index design (t = h = w on every token)");
+      return gridValue(readableNumber(*v.frequency.oneIndexShare),
+                       "every pair turns with the one index t = h = w");
+    });
+  line("textual prior", true, [](const PrinciplesVerdict& v) {
+    return verdictCell(v.text.verdict, principlesCells(v)[2], v.text.reason);
+  });
+  line("text prior, the scene's text", false,
+       [](const PrinciplesVerdict& v) { return checkCell(v.text.sceneText); });
+  line("text prior, text only", false,
+       [](const PrinciplesVerdict& v) { return checkCell(v.text.textOnly); });
+  return g;
 }
 
 std::string principlesReport(const std::vector<PrinciplesVerdict>& rows, PrinciplesFormat format) {

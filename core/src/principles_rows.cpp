@@ -6,6 +6,15 @@
 
 namespace ropescope {
 
+namespace {
+
+// The scene's own row's label: "scene: DESIGN, PLAN".
+std::string sceneRowLabel(const Scene& scene) {
+  return "scene: " + scene.design + ", " + scene.frequency.plan;
+}
+
+}  // namespace
+
 const std::vector<RevisitingRow>& revisitingRows() {
   static const std::vector<RevisitingRow> rows = {
       {"Vanilla RoPE", "hard", "vanilla"},     {"MRoPE", "mrope", "mrope"},
@@ -37,7 +46,13 @@ std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene) {
   const std::string design = scene.design, plan = scene.frequency.plan;
   for (const RevisitingRow& row : revisitingRows())
     if (row.design == design && row.plan == plan) return rows;
-  rows.insert(rows.begin(), principlesVerdict(scene, "scene: " + design + ", " + plan));
+  rows.insert(rows.begin(), principlesVerdict(scene, sceneRowLabel(scene)));
+  return rows;
+}
+
+std::vector<PrinciplesVerdict> principlesPanelRows(const Scene& scene, const Progress& progress) {
+  std::vector<PrinciplesVerdict> rows = everyDesignVerdict(scene, progress);
+  rows.insert(rows.begin(), principlesVerdict(scene, sceneRowLabel(scene)));
   return rows;
 }
 

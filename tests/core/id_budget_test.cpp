@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "ropescope/errors.h"
+#include "ropescope/id_budget_report.h"
 #include "ropescope/layout.h"
 #include "ropescope/model_config.h"
 #include "ropescope/position_design.h"
@@ -383,6 +384,42 @@ TEST(IdBudget, CriticalDimensionIsUndefinedWithoutATrainedLengthOrPairs) {
   EXPECT_FALSE(k.axes[1].withinBound);
   EXPECT_FALSE(k.axes[1].criticalDimension);
   EXPECT_EQ(k.axes[1].criticalUndefined, "the plan turns no pair with axis h");
+}
+
+// The Budget tab's grids: a column per axis, a cell per quantity, each the number core computed
+// or n/a with the reason (never 0); the CSV has one row per cell.
+TEST(IdBudgetGrid, CellsAreTheBudgetsNumbersOrNotApplicable) {
+  Scene s = defaultScene();
+  s.layout = parseLayoutSpec("t5,i6x8,t7");
+  setDesign(s, "mrope");
+  const IdBudget known = sceneIdBudget(s, 64, 0);
+  const ReportGrid axes = budgetAxisGrid(known);
+  ASSERT_EQ(axes.columns, (std::vector<std::string>{"t", "h", "w"}));
+  ASSERT_EQ(axes.lines[0].name, "largest distance");
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_EQ(axes.lines[0].cells[a].text, readableNumber(known.axes[a].distance));
+    EXPECT_EQ(axes.lines[1].cells[a].text, "64");
+    EXPECT_EQ(axes.lines[2].cells[a].text, readableNumber(*known.axes[a].ratio));
+  }
+  const ReportGrid totals = budgetTotalsGrid(known);
+  ASSERT_EQ(totals.lines[2].name, "rope_deltas");
+  EXPECT_EQ(totals.lines[2].cells[0].text, readableNumber(known.ropeDelta));
+  EXPECT_EQ(totals.lines[5].cells[0].text, readableNumber(*known.yarnFactorFromIds));
+
+  const IdBudget unknown = sceneIdBudget(s, 0, 0);
+  ASSERT_FALSE(unknown.trained.known());
+  const ReportGrid none = budgetAxisGrid(unknown);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_EQ(none.lines[2].cells[a].text, "n/a");
+    EXPECT_EQ(none.lines[2].cells[a].undefined, unknown.trained.reason);
+  }
+  const Table t = gridTable(none);
+  EXPECT_EQ(t.columns,
+            (std::vector<std::string>{"quantity", "column", "value", "verdict", "undefined"}));
+  EXPECT_EQ(t.rows.size(), none.lines.size() * 3);
+  // An undefined value is an empty cell with its reason, never 0.
+  EXPECT_EQ(std::get<std::string>(t.rows[6][2]), "");
+  EXPECT_EQ(std::get<std::string>(t.rows[6][4]), unknown.trained.reason);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "ropescope/layout.h"
 #include "ropescope/position_design.h"
+#include "ropescope/principles_report.h"
 #include "ropescope/scene_metrics.h"
 #include "test_util.h"
 
@@ -242,6 +243,53 @@ TEST(Principles, EveryDesignIsJudged) {
     EXPECT_EQ(rows[i].design, allDesigns()[i]->name());
     EXPECT_NE(rows[i].coherence.verdict, Verdict::Undefined) << rows[i].design;
   }
+}
+
+// The Principles tab's grid: the scene's row first, then every design; each verdict line a mark
+// and principlesCells' number, n/a with the reason where the verdict is undefined.
+TEST(PrinciplesGrid, VerdictLinesCarryTheMarkAndTheNumber) {
+  const Scene s = sceneOf("mrope", "mrope", "t6,i4x6,t6");
+  const std::vector<PrinciplesVerdict> rows = principlesPanelRows(s);
+  ASSERT_EQ(rows.size(), everyDesignVerdict(s).size() + 1);
+  EXPECT_EQ(rows.front().label, "scene: mrope, mrope");
+  const ReportGrid g = principlesGrid(rows);
+  ASSERT_EQ(g.columns.size(), rows.size());
+  ASSERT_EQ(g.lines[0].name, "position coherence");
+  EXPECT_TRUE(g.lines[0].verdict);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const GridCell& c = g.lines[0].cells[i];
+    EXPECT_EQ(c.verdict, verdictName(rows[i].coherence.verdict));
+    if (rows[i].coherence.verdict == Verdict::Undefined) {
+      EXPECT_EQ(c.text, "n/a");
+      EXPECT_EQ(c.undefined, rows[i].coherence.reason);
+    }
+  }
+  EXPECT_EQ(g.lines[0].cells[0].text, principlesCells(rows[0])[0]);
+  // Text alone: no modality interval anywhere, each n/a with core's reason.
+  const std::vector<PrinciplesVerdict> text = principlesPanelRows(sceneOf("mrope", "mrope", "t9"));
+  const ReportGrid t = principlesGrid(text);
+  ASSERT_EQ(t.lines[2].name, "modality interval");
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    EXPECT_EQ(t.lines[2].cells[i].text, "n/a");
+    EXPECT_EQ(t.lines[2].cells[i].undefined, text[i].coherence.intervalUndefined);
+    EXPECT_FALSE(t.lines[2].cells[i].undefined.empty());
+  }
+}
+
+TEST(PrinciplesGrid, EveryDesignStopsWhenAskedBetweenDesigns) {
+  const Scene s = sceneOf("mrope", "mrope", "t6,i4x6,t6");
+  int asked = 0;
+  Progress stop;
+  stop.cancel = [&] { return ++asked > 2; };  // two designs judged, then stop
+  EXPECT_THROW(principlesPanelRows(s, stop), Cancelled);
+  EXPECT_EQ(asked, 3);
+  std::vector<double> told;
+  Progress report;
+  report.report = [&](double f) { told.push_back(f); };
+  const std::vector<PrinciplesVerdict> rows = everyDesignVerdict(s, report);
+  ASSERT_EQ(told.size(), rows.size());
+  EXPECT_EQ(told.front(), 0.0);
+  EXPECT_LT(told.back(), 1.0);
 }
 
 }  // namespace

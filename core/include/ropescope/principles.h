@@ -14,6 +14,7 @@
 
 #include "ropescope/frequency_plan.h"
 #include "ropescope/position_ids.h"
+#include "ropescope/progress.h"
 #include "ropescope/scene.h"
 
 namespace ropescope {
@@ -122,7 +123,9 @@ PrinciplesVerdict principlesVerdict(const Scene& scene, const std::string& label
 
 // Every design of the registry (position_design.h) over the scene's layout, each as picking it
 // does (pickDesign: its suggested plan, a family's rotary), side by side.
-std::vector<PrinciplesVerdict> everyDesignVerdict(const Scene& scene);
+// `progress` is asked between designs (Cancelled when it says stop) and told the share judged.
+std::vector<PrinciplesVerdict> everyDesignVerdict(const Scene& scene,
+                                                  const Progress& progress = {});
 
 // The rows of the Revisiting paper's comparison: vanilla RoPE, MRoPE, VideoRoPE, HoPE,
 // CircleRoPE, IL-RoPE, Omni-RoPE, MRoPE-I, MHRoPE, each as a design and a plan of this registry.
@@ -141,5 +144,11 @@ std::vector<PrinciplesVerdict> revisitingVerdicts(const Scene& scene);
 // "scene: DESIGN, PLAN"; left out when a row below is the same design and plan), then the
 // Revisiting rows as revisitingVerdicts gives them.
 std::vector<PrinciplesVerdict> principlesFigureRows(const Scene& scene);
+
+// What the desktop app's Principles tab shows: the scene's own design and plan first (labelled
+// as in principlesFigureRows), then every design of the registry (everyDesignVerdict).
+// `progress` as in everyDesignVerdict (a million tokens take seconds).
+std::vector<PrinciplesVerdict> principlesPanelRows(const Scene& scene,
+                                                   const Progress& progress = {});
 
 }  // namespace ropescope

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ropescope/principles.h"
+#include "ropescope/report_grid.h"
 
 namespace ropescope {
 
@@ -27,6 +28,14 @@ std::vector<PrinciplesVerdict> principlesRows(const Scene& scene, PrinciplesRows
 // share or the smallest share of an axis the ids use; text prior: the largest chord on text
 // alone), "n/a" where it is undefined.
 std::array<std::string, 3> principlesCells(const PrinciplesVerdict& row);
+
+// The verdicts side by side as the desktop app's Principles tab shows them, one column per row
+// of `rows`: each principle's verdict line (its mark, the number principlesCells gives, the
+// reason as the note) and the lines of the text report under it (overlapping text, the modality
+// interval, the id growth; each axis's share of the spectrum, the one index's; the text prior on
+// the scene's text and on text alone). n/a with the reason where a value is undefined, and where
+// a row's plan has no such axis.
+ReportGrid principlesGrid(const std::vector<PrinciplesVerdict>& rows);
 
 // An undefined value is written as n/a with its reason (text) or null plus a reason (JSON),
 // never as 0.

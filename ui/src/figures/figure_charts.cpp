@@ -360,6 +360,50 @@ std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>
   return chart;
 }
 
+std::unique_ptr<QChart> budgetChart(const IdBudget& b, const FigureOptions& o) {
+  auto chart = newChart(QStringLiteral("Largest id per axis along the sequence"));
+  auto* x = new QValueAxis;
+  x->setTitleText(QStringLiteral("tokens"));
+  auto* y = new QValueAxis;
+  y->setTitleText(QStringLiteral("largest id"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  double lo = 0.0, hi = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    auto* series = new QLineSeries;
+    series->setName(QLatin1String(kAxisNames[a]));
+    QList<QPointF> points;
+    points.reserve(static_cast<qsizetype>(b.curveTokens.size()));
+    for (std::size_t i = 0; i < b.curveTokens.size(); ++i) {
+      points.append(QPointF(static_cast<double>(b.curveTokens[i]), b.curveMax[i][a]));
+      lo = std::min(lo, b.curveMax[i][a]);
+      hi = std::max(hi, b.curveMax[i][a]);
+    }
+    series->replace(points);
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+  }
+  // Tokens from 0 to the last, at round steps (no padding: no token before the first).
+  const double tokens = static_cast<double>(std::max<std::size_t>(b.tokens, 1));
+  x->setRange(0.0, tokens);
+  x->setTickType(QValueAxis::TicksDynamic);
+  x->setTickAnchor(0);
+  x->setTickInterval(roundTickStep(tokens));
+  fitAxis(y, lo, hi);
+  for (QValueAxis* axis : {x, y}) axis->setLabelFormat(QStringLiteral("%.4g"));
+  styleChart(chart.get(), o);
+  colorBudget(chart.get());
+  return chart;
+}
+
+void colorBudget(QChart* chart) {
+  const QList<QAbstractSeries*> series = chart->series();
+  for (int a = 0; a < 3 && a < series.size(); ++a)
+    if (auto* line = qobject_cast<QLineSeries*>(series[a])) line->setPen(axisCurvePen(a));
+  showLineStylesInLegend(chart);
+}
+
 std::unique_ptr<QChart> profileChart(const SceneMetrics& m, int selectedText,
                                      const FigureOptions& o) {
   const std::string missing = missingTokensText(m.ptd.nText, m.ptd.nVisual);

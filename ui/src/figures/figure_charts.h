@@ -17,6 +17,7 @@
 #include "figures/figure_style.h"
 #include "ropescope/age_schedule.h"
 #include "ropescope/axis_ticks.h"
+#include "ropescope/id_budget.h"
 #include "ropescope/scene_metrics.h"
 
 class QChart;
@@ -107,6 +108,11 @@ std::unique_ptr<QChart> designBarsChart(const std::vector<DesignSummary>& design
 // did not compute (over its size limit) are left out and counted in the title.
 std::unique_ptr<QChart> modalityBarsChart(const std::vector<ModalityPairMetrics>& rows, bool ptd,
                                           const FigureOptions& o);
+// The id budget (id_budget.h): the running largest id on t, h and w against the tokens so far,
+// one curve per axis in its pen (axisCurvePen), as core sampled it (IdBudget::curveTokens).
+std::unique_ptr<QChart> budgetChart(const IdBudget& budget, const FigureOptions& o);
+// The budget curves' pens and legend markers again, after a theme (which resets them).
+void colorBudget(QChart* chart);
 // "text → audio": a modality pair's name in tables, bars and tooltips.
 QString modalityPairName(const GroupPair& groups);
 // The selected text token's distance and bias to every visual token.

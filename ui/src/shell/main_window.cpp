@@ -38,9 +38,11 @@
 #include <functional>
 
 #include "attention/attention_view.h"
+#include "charts/budget_view.h"
 #include "charts/charts_panel.h"
 #include "charts/compare_view.h"
 #include "charts/modality_view.h"
+#include "charts/principles_view.h"
 #include "editors/scene_panel.h"
 #include "editors/segment_list_editor.h"
 #include "figures/figure_menu.h"
@@ -201,6 +203,12 @@ void MainWindow::buildCentralViews() {
   sideTabs_->addTab(sound_, tr("Sound"));
   modalities_ = new ModalityView(model_);
   sideTabs_->addTab(modalities_, tr("Modalities"));
+  budget_ = new BudgetView(model_);
+  budget_->setObjectName(QStringLiteral("budgetView"));
+  sideTabs_->addTab(budget_, tr("Budget"));
+  principles_ = new PrinciplesView(model_);
+  principles_->setObjectName(QStringLiteral("principlesView"));
+  sideTabs_->addTab(principles_, tr("Principles"));
   splitter_ = new QSplitter(Qt::Horizontal);
   // The 3-D view with its formula panel under it.
   auto* viewColumn = new QWidget;
@@ -650,6 +658,7 @@ void MainWindow::setDarkPalette(bool dark) {
   view_->setDark(dark);
   compare_->setDark(dark);
   modalities_->setDark(dark);
+  budget_->setDark(dark);
   charts_->setDark(dark);
   phasor_->setDark(dark);
   sound_->setDark(dark);
@@ -753,6 +762,7 @@ bool MainWindow::openModel(const QString& dirOrName) {
     ModelConfig config = readModelConfig(dirOrName.toStdString());
     model_->setScene(applyModel(model_->scene(), config));
     modelConfig_ = std::move(config);
+    budget_->setModelMaxPositions(model_->scene().model, modelConfig_->maxPositionEmbeddings);
     QString what = QString::fromStdString(modelConfig_->title);
     // A rope block per layer type: say whose rotary the views show (the CLI's --layer-type).
     if (!modelConfig_->layerTypes.empty())

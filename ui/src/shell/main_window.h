@@ -32,6 +32,8 @@ class BackgroundProgress;
 class FormulaPanel;
 class PhasorView;
 class ModalityView;
+class BudgetView;
+class PrinciplesView;
 class TourPanel;
 class ChartsPanel;
 class CompareView;
@@ -191,6 +193,8 @@ class MainWindow : public QMainWindow {
   FigureMenu* figures_ = nullptr;
   PhasorView* phasor_ = nullptr;
   ModalityView* modalities_ = nullptr;
+  BudgetView* budget_ = nullptr;
+  PrinciplesView* principles_ = nullptr;
   QAction* undoAction_ = nullptr;
   QAction* redoAction_ = nullptr;
   SoundView* sound_ = nullptr;
