@@ -68,7 +68,8 @@ TEST(ReadoutsCli, NumbersAreSumsOfTheSoftmaxRows) {
   args.insert(args.end(), {"--readouts", "--format", "csv"});
   const ProcessResult csv = aroRun(args);
   ASSERT_EQ(csv.status, 0) << csv.err;
-  EXPECT_EQ(csv.out.rfind("text_token,token,visual_share,uniform,head_0,head_1\n1,13,", 0), 0u) << csv.out;
+  EXPECT_EQ(csv.out.rfind("text_token,token,visual_share,uniform,head_0,head_1\n1,13,", 0), 0u)
+      << csv.out;
   args = qk;
   args.push_back("--readouts");
   const ProcessResult text = aroRun(args);
