@@ -144,32 +144,26 @@ AttentionReadouts attentionReadouts(const AttentionProblem& problem, const Posit
   if (first < n) {
     const auto backend = makeCpuAttentionBackend(threads);
     backend->load(problem);
-    const std::size_t chunk = attentionChunkRows(n, n - first, threads);
-    std::vector<float> rows(chunk * n);
     for (int h = 0; h < out.heads; ++h) {
       std::vector<double> fading;
-      for (std::size_t r0 = first; r0 < n; r0 += chunk) {
-        const std::size_t r1 = std::min(n, r0 + chunk);
-        backend->rows(h, r0, r1, AttentionValue::Softmax, rows.data());
-        if (attentionOverflowed(rows.data(), (r1 - r0) * n))
-          throw InputError(logitOverflowMessage("head " + std::to_string(h) + ", rows " +
-                                                std::to_string(r0) + ":" + std::to_string(r1)),
-                           "q");
-        for (std::size_t r = r0; r < r1; ++r) {
-          if (ids.tokens[r].modality != Modality::Text) continue;
-          const float* row = rows.data() + (r - r0) * n;
-          for (AroPicture& p : pictures) {
-            if (p.out.lastToken >= r) break;
-            for (std::size_t j = 0; j < p.tokens.size(); ++j) p.acc[j] += row[p.tokens[j]];
-          }
-          if (r > lastVisual) {
-            double v = 0.0;
-            for (std::size_t k = 0; k < r; ++k)
-              if (visual[k]) v += row[k];
-            fading.push_back(v);
-          }
-        }
-      }
+      forEachSoftmaxBlock(*backend, h, first, threads,
+                          [&](std::size_t r0, std::size_t r1, const float* rows) {
+                            for (std::size_t r = r0; r < r1; ++r) {
+                              if (ids.tokens[r].modality != Modality::Text) continue;
+                              const float* row = rows + (r - r0) * n;
+                              for (AroPicture& p : pictures) {
+                                if (p.out.lastToken >= r) break;
+                                for (std::size_t j = 0; j < p.tokens.size(); ++j)
+                                  p.acc[j] += row[p.tokens[j]];
+                              }
+                              if (r > lastVisual) {
+                                double v = 0.0;
+                                for (std::size_t k = 0; k < r; ++k)
+                                  if (visual[k]) v += row[k];
+                                fading.push_back(v);
+                              }
+                            }
+                          });
       out.fadingHead.push_back(std::move(fading));
     }
   }

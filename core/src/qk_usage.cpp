@@ -85,25 +85,19 @@ void qkuSinks(const AttentionProblem& problem, int threads, QkUsage& u) {
   const std::size_t n = problem.qk.tokens;
   const auto backend = makeCpuAttentionBackend(threads);
   backend->load(problem);
-  const std::size_t chunk = attentionChunkRows(n, n, threads);
-  std::vector<float> rows(chunk * n);
   const std::size_t targets = u.targets.size();
   u.meanSink.assign(targets, 0.0);
   u.sinkHeads.assign(targets, 0);
   for (int h = 0; h < problem.qk.qHeads; ++h) {
     std::vector<double> sum(targets, 0.0);
-    for (std::size_t r0 = 0; r0 < n; r0 += chunk) {
-      const std::size_t r1 = std::min(n, r0 + chunk);
-      backend->rows(h, r0, r1, AttentionValue::Softmax, rows.data());
-      if (attentionOverflowed(rows.data(), (r1 - r0) * n))
-        throw InputError(logitOverflowMessage("head " + std::to_string(h) + ", rows " +
-                                              std::to_string(r0) + ":" + std::to_string(r1)),
-                         "q");
-      for (std::size_t j = 0; j < targets; ++j) {
-        const std::size_t s = u.targets[j].token;
-        for (std::size_t r = std::max(r0, s); r < r1; ++r) sum[j] += rows[(r - r0) * n + s];
-      }
-    }
+    forEachSoftmaxBlock(*backend, h, 0, threads,
+                        [&](std::size_t r0, std::size_t r1, const float* rows) {
+                          for (std::size_t j = 0; j < targets; ++j) {
+                            const std::size_t s = u.targets[j].token;
+                            for (std::size_t r = std::max(r0, s); r < r1; ++r)
+                              sum[j] += rows[(r - r0) * n + s];
+                          }
+                        });
     std::vector<double> mean(targets);
     for (std::size_t j = 0; j < targets; ++j) {
       mean[j] = sum[j] / double(n - u.targets[j].token);

@@ -318,15 +318,7 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     model's) multiplies cos and sin by its attention factor, as transformers does, so the
     rotated part of every logit carries its square.
     """
-    import numpy
-    if qk is not None and (q is not None or k is not None):
-        raise ValueError("give either q and k or qk, not both (qk is for runs without q and k)")
-    if qk is None:
-        qk = "identical"
-    if not isinstance(qk, str):
-        raise ValueError(f'qk must be "identical" or "random" (got {qk!r})')
-    qa = None if q is None else _real_array("q", q, numpy.float32)
-    ka = None if k is None else _real_array("k", k, numpy.float32)
+    qa, ka, qk = _qk_arrays(q, k, qk)
     inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)
     if isinstance(rows, slice):
         if rows.step not in (None, 1):
@@ -451,15 +443,7 @@ def attention_readouts(q=None, k=None, layout=None, *, design=None, scene=None, 
     (numpy; None when n/a, with ["fading"]["undefined"] saying why), ["pictures"] (None for
     an undefined value, with its reason); .plot() draws the fading curve. For a curve per
     design call it once per design."""
-    import numpy
-    if qk is not None and (q is not None or k is not None):
-        raise ValueError("give either q and k or qk, not both (qk is for runs without q and k)")
-    if qk is None:
-        qk = "identical"
-    if not isinstance(qk, str):
-        raise ValueError(f'qk must be "identical" or "random" (got {qk!r})')
-    qa = None if q is None else _real_array("q", _plain_array(q), numpy.float32)
-    ka = None if k is None else _real_array("k", _plain_array(k), numpy.float32)
+    qa, ka, qk = _qk_arrays(q, k, qk)
     inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)
     out = _json.loads(_core.attention_readouts(
         inputs, qa, ka, _encoded("qk", qk), _whole("heads", heads),
@@ -567,6 +551,21 @@ def _real_array(name, value, dtype):
     if complex_:
         raise ValueError(f"{name} is complex: give the real {name}")
     return array
+
+
+def _qk_arrays(q, k, qk):
+    """q and k as float32 arrays (numpy arrays or torch tensors; None when not given), and the
+    source without them: qk "identical" (the default) or "random"."""
+    import numpy
+    if qk is not None and (q is not None or k is not None):
+        raise ValueError("give either q and k or qk, not both (qk is for runs without q and k)")
+    if qk is None:
+        qk = "identical"
+    if not isinstance(qk, str):
+        raise ValueError(f'qk must be "identical" or "random" (got {qk!r})')
+    qa = None if q is None else _real_array("q", _plain_array(q), numpy.float32)
+    ka = None if k is None else _real_array("k", _plain_array(k), numpy.float32)
+    return qa, ka, qk
 
 
 def _plain_array(value):

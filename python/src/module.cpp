@@ -273,6 +273,22 @@ FloatBuffer borrowFloats(const py::array& array, FloatArray& holder) {
   return b;
 }
 
+// Optional q and k: both or neither, each borrowed as borrowFloats does (the holders keep
+// converted copies alive for the call).
+struct BorrowedQk {
+  FloatArray qHolder, kHolder;
+  FloatBuffer q, k;
+};
+BorrowedQk borrowQk(const std::optional<py::array>& q, const std::optional<py::array>& k) {
+  if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
+  BorrowedQk b;
+  if (q) {
+    b.q = borrowFloats(*q, b.qHolder);
+    b.k = borrowFloats(*k, b.kHolder);
+  }
+  return b;
+}
+
 // The values and the scene's rope scaling (ropeOf): its attention factor is in the logits.
 py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
                     const std::optional<py::array>& k, const std::string& qk, long long heads,
@@ -282,13 +298,7 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
   checkWhole("heads", heads, 1, 256);
   checkWhole("pool", pool, 0, 1 << 20);
   checkWhole("threads", threads, 0, 256);
-  if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
-  FloatArray qa, ka;
-  FloatBuffer qb, kb;
-  if (q) {
-    qb = borrowFloats(*q, qa);
-    kb = borrowFloats(*k, ka);
-  }
+  const BorrowedQk arrays = borrowQk(q, k);
   std::vector<float> out;
   std::vector<py::ssize_t> shape;
   PairTable table;
@@ -303,7 +313,7 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
     const int d = r.scene.frequency.rotary.headDim;
     QkTensors t;
     if (q)
-      t = qkFromViews(qb, kb, n, d, "q", "k");
+      t = qkFromViews(arrays.q, arrays.k, n, d, "q", "k");
     else if (qk == "identical")
       t = identicalQk(heads, n, d);
     else if (qk == "random")
@@ -528,13 +538,7 @@ std::string attentionReadoutsJson(const Inputs& in, const std::optional<py::arra
                                   const std::optional<py::array>& k, const std::string& qk,
                                   long long heads, std::uint64_t seed) {
   checkWhole("heads", heads, kMinQkHeads, kMaxQkHeads);
-  if (q.has_value() != k.has_value()) throw InputError("give both q and k, or neither", "q");
-  FloatArray qa, ka;
-  FloatBuffer qb, kb;
-  if (q) {
-    qb = borrowFloats(*q, qa);
-    kb = borrowFloats(*k, ka);
-  }
+  const BorrowedQk arrays = borrowQk(q, k);
   py::gil_scoped_release free;
   const cli::Request r = python::buildRequest(cli::kAttention, in);
   QkSourceSpec source;
@@ -553,7 +557,8 @@ std::string attentionReadoutsJson(const Inputs& in, const std::optional<py::arra
   PositionIds ids = effectiveIds(r.scene);
   AttentionReadouts out;
   if (q) {
-    QkTensors t = qkFromViews(qb, kb, ids.size(), r.scene.frequency.rotary.headDim, "q", "k");
+    QkTensors t =
+        qkFromViews(arrays.q, arrays.k, ids.size(), r.scene.frequency.rotary.headDim, "q", "k");
     const AttentionProblem problem =
         makeAttentionProblem(std::move(t), ids.ids, resolvePairs(r.scene.frequency), true);
     out = attentionReadouts(problem, ids, r.threads);

@@ -218,6 +218,14 @@ std::unique_ptr<AttentionBackend> makeCpuAttentionBackend(int threads = 0);
 // 0.55 s with 1024).
 std::size_t attentionChunkRows(std::size_t tokens, std::size_t rows, int threads);
 
+// The softmax rows [first, tokens) of q head `head` from a loaded backend, a block of
+// attentionChunkRows rows at a time: visit(r0, r1, rows) sees rows r0..r1-1, row r at
+// rows + (r - r0) * tokens. Throws InputError (logitOverflowMessage, field "q") for a block
+// holding a logit past float32's range.
+void forEachSoftmaxBlock(
+    AttentionBackend& backend, int head, std::size_t first, int threads,
+    const std::function<void(std::size_t r0, std::size_t r1, const float* rows)>& visit);
+
 enum class BackendChoice { Auto, Cpu, Gpu };
 // "auto", "cpu", "gpu"; throws InputError naming the accepted values.
 BackendChoice parseBackendChoice(const std::string& text);

@@ -226,6 +226,24 @@ bool attentionOverflowed(const float* values, std::size_t count) {
   });
 }
 
+void forEachSoftmaxBlock(
+    AttentionBackend& backend, int head, std::size_t first, int threads,
+    const std::function<void(std::size_t r0, std::size_t r1, const float* rows)>& visit) {
+  const std::size_t n = backend.tokens();
+  if (first >= n) return;
+  const std::size_t chunk = attentionChunkRows(n, n - first, threads);
+  std::vector<float> rows(chunk * n);
+  for (std::size_t r0 = first; r0 < n; r0 += chunk) {
+    const std::size_t r1 = std::min(n, r0 + chunk);
+    backend.rows(head, r0, r1, AttentionValue::Softmax, rows.data());
+    if (attentionOverflowed(rows.data(), (r1 - r0) * n))
+      throw InputError(logitOverflowMessage("head " + std::to_string(head) + ", rows " +
+                                            std::to_string(r0) + ":" + std::to_string(r1)),
+                       "q");
+    visit(r0, r1, rows.data());
+  }
+}
+
 void checkAttentionRequest(int head, std::size_t begin, std::size_t end, int heads,
                            std::size_t tokens) {
   if (tokens == 0) throw InputError("attention: no problem loaded");

@@ -3,7 +3,6 @@
 #include "charts/budget_view.h"
 
 #include <QChart>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
@@ -48,17 +47,12 @@ BudgetView::BudgetView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   outer->setContentsMargins(0, 0, 0, 0);
   auto* layout = new QVBoxLayout(body);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* top = new QHBoxLayout;
-  note_ = new QLabel;
-  note_->setObjectName(QStringLiteral("budgetNote"));
-  note_->setWordWrap(true);
-  top->addWidget(note_, 1);
-  export_ = new QPushButton(tr("Export CSV\xe2\x80\xa6"));
-  export_->setObjectName(QStringLiteral("budgetExport"));
-  export_->setToolTip(tr("Write both tables to a CSV file, one row per cell"));
+  const GridTabHeader header = makeGridTabHeader(
+      QStringLiteral("budget"), tr("Write both tables to a CSV file, one row per cell"));
+  note_ = header.note;
+  export_ = header.exportButton;
   connect(export_, &QPushButton::clicked, this, &BudgetView::exportCsv);
-  top->addWidget(export_, 0, Qt::AlignTop);
-  layout->addLayout(top);
+  layout->addLayout(header.layout);
   chart_ = new ChartView(new QChart);
   chart_->setObjectName(QStringLiteral("budgetChart"));
   chart_->setRenderHint(QPainter::Antialiasing);

@@ -1,14 +1,33 @@
 // A core ReportGrid in a table widget, and its CSV export (grid_table.h).
 #include "charts/grid_table.h"
 
+#include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTableWidget>
 
 #include "platform/file_dialogs.h"
 #include "ropescope/atomic_file.h"
 
 namespace ropescope::ui {
+
+GridTabHeader makeGridTabHeader(const QString& prefix, const QString& exportTip) {
+  GridTabHeader h;
+  h.layout = new QHBoxLayout;
+  h.note = new QLabel;
+  h.note->setObjectName(prefix + QStringLiteral("Note"));
+  h.note->setWordWrap(true);
+  h.layout->addWidget(h.note, 1);
+  h.exportButton =
+      new QPushButton(QCoreApplication::translate("GridTable", "Export CSV\xe2\x80\xa6"));
+  h.exportButton->setObjectName(prefix + QStringLiteral("Export"));
+  h.exportButton->setToolTip(exportTip);
+  h.layout->addWidget(h.exportButton, 0, Qt::AlignTop);
+  return h;
+}
 
 QTableWidget* makeGridTable(const QString& objectName) {
   auto* table = new QTableWidget;

@@ -7,6 +7,9 @@
 
 #include "ropescope/report_grid.h"
 
+class QHBoxLayout;
+class QLabel;
+class QPushButton;
 class QTableWidget;
 class QWidget;
 
@@ -15,6 +18,15 @@ namespace ropescope::ui {
 // The marks before a passed and a failed verdict: a check mark and a ballot x.
 inline constexpr char16_t kPassMark = u'\u2713';
 inline constexpr char16_t kFailMark = u'\u2717';
+
+// The line at the top of a grid tab: a wrapping note (what the tab shows) and an "Export CSV..."
+// button with `exportTip` at its right, named `prefix`Note and `prefix`Export.
+struct GridTabHeader {
+  QHBoxLayout* layout;
+  QLabel* note;
+  QPushButton* exportButton;
+};
+GridTabHeader makeGridTabHeader(const QString& prefix, const QString& exportTip);
 
 // A compact, read-only table for a grid: one row per line, one column per grid column.
 QTableWidget* makeGridTable(const QString& objectName);

@@ -2,7 +2,6 @@
 // design, recomputed when the ids or the rotary change.
 #include "charts/principles_view.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
@@ -41,17 +40,12 @@ PrinciplesView::PrinciplesView(SceneModel* model, QWidget* parent)
     : QWidget(parent), model_(model) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* top = new QHBoxLayout;
-  note_ = new QLabel;
-  note_->setObjectName(QStringLiteral("principlesNote"));
-  note_->setWordWrap(true);
-  top->addWidget(note_, 1);
-  export_ = new QPushButton(tr("Export CSV\xe2\x80\xa6"));
-  export_->setObjectName(QStringLiteral("principlesExport"));
-  export_->setToolTip(tr("Write the verdict table to a CSV file, one row per cell"));
+  const GridTabHeader header = makeGridTabHeader(
+      QStringLiteral("principles"), tr("Write the verdict table to a CSV file, one row per cell"));
+  note_ = header.note;
+  export_ = header.exportButton;
   connect(export_, &QPushButton::clicked, this, &PrinciplesView::exportCsv);
-  top->addWidget(export_, 0, Qt::AlignTop);
-  layout->addLayout(top);
+  layout->addLayout(header.layout);
   // The table scrolls itself, both ways: a column per design.
   table_ = makeGridTable(QStringLiteral("principlesTable"));
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
