@@ -50,7 +50,7 @@ PrinciplesView::PrinciplesView(SceneModel* model, QWidget* parent)
   table_ = makeGridTable(QStringLiteral("principlesTable"));
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
   layout->addWidget(table_, 1);
-  worker_ = std::make_unique<LatestWorker>(this);
+  worker_ = std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low);
   shown_ = new WhenShown(this, [this] { refresh(); });
   connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
     if (!parts.empty() && !parts.touches(kBiasParts)) return;
