@@ -196,6 +196,7 @@ void writeStreamed(const std::string& path, const std::function<void(const Repor
 void printInputWarnings(const Request& request, const std::vector<std::string>& more) {
   std::vector<std::string> all = more;
   all.insert(all.end(), request.inputNotes.begin(), request.inputNotes.end());
+  all.insert(all.end(), request.tokenWarnings.begin(), request.tokenWarnings.end());
   for (const std::string& w : layoutWarnings(request.scene.layout))
     if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
   for (const std::string& w : all) std::cerr << "ropescope: warning: " << w << "\n";

@@ -607,6 +607,14 @@ void applyRope(State& s) {
   resolvePairs(s.req.scene.frequency);  // the whole scaling, now: one line naming the problem
 }
 
+// The rule set --rules names (a design parameter, read before the parameters are applied: the
+// layout is made first); nullopt without --rules.
+std::optional<std::size_t> rulesOption(const State& s) {
+  for (const ParamValue& p : s.params)
+    if (p.key == "rules") return static_cast<std::size_t>(parseRuleSet(p.raw));
+  return std::nullopt;
+}
+
 // The image-grid options over the scene's settings, then the layout parsed with them.
 void applyLayout(State& s) {
   Scene& scene = s.req.scene;
@@ -618,8 +626,7 @@ void applyLayout(State& s) {
   scene.imageGrid = g;
   // FAMILY: items as the --rules release's processor writes them.
   LayoutFileContext files{{}, g};
-  for (const ParamValue& p : s.params)
-    if (p.key == "rules") files.rules = static_cast<std::size_t>(parseRuleSet(p.raw));
+  files.rules = rulesOption(s);
   if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, files);
 }
 
@@ -833,7 +840,9 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
                      "layout");
   applyLayout(s);
   if (haveTokens) {
-    s.req.tokenRows = splitBatchRows(readTokenRows(s.tokensPath), s.model);
+    // Runs that disagree with their grids are read as --rules' release reads them (tokens_file.h).
+    const std::optional<std::size_t> rules = rulesOption(s);
+    s.req.tokenRows = splitBatchRows(readTokenRows(s.tokensPath), s.model, {rules, nullptr});
     const std::size_t rows = s.req.tokenRows.size();
     if (s.req.rowGiven && static_cast<std::size_t>(s.req.row) >= rows)
       throw InputError("--row " + std::to_string(s.req.row) + " is out of range: \"" +
@@ -846,8 +855,13 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
                            std::to_string(rows) + " sequences; pick one with --row 0.." +
                            std::to_string(rows - 1),
                        "row");
-    for (const TokenInput& row : s.req.tokenRows)
-      s.req.rowLayouts.push_back(layoutFromTokens(row, s.model));
+    for (std::size_t b = 0; b < rows; ++b) {
+      std::vector<std::string> warnings;
+      s.req.rowLayouts.push_back(
+          layoutFromTokens(s.req.tokenRows[b], s.model, nullptr, {rules, &warnings}));
+      for (const std::string& w : warnings)
+        s.req.tokenWarnings.push_back(rows > 1 ? "row " + std::to_string(b) + ": " + w : w);
+    }
     const TokenInput& input = s.req.tokenRows[static_cast<std::size_t>(s.req.row)];
     s.req.scene.layout = s.req.rowLayouts[static_cast<std::size_t>(s.req.row)];
     s.req.tokenIds.assign(input.inputIds.begin(), input.inputIds.end());
@@ -857,6 +871,11 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   }
   applyParams(s);
   applyRope(s);
+  // Runs read as the release reads them (a warning): where the release raises on this layout
+  // anyway (GLM-4.1V 4.53.0 on a multi-frame video), its one line alone, not the warning too.
+  // Only such files pay for this second computation of the ids.
+  if (!s.req.tokenWarnings.empty() && familyOfDesign(s.req.scene.design))
+    (void)findDesign(s.req.scene.design).ids(s.req.scene.layout, s.req.scene.designParams);
   // Sound files count their tokens as the design's processor does (an omni family's rule); the
   // design is known only now (no file is read again).
   setAudioTokenRule(s.req.scene.layout, audioTokenRuleOf(s.req.scene.design));

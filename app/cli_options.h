@@ -67,6 +67,9 @@ struct Request {
   // What the request's input says beside its numbers (printInputWarnings shows them): which
   // layer type's rotary a per-layer-type config gave.
   std::vector<std::string> inputNotes;
+  // --tokens: runs of image or video tokens read as the release reads them where their lengths
+  // disagree with their grids (tokens_file.h TokenReading); printInputWarnings shows them too.
+  std::vector<std::string> tokenWarnings;
   GroupPair groups;  // --from / --to (ptd, bias): text -> visual by default
 };
 

@@ -6,6 +6,7 @@
 // not, 2 for bad input.
 #include <iostream>
 
+#include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_parser.h"
 #include "ropescope/check_ids.h"
@@ -87,6 +88,7 @@ int runCheckIdsCommand(const std::vector<std::string>& args) {
     std::cout << help() << optionsHelp(kCheckIds);
     return 0;
   }
+  printInputWarnings(req);  // a run read as transformers reads it, before the verdict
   if (req.model.empty() || req.tokenIds.empty())
     throw InputError(
         "check-ids needs --model DIR|NAME and --tokens FILE.json (see ropescope "

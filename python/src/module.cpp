@@ -101,12 +101,23 @@ py::dict ropeOf(const PairTable& t) {
   return d;
 }
 
+// A processor output's runs read as the release reads them (Request::tokenWarnings), as Python
+// UserWarnings; the GIL must be held.
+void warnTokenReading(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw py::error_already_set();
+}
+
 py::array_t<double> ids(const Inputs& in) {
   std::vector<Id3> out;
+  std::vector<std::string> warnings;
   {
     py::gil_scoped_release free;
-    out = effectiveIds(python::buildRequest(cli::kIds, in).scene).ids;
+    const cli::Request r = python::buildRequest(cli::kIds, in);
+    warnings = r.tokenWarnings;
+    out = effectiveIds(r.scene).ids;
   }
+  warnTokenReading(warnings);
   return python::idsArray(std::move(out));
 }
 
@@ -366,23 +377,31 @@ struct CheckResult {
 
 CheckResult checkIds(const py::array& positionIds, const Inputs& in, const std::string& rules) {
   const NpyNumbers dump = arrayOf<NpyNumbers>(positionIds);
-  py::gil_scoped_release free;
-  if (in.model.empty() || !in.hasTokens())
-    throw InputError("check_ids needs model=DIR|NAME and tokens= (the processor output)", "tokens");
-  const cli::Request r = python::buildRequest(cli::kCheckIds, in);
-  std::vector<RuleSet> checked;
-  if (rules == "all")
-    checked = everyReleaseClass(familyOfDesign(r.scene.design)->name());
-  else
-    checked = {rules.empty() ? RuleSet::Hf457 : parseRuleSet(rules)};
-  // A dump of the padded row: its padding's positions are compared too (1 or 0 by release).
-  const std::vector<Id3> all = dumpedPositionIds(dump, "position_ids");
-  IdsDump d;
-  d.ids = withoutPadding(all, r.tokenKept);
-  d.padding = paddingOf(all, r.tokenKept);
-  d.paddedLength = r.tokenKept.size();
-  const IdsCheck c = checkPositionIds(r.scene, d, checked, r.tokenIds, "position_ids");
-  return {c.identical, c.report, c.differing};
+  CheckResult out;
+  std::vector<std::string> warnings;
+  {
+    py::gil_scoped_release free;
+    if (in.model.empty() || !in.hasTokens())
+      throw InputError("check_ids needs model=DIR|NAME and tokens= (the processor output)",
+                       "tokens");
+    const cli::Request r = python::buildRequest(cli::kCheckIds, in);
+    warnings = r.tokenWarnings;
+    std::vector<RuleSet> checked;
+    if (rules == "all")
+      checked = everyReleaseClass(familyOfDesign(r.scene.design)->name());
+    else
+      checked = {rules.empty() ? RuleSet::Hf457 : parseRuleSet(rules)};
+    // A dump of the padded row: its padding's positions are compared too (1 or 0 by release).
+    const std::vector<Id3> all = dumpedPositionIds(dump, "position_ids");
+    IdsDump d;
+    d.ids = withoutPadding(all, r.tokenKept);
+    d.padding = paddingOf(all, r.tokenKept);
+    d.paddedLength = r.tokenKept.size();
+    const IdsCheck c = checkPositionIds(r.scene, d, checked, r.tokenIds, "position_ids");
+    out = {c.identical, c.report, c.differing};
+  }
+  warnTokenReading(warnings);
+  return out;
 }
 
 py::list designs() {

@@ -2,6 +2,7 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/model_config.h"
+#include "ropescope/model_family.h"
 #include "ropescope/scene.h"
 #include "ropescope/tokens_file.h"
 
@@ -28,12 +29,19 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
                    args.begin() + static_cast<std::ptrdiff_t>(i + 2));
         break;
       }
+    // rules= decides how runs that disagree with their grids are read (tokens_file.h); the
+    // options below check the name again.
+    std::optional<std::size_t> rules;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+      if (args[i] == "--rules") rules = static_cast<std::size_t>(parseRuleSet(args[i + 1]));
     const ModelConfig model = readModelConfig(in.model, layerType);
     Scene base = applyModel(defaultScene(), model);
     const TokenInput tokens = in.tokensPath.empty() ? tokensFromJson(*in.tokensJson, "tokens")
                                                     : readTokensFile(in.tokensPath);
-    base.layout = layoutFromTokens(tokens, model);
+    std::vector<std::string> warnings;
+    base.layout = layoutFromTokens(tokens, model, nullptr, {rules, &warnings});
     cli::Request r = cli::parseArguments(command, args, extra, &base, positional);
+    r.tokenWarnings = std::move(warnings);
     r.tokenIds.assign(tokens.inputIds.begin(), tokens.inputIds.end());
     r.tokenKept = tokens.kept;
     r.model = in.model;

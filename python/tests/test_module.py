@@ -448,3 +448,21 @@ def test_numpy_values_as_keywords():
 def test_the_package_docstring_examples():
     import doctest
     assert doctest.testmod(ropescope).failed == 0
+
+
+def test_glm_runs_that_disagree_with_their_grids_warn_and_follow_the_grids():
+    # The golden set's GLM-4.1V image_video at 5.3.0: the processor gives the image [1, 4, 4] 10
+    # image tokens and each frame of the video [2, 4, 4] 1; transformers' get_rope_index gives
+    # the grids' ids over them (tests/golden/data/hf_ids_golden.jsonl).
+    with open(os.path.join(ref.GOLDEN, "hf_ids_golden.jsonl")) as f:
+        case = next(c for c in map(json.loads, f) if c["family"] == "glm4v"
+                    and c["case"] == "image_video" and c["version"] == "v5.3.0")
+    with pytest.warns(UserWarning, match=r"^the image run at token 3 has 10 tokens but "
+                      r"image_grid_thw\[0\] = \[1, 4, 4\] gives 4 \(and 2 more runs\); ids follow "
+                      r"the grids as transformers 5\.3\.0 does$"):
+        got = ropescope.ids(model="glm-4.1v-9b-thinking", tokens=case["inputs"], rules="5.3.0")
+    np.testing.assert_array_equal(got.T, np.array(case["position_ids"]))
+    with pytest.warns(UserWarning, match="as transformers does at every release of GLM-4.1V"):
+        check = ropescope.check_ids(np.array(case["position_ids"]), model="glm-4.1v-9b-thinking",
+                                    tokens=case["inputs"], rules="5.3.0")
+    assert check

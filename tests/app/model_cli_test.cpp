@@ -228,6 +228,72 @@ TEST_F(ModelCli, CheckIdsChecksEveryRowOfABatch) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 6) << r.out;  // header + 5 tokens
 }
 
+// GLM-4.1V, an image [1, 4, 6] before a video [2, 4, 4], as transformers 5.3.0's own processor
+// writes it (the transformers oracle's hf_ids.py, executed: [["text",1],["image",[1,4,6]],
+// ["text",1],["video",[2,4,4],1.0],["text",1]]): the image run holds 12 image tokens and each
+// frame 1, and get_rope_index returns the ids of the grids, those 5.10.1 returns for its correct
+// tokens.
+TEST_F(ModelCli, GlmRunsThatDisagreeWithTheirGridsGetTheGridsIdsAndOneWarning) {
+  const std::vector<long long> ids = {1000,   151339, 151343, 151343, 151343, 151343, 151343,
+                                      151343, 151343, 151343, 151343, 151343, 151343, 151343,
+                                      151340, 1001,   151341, 151339, 151343, 151340, 5048,
+                                      151339, 151343, 151340, 5049,   151342, 1002};
+  const std::vector<long long> types = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0};
+  const std::vector<long long> t = {0, 1, 2,  2,  2,  2,  2,  2,  5,  6,  7,  8,  9, 9,
+                                    9, 9, 11, 12, 13, 14, 14, 14, 14, 16, 17, 18, 19},
+                               h = {0,  1,  2,  2,  2,  3,  3,  3,  5,  6,  7,  8,  9, 9,
+                                    10, 10, 11, 12, 13, 14, 14, 15, 15, 16, 17, 18, 19},
+                               w = {0, 1,  2,  3,  4,  2,  3,  4,  5,  6,  7,  8,  9, 10,
+                                    9, 10, 11, 12, 13, 14, 15, 14, 15, 16, 17, 18, 19};
+  const auto write = [&](std::size_t drop) {  // drop: a token left out (ids.size(): none)
+    std::vector<long long> i = ids, y = types;
+    if (drop < i.size()) {
+      i.erase(i.begin() + static_cast<std::ptrdiff_t>(drop));
+      y.erase(y.begin() + static_cast<std::ptrdiff_t>(drop));
+    }
+    std::ofstream(work_ / "glm.json") << json{
+        {"input_ids", {i}},
+        {"mm_token_type_ids", {y}},
+        {"image_grid_thw", {{1, 4, 6}}},
+        {"video_grid_thw", {{2, 4, 4}}}}.dump();
+  };
+  write(ids.size());
+  ProcessResult r =
+      run({"ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--rules", "5.3.0"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "ropescope: warning: the image run at token 2 has 12 tokens but image_grid_thw[0] = "
+            "[1, 4, 6] gives 6 (and 2 more runs); ids follow the grids as transformers 5.3.0 "
+            "does\n");
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["tokens"].size(), ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    EXPECT_EQ(j["tokens"][i]["id"], json::array({t[i], h[i], w[i]})) << "token " << i;
+
+  // check-ids on transformers' own dump: identical, at every release that gives ids.
+  writeIds("glm.npy", {t, h, w}, "3, 1, 27");
+  r = run({"check-ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--position-ids",
+           "glm.npy", "--rules", "5.3.0"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("identical (27 tokens", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("matches transformers 4.53.2-main\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("ids follow the grids as transformers does at every release of GLM-4.1V"),
+            std::string::npos)
+      << r.err;
+
+  // 4.53.0 gives each frame run the next video_grid_thw entry: IndexError.
+  r = run({"ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--rules", "4.53.0"});
+  expectOneLineError(r, "4.53.0", {"transformers 4.53.0 raises", "IndexError"});
+  // One image token fewer: 26 tokens, 27 positions; transformers raises a shape mismatch.
+  write(2);
+  r = run({"ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--rules", "5.3.0"});
+  expectOneLineError(r, "totals",
+                     {"transformers 5.3.0 raises on these tokens: the image run at token 2 has 11 "
+                      "tokens",
+                      "the grids give 27 positions for 26 tokens"});
+}
+
 TEST_F(ModelCli, CheckIdsRefusesBadInput) {
   writeIds("two.npy", {kT, kH}, "2, 13");
   expectOneLineError(run({"check-ids", "--model", "qwen2.5-vl-7b", "--tokens", "inputs.json",

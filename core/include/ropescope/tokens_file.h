@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,10 +57,26 @@ TokenInput tokensFromJson(std::string_view text, const std::string& what = "toke
 // splitBatchRows gives it its own.
 TokenRows readTokenRows(const std::string& path);
 TokenRows tokenRowsFromJson(std::string_view text, const std::string& what = "tokens data");
+// How layoutFromTokens reads a run of image or video tokens whose length disagrees with its grid.
+// Where the release table says get_rope_index gives each run its grid's positions
+// (ReleaseRules::runsTakeGrids: GLM-4.1V), the layout is the grids' (each such run becomes its
+// grid's block, the text runs stay) when the totals agree, with one warning; where they differ,
+// transformers raises and so does the reader, naming the release. Other families refuse the run.
+struct TokenReading {
+  // The rule set (an index of model_family.h ruleSetNames()) whose get_rope_index reads the
+  // tokens; messages name its release. nullopt: none named (they speak of every release where
+  // the family's releases agree, else of the default set's).
+  std::optional<std::size_t> rules;
+  // Receives the warning (a run that disagrees with its grid, read as transformers reads it);
+  // nullptr: not kept.
+  std::vector<std::string>* warnings = nullptr;
+};
+
 // Gives each row the grids, seconds per grid and audio lengths its tokens take, in row order.
 // Throws InputError (field "tokens") naming the row when a row's tokens and the grids disagree
 // or grids are left over.
-TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model);
+TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model,
+                         const TokenReading& reading = {});
 
 // The layout of the token sequence under the model: every token of input_ids is in one segment,
 // in order. Image and video token runs (by mm_token_type_ids when the file has them, else by the
@@ -75,7 +92,8 @@ struct GridUse {
 };
 // With `used`, grids left over are not refused (they belong to the batch's next rows) and the
 // counts taken are returned there.
-Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model, GridUse* used = nullptr);
+Layout layoutFromTokens(const TokenInput& input, const ModelConfig& model, GridUse* used = nullptr,
+                        const TokenReading& reading = {});
 
 // A grid_thw row as messages write it: "[t, h, w]".
 std::string gridThwText(const std::array<long long, 3>& grid);

@@ -52,6 +52,12 @@ struct ReleaseRules {
                                     // at the batch's first image / video grid (#39172)
   bool outerVisionMarks = false;    // Qwen3-VL / Qwen3.5 5.10.1 on (#45493): the processor keeps
                                     // the template's outer <vision_start> ... <vision_end>
+  // GLM-4.1V, every release: get_rope_index groups the tokens into runs of one modality and
+  // gives each image run, and each video frame run, the positions of its grid, whatever the run's
+  // length; the positions are laid over the tokens in order (a shape mismatch raises where their
+  // totals differ). The processors of 4.53.0-5.9.0 write an image before a video with that
+  // video's frame tokens: the ids are still those of the grids (tokens_file.h, TokenReading).
+  bool runsTakeGrids = false;
   bool operator==(const ReleaseRules&) const = default;
 };
 

@@ -135,10 +135,14 @@ const std::map<std::string, std::vector<ReleaseClass>>& table() {
     };
     m["qwen3-vl"] = qwen3VlClasses("4.57.0");
     m["qwen3.5"] = qwen3VlClasses("5.2.0");
-    R glm453 = kLegacy;
+    const R glm = with(kLegacy, [](R& r) { r.runsTakeGrids = true; });
+    R glm453 = glm;
     glm453.raises = R::Raises::MultiFrameVideo;
-    glm453.raisedError = "RuntimeError (shape mismatch)";
-    glm453.raisedWhy = "its processor writes a video as one frame; #39172, fixed in 4.53.2";
+    glm453.raisedError = "RuntimeError (shape mismatch) or IndexError";
+    glm453.raisedWhy =
+        "its processor writes the video as one frame, which takes one frame's positions: a shape "
+        "mismatch; frames written one by one each take the next video_grid_thw entry: an "
+        "IndexError; #39172, fixed in 4.53.2";
     glm453.gridsRestartPerRow = true;
     m["glm4v"] = {
         {"4.53.0", "",
@@ -148,15 +152,16 @@ const std::map<std::string, std::vector<ReleaseClass>>& table() {
          glm453},
         {"4.53.2", "#39172",
          "per frame [ I ] + whole-second timestamp; every video takes the first video's "
-         "timestamps; an image before a video takes that video's frame tokens (processor)",
-         kLegacy},
-        {"4.57.0", "", "each video its own timestamps (processor)", kLegacy},
+         "timestamps; an image before a video takes that video's frame tokens (processor), and "
+         "get_rope_index gives the grids' ids over them",
+         glm},
+        {"4.57.0", "", "each video its own timestamps (processor)", glm},
         {"5.3.0", "#43972",
          "the mm_token_type_ids rewrite (frames are one-patch blocks: ids unchanged); pads 0; "
          "rope_deltas without padding",
-         rewrite53(kLegacy)},
+         rewrite53(glm)},
         {"5.10.1", "#45493", "processor refactor: an image before a video keeps its own tokens",
-         rewrite53(kLegacy)},
+         rewrite53(glm)},
     };
     m["ernie4.5-vl"] = {
         {"5.0.0rc2", "",

@@ -16,6 +16,7 @@
 #include "ropescope/memory_limit.h"
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
+#include "ropescope/transformers_release.h"
 
 namespace ropescope {
 
@@ -391,7 +392,7 @@ TokenInput readTokensFile(const std::string& path) {
   return single(readTokenRows(path), "tokens file \"" + path + "\"");
 }
 
-TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model) {
+TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model, const TokenReading& reading) {
   if (rows.empty()) return rows;
   const TokenInput all = rows.front();  // every row holds the batch's grids
   std::size_t image = 0, video = 0, audio = 0;
@@ -412,7 +413,7 @@ TokenRows splitBatchRows(TokenRows rows, const ModelConfig& model) {
     row.audioFeatureLengths = from(all.audioFeatureLengths, audio, all_);
     GridUse used;
     try {
-      (void)layoutFromTokens(row, model, &used);
+      (void)layoutFromTokens(row, model, &used, {reading.rules, nullptr});
     } catch (const InputError& e) {
       if (rows.size() == 1) throw;
       std::string m = e.what();
@@ -444,9 +445,49 @@ namespace {
 
 struct Visual {
   std::size_t start = 0;
+  std::size_t tokens = 0;  // its tokens in input_ids (the grid's count unless runsTakeGrids)
   Segment seg;
   int frame = -1;  // per-frame families: the frame of its video; else -1
 };
+
+// Whether the family's get_rope_index gives each run its grid's positions
+// (ReleaseRules::runsTakeGrids) at the rule set read with, and the release messages name: that
+// set's, or "" where no set is named and every release of the family agrees.
+struct TokenRunRule {
+  bool takeGrids = false;
+  std::string release;
+};
+
+TokenRunRule tokenRunRule(const ModelFamily& family, std::optional<std::size_t> rules) {
+  if (rules) {
+    try {
+      const ResolvedRules r = resolveRules(family.name(), *rules);
+      return {r.rules.runsTakeGrids, r.release};
+    } catch (const InputError&) {
+      // The family is not in that release: the design says so; read as the releases agree.
+    }
+  }
+  const auto& classes = releaseClasses(family.name());
+  const bool every = std::all_of(classes.begin(), classes.end(),
+                                 [](const ReleaseClass& c) { return c.rules.runsTakeGrids; });
+  const bool none = std::none_of(classes.begin(), classes.end(),
+                                 [](const ReleaseClass& c) { return c.rules.runsTakeGrids; });
+  if (every || none) return {every, ""};
+  const ResolvedRules r = resolveRules(family.name(), 0);
+  return {r.rules.runsTakeGrids, r.release};
+}
+
+// A run of image or video tokens whose length is not its grid's: "the image run at token 3 has
+// 10 tokens but image_grid_thw[0] = [1, 4, 4] gives 4".
+std::string runMismatchText(const Visual& v, const std::array<long long, 3>& grid,
+                            std::size_t item) {
+  const bool image = v.seg.kind == SegmentKind::Image;
+  const std::string key = image ? "image_grid_thw" : "video_grid_thw";
+  return std::string("the ") + (image ? "image" : "video frame") + " run at token " +
+         std::to_string(v.start) + " has " + countOf(static_cast<long long>(v.tokens), "token") +
+         " but " + key + "[" + std::to_string(item) + "] = " + gridThwText(grid) + " gives " +
+         std::to_string(v.seg.tokenCount()) + (image ? "" : " per frame");
+}
 
 // mm_token_type_ids[i] against input_ids[i]: an image or video placeholder typed as text or as
 // the other modality, and audio in a family without audio, are refused (a file mixed from two
@@ -475,7 +516,8 @@ void checkTokenType(const TokenInput& in, std::size_t i, const ModelFamily& fami
 
 }  // namespace
 
-Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse* used) {
+Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse* used,
+                        const TokenReading& reading) {
   if (model.family.empty()) {  // a text-only model: every token is text, one position each
     if (in.inputIds.empty()) fail("tokens: no tokens");
     if (!in.imageGrids.empty() || !in.videoGrids.empty() || !in.audioFeatureLengths.empty())
@@ -530,7 +572,11 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
     return static_cast<int>(side / m);
   };
 
+  // GLM: every run is one image or one frame, its positions its grid's (ReleaseRules).
+  const TokenRunRule runRule = tokenRunRule(family, reading.rules);
   std::vector<Visual> visuals;
+  std::string firstMismatch;
+  std::size_t mismatches = 0;
   std::size_t nextImage = 0, nextVideo = 0;
   long long nextFrame = 0;  // per-frame families: frames of the current video taken so far
   for (std::size_t i = 0; i < n;) {
@@ -556,6 +602,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
       const int rows = llmSide(g[1], "h", block), cols = llmSide(g[2], "w", block);
       Visual v;
       v.start = pos;
+      const std::size_t item = k;
       long long expected = 0;
       std::string formula;
       if (image) {
@@ -591,6 +638,15 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
       if (!image && form != VideoTokens::OneBlock)
         formula = "frame " + std::to_string(v.frame) + ": " + std::to_string(g[1]) + "*" +
                   std::to_string(g[2]) + "/" + std::to_string(m * m);
+      if (runRule.takeGrids) {  // the whole run is this block, whatever its length
+        v.tokens = j - pos;
+        if (static_cast<long long>(v.tokens) != expected && mismatches++ == 0)
+          firstMismatch = runMismatchText(v, g, item);
+        visuals.push_back(v);
+        pos = j;
+        continue;
+      }
+      v.tokens = static_cast<std::size_t>(expected);
       if (static_cast<long long>(j - pos) < expected)
         fail("tokens: " + block + ": " + std::to_string(expected) + " tokens expected (" + formula +
              "), input_ids hold " + std::to_string(j - pos) + " (tokens " + std::to_string(pos) +
@@ -601,6 +657,25 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
     i = j;
   }
   if (used) *used = {nextImage, nextVideo, 0};
+  if (mismatches > 0) {
+    // transformers places the grids' positions over the tokens in order: the totals must agree.
+    std::size_t gridTotal = n;
+    for (const Visual& v : visuals) gridTotal = gridTotal - v.tokens + v.seg.tokenCount();
+    std::string what = firstMismatch;
+    if (mismatches > 1)
+      what += " (and " + countOf(static_cast<long long>(mismatches - 1), "more run") + ")";
+    const std::string who =
+        "transformers" + (runRule.release.empty() ? std::string() : " " + runRule.release);
+    const std::string when =
+        runRule.release.empty() ? " at every release of " + family.title() : std::string();
+    if (gridTotal != n)
+      fail(who + " raises on these tokens" + when + ": " + what + ", and the grids give " +
+           countOf(static_cast<long long>(gridTotal), "position") + " for " +
+           countOf(static_cast<long long>(n), "token") +
+           " (get_rope_index lays them over the tokens in order: a shape mismatch)");
+    if (reading.warnings)
+      reading.warnings->push_back(what + "; ids follow the grids as " + who + " does" + when);
+  }
   if (nextImage != in.imageGrids.size() && !used)
     fail("tokens: image_grid_thw has " + entries(in.imageGrids.size()) + ", input_ids hold " +
          countOf(static_cast<long long>(nextImage), "image"));
@@ -630,7 +705,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
     std::size_t stampLength = 0;
     for (std::size_t v = 0; v < visuals.size(); ++v) {
       if (visuals[v].frame <= 0) continue;
-      const std::size_t from = visuals[v - 1].start + visuals[v - 1].seg.tokenCount();
+      const std::size_t from = visuals[v - 1].start + visuals[v - 1].tokens;
       std::size_t count = 0;
       for (std::size_t i = from; i < visuals[v].start; ++i)
         if (plainText(i)) {
@@ -649,7 +724,7 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
     // GLM: "<|end_of_image|>{seconds}" after each frame, up to the next special token.
     for (const Visual& v : visuals) {
       if (v.seg.kind != SegmentKind::Video) continue;
-      std::size_t i = v.start + v.seg.tokenCount();
+      std::size_t i = v.start + v.tokens;
       while (i < n && mod[i] == 0 && role[i] == TextRole::Special) ++i;
       for (; i < n && plainText(i); ++i) role[i] = TextRole::Timestamp;
     }
@@ -659,8 +734,8 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
   std::size_t vi = 0;
   for (std::size_t i = 0; i < n;) {
     if (vi < visuals.size() && visuals[vi].start == i) {
-      layout.segments.push_back(visuals[vi].seg);
-      i += visuals[vi].seg.tokenCount();
+      layout.segments.push_back(visuals[vi].seg);  // the grid's block over the run's tokens
+      i += visuals[vi].tokens;
       ++vi;
       continue;
     }

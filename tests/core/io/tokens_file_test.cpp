@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropescope/errors.h"
+#include "ropescope/model_family.h"
 #include "ropescope/npy.h"
 #include "ropescope/position_design.h"
 #include "ropescope/tokens_file.h"
@@ -199,6 +200,94 @@ TEST(TokensFile, GlmFramesAreImagesInsideTheVideoSpan) {
                   {"image_grid_thw", {{1, 4, 4}}}};
   EXPECT_EQ(layoutOf(k, "glm-4.1v-9b-thinking"),
             (Layout{{special(), Segment::image(2, 2), special()}}));
+}
+
+namespace {
+// GLM-4.1V, an image [1, 4, 4] before a video [2, 4, 4] (the golden set's image_video case,
+// tests/golden/data/hf_ids_golden.jsonl): transformers 4.53.2's processor writes the image with
+// 10 image tokens and each frame with 1 (the per-frame expansion replaces the first image runs);
+// its get_rope_index gives each run its grid's positions, laid over the tokens in order, and
+// returns these ids (those of the correct layout, which 5.10.1's processor writes).
+constexpr long long kBoi = 151339, kEoi = 151340, kBov = 151341, kEov = 151342, kGlmImg = 151343;
+json glmImageBeforeVideo(int imageTokens) {
+  return {{"input_ids",
+           {cat({{1000, 1001, kBoi},
+                 repeat(kGlmImg, imageTokens),
+                 {kEoi, 1002, kBov, kBoi, kGlmImg, kEoi, 5048, kBoi, kGlmImg, kEoi, 5049, kEov,
+                  1003, 1004}})}},
+          {"image_grid_thw", {{1, 4, 4}}},
+          {"video_grid_thw", {{2, 4, 4}}}};
+}
+const std::vector<std::vector<double>> kGlmImageBeforeVideoIds = {
+    {0, 1, 2, 3, 3, 3, 3, 5, 6, 7, 8, 9, 9, 9, 9, 11, 12, 13, 14, 14, 14, 14, 16, 17, 18, 19, 20},
+    {0, 1, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9, 9, 10, 10, 11, 12, 13, 14, 14, 15, 15, 16, 17, 18, 19, 20},
+    {0,  1,  2,  3,  4,  3,  4,  5,  6,  7,  8,  9,  10, 9,
+     10, 11, 12, 13, 14, 15, 14, 15, 16, 17, 18, 19, 20}};
+}  // namespace
+
+TEST(TokensFile, GlmRunsThatDisagreeWithTheirGridsTakeTheGridsIds) {
+  const ModelConfig m = readModelConfig("glm-4.1v-9b-thinking");
+  const std::size_t rules = static_cast<std::size_t>(parseRuleSet("4.53.2"));
+  std::vector<std::string> warnings;
+  const Layout l = layoutFromTokens(tokensFromJson(glmImageBeforeVideo(10).dump()), m, nullptr,
+                                    {rules, &warnings});
+  // The grids' layout: the image's 4 tokens, each frame's 4; the text runs as written.
+  EXPECT_EQ(l, (Layout{{text(2), special(), Segment::image(2, 2), special(), text(1), special(2),
+                        frame(2, 2, 0), special(), stamp(1), special(), frame(2, 2, 0), special(),
+                        stamp(1), special(), text(2)}}));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings.front(),
+            "the image run at token 3 has 10 tokens but image_grid_thw[0] = [1, 4, 4] gives 4 "
+            "(and 2 more runs); ids follow the grids as transformers 4.53.2 does");
+  ParameterSet params;
+  params.set("rules", static_cast<double>(rules));
+  const PositionIds ids = findDesign("glm4v").ids(l, params);
+  ASSERT_EQ(ids.size(), 27u);
+  for (std::size_t i = 0; i < 27; ++i)
+    EXPECT_EQ(ids.ids[i], (Id3{kGlmImageBeforeVideoIds[0][i], kGlmImageBeforeVideoIds[1][i],
+                               kGlmImageBeforeVideoIds[2][i]}))
+        << "token " << i;
+  EXPECT_EQ(ids.ropeDelta, -6.0);
+
+  // No rule set named: every GLM release reads runs so, and the warning says so.
+  warnings.clear();
+  EXPECT_EQ(layoutFromTokens(tokensFromJson(glmImageBeforeVideo(10).dump()), m, nullptr,
+                             {std::nullopt, &warnings}),
+            l);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings.front().find("ids follow the grids as transformers does at every release of "
+                                  "GLM-4.1V / GLM-4.5V"),
+            std::string::npos)
+      << warnings.front();
+
+  // Totals that differ: transformers raises a shape mismatch, and the reader names the release.
+  const std::string e = errorOf([&] {
+    layoutFromTokens(tokensFromJson(glmImageBeforeVideo(9).dump()), m, nullptr, {rules});
+  });
+  EXPECT_EQ(e,
+            "transformers 4.53.2 raises on these tokens: the image run at token 3 has 9 tokens but "
+            "image_grid_thw[0] = [1, 4, 4] gives 4 (and 2 more runs), and the grids give 27 "
+            "positions for 26 tokens (get_rope_index lays them over the tokens in order: a shape "
+            "mismatch)");
+  // 4.53.0's processor (the golden set's image_video at 4.53.0, where transformers raised): the
+  // image takes 11 tokens and the video is one frame of 1.
+  const json v4530 = {{"input_ids",
+                       {cat({{1000, 1001, kBoi},
+                             repeat(kGlmImg, 11),
+                             {kEoi, 1002, kBov, kBoi, kGlmImg, kEoi, 5048, kEov, 1003, 1004}})}},
+                      {"image_grid_thw", {{1, 4, 4}}},
+                      {"video_grid_thw", {{2, 4, 4}}}};
+  const std::string e4530 = errorOf([&] {
+    layoutFromTokens(tokensFromJson(v4530.dump()), m, nullptr,
+                     {static_cast<std::size_t>(parseRuleSet("4.53.0"))});
+  });
+  EXPECT_EQ(e4530.rfind("transformers 4.53.0 raises on these tokens: the image run at token 3 "
+                        "has 11 tokens",
+                        0),
+            0u)
+      << e4530;
+  EXPECT_NE(e4530.find("the grids give 20 positions for 24 tokens"), std::string::npos) << e4530;
+  EXPECT_EQ(e4530.find('\n'), std::string::npos);
 }
 
 TEST(TokensFile, ErnieVideosMergeTwoFrames) {

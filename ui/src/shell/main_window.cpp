@@ -806,12 +806,17 @@ bool MainWindow::openTokens(const QString& path) {
   try {
     const TokenInput input = readTokensFile(path.toStdString());
     Scene next = applyModel(model_->scene(), *modelConfig_);
-    next.layout = layoutFromTokens(input, *modelConfig_);
+    // Runs that disagree with their grids are read as transformers reads them, with a warning.
+    std::vector<std::string> warnings;
+    next.layout = layoutFromTokens(input, *modelConfig_, nullptr, {std::nullopt, &warnings});
     next.selectedText = 0;
     validateScene(next);
     model_->setScene(next);
     tokenIds_.assign(input.inputIds.begin(), input.inputIds.end());
-    statusBar()->showMessage(tr("Opened %1: %2 tokens").arg(path).arg(input.inputIds.size()), 4000);
+    QString opened = tr("Opened %1: %2 tokens").arg(path).arg(input.inputIds.size());
+    for (const std::string& w : warnings)
+      opened += QStringLiteral("; ") + QString::fromStdString(w);
+    statusBar()->showMessage(opened, warnings.empty() ? 4000 : 15000);
     return true;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Open processor output"), QString::fromStdString(e.what()));
