@@ -296,6 +296,13 @@ void setDesign(Scene& scene, const std::string& name) {
   scene.design = design.name();
 }
 
+LayoutFileContext layoutContextOf(const Scene& scene, const std::string& baseDir) {
+  LayoutFileContext files{baseDir, scene.imageGrid, audioTokenRuleOf(scene.design)};
+  if (const auto rules = scene.designParams.find("rules"))
+    files.rules = static_cast<std::size_t>(*rules);
+  return files;
+}
+
 void useImageGrid(Scene& scene, const ImageGridSettings& grid) {
   if (scene.imageGrid == grid) return;
   regridLayout(scene.layout, grid);
@@ -488,13 +495,6 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
     }
     readSection(j, "", s);
     validateImageGridSettings(s.imageGrid);
-    // Sound files count their tokens as the scene's design's processor does.
-    const LayoutFileContext files{baseDir, s.imageGrid, audioTokenRuleOf(s.design)};
-    const std::string spec = getAs<std::string>(j, "layout", "scene");
-    s.layout =
-        problems ? parseLayoutSpecKeeping(spec, files, *problems) : parseLayoutSpec(spec, files);
-    if (j.contains("video_timing") && (!problems || problems->empty()))
-      applyVideoTiming(j.at("video_timing"), s.layout);
     const auto specs = findDesign(s.design).parameters();
     if (j.contains("design_params")) {
       const json& p = j.at("design_params");
@@ -526,6 +526,14 @@ Scene sceneFromJsonImpl(const std::string& text, const std::string& baseDir,
         s.designParams.set(it.key(), value);
       }
     }
+    // The layout after the design's parameters: sound files count their tokens as the design's
+    // processor does, FAMILY: items are written as its rule set's release writes them.
+    const LayoutFileContext files = layoutContextOf(s, baseDir);
+    const std::string spec = getAs<std::string>(j, "layout", "scene");
+    s.layout =
+        problems ? parseLayoutSpecKeeping(spec, files, *problems) : parseLayoutSpec(spec, files);
+    if (j.contains("video_timing") && (!problems || problems->empty()))
+      applyVideoTiming(j.at("video_timing"), s.layout);
     if (j.contains("ids_file")) {
       std::filesystem::path p(getAs<std::string>(j, "ids_file", "scene"));
       if (p.is_relative() && !baseDir.empty()) p = std::filesystem::path(baseDir) / p;

@@ -75,6 +75,12 @@ Scene sceneUnderDesign(const Scene& scene, const std::string& name);
 // Throws InputError for an unknown design or plan, bad parameters or a bad layout.
 void validateScene(const Scene& scene);
 
+// How a layout spec typed or saved for this scene reads its items: pictures by the scene's image
+// grid, sound files by its design's audio rule, FAMILY: items as the processor of the scene's
+// rule set (its design's `rules` parameter, a transformers release) writes them. Paths relative
+// to `baseDir`. The scene file, the CLI and the desktop app's layout line all parse with it.
+LayoutFileContext layoutContextOf(const Scene& scene, const std::string& baseDir = {});
+
 // JSON text of the session file (format "ropescope-scene", version 1). Picture paths in the
 // layout are written relative to `baseDir` (the scene file's folder) when given.
 std::string sceneToJson(const Scene& scene, const std::string& baseDir = {});

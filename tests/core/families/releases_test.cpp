@@ -217,6 +217,28 @@ TEST(Releases, Qwen3VlVideoLayoutKeepsTheOuterMarksFrom5101) {
   EXPECT_EQ(spec("glm4v", "main"), spec("glm4v", "5.9.0"));
 }
 
+// A scene file and the desktop app's layout line read FAMILY: items by the scene's own rule set
+// (layoutContextOf), as the CLI does with --rules: the same release, the same tokens.
+TEST(Releases, SceneFilesWriteFamilyItemsAsTheirRuleSetsRelease) {
+  const auto fromFile = [](const char* rules) {
+    const std::string text =
+        std::string(R"({"format": "ropescope-scene", "version": 1, "design": "qwen3-vl", )") +
+        R"("layout": "t1,qwen3-vl:v2x1x1/ts2,t1", "design_params": {"rules": ")" + rules + R"("}})";
+    return formatLayoutSpec(sceneFromJson(text).layout);
+  };
+  EXPECT_EQ(fromFile("5.9.0"), "t1,ts2,s1,v1x1x1#0,s1,ts2,s1,v1x1x1#0,s1,t1");
+  EXPECT_EQ(fromFile("5.10.1"), "t1,s1,ts2,s1,v1x1x1#0,s1,ts2,s1,v1x1x1#0,s1,s1,t1");
+  // The context the desktop app's layout line parses with carries the scene's release.
+  Scene scene = sceneFromJson(
+      R"({"format": "ropescope-scene", "version": 1, "design": "qwen3-vl", "layout": "t3", )"
+      R"("design_params": {"rules": "5.10.1"}})");
+  EXPECT_EQ(formatLayoutSpec(parseLayoutSpec("qwen3-vl:v1x1x1", layoutContextOf(scene))),
+            "s1,ts1,s1,v1x1x1#0,s1,s1");
+  scene.designParams.set("rules", static_cast<double>(parseRuleSet("5.9.0")));
+  EXPECT_EQ(formatLayoutSpec(parseLayoutSpec("qwen3-vl:v1x1x1", layoutContextOf(scene))),
+            "ts1,s1,v1x1x1#0,s1");
+}
+
 // --- check-ids names releases -----------------------------------------------------------------
 
 TEST(Releases, CheckIdsNamesNoReleaseWithTheFirstDifference) {

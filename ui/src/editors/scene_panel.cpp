@@ -27,6 +27,7 @@
 #include "ropescope/ids_file.h"
 #include "ropescope/model_family.h"
 #include "ropescope/position_design.h"
+#include "ropescope/scene.h"
 #include "ropescope/scene_fields.h"
 
 namespace ropescope::ui {
@@ -277,7 +278,7 @@ void ScenePanel::sync(SceneChanges parts) {
     return;
   }
   const Scene& s = model_->scene();
-  segments_->setGridSettings(s.imageGrid);
+  segments_->setFileContext(layoutContextOf(s));
   const bool layoutRefused =
       model_->problem() && model_->problem()->field == QLatin1String("layout");
   segments_->showLayout(s.layout, layoutRefused ? &model_->validScene().layout : nullptr);

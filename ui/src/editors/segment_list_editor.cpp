@@ -70,7 +70,7 @@ SegmentListEditor::SegmentListEditor(QWidget* parent) : QWidget(parent) {
   column->addWidget(spec_);
   connect(spec_, &QLineEdit::returnPressed, this, [this] {
     try {
-      const Layout layout = parseLayoutSpec(spec_->text().toStdString(), {{}, grid_});
+      const Layout layout = parseLayoutSpec(spec_->text().toStdString(), files_);
       spec_->setModified(false);  // handed over: the scene's layout shows here from now on
       emit edited(layout);
     } catch (const InputError& e) {

@@ -32,8 +32,9 @@ class SegmentListEditor : public QWidget {
   // The outcome of the last picture import (bad files), kept until the next import: unlike
   // setError() it does not say the scene is invalid, only that a file was not added.
   void setFileMessage(const QString& message);
-  // How picture files typed into the spec line (img:, vid:) become grids: the scene's settings.
-  void setGridSettings(const ImageGridSettings& grid) { grid_ = grid; }
+  // How the layout line reads its items: the scene's (layoutContextOf), so a FAMILY: item is
+  // written as the scene's rule set's release writes it, as in a scene file and the CLI.
+  void setFileContext(const LayoutFileContext& files) { files_ = files; }
   QString fileMessage() const;
 
  signals:
@@ -58,7 +59,7 @@ class SegmentListEditor : public QWidget {
   // The model's layout as last shown: a row edit starts from its segment, so fields the table
   // does not show (e.g. where a grid came from) survive. Replaced on every showLayout().
   Layout shown_;
-  ImageGridSettings grid_;
+  LayoutFileContext files_;
   QTableWidget* table_ = nullptr;
   QLineEdit* spec_ = nullptr;
   Layout fileMessageLayout_;             // the layout shown when the file message was set
