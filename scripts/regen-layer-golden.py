@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/golden/data/layer_rotary_reference.json: transformers' own float32 inv_freq of each
-layer type of the shipped Gemma 3 and Gemma 4 configs, made by executing modeling_rope_utils.py
+layer type of the shipped Gemma 3, Gemma 4 and Llama 4 configs, made by executing modeling_rope_utils.py
 through the transformers oracle's hf_rope.py (not a port). Each case is the layer type's rotary
 written as transformers builds it for that layer:
 
@@ -38,6 +38,12 @@ CASES = [
      "full_attention"),
     ("gemma-4-defaults", "sliding_attention", ["v5.5.4", "main"],
      dict(PLAIN, head_dim=256, rope_theta=1e4), None),
+    # Llama 4 Scout's RoPE layers: its llama3 block over head 128 (the NoPE layers have none).
+    ("llama-4-scout-17b-16e", "chunked_attention", ["v4.57.1", "v5.5.4", "main"],
+     dict(PLAIN, head_dim=128, rope_theta=5e5,
+          rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}),
+     None),
 ]
 
 

@@ -1,5 +1,5 @@
-// Each layer type's rotary of the shipped Gemma 3 and Gemma 4 configs, as the layer stack reads
-// it (layer_stack.h), against transformers' own float32 inv_freq for that layer type, bit for
+// Each layer type's rotary of the shipped Gemma 3, Gemma 4 and Llama 4 configs, as the layer stack
+// reads it (layer_stack.h), against transformers' own float32 inv_freq for that layer type, bit for
 // bit: data/layer_rotary_reference.json, made by executing modeling_rope_utils.py at each
 // version (scripts/regen-layer-golden.py; provenance in docs/reference-data.md).
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ const json& layerReference() {
 
 TEST(LayerRotaryGolden, EveryLayerTypeMatchesTransformersBitForBit) {
   const json& cases = layerReference().at("cases");
-  ASSERT_EQ(cases.size(), 4u);
+  ASSERT_EQ(cases.size(), 5u);
   for (const json& c : cases) {
     const std::string model = c.at("model"), type = c.at("layer_type");
     SCOPED_TRACE(model + " " + type);
