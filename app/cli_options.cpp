@@ -9,6 +9,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "cli_parser.h"
@@ -257,6 +258,27 @@ ModelConfig pickModelLayer(const std::string& model, const std::string& layerTyp
       notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
                        std::to_string(layer) + "'s (" + m.layerType + ")");
     return m;
+  }
+  if (!layerType.empty()) {
+    // Layer types that are not rope blocks (Llama 4's chunked_attention / full_attention): the
+    // first layer of that type, through the stack. A model without such a stack keeps
+    // readModelConfig's refusal below.
+    const ModelConfig plain = readModelConfig(model);
+    std::optional<LayerStack> stack;
+    if (plain.family.empty() && plain.layerTypes.empty()) {
+      try {
+        stack = readLayerStack(model);
+      } catch (const InputError&) {
+      }
+    }
+    if (stack && !stack->uniform()) {
+      const int layer = firstLayerOfType(*stack, layerType);
+      m = modelConfigOfLayer(plain, *stack, layer);
+      if (notes)
+        notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
+                         std::to_string(layer) + "'s, the first " + layerType);
+      return m;
+    }
   }
   m = readModelConfig(model, layerType);
   if (!notes) return m;

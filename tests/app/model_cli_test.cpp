@@ -468,6 +468,20 @@ TEST_F(ModelCli, LayersAndTheLayerOption) {
   }
   r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer", "48"});
   EXPECT_EQ(r.err, "ropescope: --layer expects a whole number in 0..47 (got \"48\")\n");
+  // Llama 4's layer types are not rope blocks: --layer-type picks the first layer of the type.
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer-type", "chunked_attention"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("these numbers are layer 0's, the first chunked_attention"),
+            std::string::npos)
+      << r.err;
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer-type", "full_attention"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("layer 3 of llama-4-scout-17b-16e has no rotary"), std::string::npos)
+      << r.err;
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer-type", "sliding_attention"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(accepted: chunked_attention, full_attention)"), std::string::npos)
+      << r.err;
   r = run({"freqs", "--model", "gemma-3-4b-it", "--layer", "1", "--layer-type", "full_attention"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("give either --layer or --layer-type"), std::string::npos) << r.err;
