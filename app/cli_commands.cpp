@@ -130,6 +130,7 @@ ReportText commandReport(const Request& r) {
     case kPrinciples:
     case kPixels:
     case kQkUsage:
+    case kLayers:
       break;  // these parse and run in their own files (subcommands.h)
   }
   return {};

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "cli_parser.h"
@@ -19,6 +20,7 @@
 #include "ropescope/frequency_plan.h"
 #include "ropescope/ids_file.h"
 #include "ropescope/image_grid.h"
+#include "ropescope/layer_stack.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
@@ -44,7 +46,7 @@ constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | 
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
 constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds |
-                          kRotary | kBudget | kPrinciples | kPixels | kQkUsage;
+                          kRotary | kBudget | kPrinciples | kPixels | kQkUsage | kLayers;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile =
     kTables | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels | kQkUsage;
@@ -242,6 +244,67 @@ Option planOption(const char* key, const char* arg) {
   return o;
 }
 
+}  // namespace
+
+ModelConfig pickModelLayer(const std::string& model, const std::string& layerType, bool layerGiven,
+                           const std::string& layerText, std::vector<std::string>* notes) {
+  ModelConfig m;
+  if (layerGiven) {
+    const LayerStack stack = readLayerStack(model);
+    const int layer =
+        parseWholeOption<int>("layer", layerText, 0, static_cast<int>(stack.layers.size()) - 1);
+    m = modelConfigOfLayer(readModelConfig(model), stack, layer);
+    if (notes)
+      notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
+                       std::to_string(layer) + "'s (" + m.layerType + ")");
+    return m;
+  }
+  if (!layerType.empty()) {
+    // Layer types that are not rope blocks (Llama 4's chunked_attention / full_attention): the
+    // first layer of that type, through the stack. A model without such a stack keeps
+    // readModelConfig's refusal below.
+    const ModelConfig plain = readModelConfig(model);
+    std::optional<LayerStack> stack;
+    if (plain.family.empty() && plain.layerTypes.empty()) {
+      try {
+        stack = readLayerStack(model);
+      } catch (const InputError&) {
+      }
+    }
+    if (stack && !stack->uniform()) {
+      const int layer = firstLayerOfType(*stack, layerType);
+      m = modelConfigOfLayer(plain, *stack, layer);
+      if (notes)
+        notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
+                         std::to_string(layer) + "'s, the first " + layerType);
+      return m;
+    }
+  }
+  m = readModelConfig(model, layerType);
+  if (!notes) return m;
+  if (!m.layerTypes.empty()) {
+    notes->push_back("model " + m.name + " has a rotary per layer type (" +
+                     joinNames(m.layerTypes) + "); these numbers are " + m.layerType +
+                     "'s (--layer N or --layer-type picks)");
+  } else if (m.family.empty()) {
+    // A text model with layers that have no rotary at all (Llama 4's NoPE layers): say whose
+    // numbers these are. A stack that cannot be read leaves the command as it was.
+    try {
+      const LayerStack stack = readLayerStack(model);
+      std::string nope;
+      for (const StackLayer& l : stack.layers)
+        if (!l.rotary) nope += (nope.empty() ? "" : ", ") + std::to_string(l.index);
+      if (!nope.empty())
+        notes->push_back("model " + m.name + " has layers without rotary (NoPE: " + nope +
+                         "); these numbers are the other layers' (--layer N picks one)");
+    } catch (const InputError&) {
+    }
+  }
+  return m;
+}
+
+namespace {
+
 const std::vector<Option>& options() {
   static const std::vector<Option> table = {
       {"layout", "SPEC", kScene,
@@ -250,7 +313,7 @@ const std::vector<Option>& options() {
          s.layoutSpec = v;  // parsed after the options: the image-grid ones decide its pictures
          s.haveLayout = true;
        }},
-      {"model", "DIR|NAME", kModel,
+      {"model", "DIR|NAME", kModel | kLayers,
        "a checkpoint folder (config.json, preprocessor_config.json) or a shipped config, e.g. "
        "qwen2.5-vl-7b: the family's design, rotary, token ids and image grid (plan options "
        "override)",
@@ -265,6 +328,14 @@ const std::vector<Option>& options() {
                "--layer-type needs --model DIR|NAME (a config with a rope block "
                "per layer type)",
                "layer-type");
+       }},
+      {"layer", "N", kModel,
+       "a --model whose rotary changes by layer (Gemma 3, Gemma 4, Llama 4; `ropescope layers` "
+       "lists them): the layer whose rotary to use, 0..layers-1 (a NoPE layer has none)",
+       [](State& s, const std::string&) {  // read with --model (parseArguments)
+         if (!s.haveModel)
+           throw InputError("--layer needs --model DIR|NAME (a config whose layers it numbers)",
+                            "layer");
        }},
       {"tokens", "FILE.json", kTokens,
        "a processor output saved as json.dump({k: v.tolist() for k, v in inputs.items()}) "
@@ -442,7 +513,7 @@ const std::vector<Option>& options() {
        "--out FILE.npy) (default json)",
        [](State& s, const std::string& v) { s.req.format = parseTableFormat(v); }},
       // attention lists --format among its own options (own_options.cpp): --readouts takes more.
-      {"out", "FILE", kTables | kGrid | kBudget | kPrinciples | kPixels | kQkUsage,
+      {"out", "FILE", kTables | kGrid | kBudget | kPrinciples | kPixels | kQkUsage | kLayers,
        "write the output to FILE (atomically) instead of standard output",
        [](State& s, const std::string& v) { setOut(s, v); }},
       {"out", "FILE.npy", kAttention,
@@ -716,6 +787,8 @@ const char* commandName(Command c) {
       return "pixels";
     case kQkUsage:
       return "qk-usage";
+    case kLayers:
+      return "layers";
   }
   return "?";
 }
@@ -750,6 +823,8 @@ const char* commandSummary(Command c) {
       return "token -> pixel map: the picture rectangle and frames of every visual token";
     case kQkUsage:
       return "real q/k: which rotary pairs carry norm, and the attention sinks per head";
+    case kLayers:
+      return "every decoder layer of a --model: attention kind, window and rotary (or NoPE)";
   }
   return "";
 }
@@ -778,21 +853,25 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   s.req.scene = base ? *base : defaultScene();
   s.haveScene = base != nullptr;
   // --model first, wherever it stands: the plan and design options override what it sets.
-  std::string layerType;
-  for (const GivenOption& g : line.options)
+  std::string layerType, layerText;
+  bool layerGiven = false;
+  for (const GivenOption& g : line.options) {
     if (g.name == "layer-type") layerType = g.value;
+    if (g.name == "layer" && (command & kModel)) {
+      layerText = g.value;
+      layerGiven = true;
+    }
+  }
   for (const GivenOption& g : line.options) {
     if (g.name != "model") continue;
     if (s.haveModel) throw InputError("--model given twice", "model");
-    s.model = readModelConfig(g.value, layerType);
+    if (layerGiven && !layerType.empty())
+      throw InputError("give either --layer or --layer-type, not both", "layer");
+    s.model = pickModelLayer(g.value, layerType, layerGiven, layerText, &s.req.inputNotes);
     s.req.scene = applyModel(s.req.scene, s.model);
     s.req.model = g.value;
     s.req.modelMaxPositions = s.model.maxPositionEmbeddings;
     s.haveModel = true;
-    if (!s.model.layerTypes.empty())
-      s.req.inputNotes.push_back("model " + s.model.name + " has a rotary per layer type (" +
-                                 joinNames(s.model.layerTypes) + "); these numbers are " +
-                                 s.model.layerType + "'s (--layer-type picks)");
   }
   std::vector<std::string> given;  // options seen so far: each may be given once
   for (const GivenOption& g : line.options) {

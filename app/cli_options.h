@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ropescope/decay.h"
+#include "ropescope/model_config.h"
 #include "ropescope/position_ids.h"
 #include "ropescope/report.h"
 #include "ropescope/scene.h"
@@ -30,13 +31,14 @@ enum Command : unsigned {
   kBudget = 1024,
   kPrinciples = 2048,
   kPixels = 4096,
-  kQkUsage = 8192
+  kQkUsage = 8192,
+  kLayers = 16384
 };
 
 // Every command, in help order.
 inline constexpr Command kAllCommands[] = {kIds,       kPtd,        kBias,   kDecay,    kFreqs,
                                            kAttention, kGrid,       kRender, kCheckIds, kRotary,
-                                           kBudget,    kPrinciples, kPixels, kQkUsage};
+                                           kBudget,    kPrinciples, kPixels, kQkUsage,  kLayers};
 
 struct Request {
   Command command = kIds;
@@ -119,6 +121,12 @@ Request parseArguments(Command command, const std::vector<std::string>& args,
 // The same over a command line already split (render picks its preset out of it first).
 Request parseArguments(Command command, const CommandLine& line, const ExtraOptions& extra,
                        const Scene* base);
+
+// --model with --layer-type or --layer (layer_stack.h): the model config whose frequency is
+// that layer type's or layer's rotary. `notes` (may be null) receives what the numbers are of
+// where the model's rotary changes by layer. Throws InputError naming the accepted layers.
+ModelConfig pickModelLayer(const std::string& model, const std::string& layerType, bool layerGiven,
+                           const std::string& layerText, std::vector<std::string>* notes);
 
 // The list of designs and their parameters that the scene commands' --help ends with.
 std::string designsHelp(Command command);

@@ -51,6 +51,7 @@ static int run(int argc, char** argv) {
       if (command == cli::kPrinciples) return cli::runPrinciplesCommand(rest);
       if (command == cli::kPixels) return cli::runPixelsCommand(rest);
       if (command == cli::kQkUsage) return cli::runQkUsageCommand(rest);
+      if (command == cli::kLayers) return cli::runLayersCommand(rest);
       const cli::Request request = cli::parseArguments(command, rest);
       if (request.help) {
         std::cout << cli::commandHelp(command);

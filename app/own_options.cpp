@@ -97,6 +97,10 @@ const std::vector<OwnOption>& ownOptions() {
       {kPrinciples, "designs", "scene|all|revisiting",
        "which rows: the scene's design (default), every design as picking it does, or the "
        "Revisiting paper's (arXiv 2510.23095) designs with their plans"},
+      // layers (cmd_layers.cpp)
+      {kLayers, "format", "text|json|csv",
+       "output format: text for a person (default; runs of identical layers on one line), json "
+       "(every layer, every field) or csv (one row per layer)"},
       // pixels (cmd_pixels.cpp)
       {kPixels, "format", "csv|json", "output format: csv (default), or json"},
       ranged(kPixels, "temporal-patch-size", "N", Value::Whole, 1, double(kMaxTemporalPatch),

@@ -16,5 +16,6 @@ int runBudgetCommand(const std::vector<std::string>& args);      // cmd_budget.c
 int runPrinciplesCommand(const std::vector<std::string>& args);  // cmd_principles.cpp
 int runPixelsCommand(const std::vector<std::string>& args);      // cmd_pixels.cpp
 int runQkUsageCommand(const std::vector<std::string>& args);     // cmd_qk_usage.cpp
+int runLayersCommand(const std::vector<std::string>& args);      // cmd_layers.cpp
 
 }  // namespace ropescope::cli

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "layer_families.h"
 #include "ropescope/errors.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/model_family.h"
@@ -42,6 +43,8 @@ std::string supportedFamilies() {
   }
   std::string text;
   for (const TextModelType& t : textModelTypes()) text += (text.empty() ? "" : "/") + t.modelType;
+  for (const LayerFamily& f : layerFamilies())
+    for (const std::string& t : f.modelTypes) text += "/" + t;
   return out + "; text-only: " + text;
 }
 
@@ -253,21 +256,29 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
                                 const std::string& video, const std::string& name,
                                 const std::string& layerType) {
   const std::string where = "model config \"" + name + "\"";
-  const ConfigJson cfg = parseJson(configText, where);
+  ConfigJson cfg = parseJson(configText, where);
   const auto mt = cfg.find("model_type");
   if (mt == cfg.end()) fail(where, "no model_type (supported: " + supportedFamilies() + ")");
   if (!mt->is_string()) fail(where, "model_type must be a string (got " + typeName(*mt) + ")");
   const std::string modelType = mt->get<std::string>();
   const ModelFamily* family = familyForModelType(modelType);
-  const TextModelType* textModel = family ? nullptr : findTextModelType(modelType);
-  if (!family && !textModel)
+  // A text model whose rotary changes by layer (Gemma 3, Gemma 4, Llama 4: layer_families.h).
+  const LayerFamily* layered = family ? nullptr : layerFamilyForModelType(modelType);
+  const TextModelType* textModel = family || layered ? nullptr : findTextModelType(modelType);
+  if (!family && !textModel && !layered)
     fail(where,
          "unknown model_type \"" + modelType + "\" (supported: " + supportedFamilies() + ")");
+  if (layered) {
+    // transformers' class defaults for what the published config leaves out (Gemma 3's 4B
+    // config names neither rope_theta nor rope_local_base_freq), in the text config.
+    putClassDefaults(*layered, cfg);
+  }
 
   ModelConfig m;
   m.name = name;
   m.family = family ? family->name() : "";
-  m.title = family ? family->title() : textModel->title + " (text only)";
+  m.title =
+      family ? family->title() : (layered ? layered->title : textModel->title) + " (text only)";
   m.modelType = modelType;
   if (family) {
     m.frequency = family->defaultFrequency();
@@ -321,6 +332,20 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     ropeObjs = {{&obj->at(pick), path + pick + "."}};
     break;
   }
+  // Gemma 3's 4.x form: one rope block for the full_attention layers; the sliding ones take
+  // rope_theta from rope_local_base_freq and no scaling, as Gemma3TextModel's rotary_emb_local.
+  bool localTheta = false;
+  if (m.layerType.empty() && layered && !layered->localThetaKey.empty()) {
+    m.layerTypes = {"full_attention", "sliding_attention"};
+    m.layerType = layerType.empty() ? "full_attention" : layerType;
+    if (std::find(m.layerTypes.begin(), m.layerTypes.end(), m.layerType) == m.layerTypes.end())
+      fail(where, "layer type \"" + m.layerType + "\" is not one of " + m.title +
+                      "'s (accepted: " + joinNames(m.layerTypes) + ")");
+    if (m.layerType == "sliding_attention") {
+      localTheta = true;
+      ropeObjs.clear();
+    }
+  }
   if (!layerType.empty() && m.layerType.empty())
     fail(where, "layer type \"" + layerType +
                     "\" asked for, but the config has one rope block for every layer (no "
@@ -328,7 +353,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   std::vector<std::pair<const ConfigJson*, std::string>> ropeOrText = ropeObjs;
   ropeOrText.insert(ropeOrText.end(), textObjs.begin(), textObjs.end());
 
-  const Found theta = find(ropeOrText, "rope_theta");
+  const Found theta =
+      localTheta ? find(textObjs, layered->localThetaKey) : find(ropeOrText, "rope_theta");
   if (!theta.value)
     fail(where, "missing field rope_theta (in text_config, rope_parameters or the top level)");
   m.frequency.rotary.base = realNumber(theta, where, 1.0, 1e12, true);
@@ -352,9 +378,14 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
                       " is not a whole head size in 2..1024");
     headDim = static_cast<int>(h / n);
   }
+  // Gemma 4: the full_attention layers have a head size of their own (global_head_dim).
+  if (layered && !layered->fullHeadDimKey.empty() && m.layerType == "full_attention")
+    if (Found g = find(textObjs, layered->fullHeadDimKey); g.value)
+      headDim = static_cast<int>(wholeNumber(g, where, 2, 1024));
   if (headDim % 2 != 0)
     fail(where, "head size " + std::to_string(headDim) + " is odd (rotary needs pairs)");
   m.frequency.rotary.headDim = headDim;
+  if (layered) m.frequency.rotary.pairs = layered->pairs;
 
   // partial_rotary_factor: absent means the family's released ratio (GLM 0.5, Qwen3.5 0.25).
   const RotaryConfig fr = family ? family->defaultFrequency().rotary : RotaryConfig{};
@@ -588,7 +619,8 @@ std::vector<std::string> shippedModelNames() {
   return l.names ? l.names() : std::vector<std::string>{};
 }
 
-ModelConfig readModelConfig(const std::string& dirOrName, const std::string& layerType) {
+ModelFiles readModelFiles(const std::string& dirOrName, std::string* nameOut,
+                          std::string* sourceOut) {
   std::error_code ec;
   fs::path dir;
   fs::path configFile;
@@ -605,10 +637,9 @@ ModelConfig readModelConfig(const std::string& dirOrName, const std::string& lay
     const ModelLocator l = currentLocator();
     ModelFiles files;
     if (isPlainName(dirOrName) && l.filesOf && l.filesOf(dirOrName, &files)) {
-      ModelConfig m =
-          modelConfigFromJson(files.config, files.preprocessor, files.video, dirOrName, layerType);
-      m.source = "shipped: " + dirOrName;
-      return m;
+      if (nameOut) *nameOut = dirOrName;
+      if (sourceOut) *sourceOut = "shipped: " + dirOrName;
+      return files;
     }
     const std::string found = isPlainName(dirOrName) && l.folderOf ? l.folderOf(dirOrName) : "";
     if (found.empty()) {
@@ -629,11 +660,20 @@ ModelConfig readModelConfig(const std::string& dirOrName, const std::string& lay
     if (name.empty()) name = dir.string();
     source = configFile.string();
   }
-  ModelConfig m = modelConfigFromJson(
-      readSmallFile(configFile, "model config"),
-      optionalFile(dir / "preprocessor_config.json", "preprocessor config"),
-      optionalFile(dir / "video_preprocessor_config.json", "video preprocessor config"), name,
-      layerType);
+  ModelFiles files;
+  files.config = readSmallFile(configFile, "model config");
+  files.preprocessor = optionalFile(dir / "preprocessor_config.json", "preprocessor config");
+  files.video = optionalFile(dir / "video_preprocessor_config.json", "video preprocessor config");
+  if (nameOut) *nameOut = name;
+  if (sourceOut) *sourceOut = source;
+  return files;
+}
+
+ModelConfig readModelConfig(const std::string& dirOrName, const std::string& layerType) {
+  std::string name, source;
+  const ModelFiles files = readModelFiles(dirOrName, &name, &source);
+  ModelConfig m =
+      modelConfigFromJson(files.config, files.preprocessor, files.video, name, layerType);
   m.source = source;
   return m;
 }

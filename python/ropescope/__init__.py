@@ -37,7 +37,7 @@ __all__ = [
     "load_scene", "save_scene", "check_ids", "designs", "models", "IdsCheck", "decay_axes",
     "compare", "profile", "DecayCurve", "DecayAxes", "Wavelengths", "DesignComparison",
     "BiasProfile", "Scene", "AttentionValues", "rotary", "budget", "IdBudget", "principles", "Principles",
-    "pixel_map", "qk_usage", "QkUsage", "attention_readouts", "AttentionReadouts",
+    "pixel_map", "qk_usage", "QkUsage", "attention_readouts", "AttentionReadouts", "layers",
 ]
 
 IdsCheck = _core.IdsCheck
@@ -577,6 +577,15 @@ def _plain_array(value):
 def designs():
     """Every position design: name, title, summary and parameters (key, range, default)."""
     return _core.designs()
+
+
+def layers(model):
+    """Every decoder layer of a model, as `ropescope layers --model NAME --format json`: per
+    layer its index, type, attention kind and window, its rotary (rope type, theta, factor, head
+    size, rotated dims, pair layout) or None for a NoPE layer, and Llama 4's temperature
+    (floor_scale, attn_scale) or None. layer=N on the other functions picks one layer's rotary
+    (docs/long-context.md#a-rotary-per-layer)."""
+    return _json.loads(_core.layers(_model_argument(model)))
 
 
 def models():

@@ -27,6 +27,8 @@
 #include "ropescope/id_budget_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
+#include "ropescope/layer_stack.h"
+#include "ropescope/layer_stack_report.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/metrics.h"
 #include "ropescope/model_config.h"
@@ -764,6 +766,10 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("check_ids", &checkIds);
   m.def("designs", &designs);
   m.def("models", &shippedModelNames);
+  m.def("layers", [](const std::string& model) {
+    py::gil_scoped_release free;
+    return layerStackReport(readLayerStack(model), LayerStackFormat::Json);
+  });
   m.def("option_names", &optionNames);
   m.def("option_help", &optionHelp);
   m.def("token_info", &tokenInfo);

@@ -20,21 +20,29 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
           "config)",
           "tokens");
     if (in.sceneJson) throw InputError("give either tokens= or scene=, not both", "tokens");
-    // layer_type= picks the model's rope block here; the options below must not see it again.
-    std::string layerType;
-    for (std::size_t i = 0; i + 1 < args.size(); ++i)
-      if (args[i] == "--layer-type") {
-        layerType = args[i + 1];
+    // layer_type= and layer= pick the model's rotary here; the options below must not see them
+    // again.
+    std::string layerType, layerText;
+    bool layerGiven = false;
+    for (std::size_t i = 0; i + 1 < args.size();) {
+      if (args[i] == "--layer-type" || args[i] == "--layer") {
+        (args[i] == "--layer" ? layerText : layerType) = args[i + 1];
+        layerGiven = layerGiven || args[i] == "--layer";
         args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
                    args.begin() + static_cast<std::ptrdiff_t>(i + 2));
-        break;
+      } else {
+        ++i;
       }
+    }
+    if (layerGiven && !layerType.empty())
+      throw InputError("give either layer= or layer_type=, not both", "layer");
     // rules= decides how runs that disagree with their grids are read (tokens_file.h); the
     // options below check the name again.
     std::optional<std::size_t> rules;
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
       if (args[i] == "--rules") rules = static_cast<std::size_t>(parseRuleSet(args[i + 1]));
-    const ModelConfig model = readModelConfig(in.model, layerType);
+    const ModelConfig model =
+        cli::pickModelLayer(in.model, layerType, layerGiven, layerText, nullptr);
     Scene base = applyModel(defaultScene(), model);
     const TokenInput tokens = in.tokensPath.empty() ? tokensFromJson(*in.tokensJson, "tokens")
                                                     : readTokensFile(in.tokensPath);

@@ -142,6 +142,26 @@ def test_a_scene_carries_the_scaling_and_round_trips(tmp_path):
                                                         rope=dict(rope, ramp=2))))
 
 
+def test_layers_and_layer():
+    """ropescope.layers() lists every layer as `ropescope layers --format json`; layer= picks one
+    layer's rotary (Gemma 3: global layers θ 1e6 divided by 8, sliding ones θ 1e4 unscaled); a
+    NoPE layer of Llama 4 is refused in one line, and so is a layer out of range."""
+    stack = ropescope.layers("gemma-3-4b-it")
+    assert len(stack["layers"]) == 34
+    assert [l["index"] for l in stack["layers"] if l["type"] == "full_attention"] == [5, 11, 17, 23, 29]
+    full = ropescope.freqs(model="gemma-3-4b-it", layer=5)
+    np.testing.assert_allclose(full["theta"], 1e6 ** (-np.arange(128) / 128.0) / 8, rtol=1e-13)
+    sliding = ropescope.freqs(model="gemma-3-4b-it", layer=4)
+    np.testing.assert_allclose(sliding["theta"], 1e4 ** (-np.arange(128) / 128.0), rtol=1e-13)
+    llama = ropescope.layers("llama-4-scout-17b-16e")
+    assert llama["layers"][3]["rotary"] is None
+    assert llama["layers"][3]["temperature"] == {"floor_scale": 8192.0, "attn_scale": 0.1}
+    with pytest.raises(ValueError, match="layer 3 of llama-4-scout-17b-16e has no rotary"):
+        ropescope.decay(model="llama-4-scout-17b-16e", layer=3)
+    with pytest.raises(ValueError, match=r"--layer expects a whole number in 0\.\.47"):
+        ropescope.freqs(model="llama-4-scout-17b-16e", layer=48)
+
+
 def test_text_only_models_and_layer_type():
     """llama-3.1-8b's llama3 block: pairs whose wavelength is below 8192 / 4 kept, above
     8192 / 1 divided by 8 (the llama3 rule written out here); a rope block per layer type picks

@@ -54,7 +54,7 @@ TEST(CliDocs, ManPageAndCompletionListEveryOptionOfEveryHelp) {
   ASSERT_EQ(comp.status, 0) << comp.err;
   std::vector<std::string> commands = {"ids",        "ptd",       "bias",      "decay",  "freqs",
                                        "grid",       "attention", "check-ids", "rotary", "budget",
-                                       "principles", "pixels",    "qk-usage"};
+                                       "principles", "pixels",    "qk-usage",  "layers"};
   if (ROPESCOPE_HAS_GUI) commands.push_back("render");  // its help is ropescope-gui's
   for (const std::string& c : commands) {
     SCOPED_TRACE(c);
@@ -129,7 +129,7 @@ TEST(CliDocs, UsageLinesAndSynopsisShowTheSameForms) {
 TEST(CliDocs, AnOptionOfSeveralCommandsIsDescribedOnce) {
   std::vector<std::string> commands = {"ids",        "ptd",       "bias",      "decay",  "freqs",
                                        "grid",       "attention", "check-ids", "rotary", "budget",
-                                       "principles", "pixels",    "qk-usage"};
+                                       "principles", "pixels",    "qk-usage",  "layers"};
   if (ROPESCOPE_HAS_GUI) commands.push_back("render");
   std::map<std::string, std::map<std::string, std::string>> lines;  // option -> command -> line
   const std::regex line(R"((^|\n)  (--[a-z0-9-]+)[^\n]*)");

@@ -2,6 +2,7 @@
 // on a hand-made Qwen2.5-VL processor output and position_ids dumps written here byte by byte.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -468,7 +469,7 @@ TEST_F(ModelCli, TextOnlyModelsAndLayerTypes) {
   EXPECT_EQ(r.err,
             "ropescope: warning: model gemma-4-style-proportional has a rotary per layer type "
             "(full_attention, sliding_attention); these numbers are full_attention's "
-            "(--layer-type picks)\n");
+            "(--layer N or --layer-type picks)\n");
   EXPECT_NE(r.out.find("\n64,t,0,"), std::string::npos) << r.out.substr(0, 400);  // not rotated
   r = run({"freqs", "--layer-type", "sliding_attention", "--model", "gemma-4-style-proportional",
            "--format", "csv"});
@@ -483,6 +484,79 @@ TEST_F(ModelCli, TextOnlyModelsAndLayerTypes) {
   r = run({"freqs", "--layer-type", "full_attention"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--layer-type needs --model"), std::string::npos) << r.err;
+}
+
+// A model whose rotary changes by layer: `layers` lists every layer, --layer N picks one's
+// rotary for the other commands, a NoPE layer has none (never a decay of 0), and a layer out of
+// range is refused in one line naming the range.
+TEST_F(ModelCli, LayersAndTheLayerOption) {
+  ProcessResult r = run({"layers", "--model", "gemma-3-4b-it"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("0–4     sliding (window 1024)  θ 1e4 default, head 256\n"),
+            std::string::npos)
+      << r.out;
+  r = run({"layers", "--model", "llama-4-scout-17b-16e", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json stack = json::parse(r.out);
+  ASSERT_EQ(stack["layers"].size(), 48u);
+  EXPECT_TRUE(stack["layers"][47]["rotary"].is_null());
+  EXPECT_EQ(stack["layers"][46]["rotary"]["rope_type"], "llama3");
+
+  // Layer 5 of Gemma 3 is a global layer: θ 1e6 divided by 8; layer 4 a sliding one, θ 1e4.
+  r = run({"freqs", "--model", "gemma-3-4b-it", "--layer", "5"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "ropescope: warning: model gemma-3-4b-it has a rotary per layer; these numbers are "
+            "layer 5's (full_attention)\n");
+  json f = json::parse(r.out);
+  EXPECT_EQ(f["rope"]["type"], "linear");
+  EXPECT_DOUBLE_EQ(f["pairs"][0]["theta"].get<double>(), 0.125);
+  r = run({"freqs", "--model", "gemma-3-4b-it", "--layer", "4"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  f = json::parse(r.out);
+  EXPECT_DOUBLE_EQ(f["pairs"][1]["theta"].get<double>(), std::pow(1e4, -2.0 / 256));
+
+  r = run({"decay", "--model", "llama-4-scout-17b-16e", "--layer", "3"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "ropescope: --layer 3: layer 3 of llama-4-scout-17b-16e has no rotary (a NoPE "
+            "layer: no position encoding); `ropescope layers --model llama-4-scout-17b-16e` "
+            "lists which layers have one\n");
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("has layers without rotary (NoPE: 3, 7, 11,"), std::string::npos) << r.err;
+
+  for (const char* bad : {"48", "-1", "x"}) {
+    r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer", bad});
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer", "48"});
+  EXPECT_EQ(r.err, "ropescope: --layer expects a whole number in 0..47 (got \"48\")\n");
+  // Llama 4's layer types are not rope blocks: --layer-type picks the first layer of the type.
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer-type", "chunked_attention"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("these numbers are layer 0's, the first chunked_attention"),
+            std::string::npos)
+      << r.err;
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer-type", "full_attention"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("layer 3 of llama-4-scout-17b-16e has no rotary"), std::string::npos)
+      << r.err;
+  r = run({"freqs", "--model", "llama-4-scout-17b-16e", "--layer-type", "sliding_attention"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(accepted: chunked_attention, full_attention)"), std::string::npos)
+      << r.err;
+  r = run({"freqs", "--model", "gemma-3-4b-it", "--layer", "1", "--layer-type", "full_attention"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("give either --layer or --layer-type"), std::string::npos) << r.err;
+  r = run({"freqs", "--layer", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--layer needs --model"), std::string::npos) << r.err;
+  r = run({"layers"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("layers needs --model"), std::string::npos) << r.err;
 }
 
 // dynamic / longrope with a sequence: the frequencies of the sequence's own largest id (over

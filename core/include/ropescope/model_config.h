@@ -37,8 +37,13 @@ struct ModelConfig {
   // A config whose rope_parameters are keyed by layer type (5.x, Gemma's full_attention /
   // sliding_attention): those layer types, and the one whose block `frequency` holds. Empty
   // when one rope block serves every layer.
+  // Gemma 3's 4.x form (one rope block, rope_local_base_freq for the sliding layers) lists its
+  // two types here too.
   std::vector<std::string> layerTypes;
   std::string layerType;
+  // The layer whose rotary `frequency` is (layer_stack.h modelConfigOfLayer); -1 when picked
+  // by layer type or when every layer has the same rotary.
+  int layer = -1;
   // text_config.max_position_embeddings (or the top level's): the context the checkpoint was
   // built for; 0 when the config does not say. The id budget's trained length when the rope
   // block names no original length (id_budget.h trainedLengthOf).
@@ -84,6 +89,10 @@ struct ModelLocator {
   std::function<bool(const std::string& name, ModelFiles* files)> filesOf;
 };
 void setModelLocator(ModelLocator locator);  // process-wide; an empty one removes it
+// The files of a checkpoint folder, a config.json or a shipped model, found as readModelConfig
+// finds them; `name` and `source` receive ModelConfig's name and source. InputError as there.
+ModelFiles readModelFiles(const std::string& dirOrName, std::string* name = nullptr,
+                          std::string* source = nullptr);
 // A locator over a folder holding one sub-folder per model (resources/models, or its copy).
 ModelLocator modelFolderLocator(const std::string& root);
 // The shipped model names ("qwen2.5-vl-7b", ...); empty without a locator.

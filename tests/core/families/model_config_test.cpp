@@ -228,9 +228,11 @@ const char* kNestedQwen25 = R"({
 
 }  // namespace
 
-// The shipped text-only configs (resources/models/README.md), tested in TextOnlyModels below.
+// The shipped text-only configs (resources/models/README.md), tested in TextOnlyModels below
+// and, those whose rotary changes by layer, in layer_stack_test.cpp.
 const std::vector<std::string> kTextOnly = {"gemma-4-style-proportional", "llama-3.1-8b",
-                                            "phi-3-style-longrope"};
+                                            "phi-3-style-longrope",       "gemma-3-4b-it",
+                                            "gemma-4-defaults",           "llama-4-scout-17b-16e"};
 
 TEST(ModelConfig, EveryShippedConfigReadsToItsPublishedValues) {
   ASSERT_EQ(shippedModelNames().size(), expected().size() + kTextOnly.size());
@@ -632,8 +634,8 @@ TEST(ModelConfig, TextOnlyAndPerLayerMistakesAreNamed) {
             "model config \"m\": rope_scaling.mrope_section is M-RoPE's; Qwen2 (text only) gives "
             "every pair the one text axis (a text-only model_type)");
   EXPECT_NE(errorOf([&] {
-              modelConfigFromJson(R"({"model_type": "gemma3_text"})", {}, {}, "m");
-            }).find("text-only: llama/mistral/qwen2/qwen3/phi3/gpt_oss"),
+              modelConfigFromJson(R"({"model_type": "deepseek_v3"})", {}, {}, "m");
+            }).find("text-only: llama/mistral/qwen2/qwen3/phi3/gpt_oss/gemma3/gemma3_text/"),
             std::string::npos);
   // A text-only model takes a processor output of text alone.
   TokenInput in;

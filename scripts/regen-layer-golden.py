@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Writes tests/golden/data/layer_rotary_reference.json: transformers' own float32 inv_freq of each
+layer type of the shipped Gemma 3, Gemma 4 and Llama 4 configs, made by executing modeling_rope_utils.py
+through the transformers oracle's hf_rope.py (not a port). Each case is the layer type's rotary
+written as transformers builds it for that layer:
+
+* Gemma 3 (4.x config form): the full_attention layers' rotary is the config's (θ 1e6, linear
+  factor 8, head 256); the sliding ones' is Gemma3TextModel's rotary_emb_local, a copy of the
+  config with rope_theta = rope_local_base_freq (1e4) and no scaling.
+* Gemma 4 (rope_parameters per layer type): full_attention proportional 0.25 θ 1e6 over its own
+  head size global_head_dim 512, run through the per-layer path; sliding_attention default θ 1e4
+  over head_dim 256 (the oracle reports per-layer default types as unavailable, so it runs as
+  the equivalent plain config).
+
+Usage: scripts/regen-layer-golden.py --oracle /work/shared/oracles/transformers
+(needs an interpreter with torch: Debian's /usr/bin/python3 there)."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+PLAIN = {"model_type": "llama", "hidden_size": 2560, "num_attention_heads": 8,
+         "max_position_embeddings": 131072}
+CASES = [
+    ("gemma-3-4b-it", "full_attention", ["v4.57.1", "v5.5.4", "main"],
+     dict(PLAIN, head_dim=256, rope_theta=1e6, rope_scaling={"rope_type": "linear", "factor": 8.0}),
+     None),
+    ("gemma-3-4b-it", "sliding_attention", ["v4.57.1", "v5.5.4", "main"],
+     dict(PLAIN, head_dim=256, rope_theta=1e4), None),
+    ("gemma-4-defaults", "full_attention", ["v5.5.4", "main"],
+     {"hidden_size": 2560, "num_attention_heads": 8, "head_dim": 512,
+      "max_position_embeddings": 131072, "layer_types": ["sliding_attention", "full_attention"],
+      "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                          "full_attention": {"rope_type": "proportional",
+                                             "partial_rotary_factor": 0.25,
+                                             "rope_theta": 1000000.0}}},
+     "full_attention"),
+    ("gemma-4-defaults", "sliding_attention", ["v5.5.4", "main"],
+     dict(PLAIN, head_dim=256, rope_theta=1e4), None),
+    # Llama 4 Scout's RoPE layers: its llama3 block over head 128 (the NoPE layers have none).
+    ("llama-4-scout-17b-16e", "chunked_attention", ["v4.57.1", "v5.5.4", "main"],
+     dict(PLAIN, head_dim=128, rope_theta=5e5,
+          rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}),
+     None),
+]
+
+
+def run(oracle, version, config, per_layer):
+    cmd = ["/usr/bin/python3", os.path.join(oracle, "hf_rope.py"), "--version", version,
+           "--no-float64", "--config", json.dumps(config)]
+    if per_layer is None:
+        cmd[2:2] = ["--family", "llama"]
+    # Scalar powf for every element: the bits ropescope's float32 code reproduces (torch's AVX2
+    # build raises whole vector lanes with SLEEF's powf, up to 1 ulp away).
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True,
+                                    env=env).stdout)
+    if out.get("error"):
+        sys.exit(f"{version}: {out['error']}")
+    if per_layer is not None:
+        layer = out["layers"][per_layer]
+        return out["commit"], layer["rope_type"], layer["inv_freq"], float(layer["attention_factor"])
+    return out["commit"], out["rope_type"], out["inv_freq"], float(out["attention_factor"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--oracle", required=True, help="the transformers oracle folder (hf_rope.py)")
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "tests",
+                                                  "golden", "data", "layer_rotary_reference.json"))
+    args = ap.parse_args()
+    cases = []
+    for model, layer_type, versions, config, per_layer in CASES:
+        results = []
+        for v in versions:
+            commit, rope_type, inv, factor = run(args.oracle, v, config, per_layer)
+            entry = {"rope_type": rope_type, "inv_freq": inv["values"],
+                     "f32_bits": inv["f32_bits"], "attention_factor": factor}
+            same = next((r for r in results if {k: r[k] for k in entry} == entry), None)
+            if same:
+                same["versions"].append(v)
+                same["commits"].append(commit)
+            else:
+                results.append(dict(entry, versions=[v], commits=[commit]))
+        cases.append({"model": model, "layer_type": layer_type, "config": config,
+                      "per_layer_type": per_layer, "results": results})
+    doc = {"_provenance": "Generated by scripts/regen-layer-golden.py from executing transformers' "
+                          "modeling_rope_utils.py of each version through the transformers oracle's "
+                          "hf_rope.py (torch CPU at ATEN_CPU_CAPABILITY=default: scalar powf). One case per layer type of a shipped "
+                          "config (resources/models); see docs/reference-data.md.",
+           "cases": cases}
+    with open(args.out, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
