@@ -79,8 +79,8 @@ std::string layerRotaryText(const StackLayer& l) {
   if (!l.rotary) {
     std::string s = "no rotary (NoPE)";
     if (l.temperature)
-      s += ", q × 1 + " + formatDouble(l.temperature->attnScale) + "·ln(1 + ⌊(p+1)/" +
-           formatDouble(l.temperature->floorScale) + "⌋)";
+      s += ", q × (1 + " + formatDouble(l.temperature->attnScale) + "·ln(1 + ⌊(p+1)/" +
+           formatDouble(l.temperature->floorScale) + "⌋))";
     return s;
   }
   const FrequencySpec& f = l.frequency;

@@ -155,7 +155,7 @@ const std::map<std::string, std::vector<ReleaseClass>>& table() {
          "timestamps; an image before a video takes that video's frame tokens (processor), and "
          "get_rope_index gives the grids' ids over them",
          glm},
-        {"4.57.0", "", "each video its own timestamps (processor)", glm},
+        {"4.57.0", "#41229", "each video its own timestamps (processor)", glm},
         {"5.3.0", "#43972",
          "the mm_token_type_ids rewrite (frames are one-patch blocks: ids unchanged); pads 0; "
          "rope_deltas without padding",
