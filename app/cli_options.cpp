@@ -80,6 +80,9 @@ struct State {
   std::string ropeType;                // --rope TYPE, "" without it
   std::vector<ParamValue> ropeParams;  // --rope-param KEY=VALUE, in order
   long long maxPositionId = -1;        // --max-position-id P, -1 without it
+  // A command's own --rules (check-ids: RELEASE|NAME|all) when it names one rule set: the tokens
+  // reader reads runs that disagree with their grids as that set does and names it.
+  std::optional<std::size_t> ownRules;
 };
 
 // --rules: the releases and named sets of the release table (transformers_release.h).
@@ -683,7 +686,7 @@ void applyRope(State& s) {
 std::optional<std::size_t> rulesOption(const State& s) {
   for (const ParamValue& p : s.params)
     if (p.key == "rules") return static_cast<std::size_t>(parseRuleSet(p.raw));
-  return std::nullopt;
+  return s.ownRules;
 }
 
 // The image-grid options over the scene's settings, then the layout parsed with them.
@@ -893,6 +896,9 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     if (!extra || !extra(g.name, [&g] { return g.value; }))
       throw InputError("unknown option --" + g.name + " for " + commandName(command) +
                        " (see ropescope " + commandName(command) + " --help)");
+    // The command checked the name; "all" names no one set (the reader says "every release").
+    if (g.name == "rules" && g.value != "all")
+      s.ownRules = static_cast<std::size_t>(parseRuleSet(g.value));
   }
   if (s.haveLayout && s.haveScene && !base)
     throw InputError("give either --layout or --scene, not both", "layout");

@@ -272,13 +272,27 @@ TEST_F(ModelCli, GlmRunsThatDisagreeWithTheirGridsGetTheGridsIdsAndOneWarning) {
   for (std::size_t i = 0; i < ids.size(); ++i)
     EXPECT_EQ(j["tokens"][i]["id"], json::array({t[i], h[i], w[i]})) << "token " << i;
 
-  // check-ids on transformers' own dump: identical, at every release that gives ids.
+  // check-ids on transformers' own dump: identical, at every release that gives ids. The
+  // warning names the --rules release the tokens were read at, as ids' does.
   writeIds("glm.npy", {t, h, w}, "3, 1, 27");
   r = run({"check-ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--position-ids",
            "glm.npy", "--rules", "5.3.0"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("identical (27 tokens", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("matches transformers 4.53.2-main\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err,
+            "ropescope: warning: the image run at token 2 has 12 tokens but image_grid_thw[0] = "
+            "[1, 4, 6] gives 6 (and 2 more runs); ids follow the grids as transformers 5.3.0 "
+            "does\n");
+  // A named set names its release (hf-4.57: transformers 4.57.1).
+  r = run({"check-ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--position-ids",
+           "glm.npy", "--rules", "hf-4.57"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("; ids follow the grids as transformers 4.57.1 does\n"), std::string::npos)
+      << r.err;
+  // --rules all names no one release: the reader speaks of every release of the family.
+  r = run({"check-ids", "--model", "glm-4.1v-9b-thinking", "--tokens", "glm.json", "--position-ids",
+           "glm.npy", "--rules", "all"});
   EXPECT_NE(r.err.find("ids follow the grids as transformers does at every release of GLM-4.1V"),
             std::string::npos)
       << r.err;

@@ -9,16 +9,14 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <utility>
 
 #include "charts/chart_view.h"
 #include "charts/grid_table.h"
 #include "figures/figure_charts.h"
-#include "jobs/latest_worker.h"
-#include "model/scene_model.h"
-#include "model/when_shown.h"
 #include "ropescope/id_budget_report.h"
-#include "ropescope/scene_changes.h"
 #include "style/scrolling.h"
 
 namespace ropescope::ui {
@@ -28,20 +26,9 @@ namespace {
 // Room for the title, the legend, a readable id axis and its title at 1366x768.
 constexpr int kChartMinimumHeight = 300;
 
-// The budget of `scene` (its design, plan and rope), or why core refused it.
-void budgetOf(const Scene& scene, long long configMax, std::optional<IdBudget>& budget,
-              QString& error) {
-  try {
-    budget = sceneIdBudget(scene, configMax, 0);
-  } catch (const std::exception& e) {
-    budget.reset();
-    error = QString::fromStdString(e.what());
-  }
-}
-
 }  // namespace
 
-BudgetView::BudgetView(SceneModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+BudgetView::BudgetView(SceneModel* model, QWidget* parent) : SceneTab(model, parent) {
   auto* body = new QWidget;
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
@@ -63,14 +50,25 @@ BudgetView::BudgetView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   totalsTable_ = makeGridTable(QStringLiteral("budgetTotalsTable"));
   layout->addWidget(totalsTable_);
   outer->addWidget(scrolling(body, true));
-  worker_ = std::make_unique<LatestWorker>(this);
-  shown_ = new WhenShown(this, [this] { refresh(); });
-  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
-    // The budget reads the ids and the rotary, not the selection; the stale mark reads any.
-    if (!parts.empty() && !parts.touches(kBiasParts)) return;
-    shown_->request();
-  });
-  shown_->request();
+  Setup setup;
+  // The budget of `scene` (its design, plan and rope) at the model's trained length, or why
+  // core refused it.
+  setup.compute = [this](const Scene& scene, long long configMax, const std::atomic<bool>*) {
+    auto budget = std::make_shared<std::optional<IdBudget>>();
+    auto error = std::make_shared<QString>();
+    try {
+      *budget = sceneIdBudget(scene, configMax, 0);
+    } catch (const std::exception& e) {
+      *error = QString::fromStdString(e.what());
+    }
+    return [this, budget, error] {
+      budget_ = std::move(*budget);
+      error_ = std::move(*error);
+    };
+  };
+  setup.key = [this](const Scene& scene) { return configMax(scene); };
+  setup.backgroundTokens = kBackgroundTokens;
+  start(std::move(setup));
 }
 
 BudgetView::~BudgetView() = default;
@@ -82,7 +80,7 @@ long long BudgetView::configMax(const Scene& scene) const {
 void BudgetView::setModelMaxPositions(const std::string& model, long long maxPositions) {
   maxModel_ = model;
   maxPositions_ = maxPositions;
-  shown_->request();
+  request();
 }
 
 void BudgetView::setDark(bool dark) {
@@ -90,59 +88,8 @@ void BudgetView::setDark(bool dark) {
   draw();
 }
 
-bool BudgetView::settled() const {
-  const Scene& scene = model_->validScene();
-  return !pendingFor_ && !shown_->dirty() && computedFor_ &&
-         !sceneChanges(*computedFor_, scene).touches(kBiasParts) &&
-         computedConfigMax_ == configMax(scene);
-}
-
-void BudgetView::refresh() {
-  const Scene scene = model_->validScene();
-  const long long max = configMax(scene);
-  if (computedFor_ && !sceneChanges(*computedFor_, scene).touches(kBiasParts) &&
-      computedConfigMax_ == max) {
-    pendingFor_.reset();
-    worker_->cancel();  // back to the shown budget (an edit undone)
-    draw();
-    return;
-  }
-  if (scene.layout.tokenCount() <= backgroundTokens_) {
-    pendingFor_.reset();
-    worker_->cancel();
-    std::optional<IdBudget> budget;
-    QString error;
-    budgetOf(scene, max, budget, error);
-    accept(scene, std::move(budget), std::move(error));
-    return;
-  }
-  // A large scene: on the worker, newest wins; the tab says it is updating meanwhile.
-  pendingFor_ = scene;
-  worker_->request([this, scene, max](const LatestWorker::Context& job) {
-    auto budget = std::make_shared<std::optional<IdBudget>>();
-    auto error = std::make_shared<QString>();
-    budgetOf(scene, max, *budget, *error);
-    if (job.stop) return;
-    job.post([this, scene, budget, error] {
-      pendingFor_.reset();
-      accept(scene, std::move(*budget), std::move(*error));
-    });
-  });
-  draw();
-}
-
-void BudgetView::accept(const Scene& scene, std::optional<IdBudget> budget, QString error) {
-  ++computations_;
-  computedFor_ = scene;
-  computedConfigMax_ = configMax(scene);
-  budget_ = std::move(budget);
-  error_ = std::move(error);
-  draw();
-  emit computed();
-}
-
 void BudgetView::draw() {
-  const QString updating = pendingFor_ ? tr(" (updating\xe2\x80\xa6)") : QString();
+  const QString updating = updatingMark();
   export_->setEnabled(budget_.has_value());
   if (!budget_) {
     note_->setText((error_.isEmpty() ? tr("Computing the id budget\xe2\x80\xa6")

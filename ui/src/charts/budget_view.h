@@ -5,13 +5,11 @@
 // the layout, ...), n/a with the reason where undefined. A large scene computes on a worker.
 #pragma once
 
-#include <QWidget>
-
 #include <cstddef>
-#include <memory>
 #include <optional>
 #include <string>
 
+#include "charts/scene_tab.h"
 #include "ropescope/id_budget.h"
 #include "ropescope/scene.h"
 
@@ -21,12 +19,9 @@ class QTableWidget;
 
 namespace ropescope::ui {
 
-class SceneModel;
 class ChartView;
-class LatestWorker;
-class WhenShown;
 
-class BudgetView : public QWidget {
+class BudgetView : public SceneTab {
   Q_OBJECT
 
  public:
@@ -36,18 +31,12 @@ class BudgetView : public QWidget {
   // The loaded model's max_position_embeddings (model_config.h), read as the trained length's
   // last source while the shown scene is that model's (Scene::model == `model`); 0 for none.
   void setModelMaxPositions(const std::string& model, long long maxPositions);
-  // Scenes of more tokens than this compute on the worker (default kBackgroundTokens; tests).
-  void setBackgroundTokens(std::size_t tokens) { backgroundTokens_ = tokens; }
   void setDark(bool dark);
 
   // What the tab shows: the budget (nullopt before the first, or when core refused the scene:
   // error() says why) and the scene it is of.
   const std::optional<IdBudget>& budget() const { return budget_; }
   const QString& error() const { return error_; }
-  bool pending() const { return pendingFor_.has_value(); }
-  // Whether the tab shows the shown scene's budget (nothing computing, nothing waiting).
-  bool settled() const;
-  int computations() const { return computations_; }
   QTableWidget* axisTable() const { return axisTable_; }
   QTableWidget* totalsTable() const { return totalsTable_; }
   ChartView* chart() const { return chart_; }
@@ -60,16 +49,10 @@ class BudgetView : public QWidget {
   // ids (about 0.1 s for a million tokens), the ids themselves cost more.
   static constexpr std::size_t kBackgroundTokens = 65536;
 
- signals:
-  void computed();
-
  private:
-  void refresh();
-  void accept(const Scene& scene, std::optional<IdBudget> budget, QString error);
-  void draw();
+  void draw() override;
   void exportCsv();
 
-  SceneModel* model_;
   QLabel* note_;
   ChartView* chart_;
   QTableWidget* axisTable_;
@@ -77,16 +60,9 @@ class BudgetView : public QWidget {
   QPushButton* export_;
   std::optional<IdBudget> budget_;
   QString error_;
-  std::optional<Scene> computedFor_;
-  std::optional<Scene> pendingFor_;
-  long long computedConfigMax_ = 0;
   std::string maxModel_;
   long long maxPositions_ = 0;
-  std::size_t backgroundTokens_ = kBackgroundTokens;
-  int computations_ = 0;
   bool dark_ = true;
-  WhenShown* shown_ = nullptr;
-  std::unique_ptr<LatestWorker> worker_;  // last: joined first
 };
 
 }  // namespace ropescope::ui

@@ -8,36 +8,15 @@
 #include <QVBoxLayout>
 
 #include <atomic>
+#include <memory>
 #include <utility>
 
 #include "charts/grid_table.h"
-#include "jobs/latest_worker.h"
-#include "model/scene_model.h"
-#include "model/when_shown.h"
 #include "ropescope/principles_report.h"
-#include "ropescope/scene_changes.h"
 
 namespace ropescope::ui {
 
-namespace {
-
-// `stop` (a worker's job went stale) ends the judging between two designs.
-void verdictsOf(const Scene& scene, std::vector<PrinciplesVerdict>& rows, QString& error,
-                const std::atomic<bool>* stop = nullptr) {
-  Progress progress;
-  if (stop) progress.cancel = [stop] { return stop->load(); };
-  try {
-    rows = principlesPanelRows(scene, progress);
-  } catch (const std::exception& e) {
-    rows.clear();
-    error = QString::fromStdString(e.what());
-  }
-}
-
-}  // namespace
-
-PrinciplesView::PrinciplesView(SceneModel* model, QWidget* parent)
-    : QWidget(parent), model_(model) {
+PrinciplesView::PrinciplesView(SceneModel* model, QWidget* parent) : SceneTab(model, parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   const GridTabHeader header = makeGridTabHeader(
@@ -50,65 +29,34 @@ PrinciplesView::PrinciplesView(SceneModel* model, QWidget* parent)
   table_ = makeGridTable(QStringLiteral("principlesTable"));
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
   layout->addWidget(table_, 1);
-  worker_ = std::make_unique<LatestWorker>(this, LatestWorker::Priority::Low);
-  shown_ = new WhenShown(this, [this] { refresh(); });
-  connect(model_, &SceneModel::changed, this, [this](SceneChanges parts) {
-    if (!parts.empty() && !parts.touches(kBiasParts)) return;
-    shown_->request();
-  });
-  shown_->request();
+  Setup setup;
+  // The verdicts of `scene`, or why core refused it; `stop` (a worker's job went stale) ends the
+  // judging between two designs.
+  setup.compute = [this](const Scene& scene, long long, const std::atomic<bool>* stop) {
+    auto rows = std::make_shared<std::vector<PrinciplesVerdict>>();
+    auto error = std::make_shared<QString>();
+    Progress progress;
+    if (stop) progress.cancel = [stop] { return stop->load(); };
+    try {
+      *rows = principlesPanelRows(scene, progress);
+    } catch (const std::exception& e) {
+      rows->clear();
+      *error = QString::fromStdString(e.what());
+    }
+    return [this, rows, error] {
+      rows_ = std::move(*rows);
+      error_ = std::move(*error);
+    };
+  };
+  setup.backgroundTokens = kBackgroundTokens;
+  setup.priority = LatestWorker::Priority::Low;
+  start(std::move(setup));
 }
 
 PrinciplesView::~PrinciplesView() = default;
 
-bool PrinciplesView::settled() const {
-  return !pendingFor_ && !shown_->dirty() && computedFor_ &&
-         !sceneChanges(*computedFor_, model_->validScene()).touches(kBiasParts);
-}
-
-void PrinciplesView::refresh() {
-  const Scene scene = model_->validScene();
-  if (computedFor_ && !sceneChanges(*computedFor_, scene).touches(kBiasParts)) {
-    pendingFor_.reset();
-    worker_->cancel();
-    draw();
-    return;
-  }
-  if (scene.layout.tokenCount() <= backgroundTokens_) {
-    pendingFor_.reset();
-    worker_->cancel();
-    std::vector<PrinciplesVerdict> rows;
-    QString error;
-    verdictsOf(scene, rows, error);
-    accept(scene, std::move(rows), std::move(error));
-    return;
-  }
-  pendingFor_ = scene;
-  worker_->request([this, scene](const LatestWorker::Context& job) {
-    auto rows = std::make_shared<std::vector<PrinciplesVerdict>>();
-    auto error = std::make_shared<QString>();
-    verdictsOf(scene, *rows, *error, &job.stop);
-    if (job.stop) return;
-    job.post([this, scene, rows, error] {
-      pendingFor_.reset();
-      accept(scene, std::move(*rows), std::move(*error));
-    });
-  });
-  draw();
-}
-
-void PrinciplesView::accept(const Scene& scene, std::vector<PrinciplesVerdict> rows,
-                            QString error) {
-  ++computations_;
-  computedFor_ = scene;
-  rows_ = std::move(rows);
-  error_ = std::move(error);
-  draw();
-  emit computed();
-}
-
 void PrinciplesView::draw() {
-  const QString updating = pendingFor_ ? tr(" (updating\xe2\x80\xa6)") : QString();
+  const QString updating = updatingMark();
   export_->setEnabled(!rows_.empty());
   if (rows_.empty()) {
     note_->setText((error_.isEmpty() ? tr("Judging the designs\xe2\x80\xa6")
