@@ -15,7 +15,7 @@ namespace ropescope {
 
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586476925286766559;
+constexpr double kBudgetTwoPi = 6.283185307179586476925286766559;
 
 // The sampled token indices: `points` of 0..n-1, evenly spread, first and last included; every
 // index when n <= points. Increasing, so the pass records each as it reaches it.
@@ -131,7 +131,7 @@ IdBudget idBudget(const PositionIds& ids, const PairTable& pairs, const RopeScal
       const double thetaTrain =
           pairs.scaled() ? pairs.thetaUnscaled[static_cast<std::size_t>(p)] : theta;
       const double seen = thetaTrain * (L - 1.0);  // the largest angle seen in training
-      if (seen < kTwoPi && theta * a.distance > seen) a.outsidePairs.push_back(p);
+      if (seen < kBudgetTwoPi && theta * a.distance > seen) a.outsidePairs.push_back(p);
     }
     std::vector<double> inUse, trainedTheta;
     for (int p = 0; p < pairs.size(); ++p) {

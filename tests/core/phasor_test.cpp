@@ -15,7 +15,7 @@ using namespace ropescope;
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
+constexpr double kPhasorPi = std::numbers::pi;
 
 PairTable table(const char* plan, double base, int headDim = 128) {
   FrequencySpec f;
@@ -106,10 +106,10 @@ TEST(Phasor, MropeAxesFollowTheSectionsAndWrap) {
     EXPECT_EQ(static_cast<int>(ph.pairs[k].axis), axisOf[k]) << k;
     EXPECT_NEAR(ph.pairs[k].sumRe, b.partial[k].real(), 1e-9);
     EXPECT_NEAR(ph.pairs[k].sumIm, b.partial[k].imag(), 1e-9);
-    EXPECT_GT(ph.pairs[k].wrapped, -kPi);
-    EXPECT_LE(ph.pairs[k].wrapped, kPi);
+    EXPECT_GT(ph.pairs[k].wrapped, -kPhasorPi);
+    EXPECT_LE(ph.pairs[k].wrapped, kPhasorPi);
     // The wrapped angle differs from the unwrapped one by whole turns.
-    const double turns = (ph.pairs[k].phase - ph.pairs[k].wrapped) / (2 * kPi);
+    const double turns = (ph.pairs[k].phase - ph.pairs[k].wrapped) / (2 * kPhasorPi);
     EXPECT_NEAR(turns, std::round(turns), 1e-9);
     EXPECT_NEAR(ph.pairs[k].re, std::cos(ph.pairs[k].wrapped), 1e-12);
     EXPECT_NEAR(ph.pairs[k].im, std::sin(ph.pairs[k].wrapped), 1e-12);
@@ -160,11 +160,11 @@ TEST(Phasor, BiasAlongAxesMatchesTheWrittenOutSums) {
 }
 
 TEST(Phasor, WrapPhaseRange) {
-  EXPECT_DOUBLE_EQ(wrapPhase(kPi), kPi);
-  EXPECT_DOUBLE_EQ(wrapPhase(-kPi), kPi);
-  EXPECT_NEAR(wrapPhase(3 * kPi + 0.25), -kPi + 0.25, 1e-12);
+  EXPECT_DOUBLE_EQ(wrapPhase(kPhasorPi), kPhasorPi);
+  EXPECT_DOUBLE_EQ(wrapPhase(-kPhasorPi), kPhasorPi);
+  EXPECT_NEAR(wrapPhase(3 * kPhasorPi + 0.25), -kPhasorPi + 0.25, 1e-12);
   EXPECT_NEAR(wrapPhase(-0.5), -0.5, 1e-15);
-  EXPECT_NEAR(wrapPhase(100.0), 100.0 - 32 * kPi, 1e-12);
+  EXPECT_NEAR(wrapPhase(100.0), 100.0 - 32 * kPhasorPi, 1e-12);
 }
 
 TEST(Phasor, DirectionNames) {

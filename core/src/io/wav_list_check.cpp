@@ -12,7 +12,7 @@ namespace ropescope {
 namespace {
 
 // Most chunks walked: a real file has a handful; a crafted one cannot make the walk long.
-constexpr int kMaxChunks = 4096;
+constexpr int kMaxWavListChunks = 4096;
 
 std::uint32_t word(const unsigned char* p, bool bigEndian) {
   return bigEndian ? (std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
@@ -34,7 +34,7 @@ std::string tag(const unsigned char* p) {
 // must fit in what remains.
 std::string walkList(const ByteReader& read, std::uint64_t begin, std::uint64_t n) {
   std::uint64_t at = 0;
-  for (int i = 0; i < kMaxChunks && at + 4 <= n; ++i) {
+  for (int i = 0; i < kMaxWavListChunks && at + 4 <= n; ++i) {
     unsigned char h[8];
     const std::size_t got = read(begin + at, h, at + 8 <= n ? 8 : 4);
     if (got < 4) return {};
@@ -73,7 +73,7 @@ std::string wavListProblem(const ByteReader& read, std::uint64_t fileSize) {
   }
   std::uint64_t pos = 12;
   bool haveData = false;
-  for (int i = 0; i < kMaxChunks && pos + 8 <= fileSize; ++i) {
+  for (int i = 0; i < kMaxWavListChunks && pos + 8 <= fileSize; ++i) {
     unsigned char h[8];
     if (read(pos, h, 8) != 8) return {};
     const std::uint64_t size = word(h + 4, rifx);

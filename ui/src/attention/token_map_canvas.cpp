@@ -8,7 +8,7 @@ namespace ropescope::ui {
 
 namespace {
 
-constexpr int kBarRoom = 72;  // right of the cells: the colour bar and its labels
+constexpr int kTokenMapBarRoom = 72;  // right of the cells: the colour bar and its labels
 constexpr int kPictureAlpha = 150;
 
 }  // namespace
@@ -45,7 +45,7 @@ QColor TokenMapCanvas::cellColor(int row, int col) const {
 
 QRectF TokenMapCanvas::cellRect(int row, int col) const {
   if (rows_ <= 0 || cols_ <= 0) return {};
-  const QRectF area = QRectF(rect()).adjusted(4, 4, -kBarRoom, -4);
+  const QRectF area = QRectF(rect()).adjusted(4, 4, -kTokenMapBarRoom, -4);
   const double cell = std::min(area.width() / cols_, area.height() / rows_);
   return QRectF(area.left() + col * cell, area.top() + row * cell, cell, cell);
 }

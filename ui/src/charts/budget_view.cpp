@@ -24,7 +24,7 @@ namespace ropescope::ui {
 namespace {
 
 // Room for the title, the legend, a readable id axis and its title at 1366x768.
-constexpr int kChartMinimumHeight = 300;
+constexpr int kBudgetChartMinimumHeight = 300;
 
 }  // namespace
 
@@ -43,7 +43,7 @@ BudgetView::BudgetView(SceneModel* model, QWidget* parent) : SceneTab(model, par
   chart_ = new ChartView(new QChart);
   chart_->setObjectName(QStringLiteral("budgetChart"));
   chart_->setRenderHint(QPainter::Antialiasing);
-  chart_->setMinimumHeight(kChartMinimumHeight);
+  chart_->setMinimumHeight(kBudgetChartMinimumHeight);
   layout->addWidget(chart_, 1);
   axisTable_ = makeGridTable(QStringLiteral("budgetAxisTable"));
   layout->addWidget(axisTable_);
