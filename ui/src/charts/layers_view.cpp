@@ -180,7 +180,7 @@ void LayersView::draw() {
     showGrid(table_, {});
   } else {
     note_->setText(
-        tr("%1 (%2): %3 layers, their rotary by layer. Pick a row or a layer: the "
+        tr("%1, %2: %3 layers, their rotary by layer. Pick a row or a layer: the "
            "views show its rotary. Hover a cell for more.")
             .arg(QString::fromStdString(stack_->name), QString::fromStdString(stack_->title))
             .arg(stack_->layers.size()));
