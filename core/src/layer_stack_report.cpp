@@ -50,6 +50,16 @@ bool layerSameRun(const StackLayer& a, const StackLayer& b) {
          a.temperature == b.temperature;
 }
 
+std::string layerRunName(const LayerRun& run) {
+  return run.first == run.last ? std::to_string(run.first)
+                               : std::to_string(run.first) + "–" + std::to_string(run.last);
+}
+
+std::string layerTemperatureText(const AttentionTemperature& t) {
+  return "q × (1 + " + formatDouble(t.attnScale) + "·ln(1 + ⌊(p+1)/" + formatDouble(t.floorScale) +
+         "⌋))";
+}
+
 nlohmann::ordered_json layerRotaryJson(const StackLayer& l) {
   if (!l.rotary) return nullptr;
   const FrequencySpec& f = l.frequency;
@@ -78,9 +88,7 @@ LayerStackFormat parseLayerStackFormat(const std::string& name) {
 std::string layerRotaryText(const StackLayer& l) {
   if (!l.rotary) {
     std::string s = "no rotary (NoPE)";
-    if (l.temperature)
-      s += ", q × (1 + " + formatDouble(l.temperature->attnScale) + "·ln(1 + ⌊(p+1)/" +
-           formatDouble(l.temperature->floorScale) + "⌋))";
+    if (l.temperature) s += ", " + layerTemperatureText(*l.temperature);
     return s;
   }
   const FrequencySpec& f = l.frequency;
@@ -95,6 +103,69 @@ std::string layerRotaryText(const StackLayer& l) {
     s += " (" + std::to_string(d) + " dims rotated)";
   if (f.rotary.pairs == PairLayout::GptJ) s += ", adjacent pairs";
   return s;
+}
+
+std::vector<LayerRun> layerRuns(const LayerStack& stack) {
+  std::vector<LayerRun> runs;
+  const int n = static_cast<int>(stack.layers.size());
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j + 1 < n && layerSameRun(stack.layers[static_cast<std::size_t>(i)],
+                                     stack.layers[static_cast<std::size_t>(j + 1)]))
+      ++j;
+    runs.push_back({i, j});
+    i = j + 1;
+  }
+  return runs;
+}
+
+ReportGrid layerStackGrid(const LayerStack& stack) {
+  ReportGrid g;
+  g.columns = {"type",    "attention", "window",      "θ",
+               "scaling", "head dim",  "rotary dims", "q temperature"};
+  const std::string noRotary = "a NoPE layer: no rotary, no position encoding at all";
+  for (const LayerRun& run : layerRuns(stack)) {
+    const StackLayer& l = stack.layers[static_cast<std::size_t>(run.first)];
+    GridLine line;
+    line.name = layerRunName(run);
+    line.cells.push_back(gridValue(l.type));
+    line.cells.push_back(gridValue(layerAttentionName(l.attention)));
+    if (l.attention == LayerAttention::Full)
+      line.cells.push_back(gridUndefined("full attention: every earlier token"));
+    else if (l.window == 0)
+      line.cells.push_back(gridUndefined("the config does not give its size"));
+    else
+      line.cells.push_back(gridValue(std::to_string(l.window),
+                                     l.attention == LayerAttention::Sliding
+                                         ? "the last tokens each token sees"
+                                         : "the tokens of a chunk, each seeing its own chunk"));
+    if (l.rotary) {
+      const FrequencySpec& f = l.frequency;
+      line.cells.push_back(gridValue(layerShortNumber(f.rotary.base), "rope_theta"));
+      std::string scaling = layerRopeType(f);
+      if (f.rope.type == "proportional") {
+        if (const auto p = f.rope.params.find("partial_rotary_factor"))
+          scaling += " " + formatDouble(*p);
+      } else if (const auto factor = f.rope.params.find("factor")) {
+        scaling += " ×" + formatDouble(*factor);
+      }
+      line.cells.push_back(gridValue(scaling, layerRotaryText(l)));
+      line.cells.push_back(gridValue(std::to_string(f.rotary.headDim)));
+      line.cells.push_back(gridValue(std::to_string(layerRotatedDims(f)),
+                                     std::string("pair layout ") + pairLayoutName(f.rotary.pairs)));
+    } else {
+      for (int c = 0; c < 4; ++c) line.cells.push_back(gridUndefined(noRotary));
+    }
+    if (l.temperature)
+      line.cells.push_back(gridValue(layerTemperatureText(*l.temperature),
+                                     "attn_temperature_tuning: q scaled by position p"));
+    else
+      line.cells.push_back(
+          gridUndefined(l.rotary ? "a rotary layer: q is not scaled by position"
+                                 : "the config does not tune the attention temperature"));
+    g.lines.push_back(std::move(line));
+  }
+  return g;
 }
 
 std::string layerStackReport(const LayerStack& stack, LayerStackFormat format) {
@@ -173,17 +244,15 @@ std::string layerStackReport(const LayerStack& stack, LayerStackFormat format) {
     std::string layers, attention, rotary;
   };
   std::vector<Row> rows;
-  for (std::size_t i = 0; i < stack.layers.size();) {
-    std::size_t j = i;
-    while (j + 1 < stack.layers.size() && layerSameRun(stack.layers[i], stack.layers[j + 1])) ++j;
+  for (const LayerRun& run : layerRuns(stack)) {
+    const StackLayer& first = stack.layers[static_cast<std::size_t>(run.first)];
     Row r;
-    r.layers = j == i ? std::to_string(i) : std::to_string(i) + "–" + std::to_string(j);
-    r.attention = layerWindowText(stack.layers[i]);
-    r.rotary = layerRotaryText(stack.layers[i]);
+    r.layers = layerRunName(run);
+    r.attention = layerWindowText(first);
+    r.rotary = layerRotaryText(first);
     widthLayers = std::max(widthLayers, columns(r.layers));
     widthAttention = std::max(widthAttention, columns(r.attention));
     rows.push_back(r);
-    i = j + 1;
   }
   const auto pad = [&columns](const std::string& s, std::size_t w) {
     const std::size_t cols = columns(s);

@@ -229,6 +229,50 @@ TEST(LayerStack, TextReportFoldsRuns) {
   EXPECT_EQ(j.at("layers")[3].at("temperature").at("floor_scale"), 8192.0);
 }
 
+// The Layers tab's grid: one line per run, each run's layers the same by the config's own rule
+// (Gemma 3: sliding unless (i + 1) % 6 == 0), and a NoPE run with n/a and its reason for θ.
+TEST(LayerStack, GridOneLinePerRun) {
+  const json text = layerTextConfig("gemma-3-4b-it");
+  const LayerStack stack = ropescope::readLayerStack(layerModelDir("gemma-3-4b-it"));
+  const int n = text.at("num_hidden_layers").get<int>();
+  const int pattern = text.at("sliding_window_pattern").get<int>();
+  const auto runs = ropescope::layerRuns(stack);
+  // Runs by hand: sliding 0-4, full 5, sliding 6-10, ... and the sliding tail 30-33.
+  std::vector<ropescope::LayerRun> want;
+  for (int i = 0; i < n;) {
+    const bool full = (i + 1) % pattern == 0;
+    int j = i;
+    while (!full && j + 1 < n && (j + 2) % pattern != 0) ++j;
+    want.push_back({i, j});
+    i = j + 1;
+  }
+  EXPECT_EQ(runs, want);
+  const ropescope::ReportGrid g = ropescope::layerStackGrid(stack);
+  ASSERT_EQ(g.lines.size(), runs.size());
+  EXPECT_EQ(g.lines[0].name, "0–4");
+  EXPECT_EQ(g.lines[1].name, "5");
+  EXPECT_EQ(g.lines[0].cells[0].text, "sliding_attention");
+  EXPECT_EQ(g.lines[0].cells[2].text, std::to_string(text.at("sliding_window").get<long long>()));
+  EXPECT_EQ(g.lines[0].cells[3].text, "1e4");
+  EXPECT_EQ(g.lines[1].cells[3].text, "1e6");
+  EXPECT_EQ(g.lines[1].cells[4].text, "linear ×8");
+  EXPECT_EQ(g.lines[1].cells[5].text, std::to_string(text.at("head_dim").get<int>()));
+  EXPECT_EQ(g.lines[1].cells[2].text, "n/a");
+  for (const auto& line : g.lines) EXPECT_EQ(line.cells.size(), g.columns.size()) << line.name;
+
+  const LayerStack llama = ropescope::readLayerStack(layerModelDir("llama-4-scout-17b-16e"));
+  const ropescope::ReportGrid lg = ropescope::layerStackGrid(llama);
+  const json lt = layerTextConfig("llama-4-scout-17b-16e");
+  // no_rope_layers: 1 1 1 0 repeated, so runs 0–2, 3, 4–6, 7, ...
+  EXPECT_EQ(lg.lines.size(), 2 * lt.at("no_rope_layers").size() / 4);
+  EXPECT_EQ(lg.lines[1].name, "3");
+  EXPECT_EQ(lg.lines[1].cells[3].text, "n/a");
+  EXPECT_NE(lg.lines[1].cells[3].undefined.find("NoPE"), std::string::npos);
+  EXPECT_EQ(lg.lines[1].cells[7].text, "q × (1 + 0.1·ln(1 + ⌊(p+1)/8192⌋))");
+  EXPECT_EQ(lg.lines[0].cells[6].text, "128");
+  EXPECT_EQ(lg.lines[0].cells[7].text, "n/a");
+}
+
 }  // namespace
 
 namespace {

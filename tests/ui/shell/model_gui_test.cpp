@@ -14,13 +14,17 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScreen>
+#include <QSpinBox>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <fstream>
 
+#include "charts/layers_view.h"
 #include "editors/parameter_editor.h"
 #include "editors/rope_editor.h"
 #include "editors/scene_panel.h"
@@ -368,4 +372,47 @@ TEST(ModelGui, ScreenshotWithModelLoaded) {
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
       out + QStringLiteral("/model_check_%1.png").arg(tag)));
+}
+
+// The Layers tab at the screen's size (1366x768 under openbox): the note, the Layer box, the line
+// naming the layer shown and the table's header lie inside the tab, every wrapped line of the
+// notes in its label's height, for Gemma 3 and for Llama 4 with a NoPE layer refused.
+TEST(ModelGui, ScreenshotLayersTab) {
+  MainWindow w;
+  w.show();
+  w.setWindowState(Qt::WindowMaximized);
+  showAndSettle(&w);
+  auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("sideTabs"));
+  ASSERT_NE(tabs, nullptr);
+  LayersView* layers = w.layersView();
+  const QString out = QStringLiteral(ROPESCOPE_UI_SCREENSHOTS);
+  QDir().mkpath(out);
+  const QSize screen = QGuiApplication::primaryScreen()->size();
+  const QString tag = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+  for (const char* name : {"gemma-3-4b-it", "llama-4-scout-17b-16e"}) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(w.openModel(QString::fromLatin1(name)));
+    tabs->setCurrentWidget(layers);
+    if (QString::fromLatin1(name).startsWith(QStringLiteral("llama"))) {
+      EXPECT_FALSE(layers->pickLayer(3));  // NoPE: the refusal's line shows
+    } else {
+      EXPECT_TRUE(layers->pickLayer(0));
+    }
+    waitUntil([&] { return !w.model()->computing(); });
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    const QRect tab = layers->rect();
+    for (QWidget* part : std::initializer_list<QWidget*>{layers->note(), layers->shownNote(),
+                                                         layers->layerBox(), layers->showButton(),
+                                                         layers->exportButton(), layers->table()}) {
+      ASSERT_TRUE(part->isVisible()) << part->objectName().toStdString();
+      const QRect r(part->mapTo(layers, QPoint(0, 0)), part->size());
+      EXPECT_TRUE(tab.contains(r)) << part->objectName().toStdString();
+    }
+    for (QLabel* label : {layers->note(), layers->shownNote()})
+      EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+          << label->text().toStdString();
+    EXPECT_GT(layers->table()->viewport()->height(), 3 * layers->table()->rowHeight(0));
+    EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
+        out + QStringLiteral("/layers_%1_%2.png").arg(QString::fromLatin1(name), tag)));
+  }
 }

@@ -41,6 +41,7 @@
 #include "charts/budget_view.h"
 #include "charts/charts_panel.h"
 #include "charts/compare_view.h"
+#include "charts/layers_view.h"
 #include "charts/modality_view.h"
 #include "charts/principles_view.h"
 #include "editors/scene_panel.h"
@@ -209,6 +210,13 @@ void MainWindow::buildCentralViews() {
   principles_ = new PrinciplesView(model_);
   principles_->setObjectName(QStringLiteral("principlesView"));
   sideTabs_->addTab(principles_, tr("Principles"));
+  layers_ = new LayersView(model_);
+  layers_->setObjectName(QStringLiteral("layersView"));
+  sideTabs_->addTab(layers_, tr("Layers"));
+  sideTabs_->setTabToolTip(sideTabs_->indexOf(layers_),
+                           tr("The loaded model's layers and the rotary of each: pick one"));
+  connect(layers_, &LayersView::layerPicked, this,
+          [this](const QString& line) { statusBar()->showMessage(line, 10000); });
   splitter_ = new QSplitter(Qt::Horizontal);
   // The 3-D view with its formula panel under it.
   auto* viewColumn = new QWidget;
@@ -684,6 +692,7 @@ bool MainWindow::openFile(const QString& path) {
     for (const std::string& w : layoutWarnings(report.scene.layout))
       lines << tr("warning: %1").arg(QString::fromStdString(w));
     panel_->segmentEditor()->setFileMessage(lines.join(QLatin1Char('\n')));
+    layersOfShippedModel(report.scene.model);
     bool picture = false;
     for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
     showPictureTab(picture);
@@ -763,6 +772,7 @@ bool MainWindow::openModel(const QString& dirOrName) {
     model_->setScene(applyModel(model_->scene(), config));
     modelConfig_ = std::move(config);
     budget_->setModelMaxPositions(model_->scene().model, modelConfig_->maxPositionEmbeddings);
+    layers_->setModel(*modelConfig_, dirOrName);
     QString what = QString::fromStdString(modelConfig_->title);
     // A rope block per layer type: say whose rotary the views show (the CLI's --layer-type).
     if (!modelConfig_->layerTypes.empty())
@@ -775,6 +785,20 @@ bool MainWindow::openModel(const QString& dirOrName) {
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Open model"), QString::fromStdString(e.what()));
     return false;
+  }
+}
+
+void MainWindow::layersOfShippedModel(const std::string& name) {
+  // A scene saved with a shipped model's name: its stack is known without opening the model
+  // (its rotary is the scene file's own; only the Layers tab reads the model).
+  if (name.empty() || (modelConfig_ && modelConfig_->name == name)) return;
+  const std::vector<std::string> shipped = shippedModelNames();
+  if (std::find(shipped.begin(), shipped.end(), name) == shipped.end()) return;
+  try {
+    modelConfig_ = readModelConfig(name);
+    layers_->setModel(*modelConfig_, QString::fromStdString(name));
+  } catch (const std::exception&) {
+    // The scene opened; the Layers tab says it has no model.
   }
 }
 
@@ -1016,6 +1040,7 @@ void MainWindow::showSideTab(const QString& name) {
   if (name == QLatin1String("picture")) sideTabs_->setCurrentWidget(picture_);
   if (name == QLatin1String("charts")) sideTabs_->setCurrentWidget(charts_);
   if (name == QLatin1String("sound")) sideTabs_->setCurrentWidget(sound_);
+  if (name == QLatin1String("layers")) sideTabs_->setCurrentWidget(layers_);
 }
 
 void MainWindow::restoreSettings() {

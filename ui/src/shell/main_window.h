@@ -34,6 +34,7 @@ class PhasorView;
 class ModalityView;
 class BudgetView;
 class PrinciplesView;
+class LayersView;
 class TourPanel;
 class ChartsPanel;
 class CompareView;
@@ -68,6 +69,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* attentionDock() const { return attentionDock_; }
   PhasorView* phasorView() const { return phasor_; }
   SoundView* soundView() const { return sound_; }
+  LayersView* layersView() const { return layers_; }
   SoundImporter* soundImporter() const { return soundImporter_; }
   // Dropped files: sound files to the sound importer, the rest to the picture importer.
   void addDroppedFiles(const QStringList& paths);
@@ -77,7 +79,7 @@ class MainWindow : public QMainWindow {
   MemoryRelease* memoryRelease() const { return memoryRelease_; }
   // Help → Tour (F1): shows the tour panel at its first step.
   void startTour();
-  // Shows a side tab by name: "charts", "picture", "phasor" or "sound".
+  // Shows a side tab by name: "charts", "picture", "phasor", "sound" or "layers".
   void showSideTab(const QString& name);
   // Shows the picture tab (true) or the charts (false) beside the 3-D view.
   void showPictureTab(bool picture);
@@ -169,6 +171,7 @@ class MainWindow : public QMainWindow {
   void openDialog();
   void loadIdsDialog();
   void openModelDialog();
+  void layersOfShippedModel(const std::string& name);
   void openTokensDialog();
   void checkIdsDialog();
   void rebuildModelMenu();
@@ -195,6 +198,7 @@ class MainWindow : public QMainWindow {
   ModalityView* modalities_ = nullptr;
   BudgetView* budget_ = nullptr;
   PrinciplesView* principles_ = nullptr;
+  LayersView* layers_ = nullptr;
   QAction* undoAction_ = nullptr;
   QAction* redoAction_ = nullptr;
   SoundView* sound_ = nullptr;
