@@ -252,7 +252,7 @@ TEST(GridCli, HugeHeaderIsRefusedWithSmallPeakMemory) {
   expectRefused(r, "huge.png", "too large");
   // 30000 x 30000 decoded would take 2.5 GiB at 24 bits; the refusal needs a few MiB. Under
   // AddressSanitizer the runtime alone (shadow memory, quarantine) takes about 70 MiB.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ROPESCOPE_ASAN)
   constexpr long kLimitKiB = 160 * 1024;
 #else
   constexpr long kLimitKiB = 64 * 1024;
