@@ -17,28 +17,28 @@
 
 namespace ropescope::cli {
 
+// One bit per subcommand, for the option table's masks; the subcommands themselves (name,
+// summary, run function, program) are the rows of commands.inc, in that order.
+enum CommandIndex : unsigned {
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) id##Index,
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
+  kCommandCount
+};
 enum Command : unsigned {
-  kIds = 1,
-  kPtd = 2,
-  kBias = 4,
-  kDecay = 8,
-  kFreqs = 16,
-  kAttention = 32,
-  kGrid = 64,
-  kRender = 128,
-  kCheckIds = 256,
-  kRotary = 512,
-  kBudget = 1024,
-  kPrinciples = 2048,
-  kPixels = 4096,
-  kQkUsage = 8192,
-  kLayers = 16384
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) id = 1u << id##Index,
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,       kPtd,        kBias,   kDecay,    kFreqs,
-                                           kAttention, kGrid,       kRender, kCheckIds, kRotary,
-                                           kBudget,    kPrinciples, kPixels, kQkUsage,  kLayers};
+inline constexpr Command kAllCommands[] = {
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) id,
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
+};
+// The bits of every command.
+inline constexpr unsigned kEveryCommand = (1u << kCommandCount) - 1u;
 
 struct Request {
   Command command = kIds;
@@ -94,9 +94,9 @@ double parseNumberAs(const std::string& flag, const std::string& field, const st
 // --max-distance N (decay, render): kMinDecayDistance..kMaxDecayDistance (decay.h).
 int parseMaxDistance(const std::string& text);
 
+// A command's row of commands.inc: its name, and its one-line summary for the top-level help.
 const char* commandName(Command c);
 bool parseCommand(const std::string& name, Command* out);
-// One-line summary per subcommand, for the top-level help.
 const char* commandSummary(Command c);
 
 // A subcommand's own options (own_options.h): called, in command-line order, for each one given,

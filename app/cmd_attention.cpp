@@ -14,6 +14,7 @@
 #include "chunk_pipeline.h"
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "program.h"
 #include "ropescope/attention.h"
@@ -26,7 +27,6 @@
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

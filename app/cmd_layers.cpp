@@ -5,10 +5,10 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "ropescope/errors.h"
 #include "ropescope/layer_stack.h"
 #include "ropescope/layer_stack_report.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

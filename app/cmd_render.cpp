@@ -8,9 +8,9 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_parser.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/errors.h"
-#include "subcommands.h"
 
 #include "ropescope_ui/animation_export.h"
 #include "ropescope_ui/figure_cli.h"
