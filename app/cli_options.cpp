@@ -774,17 +774,17 @@ constexpr CommandWords kCommandWords[] = {
 };
 static_assert(std::size(kCommandWords) == kCommandCount);
 
-const CommandWords& wordsOf(Command c) {
+const CommandWords& commandWordsOf(Command c) {
   return kCommandWords[std::countr_zero(static_cast<unsigned>(c))];
 }
 }  // namespace
 
 const char* commandName(Command c) {
-  return wordsOf(c).name;
+  return commandWordsOf(c).name;
 }
 
 const char* commandSummary(Command c) {
-  return wordsOf(c).summary;
+  return commandWordsOf(c).summary;
 }
 
 bool parseCommand(const std::string& name, Command* out) {
