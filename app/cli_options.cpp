@@ -287,6 +287,15 @@ ModelConfig pickModelLayer(const std::string& model, const std::string& layerTyp
     }
     if (stack && !stack->uniform()) {
       const int layer = firstLayerOfType(*stack, layerType);
+      if (nopeAllowed && !stack->layers[static_cast<std::size_t>(layer)].rotary) {
+        m = plain;
+        m.layer = layer;
+        m.layerType = layerType;
+        if (notes)
+          notes->push_back("model " + m.name + ": layer " + std::to_string(layer) + ", the first " +
+                           layerType + ", has no rotary (NoPE)");
+        return m;
+      }
       m = modelConfigOfLayer(plain, *stack, layer);
       if (notes)
         notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +

@@ -119,6 +119,22 @@ TEST(LayerAttentionCli, GemmaPictureBlockIsBidirectional) {
     }
 }
 
+// --layer-type picks the first layer of the type, a NoPE one included (Llama 4's
+// full_attention layers): the same rows as --layer 3.
+TEST(LayerAttentionCli, LayerTypePicksItsFirstLayer) {
+  const std::string model = smallLlama4();
+  ProcessResult r = runAttention({"--model", model, "--layer-type", "full_attention", "--layout",
+                                  "t9", "--qk", "random", "--out", "type.npy"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["layer"], 3);
+  r = runAttention(
+      {"--model", model, "--layer", "3", "--layout", "t9", "--qk", "random", "--out", "index.npy"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto a = ropescope::readNpy((layerWorkDir() / "type.npy").string());
+  const auto b = ropescope::readNpy((layerWorkDir() / "index.npy").string());
+  EXPECT_EQ(a.data, b.data);
+}
+
 TEST(LayerAttentionCli, LayerOutsideTheModelIsOneLine) {
   const std::vector<std::string> args{"--model", smallLlama4(), "--layer", "4", "--layout", "t5"};
   expectOneLineError(runAttention(args), joinArgs(args), {"--layer", "0..3"});
