@@ -459,24 +459,21 @@ void MainWindow::buildFileMenu() {
 void MainWindow::buildFigureMenus(QMenu* exportMenu) {
   figures_ = new FigureMenu(model_, this);
   figures_->fillExportMenu(exportMenu);
-  figures_->addContextMenu(
-      charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
-  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
-  figures_->addContextMenu(attention_, {"attention"});
+  figures_->addContextMenu(charts_, FigureSurface::Charts);
+  figures_->addContextMenu(picture_, FigureSurface::Picture);
+  figures_->addContextMenu(attention_, FigureSurface::Attention);
   figures_->setPhasorView(phasor_);
   figures_->setPictureView(picture_);
   figures_->setSoundView(sound_);
-  figures_->addContextMenu(phasor_->canvas(), {"phasor"});
-  figures_->addContextMenu(sound_->waveform(), {"sound"});
-  figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
-  connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
-    figures_->popup(view_, pos, {"space", "compare"});
-  });
+  figures_->addContextMenu(phasor_->canvas(), FigureSurface::Phasor);
+  figures_->addContextMenu(sound_->waveform(), FigureSurface::Sound);
+  figures_->addContextMenu(sound_->spectrogramCanvas(), FigureSurface::Sound);
+  connect(view_, &VtkView::contextClicked, this,
+          [this](QPoint pos) { figures_->popup(view_, pos, FigureSurface::Space); });
   for (int i = 0; i < compare_->viewCount(); ++i) {
     PositionSpaceView* v = compare_->view(i);
-    connect(v, &VtkView::contextClicked, this, [this, v](QPoint pos) {
-      figures_->popup(v, pos, {"compare", "space"});
-    });
+    connect(v, &VtkView::contextClicked, this,
+            [this, v](QPoint pos) { figures_->popup(v, pos, FigureSurface::Compare); });
   }
 }
 
@@ -998,7 +995,8 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::exportViewPng() {
   // Rendered offscreen at the figure size (figure_views.h), not a grab of the screen.
-  figures_->exportView(compareMode() ? "compare" : "space");
+  figures_->exportView(
+      figureViewsOn(compareMode() ? FigureSurface::Compare : FigureSurface::Space).front());
 }
 
 void MainWindow::about() {
@@ -1082,8 +1080,10 @@ void MainWindow::openPreset(const Scene& scene, const std::string& view) {
   if (!maybeSave()) return;
   currentFile_.clear();
   startWith(scene);
-  setCompareMode(view == "compare");
-  showPictureTab(view.rfind("picture", 0) == 0);
+  // The tab or mode the preset's view lives on (its home surface, figure_views.h).
+  const std::optional<FigureSurface> home = figureHome(view);
+  setCompareMode(home == FigureSurface::Compare);
+  showPictureTab(home == FigureSurface::Picture);
 }
 
 void MainWindow::showPictureTab(bool picture) {
