@@ -251,12 +251,23 @@ Option planOption(const char* key, const char* arg) {
 }  // namespace
 
 ModelConfig pickModelLayer(const std::string& model, const std::string& layerType, bool layerGiven,
-                           const std::string& layerText, std::vector<std::string>* notes) {
+                           const std::string& layerText, std::vector<std::string>* notes,
+                           bool nopeAllowed) {
   ModelConfig m;
   if (layerGiven) {
     const LayerStack stack = readLayerStack(model);
     const int layer =
         parseWholeOption<int>("layer", layerText, 0, static_cast<int>(stack.layers.size()) - 1);
+    const StackLayer& l = stack.layers[static_cast<std::size_t>(layer)];
+    if (nopeAllowed && !l.rotary) {
+      m = readModelConfig(model);
+      m.layer = layer;
+      m.layerType = l.type;
+      if (notes)
+        notes->push_back("model " + m.name + ": layer " + std::to_string(layer) + " (" + l.type +
+                         ") has no rotary (NoPE)");
+      return m;
+    }
     m = modelConfigOfLayer(readModelConfig(model), stack, layer);
     if (notes)
       notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
@@ -277,6 +288,15 @@ ModelConfig pickModelLayer(const std::string& model, const std::string& layerTyp
     }
     if (stack && !stack->uniform()) {
       const int layer = firstLayerOfType(*stack, layerType);
+      if (nopeAllowed && !stack->layers[static_cast<std::size_t>(layer)].rotary) {
+        m = plain;
+        m.layer = layer;
+        m.layerType = layerType;
+        if (notes)
+          notes->push_back("model " + m.name + ": layer " + std::to_string(layer) + ", the first " +
+                           layerType + ", has no rotary (NoPE)");
+        return m;
+      }
       m = modelConfigOfLayer(plain, *stack, layer);
       if (notes)
         notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
@@ -305,6 +325,23 @@ ModelConfig pickModelLayer(const std::string& model, const std::string& layerTyp
     }
   }
   return m;
+}
+
+AttentionLayer attentionLayerOf(const Request& request) {
+  AttentionLayer out;
+  if (request.model.empty()) return out;
+  try {
+    out.stack = readLayerStack(request.model);
+  } catch (const InputError&) {
+    // A model without a layer stack (no num_hidden_layers, say): every layer as the scene.
+    if (request.modelLayer >= 0 || !request.modelLayerType.empty()) throw;
+    return out;
+  }
+  if (request.modelLayer >= 0)
+    out.layer = request.modelLayer;
+  else if (!request.modelLayerType.empty())
+    out.layer = firstLayerOfType(*out.stack, request.modelLayerType);
+  return out;
 }
 
 namespace {
@@ -825,9 +862,12 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     if (s.haveModel) throw InputError("--model given twice", "model");
     if (layerGiven && !layerType.empty())
       throw InputError("give either --layer or --layer-type, not both", "layer");
-    s.model = pickModelLayer(g.value, layerType, layerGiven, layerText, &s.req.inputNotes);
+    s.model = pickModelLayer(g.value, layerType, layerGiven, layerText, &s.req.inputNotes,
+                             command == kAttention);
     s.req.scene = applyModel(s.req.scene, s.model);
     s.req.model = g.value;
+    s.req.modelLayer = s.model.layer;
+    s.req.modelLayerType = layerType;
     s.req.modelMaxPositions = s.model.maxPositionEmbeddings;
     s.haveModel = true;
   }

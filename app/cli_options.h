@@ -4,10 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ropescope/decay.h"
+#include "ropescope/layer_stack.h"
 #include "ropescope/model_config.h"
 #include "ropescope/position_ids.h"
 #include "ropescope/report.h"
@@ -63,6 +65,11 @@ struct Request {
   int row = 0;
   bool rowGiven = false;  // --row given
   std::string model;      // --model as given, "" without it
+  // --layer N (or the first layer of --layer-type on a model with a layer stack): the layer
+  // whose rotary the scene holds and whose mask and rotary the attention preview applies; -1
+  // without one. modelLayerType: --layer-type as given.
+  int modelLayer = -1;
+  std::string modelLayerType;
   // The model config's max_position_embeddings (ModelConfig::maxPositionEmbeddings), 0 without
   // --model or when the config does not say: budget's trained length where the rope names none.
   long long modelMaxPositions = 0;
@@ -125,8 +132,20 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
 // --model with --layer-type or --layer (layer_stack.h): the model config whose frequency is
 // that layer type's or layer's rotary. `notes` (may be null) receives what the numbers are of
 // where the model's rotary changes by layer. Throws InputError naming the accepted layers.
+// `nopeAllowed` (the attention preview): a NoPE layer is accepted, the config keeping the
+// model's own rotary (unused there) and `layer` naming it.
 ModelConfig pickModelLayer(const std::string& model, const std::string& layerType, bool layerGiven,
-                           const std::string& layerText, std::vector<std::string>* notes);
+                           const std::string& layerText, std::vector<std::string>* notes,
+                           bool nopeAllowed = false);
+
+// The layer whose mask and rotary the attention preview applies (layer_attention.h): --layer,
+// else the first layer of --layer-type; `stack` is read for any --model with a layer stack (its
+// `unmodelled` lines are warnings wherever attention is computed). layer -1: none picked.
+struct AttentionLayer {
+  std::optional<LayerStack> stack;
+  int layer = -1;
+};
+AttentionLayer attentionLayerOf(const Request& request);
 
 // The list of designs and their parameters that the scene commands' --help ends with.
 std::string designsHelp(Command command);

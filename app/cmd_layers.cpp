@@ -35,7 +35,10 @@ int runLayersCommand(const std::vector<std::string>& args) {
   }
   if (req.model.empty())
     throw InputError("layers needs --model DIR|NAME (a config.json or a shipped model)", "model");
-  writeOutput(layerStackReport(readLayerStack(req.model), format), req.out);
+  const LayerStack stack = readLayerStack(req.model);
+  // What the attention of these layers does that ropescope does not model: one line each.
+  for (const std::string& w : stack.unmodelled) std::cerr << "ropescope: warning: " << w << "\n";
+  writeOutput(layerStackReport(stack, format), req.out);
   return 0;
 }
 
