@@ -68,7 +68,7 @@ TEST(LayerAttentionMask, PictureBlocksAreRunsOfImageTokens) {
 }
 
 // transformers' own mask functions, run on a Gemma 3 prompt with two pictures
-// (tests/golden/gemma3_mask_oracle.py wrote the data and names the commits): the full and the
+// (scripts/regen-gemma3-mask-golden.py wrote the data and names the commits): the full and the
 // sliding layer's masks are the key ranges of the picture blocks read from token_type_ids.
 TEST(LayerAttentionMask, GemmaPictureBlocksMatchTransformersMask) {
   std::ifstream in(std::string(ROPESCOPE_GOLDEN) + "/gemma3_picture_mask.json");

@@ -1,7 +1,8 @@
+#!/usr/bin/env python3
 """Gemma 3's attention mask for a small prompt with two pictures, from transformers' own
 functions, executed: writes tests/golden/data/gemma3_picture_mask.json.
 
-Usage: /usr/bin/python3 tests/golden/gemma3_mask_oracle.py MASKING_UTILS.py MODELING_GEMMA3.py
+Usage: /usr/bin/python3 scripts/regen-gemma3-mask-golden.py MASKING_UTILS.py MODELING_GEMMA3.py
 (two files of huggingface/transformers, or excerpts of them holding whole functions). The
 functions named below are cut out of those files with `ast` and run unchanged with torch;
 create_masks_for_generate, which create_causal_mask_mapping ends in, is replaced by a stand-in
@@ -64,7 +65,7 @@ def main(masking_path, gemma_path):
     out = {"source": "transformers masking_utils.py (and_masks, or_masks, causal_mask_function, "
                      "sliding_window_overlay) at 00c4411 and models/gemma3/modeling_gemma3.py "
                      "(token_type_ids_mask_function, create_causal_mask_mapping) at 0018aa6, "
-                     "run by tests/golden/gemma3_mask_oracle.py with torch "
+                     "run by scripts/regen-gemma3-mask-golden.py with torch "
                      + torch.__version__,
            "token_type_ids": types, "cases": cases}
     json.dump(out, sys.stdout, indent=None)
