@@ -6,9 +6,11 @@
 
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +21,7 @@
 #include "model/scene_model.h"
 #include "picture/picture_canvas.h"
 #include "picture/picture_view.h"
+#include "platform/file_dialogs.h"
 #include "ropescope/errors.h"
 #include "ropescope/layout.h"
 #include "ropescope/pixel_map.h"
@@ -331,6 +334,27 @@ TEST(PictureMap, ExportsAreRopescopePixelsBytesAndTheDrawnOverlay) {
     EXPECT_EQ(written.convertToFormat(QImage::Format_RGB32), drawn);
   }
   MapTab tab("t2,tiled:448x448,t1", {900, 700});
+  // Through the Export button's menu: the extension picks the format, a name without one is CSV.
+  auto* button = tab.view.findChild<QToolButton*>(QStringLiteral("pictureExport"));
+  ASSERT_NE(button, nullptr);
+  ASSERT_TRUE(button->isEnabled());
+  ASSERT_EQ(button->menu()->actions().size(), 2);
+  QString answer;
+  setFileDialogHook([&answer](const FileDialogRequest&) { return QStringList{answer}; });
+  const auto fileText = [](const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string("(missing)");
+  };
+  answer = dir.filePath(QStringLiteral("menu.json"));
+  button->menu()->actions()[0]->trigger();
+  EXPECT_EQ(fileText(answer), tab.view.pixelMapText(TableFormat::Json));
+  answer = dir.filePath(QStringLiteral("menu"));
+  button->menu()->actions()[0]->trigger();
+  EXPECT_EQ(fileText(answer + QStringLiteral(".csv")), tab.view.pixelMapText(TableFormat::Csv));
+  answer = dir.filePath(QStringLiteral("menu.png"));
+  button->menu()->actions()[1]->trigger();
+  EXPECT_EQ(QImage(answer).convertToFormat(QImage::Format_RGB32), tab.view.canvas()->render());
+  setFileDialogHook({});
   EXPECT_THROW(tab.view.exportMap(dir.filePath(QStringLiteral("no/such/folder/map.csv"))),
                InputError);
   EXPECT_THROW(tab.view.exportOverlay(dir.path()), InputError);  // a folder
