@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QMenu>
 #include <QProcess>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -17,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "attention/attention_token_map.h"
+#include "attention/token_map_canvas.h"
 #include "gui_test_util.h"
 #include "model/scene_model.h"
 #include "picture/picture_canvas.h"
@@ -358,4 +361,41 @@ TEST(PictureMap, ExportsAreRopescopePixelsBytesAndTheDrawnOverlay) {
   EXPECT_THROW(tab.view.exportMap(dir.filePath(QStringLiteral("no/such/folder/map.csv"))),
                InputError);
   EXPECT_THROW(tab.view.exportOverlay(dir.path()), InputError);  // a folder
+}
+
+// The attention dock's map of a tiled picture steps through its tiles (the thumbnail last): tile
+// t shows the row's values of tile t's tokens, where it showed tile 0 alone before.
+TEST(PictureMap, TheAttentionDocksMapStepsThroughATiledPicturesTiles) {
+  SceneModel model;
+  Scene s = fixedScene();
+  s.layout = parseLayoutSpec("t2,tiled:1920x1080,t4");
+  s.design = "mrope";
+  s.designParams = {};
+  model.setScene(s);
+  ASSERT_TRUE(model.waitForMetrics());
+  AttentionTokenMap map(&model);
+  map.resize(600, 500);
+  map.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&map));
+  auto result = std::make_shared<AttentionResult>();
+  result->request.scene = model.validScene();
+  result->request.textToken = 0;
+  const std::size_t n = model.metrics().ids.size();
+  ASSERT_EQ(n, 2u + 9u * 256u + 4u);
+  for (std::size_t i = 0; i < n; ++i) result->textRow.push_back(static_cast<float>(i));
+  result->tokens = n;
+  map.setResult(result, std::make_shared<std::vector<TokenInfo>>(model.metrics().ids.tokens),
+                false);
+  map.setVisualSegment(1);
+  auto* spin = map.findChild<QSpinBox*>();
+  ASSERT_NE(spin, nullptr);
+  EXPECT_TRUE(spin->isVisibleTo(&map));
+  EXPECT_EQ(spin->maximum(), 8);
+  for (int tile : {0, 3, 8}) {
+    spin->setValue(tile);
+    const std::vector<double>& values = map.canvas()->values();
+    ASSERT_EQ(values.size(), 256u);
+    for (int k = 0; k < 256; k += 17)
+      EXPECT_EQ(values[static_cast<std::size_t>(k)], 2.0 + 256.0 * tile + k) << tile << " " << k;
+  }
 }
