@@ -86,7 +86,7 @@ const PixelCell* cellOfToken(const std::vector<PixelCell>& map, std::size_t toke
   return nullptr;
 }
 
-QString edge(double v) {
+QString mapEdgeText(double v) {
   return QString::number(v, 'g', 8);
 }
 
@@ -95,10 +95,11 @@ void expectStatusNames(const QString& text, const PixelCell& p) {
   EXPECT_FALSE(text.contains(QChar(0xc2)))
       << "a UTF-8 byte read as Latin-1: " << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("token %1 ").arg(p.token))) << text.toStdString();
-  const QString rect = QStringLiteral("x %1\u2013%2, y %3\u2013%4 of %5 \u00d7 %6 px")
-                           .arg(edge(p.x0), edge(p.x1), edge(p.y0), edge(p.y1))
-                           .arg(p.width)
-                           .arg(p.height);
+  const QString rect =
+      QStringLiteral("x %1\u2013%2, y %3\u2013%4 of %5 \u00d7 %6 px")
+          .arg(mapEdgeText(p.x0), mapEdgeText(p.x1), mapEdgeText(p.y0), mapEdgeText(p.y1))
+          .arg(p.width)
+          .arg(p.height);
   EXPECT_TRUE(text.contains(rect)) << text.toStdString() << " / " << rect.toStdString();
   if (p.thumbnail) {
     EXPECT_TRUE(text.contains(QStringLiteral("thumbnail"))) << text.toStdString();
