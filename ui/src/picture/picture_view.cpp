@@ -42,6 +42,9 @@ PictureView::PictureView(SceneModel* model, QWidget* parent) : QWidget(parent), 
   segments_ = new QComboBox(this);
   segments_->setObjectName(QStringLiteral("pictureSegment"));
   segments_->setToolTip(tr("Which picture of the layout to show"));
+  // The picture's name may be cut short: the bar (with Export) fits the tab at 1366 px.
+  segments_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  segments_->setMinimumContentsLength(6);
   overlayBox_ = new QComboBox(this);
   overlayBox_->setObjectName(QStringLiteral("pictureOverlay"));
   overlayBox_->addItems({tr("grid only"), tr("distance"), tr("positional bias"), tr("attention")});
