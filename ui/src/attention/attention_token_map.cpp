@@ -25,7 +25,7 @@ AttentionTokenMap::AttentionTokenMap(SceneModel* model, QWidget* parent)
   segmentBox_->setToolTip(tr("Visual block the selected text token's row is shown over"));
   temporalSpin_ = new QSpinBox;
   temporalSpin_->setPrefix(tr("t "));
-  temporalSpin_->setToolTip(tr("temporal patch of a video"));
+  temporalSpin_->setToolTip(tr("temporal patch of a video, or tile of a tiled picture"));
   caption_ = new QLabel;
   caption_->setWordWrap(true);
   canvas_ = new TokenMapCanvas;
@@ -85,9 +85,12 @@ void AttentionTokenMap::refreshSegments() {
   // (picture_source caches the decoded frames, so this is cheap).
   pictureStale_ = true;
   segment_ = segmentBox_->currentData().isValid() ? segmentBox_->currentData().toInt() : -1;
+  // A video's temporal patches, or a tiled picture's tiles (its frames, the thumbnail last).
   const bool video = segment_ >= 0 && layout.segments[segment_].kind == SegmentKind::Video;
-  temporalSpin_->setVisible(video);
-  temporalSpin_->setRange(0, video ? layout.segments[segment_].frames - 1 : 0);
+  const bool tiled = segment_ >= 0 && layout.segments[segment_].tiles.tiled();
+  temporalSpin_->setVisible(video || tiled);
+  temporalSpin_->setPrefix(tiled ? tr("tile ") : tr("t "));
+  temporalSpin_->setRange(0, video || tiled ? layout.segments[segment_].frames - 1 : 0);
 }
 
 void AttentionTokenMap::rebuild() {
@@ -103,13 +106,14 @@ void AttentionTokenMap::rebuild() {
     const Segment& seg = r->request.scene.layout.segments[segment_];
     const int rows = seg.rows, cols = seg.cols;
     token_ = r->request.textToken;
-    const int frame = seg.kind == SegmentKind::Video ? temporalSpin_->value() : 0;
+    const bool frames = seg.kind == SegmentKind::Video || seg.tiles.tiled();
+    const int frame = frames ? temporalSpin_->value() : 0;
     std::vector<double> values(std::size_t(rows) * cols, std::numeric_limits<double>::quiet_NaN());
     // The row's values placed on the block's grid by each token's own cell.
     for (std::size_t i = 0; i < tokens.size() && i < r->textRow.size(); ++i) {
       const TokenInfo& t = tokens[i];
       if (t.segment != segment_ || t.modality == Modality::Text) continue;
-      if (t.frame != frame && seg.kind == SegmentKind::Video) continue;
+      if (t.frame != frame && frames) continue;
       if (t.row < 0 || t.row >= rows || t.col < 0 || t.col >= cols) continue;
       values[std::size_t(t.row) * cols + t.col] = r->textRow[i];
     }

@@ -38,6 +38,7 @@
 #include <functional>
 
 #include "attention/attention_view.h"
+#include "attention/token_name.h"
 #include "charts/budget_view.h"
 #include "charts/charts_panel.h"
 #include "charts/compare_view.h"
@@ -329,6 +330,19 @@ void MainWindow::buildAttentionDock() {
   });
   // A pick that keeps the scene's rotary (layer 0 to 1) changes only the mask: ask again.
   connect(layers_, &LayersView::layerPicked, attention_, &AttentionView::refreshLayer);
+  // The query's row goes to the Picture tab's attention overlay, painted through the pixel map.
+  connect(attention_, &AttentionView::resultShown, this, [this] {
+    const AttentionResult* r = attention_->shownResult();
+    if (!r) return;
+    PictureAttention a;
+    a.row.assign(r->textRow.begin(), r->textRow.end());
+    a.query = r->request.textToken;
+    if (a.query >= 0) a.queryName = attentionTokenName(model_->metrics().ids.tokens, a.query);
+    a.what = r->request.value == AttentionValue::Softmax ? tr("softmax") : tr("logits");
+    a.logScale = attention_->logScaleActive();
+    a.layout = r->request.scene.layout;
+    picture_->setAttention(std::move(a));
+  });
 }
 
 // Autosave, and the guided tour in a dock of its own.
@@ -708,7 +722,7 @@ bool MainWindow::openFile(const QString& path) {
     panel_->segmentEditor()->setFileMessage(lines.join(QLatin1Char('\n')));
     layersOfShippedModel(report.scene.model);
     bool picture = false;
-    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
+    for (const Segment& s : report.scene.layout.segments) picture = picture || shownOnPictureTab(s);
     showPictureTab(picture);
     statusBar()->showMessage(problems.isEmpty() ? tr("Opened %1").arg(path)
                                                 : tr("Opened %1 without %n picture(s)", nullptr,
@@ -1071,7 +1085,7 @@ void MainWindow::startWith(const Scene& scene) {
   model_->clearHistory();
   savedScene_ = model_->scene();
   bool picture = false;
-  for (const Segment& s : scene.layout.segments) picture = picture || s.source.isPicture();
+  for (const Segment& s : scene.layout.segments) picture = picture || shownOnPictureTab(s);
   showPictureTab(picture);
   refreshTitle();
 }
@@ -1179,7 +1193,7 @@ bool MainWindow::offerAutosave() {
     currentFile_ = orphan.originalFile;
     savedScene_ = Scene{};  // the restored changes are in no file yet: unsaved
     bool picture = false;
-    for (const Segment& s : report.scene.layout.segments) picture = picture || s.source.isPicture();
+    for (const Segment& s : report.scene.layout.segments) picture = picture || shownOnPictureTab(s);
     showPictureTab(picture);
     refreshTitle();
     statusBar()->showMessage(
