@@ -11,12 +11,13 @@
 #include "ropescope/layout.h"
 #include "ropescope/parameters.h"
 #include "ropescope/position_ids.h"
+#include "ropescope/scene_defaults.h"
 
 namespace ropescope {
 
 struct Scene {
   Layout layout;
-  std::string design = "circle";
+  std::string design = kDefaultDesign;
   ParameterSet designParams;
   FrequencySpec frequency;
   AgeSchedule age;
