@@ -29,6 +29,7 @@
 #include "ropescope/rope_scaling.h"
 #include "ropescope/scene_fields.h"
 #include "ropescope/scene_metrics.h"
+#include "ropescope/thread_count.h"
 #include "ropescope/tokens_file.h"
 #include "ropescope/transformers_release.h"
 
@@ -126,9 +127,15 @@ const char* maxDistanceHelp() {
   return text.c_str();
 }
 
-// --threads of every command that computes on the CPU: one range, one default (all cores; the
-// results are the same bits for any count).
-constexpr int kMaxThreads = 256;
+// --context: the default is core's (the scene's wavelengths use the same length).
+const char* contextHelp() {
+  static const std::string text =
+      "context length for the full-turn test (default " + formatDouble(kDefaultContextLength) + ")";
+  return text.c_str();
+}
+
+// --threads of every command that computes on the CPU: one range (core's), one default (all
+// cores; the results are the same bits for any count).
 const char* threadsHelp() {
   static const std::string text =
       "CPU worker threads, 0 = all cores, 0.." + std::to_string(kMaxThreads) + " (default 0)";
@@ -505,7 +512,7 @@ const std::vector<Option>& options() {
            throw InputError("--form must be full or subset (got \"" + v + "\")", "form");
          s.req.subsetForm = v == "subset";
        }},
-      {"context", "L", kFreqs, "context length for the full-turn test (default 32768)",
+      {"context", "L", kFreqs, contextHelp(),
        [](State& s, const std::string& v) {
          s.req.contextLength = parseNumber("context", v, "> 0");
          if (s.req.contextLength <= 0)

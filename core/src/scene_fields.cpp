@@ -23,6 +23,9 @@ namespace {
 
 using Kind = ParameterSpec::Kind;
 
+// The multihead plan's KV heads are 1..kMaxKvHeads; the KV head shown is one of them.
+constexpr int kMaxKvHeads = 256;
+
 // A value of the field's type, as set receives it.
 long long asWhole(const FieldValue& v) {
   return std::get<long long>(v);
@@ -179,12 +182,13 @@ std::vector<SceneField> buildTable() {
   sections.list = true;
   t.push_back(sections);
   t.push_back(at(
-      whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, 256, kDefaultKvHeads, "KV heads",
-            "multihead: number of KV heads"),
+      whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, kMaxKvHeads, kDefaultKvHeads,
+            "KV heads", "multihead: number of KV heads"),
       [](const Scene& s) -> FieldValue { return static_cast<long long>(s.frequency.kvHeads); },
       [](Scene& s, const FieldValue& v) { s.frequency.kvHeads = asInt(v); }));
   t.push_back(at(
-      whole("kv_head", "frequency", "kv_head", "kv-head", 0, 255, blank.frequency.kvHead, "KV head",
+      whole("kv_head", "frequency", "kv_head", "kv-head", 0, kMaxKvHeads - 1,
+            blank.frequency.kvHead, "KV head",
             "multihead: the KV head whose pair map is used, below the KV heads"),
       [](const Scene& s) -> FieldValue { return static_cast<long long>(s.frequency.kvHead); },
       [](Scene& s, const FieldValue& v) { s.frequency.kvHead = asInt(v); }));

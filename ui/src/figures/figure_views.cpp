@@ -46,6 +46,7 @@
 #include "ropescope/sound_display.h"
 #include "ropescope/table_report.h"
 #include "ropescope/token_groups.h"
+#include "ropescope/wavelengths.h"
 #include "sound/sound_view.h"
 #include "space/position_space_view.h"
 #include "style/metric_text.h"
@@ -726,7 +727,7 @@ std::string figureData(const Scene& scene, const FigureView& view, TableFormat f
                         i < m.selectedBias.size() ? m.selectedBias[i] : 0.0});
   } else if (view.name == "wavelengths") {
     const SceneMetrics m = metricsOf(scene, o);
-    return freqsReport(m.wavelengths, 32768.0, format);
+    return freqsReport(m.wavelengths, kDefaultContextLength, format);
   } else if (view.name == "age") {
     t.columns = {"layer", "circle"};
     const std::vector<bool> layers = ageLayers(scene.age);
