@@ -705,8 +705,9 @@ void applyLayout(State& s) {
                      "layout");
   const ImageGridSettings g = gridOptions(s, scene.imageGrid);
   scene.imageGrid = g;
-  // FAMILY: items as the --rules release's processor writes them.
-  LayoutFileContext files{{}, g};
+  // FAMILY: items as the --rules release's processor writes them; sounds by the scene's design
+  // (a --model's; a --design given too recounts them as it is set, setDesign).
+  LayoutFileContext files{{}, g, audioTokenRuleOf(scene.design)};
   files.rules = rulesOption(s);
   if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, files);
 }
@@ -968,9 +969,6 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   // Only such files pay for this second computation of the ids.
   if (!s.req.tokenWarnings.empty() && familyOfDesign(s.req.scene.design))
     (void)findDesign(s.req.scene.design).ids(s.req.scene.layout, s.req.scene.designParams);
-  // Sound files count their tokens as the design's processor does (an omni family's rule); the
-  // design is known only now (no file is read again).
-  setAudioTokenRule(s.req.scene.layout, audioTokenRuleOf(s.req.scene.design));
   if (!s.idsPath.empty()) {
     if (!s.designFlag.empty() && s.designFlag != kIdsFileDesign)
       throw InputError("--ids makes the design ids-file; leave out --design " + s.designFlag,

@@ -695,8 +695,7 @@ Scene applyModel(Scene scene, const ModelConfig& model) {
   // resize rule) and the sounds counted by its family's rule, as a layout parsed after the
   // model would be: the app kept the old grid (99 tokens of castle.png under Qwen3-VL, which
   // cuts 80) and showed numbers the command line did not give.
-  regridLayout(scene.layout, scene.imageGrid);
-  setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
+  regridLayout(scene.layout, scene.imageGrid);  // the sounds were recounted by setDesign
   // Ids loaded from a file were the ids of the layout and design before the model: a scene saved
   // after the model kept naming that file (and failed to open where the file was gone).
   scene.idsFile.clear();

@@ -52,10 +52,9 @@ SceneModel::SceneModel(QObject* parent)
 SceneModel::~SceneModel() = default;
 
 void SceneModel::setScene(const Scene& scene) {
+  // Sound files count their tokens by the design's rule already: core's setDesign recounts them
+  // whenever a design is set, and a layout is read with the scene's rule (layoutContextOf).
   Scene next = scene;
-  // Sound files count their tokens as the design's processor does: a switch to or from an omni
-  // family recounts them (no file is read).
-  setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
   if (next == scene_ && problems_.empty()) return;
   if (recording_) {
     history_.record(scene_, next);
