@@ -52,7 +52,11 @@ struct FamilyFacts {
   SpecialTokenIds tokens;
   VideoTokens videoTokens = VideoTokens::OneBlock;
   int videoTemporalMerge = 1;
-  std::string gridPreset;  // the image processor's preset (image_grid.h: imageGridPreset)
+  // The image processor: the family's own settings (its preprocessor_config.json / processor
+  // class defaults, with their source in the family's file), or none and the name of the family
+  // whose processor it uses.
+  std::optional<ImageGridSettings> processor;
+  std::string processorOf;
 };
 
 class FamilyDescriptor final : public ModelFamily {
@@ -66,7 +70,10 @@ class FamilyDescriptor final : public ModelFamily {
   SpecialTokenIds defaultTokenIds() const override { return f_.tokens; }
   VideoTokens videoTokens() const override { return f_.videoTokens; }
   int videoTemporalMerge() const override { return f_.videoTemporalMerge; }
-  ImageGridSettings imageGrid() const override { return imageGridPreset(f_.gridPreset); }
+  ImageGridSettings imageGrid() const override {
+    return f_.processor ? *f_.processor : findFamily(f_.processorOf).imageGrid();
+  }
+  bool ownsImageProcessor() const override { return f_.processor.has_value(); }
   const OmniFacts* omni() const override { return omni_ ? &*omni_ : nullptr; }
 
  private:
