@@ -33,7 +33,11 @@ const ModelFamily& ernie45VlFamily() {
        VideoTokens::OneBlock,
        2,
        ernie45VlProcessor(),
-       {}});
+       {},
+       // The released config lists mrope_section as h, w, t ([22, 22, 20]); ERNIE's own
+       // (remote-code) config gives text_config.freq_allocation t pairs instead, h and w
+       // sharing the rest (transformers' converter writes [22, 22, 20] for 20).
+       ConfigQuirks{.sectionsHwt = true, .freqAllocation = true}});
   return f;
 }
 

@@ -20,7 +20,9 @@ const ModelFamily& qwen25VlFamily() {
        // preprocessor_config.json: patch 14, merge 2, min_pixels 56 * 56, max_pixels
        // 28 * 28 * 16384).
        ImageGridSettings{},
-       {}});
+       {},
+       // A video's time scale: vision_config.tokens_per_second (2 in the released configs).
+       ConfigQuirks{.needsTokensPerSecond = true}});
   return f;
 }
 
