@@ -707,7 +707,8 @@ void applyLayout(State& s) {
   scene.imageGrid = g;
   // FAMILY: items as the --rules release's processor writes them; sounds by the scene's design
   // (a --model's; a --design given too recounts them as it is set, setDesign).
-  LayoutFileContext files{{}, g, audioTokenRuleOf(scene.design)};
+  LayoutFileContext files{{}, g};
+  files.audio = audioTokenRuleOf(scene.design);
   files.rules = rulesOption(s);
   if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, files);
 }
