@@ -9,6 +9,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -131,6 +132,24 @@ const char* maxDistanceHelp() {
 const char* contextHelp() {
   static const std::string text =
       "context length for the full-turn test (default " + formatDouble(kDefaultContextLength) + ")";
+  return text.c_str();
+}
+
+// The help of a design parameter's own option (--alpha, --radius, --dff): the design that takes
+// it, what it is, and its range and default as the design's ParameterSpec has them.
+const char* parameterOptionHelp(const std::string& key, const std::string& what,
+                                const std::string& more = {}) {
+  static std::map<std::string, std::string> texts;  // nodes stay put: the pointers stay valid
+  std::string& text = texts[key];
+  if (!text.empty()) return text.c_str();
+  for (const PositionDesign* d : allDesigns()) {
+    const std::vector<ParameterSpec> specs = d->parameters();
+    if (const ParameterSpec* spec = findSpec(specs, key)) {
+      text = d->name() + ": " + what + " in " + spec->rangeText() + " (default " +
+             formatDouble(spec->defaultValue) + ")" + more;
+      break;
+    }
+  }
   return text.c_str();
 }
 
@@ -400,9 +419,10 @@ const std::vector<Option>& options() {
          if (v.empty()) throw InputError("--ids needs a file name", "ids_file");
          s.idsPath = v;
        }},
-      {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
+      {"alpha", "A", kScene, parameterOptionHelp("alpha", "angle mix alpha"),
        [](State& s, const std::string& v) { param(s, "alpha", v, "--alpha"); }},
-      {"radius", "R|auto|auto-K", kScene, "circle: ring radius R > 0 (default 10), auto, or auto-K",
+      {"radius", "R|auto|auto-K", kScene,
+       parameterOptionHelp("radius", "ring radius R", ", auto, or auto-K"),
        [](State& s, const std::string& v) {
          if (v == "auto") {
            param(s, "radius_mode", "auto", "--radius");
@@ -414,7 +434,7 @@ const std::vector<Option>& options() {
            param(s, "radius", v, "--radius");
          }
        }},
-      {"dff", "BETA", kScene, "circle: Dual-Frame Fusion beta in [0, 1] (default 0)",
+      {"dff", "BETA", kScene, parameterOptionHelp("dff", "Dual-Frame Fusion beta"),
        [](State& s, const std::string& v) { param(s, "dff", v, "--dff"); }},
       {"param", "KEY=VALUE", kScene,
        "any design parameter, e.g. fps=4, temporal_stride=2, centre=false, move_to_positive=auto "
