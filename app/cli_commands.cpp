@@ -1,4 +1,5 @@
-// Subcommand bodies: a few lines each over core.
+// The table commands (ids, ptd, bias, decay, freqs: the shared options in, one JSON or CSV
+// table out, a few lines each over core) and the output paths every subcommand writes through.
 #include "cli_commands.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "command_table.h"
 #include "ropescope/atomic_file.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/decay.h"
@@ -89,56 +91,21 @@ Progress commandProgress(const Request& r, const std::string& metric) {
   return p;
 }
 
-ReportText commandReport(const Request& r) {
-  switch (r.command) {
-    case kIds:
-      break;  // streamed (runCommand)
-    case kPtd: {
-      const PositionIds ids = sceneIds(r.scene);
-      const InterruptCancels interrupts;
-      const PtdResult ptd = perTokenDistance(ids, r.threads, r.groups, commandProgress(r, "ptd"));
-      if (!ptd.defined()) undefinedMetric(ptd.undefinedReason, r);
-      return ptdReport(ptd, ids, r.format, r.groups);
-    }
-    case kBias: {
-      const PositionIds ids = sceneIds(r.scene);
-      const InterruptCancels interrupts;
-      const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads, r.groups,
-                                         commandProgress(r, "bias"));
-      if (!bias.defined()) undefinedMetric(bias.undefinedReason, r);
-      return biasReport(bias, ids, r.format, r.groups);
-    }
-    case kDecay: {
-      const PairTable pairs = resolvePairs(r.scene.frequency);
-      const auto bound = decayCurve(pairs, r.direction, r.maxDistance,
-                                    r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
-      const DiscriminationBound discrimination =
-          discriminationBoundAlong(pairs, r.direction, r.subsetForm);
-      return decayReport(bound, r.format, r.threads, &discrimination);
-    }
-    case kFreqs: {
-      const PairTable pairs = resolvePairs(r.scene.frequency);
-      return freqsReport(wavelengths(pairs, r.contextLength), r.contextLength, r.format,
-                         pairs.layout, &pairs);
-    }
-    case kAttention:
-    case kGrid:
-    case kRender:
-    case kCheckIds:
-    case kRotary:
-    case kBudget:
-    case kPrinciples:
-    case kPixels:
-    case kQkUsage:
-    case kLayers:
-      break;  // these parse and run in their own files (subcommands.h)
+// The frame of the five table commands: parse the shared options, answer --help, say the
+// input's warnings, then `write` the result.
+int runTableCommand(Command command, const std::vector<std::string>& args,
+                    void (*write)(const Request&)) {
+  const Request request = parseArguments(command, args);
+  if (request.help) {
+    std::cout << commandHelp(command);
+    return 0;
   }
-  return {};
+  printInputWarnings(request);
+  write(request);
+  return 0;
 }
-}  // namespace
 
-void runCommand(const Request& r) {
-  if (r.command != kIds) return writeOutput(commandReport(r).view(), r.out);
+void writeIdsTable(const Request& r) {
   PositionIds ids = sceneIds(r.scene);
   // A row of a tokens file: rope_delta as the release returns it (up to 5.2 the padding counts:
   // pad 3, text 2, image 4 x 3, text 2 gives -11 under 4.57.1, -8 from 5.3.0).
@@ -159,6 +126,66 @@ void runCommand(const Request& r) {
   const std::vector<TokenLabel> labels = tokenLabels(r, ids);
   writeStreamed(r.out,
                 [&](const ReportSink& sink) { writeIdsReport(ids, r.format, labels, sink); });
+}
+
+// The metric under SIGINT's cancel; the report is written after the handler is back.
+ReportText ptdTableText(const Request& r) {
+  const PositionIds ids = sceneIds(r.scene);
+  const InterruptCancels interrupts;
+  const PtdResult ptd =
+      perTokenDistance(ids, r.threads, r.groups, commandProgress(r, commandName(r.command)));
+  if (!ptd.defined()) undefinedMetric(ptd.undefinedReason, r);
+  return ptdReport(ptd, ids, r.format, r.groups);
+}
+
+void writePtdTable(const Request& r) {
+  writeOutput(ptdTableText(r).view(), r.out);
+}
+
+ReportText biasTableText(const Request& r) {
+  const PositionIds ids = sceneIds(r.scene);
+  const InterruptCancels interrupts;
+  const BiasResult bias = biasSpread(ids, resolvePairs(r.scene.frequency), r.threads, r.groups,
+                                     commandProgress(r, commandName(r.command)));
+  if (!bias.defined()) undefinedMetric(bias.undefinedReason, r);
+  return biasReport(bias, ids, r.format, r.groups);
+}
+
+void writeBiasTable(const Request& r) {
+  writeOutput(biasTableText(r).view(), r.out);
+}
+
+void writeDecayTable(const Request& r) {
+  const PairTable pairs = resolvePairs(r.scene.frequency);
+  const auto bound = decayCurve(pairs, r.direction, r.maxDistance,
+                                r.subsetForm ? DecayForm::Subset : DecayForm::Full, r.threads);
+  const DiscriminationBound discrimination =
+      discriminationBoundAlong(pairs, r.direction, r.subsetForm);
+  writeOutput(decayReport(bound, r.format, r.threads, &discrimination).view(), r.out);
+}
+
+void writeFreqsTable(const Request& r) {
+  const PairTable pairs = resolvePairs(r.scene.frequency);
+  writeOutput(freqsReport(wavelengths(pairs, r.contextLength), r.contextLength, r.format,
+                          pairs.layout, &pairs),
+              r.out);
+}
+}  // namespace
+
+int runIdsCommand(const std::vector<std::string>& args) {
+  return runTableCommand(kIds, args, writeIdsTable);
+}
+int runPtdCommand(const std::vector<std::string>& args) {
+  return runTableCommand(kPtd, args, writePtdTable);
+}
+int runBiasCommand(const std::vector<std::string>& args) {
+  return runTableCommand(kBias, args, writeBiasTable);
+}
+int runDecayCommand(const std::vector<std::string>& args) {
+  return runTableCommand(kDecay, args, writeDecayTable);
+}
+int runFreqsCommand(const std::vector<std::string>& args) {
+  return runTableCommand(kFreqs, args, writeFreqsTable);
 }
 
 void writeOutput(std::string_view text, const std::string& path) {

@@ -1,4 +1,5 @@
-// The ropescope subcommands: each turns a parsed Request into core calls and one output text.
+// What the subcommands share: the output paths (stdout or --out) and the input warnings. Their
+// run functions are the rows of commands.inc (command_table.h).
 #pragma once
 
 #include <functional>
@@ -11,11 +12,6 @@
 #include "ropescope/report_text.h"
 
 namespace ropescope::cli {
-
-// Runs the command and writes its output to request.out (stdout when empty): JSON or CSV, the
-// ids listing streamed as it is formatted (and as .npy). Throws InputError on bad input; a
-// failed write leaves what was at the path.
-void runCommand(const Request& request);
 
 // Writes text to `path` by core's one output path (ropescope/atomic_file.h: atomic, links written
 // through, FIFOs and devices in place, read-only files and folders refused), or to stdout if

@@ -5,10 +5,12 @@
 #include "cli_options.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -47,8 +49,7 @@ constexpr unsigned kPlan = kBias | kDecay | kFreqs | kIds | kPtd | kAttention | 
                            kBudget | kPrinciples | kQkUsage;
 constexpr unsigned kTokens = kScene | kCheckIds;  // take --tokens
 constexpr unsigned kModel = kTokens | kPlan;      // take --model
-constexpr unsigned kAll = kIds | kPtd | kBias | kDecay | kFreqs | kAttention | kGrid | kCheckIds |
-                          kRotary | kBudget | kPrinciples | kPixels | kQkUsage | kLayers;
+constexpr unsigned kAll = kEveryCommand;
 constexpr unsigned kTables = kIds | kPtd | kBias | kDecay | kFreqs;  // print JSON or CSV
 constexpr unsigned kSceneFile =
     kTables | kAttention | kRender | kRotary | kBudget | kPrinciples | kPixels | kQkUsage;
@@ -276,12 +277,23 @@ Option planOption(const char* key, const char* arg) {
 }  // namespace
 
 ModelConfig pickModelLayer(const std::string& model, const std::string& layerType, bool layerGiven,
-                           const std::string& layerText, std::vector<std::string>* notes) {
+                           const std::string& layerText, std::vector<std::string>* notes,
+                           bool nopeAllowed) {
   ModelConfig m;
   if (layerGiven) {
     const LayerStack stack = readLayerStack(model);
     const int layer =
         parseWholeOption<int>("layer", layerText, 0, static_cast<int>(stack.layers.size()) - 1);
+    const StackLayer& l = stack.layers[static_cast<std::size_t>(layer)];
+    if (nopeAllowed && !l.rotary) {
+      m = readModelConfig(model);
+      m.layer = layer;
+      m.layerType = l.type;
+      if (notes)
+        notes->push_back("model " + m.name + ": layer " + std::to_string(layer) + " (" + l.type +
+                         ") has no rotary (NoPE)");
+      return m;
+    }
     m = modelConfigOfLayer(readModelConfig(model), stack, layer);
     if (notes)
       notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
@@ -302,6 +314,15 @@ ModelConfig pickModelLayer(const std::string& model, const std::string& layerTyp
     }
     if (stack && !stack->uniform()) {
       const int layer = firstLayerOfType(*stack, layerType);
+      if (nopeAllowed && !stack->layers[static_cast<std::size_t>(layer)].rotary) {
+        m = plain;
+        m.layer = layer;
+        m.layerType = layerType;
+        if (notes)
+          notes->push_back("model " + m.name + ": layer " + std::to_string(layer) + ", the first " +
+                           layerType + ", has no rotary (NoPE)");
+        return m;
+      }
       m = modelConfigOfLayer(plain, *stack, layer);
       if (notes)
         notes->push_back("model " + m.name + " has a rotary per layer; these numbers are layer " +
@@ -330,6 +351,23 @@ ModelConfig pickModelLayer(const std::string& model, const std::string& layerTyp
     }
   }
   return m;
+}
+
+AttentionLayer attentionLayerOf(const Request& request) {
+  AttentionLayer out;
+  if (request.model.empty()) return out;
+  try {
+    out.stack = readLayerStack(request.model);
+  } catch (const InputError&) {
+    // A model without a layer stack (no num_hidden_layers, say): every layer as the scene.
+    if (request.modelLayer >= 0 || !request.modelLayerType.empty()) throw;
+    return out;
+  }
+  if (request.modelLayer >= 0)
+    out.layer = request.modelLayer;
+  else if (!request.modelLayerType.empty())
+    out.layer = firstLayerOfType(*out.stack, request.modelLayerType);
+  return out;
 }
 
 namespace {
@@ -581,7 +619,7 @@ const std::vector<Option>& options() {
        "print the percentage done on standard error, one line per step (Ctrl-C stops the "
        "computation cleanly with or without it)",
        [](State& s, const std::string&) { s.req.progress = true; }},
-      {"help", nullptr, kAll | kRender, "show this help",
+      {"help", nullptr, kAll, "show this help",
        [](State& s, const std::string&) { s.req.help = true; }},
   };
   return table;
@@ -789,76 +827,30 @@ int parseMaxDistance(const std::string& text) {
   return parseWholeOption("max-distance", text, kMinDecayDistance, kMaxDecayDistance);
 }
 
+namespace {
+// The name and summary of every row of commands.inc, by its CommandIndex.
+struct CommandWords {
+  const char* name;
+  const char* summary;
+};
+constexpr CommandWords kCommandWords[] = {
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) {name, summary},
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
+};
+static_assert(std::size(kCommandWords) == kCommandCount);
+
+const CommandWords& commandWordsOf(Command c) {
+  return kCommandWords[std::countr_zero(static_cast<unsigned>(c))];
+}
+}  // namespace
+
 const char* commandName(Command c) {
-  switch (c) {
-    case kIds:
-      return "ids";
-    case kPtd:
-      return "ptd";
-    case kBias:
-      return "bias";
-    case kDecay:
-      return "decay";
-    case kFreqs:
-      return "freqs";
-    case kAttention:
-      return "attention";
-    case kGrid:
-      return "grid";
-    case kRender:
-      return "render";
-    case kCheckIds:
-      return "check-ids";
-    case kRotary:
-      return "rotary";
-    case kBudget:
-      return "budget";
-    case kPrinciples:
-      return "principles";
-    case kPixels:
-      return "pixels";
-    case kQkUsage:
-      return "qk-usage";
-    case kLayers:
-      return "layers";
-  }
-  return "?";
+  return commandWordsOf(c).name;
 }
 
 const char* commandSummary(Command c) {
-  switch (c) {
-    case kIds:
-      return "position ids (t, h, w) of every token under a design";
-    case kPtd:
-      return "Per-Token Distance: mean absolute deviation of text-to-visual distances";
-    case kBias:
-      return "positional bias b = (1/n) sum cos(phase) and its spread over visual tokens";
-    case kDecay:
-      return "RoFormer's long-term decay bound U(delta) along an axis or direction";
-    case kFreqs:
-      return "frequency, axis, wavelength and q/k dims of every rotary pair";
-    case kAttention:
-      return "RoPE attention logits / softmax over the sequence (CPU or GPU)";
-    case kGrid:
-      return "image files -> resized size and LLM grid (Qwen2.5-VL smart_resize)";
-    case kRender:
-      return "a named view of a scene or preset as PNG/SVG/PDF (or its data), headless";
-    case kCheckIds:
-      return "compare a model's dumped position_ids with get_rope_index under each rule set";
-    case kRotary:
-      return "inv_freq, cos, sin and q/k rotated as the family's transformers rotary does, as .npy";
-    case kBudget:
-      return "the id budget: largest position id per axis against tokens and the trained length";
-    case kPrinciples:
-      return "the three design principles (coherence, frequency use, text prior) as a verdict";
-    case kPixels:
-      return "token -> pixel map: the picture rectangle and frames of every visual token";
-    case kQkUsage:
-      return "real q/k: which rotary pairs carry norm, and the attention sinks per head";
-    case kLayers:
-      return "every decoder layer of a --model: attention kind, window and rotary (or NoPE)";
-  }
-  return "";
+  return commandWordsOf(c).summary;
 }
 
 bool parseCommand(const std::string& name, Command* out) {
@@ -899,9 +891,12 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
     if (s.haveModel) throw InputError("--model given twice", "model");
     if (layerGiven && !layerType.empty())
       throw InputError("give either --layer or --layer-type, not both", "layer");
-    s.model = pickModelLayer(g.value, layerType, layerGiven, layerText, &s.req.inputNotes);
+    s.model = pickModelLayer(g.value, layerType, layerGiven, layerText, &s.req.inputNotes,
+                             command == kAttention);
     s.req.scene = applyModel(s.req.scene, s.model);
     s.req.model = g.value;
+    s.req.modelLayer = s.model.layer;
+    s.req.modelLayerType = layerType;
     s.req.modelMaxPositions = s.model.maxPositionEmbeddings;
     s.haveModel = true;
   }

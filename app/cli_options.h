@@ -4,10 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ropescope/decay.h"
+#include "ropescope/layer_stack.h"
 #include "ropescope/model_config.h"
 #include "ropescope/position_ids.h"
 #include "ropescope/report.h"
@@ -18,28 +20,28 @@
 
 namespace ropescope::cli {
 
+// One bit per subcommand, for the option table's masks; the subcommands themselves (name,
+// summary, run function, program) are the rows of commands.inc, in that order.
+enum CommandIndex : unsigned {
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) id##Index,
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
+  kCommandCount
+};
 enum Command : unsigned {
-  kIds = 1,
-  kPtd = 2,
-  kBias = 4,
-  kDecay = 8,
-  kFreqs = 16,
-  kAttention = 32,
-  kGrid = 64,
-  kRender = 128,
-  kCheckIds = 256,
-  kRotary = 512,
-  kBudget = 1024,
-  kPrinciples = 2048,
-  kPixels = 4096,
-  kQkUsage = 8192,
-  kLayers = 16384
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) id = 1u << id##Index,
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
 };
 
 // Every command, in help order.
-inline constexpr Command kAllCommands[] = {kIds,       kPtd,        kBias,   kDecay,    kFreqs,
-                                           kAttention, kGrid,       kRender, kCheckIds, kRotary,
-                                           kBudget,    kPrinciples, kPixels, kQkUsage,  kLayers};
+inline constexpr Command kAllCommands[] = {
+#define ROPESCOPE_COMMAND(id, name, summary, run, program) id,
+#include "commands.inc"
+#undef ROPESCOPE_COMMAND
+};
+// The bits of every command.
+inline constexpr unsigned kEveryCommand = (1u << kCommandCount) - 1u;
 
 struct Request {
   Command command = kIds;
@@ -64,6 +66,11 @@ struct Request {
   int row = 0;
   bool rowGiven = false;  // --row given
   std::string model;      // --model as given, "" without it
+  // --layer N (or the first layer of --layer-type on a model with a layer stack): the layer
+  // whose rotary the scene holds and whose mask and rotary the attention preview applies; -1
+  // without one. modelLayerType: --layer-type as given.
+  int modelLayer = -1;
+  std::string modelLayerType;
   // The model config's max_position_embeddings (ModelConfig::maxPositionEmbeddings), 0 without
   // --model or when the config does not say: budget's trained length where the rope names none.
   long long modelMaxPositions = 0;
@@ -95,9 +102,9 @@ double parseNumberAs(const std::string& flag, const std::string& field, const st
 // --max-distance N (decay, render): kMinDecayDistance..kMaxDecayDistance (decay.h).
 int parseMaxDistance(const std::string& text);
 
+// A command's row of commands.inc: its name, and its one-line summary for the top-level help.
 const char* commandName(Command c);
 bool parseCommand(const std::string& name, Command* out);
-// One-line summary per subcommand, for the top-level help.
 const char* commandSummary(Command c);
 
 // A subcommand's own options (own_options.h): called, in command-line order, for each one given,
@@ -126,8 +133,20 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
 // --model with --layer-type or --layer (layer_stack.h): the model config whose frequency is
 // that layer type's or layer's rotary. `notes` (may be null) receives what the numbers are of
 // where the model's rotary changes by layer. Throws InputError naming the accepted layers.
+// `nopeAllowed` (the attention preview): a NoPE layer is accepted, the config keeping the
+// model's own rotary (unused there) and `layer` naming it.
 ModelConfig pickModelLayer(const std::string& model, const std::string& layerType, bool layerGiven,
-                           const std::string& layerText, std::vector<std::string>* notes);
+                           const std::string& layerText, std::vector<std::string>* notes,
+                           bool nopeAllowed = false);
+
+// The layer whose mask and rotary the attention preview applies (layer_attention.h): --layer,
+// else the first layer of --layer-type; `stack` is read for any --model with a layer stack (its
+// `unmodelled` lines are warnings wherever attention is computed). layer -1: none picked.
+struct AttentionLayer {
+  std::optional<LayerStack> stack;
+  int layer = -1;
+};
+AttentionLayer attentionLayerOf(const Request& request);
 
 // The list of designs and their parameters that the scene commands' --help ends with.
 std::string designsHelp(Command command);

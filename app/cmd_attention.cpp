@@ -14,6 +14,7 @@
 #include "chunk_pipeline.h"
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "program.h"
 #include "ropescope/attention.h"
@@ -23,10 +24,10 @@
 #include "ropescope/errors.h"
 #include "ropescope/gpu_probe.h"
 #include "ropescope/large_buffer.h"
+#include "ropescope/layer_attention.h"
 #include "ropescope/npy.h"
 #include "ropescope/report.h"
 #include "ropescope/scene_metrics.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 
@@ -280,7 +281,10 @@ int runReadouts(const AttentionOptions& o, const Request& req) {
         "out");
   if (o.haveBackend && o.backend == BackendChoice::Gpu)
     throw InputError("--readouts runs on the CPU backend; give --backend cpu or auto", "backend");
-  printInputWarnings(req);
+  if (req.modelLayer >= 0 || !req.modelLayerType.empty())
+    throw InputError("--readouts reads the scene's causal attention; give no --layer", "layer");
+  const AttentionLayer layer = attentionLayerOf(req);
+  printInputWarnings(req, layer.stack ? layer.stack->unmodelled : std::vector<std::string>{});
   const AttentionReadouts r = sceneAttentionReadouts(req.scene, o.source, req.threads);
   std::cout << attentionReadoutsReport(req.scene, o.source, r, format);
   std::cout.flush();
@@ -303,9 +307,14 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   if (o.readouts) return runReadouts(o, req);
 
   handOffAttention(o.backend, args);
-  printInputWarnings(req);
+  // --model: the settings the preview does not model, one warning each; --layer: its mask and
+  // rotary (layer_attention.h).
+  const AttentionLayer layer = attentionLayerOf(req);
+  printInputWarnings(req, layer.stack ? layer.stack->unmodelled : std::vector<std::string>{});
   const auto t0 = std::chrono::steady_clock::now();
-  const AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
+  AttentionProblem problem = makeAttentionProblem(req.scene, o.source, o.causal);
+  if (layer.layer >= 0)
+    applyStackLayer(problem, *layer.stack, layer.layer, effectiveIds(req.scene).tokens);
   const RunShape shape = checkRunShape(o, req, problem, files);
 
   SelectedBackend sel = selectAttentionBackend(o.backend, req.threads);
@@ -323,7 +332,12 @@ int runAttentionCommand(const std::vector<std::string>& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  const AttentionRun run = describeRun(o, req, be, sel, shape, rows, seconds);
+  AttentionRun run = describeRun(o, req, be, sel, shape, rows, seconds);
+  if (layer.layer >= 0) {
+    run.causal = true;
+    run.layer = layer.layer;
+    run.layerMask = layerAttentionSummary(*layer.stack, layer.layer);
+  }
   std::ostream& summary = summaryStream(req.out);
   summary << attentionReport(req.scene, problem, run);
   summary.flush();

@@ -5,10 +5,10 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/id_budget.h"
 #include "ropescope/id_budget_report.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

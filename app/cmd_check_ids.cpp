@@ -9,12 +9,12 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_parser.h"
+#include "command_table.h"
 #include "ropescope/check_ids.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
 #include "ropescope/named.h"
 #include "ropescope/transformers_release.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

@@ -7,12 +7,12 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_parser.h"
+#include "command_table.h"
 #include "ropescope/errors.h"
 #include "ropescope/grid_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
 #include "ropescope/sample_pictures.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

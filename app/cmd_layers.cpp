@@ -5,10 +5,10 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "ropescope/errors.h"
 #include "ropescope/layer_stack.h"
 #include "ropescope/layer_stack_report.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 
@@ -35,7 +35,10 @@ int runLayersCommand(const std::vector<std::string>& args) {
   }
   if (req.model.empty())
     throw InputError("layers needs --model DIR|NAME (a config.json or a shipped model)", "model");
-  writeOutput(layerStackReport(readLayerStack(req.model), format), req.out);
+  const LayerStack stack = readLayerStack(req.model);
+  // What the attention of these layers does that ropescope does not model: one line each.
+  for (const std::string& w : stack.unmodelled) std::cerr << "ropescope: warning: " << w << "\n";
+  writeOutput(layerStackReport(stack, format), req.out);
   return 0;
 }
 

@@ -7,10 +7,10 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/pixel_map.h"
 #include "ropescope/pixel_map_report.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

@@ -6,9 +6,9 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/principles_report.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

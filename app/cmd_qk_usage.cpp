@@ -6,12 +6,12 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
 #include "ropescope/qk_usage.h"
 #include "ropescope/qk_usage_report.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

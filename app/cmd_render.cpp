@@ -8,9 +8,9 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_parser.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/errors.h"
-#include "subcommands.h"
 
 #include "ropescope_ui/animation_export.h"
 #include "ropescope_ui/figure_cli.h"
@@ -146,6 +146,24 @@ bool flatView(const std::string& name) {
   return false;
 }
 
+// The names of the views `has` picks, "a", "a and b" or "a, b and c".
+std::string viewNames(bool (*has)(const ui::FigureViewInfo&)) {
+  std::vector<std::string> names;
+  for (const ui::FigureViewInfo& v : ui::figureViewList())
+    if (has(v)) names.push_back(v.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+// Whether --distance and --along belong to `name` (the phasor view).
+bool displacementView(const std::string& name) {
+  for (const ui::FigureViewInfo& v : ui::figureViewList())
+    if (v.name == name) return v.takesDisplacement;
+  return false;
+}
+
 std::string listPresets() {
   std::ostringstream o;
   for (const ui::FigurePresetInfo& p : ui::figurePresetList())
@@ -182,12 +200,15 @@ int runRenderCommand(const std::vector<std::string>& args) {
   }
   if (s.framesGiven) throw InputError("--frames needs --animate SPEC", "frames");
   if (!s.colorBy.empty() && flatView(s.view))
+    throw InputError("--color-by is an option of the 3-D views " +
+                         viewNames([](const ui::FigureViewInfo& v) { return v.needsDisplay; }) +
+                         " (got --view " + s.view + ")",
+                     "color-by");
+  if (s.phasorGiven && !displacementView(s.view))
     throw InputError(
-        "--color-by is an option of the 3-D views space and compare (got --view " + s.view + ")",
-        "color-by");
-  if (s.phasorGiven && s.view != "phasor")
-    throw InputError(
-        "--distance and --along are options of --view phasor (got --view " + s.view + ")",
+        "--distance and --along are options of --view " +
+            viewNames([](const ui::FigureViewInfo& v) { return v.takesDisplacement; }) +
+            " (got --view " + s.view + ")",
         s.phasorAlong != "h" ? "along" : "distance");
   if (s.request.out.empty())
     throw InputError("render needs --out FILE (.png .svg .pdf .csv .json)", "out");

@@ -7,6 +7,7 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "command_table.h"
 #include "own_options.h"
 #include "ropescope/errors.h"
 #include "ropescope/model_family.h"
@@ -14,7 +15,6 @@
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
 #include "ropescope/rotary_tables.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 

@@ -3,14 +3,14 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "command_table.h"
 #include "gui_exec.h"
 #include "program.h"
 #include "ropescope/gpu_probe.h"
-#include "subcommands.h"
 
 namespace ropescope::cli {
 
-void beforeCommand(Command) {}
+void beforeCommand(const CommandRow&) {}
 
 int runDesktop(int, char**, const std::vector<std::string>& args) {
   execGui(args, "the desktop app");
@@ -23,9 +23,9 @@ int runRenderCommand(const std::vector<std::string>& args) {
       std::cout << commandHelp(kRender) << kRenderHelpNotes;
       return 0;
     }
-  std::vector<std::string> all{"render"};
+  std::vector<std::string> all{commandName(kRender)};
   all.insert(all.end(), args.begin(), args.end());
-  execGui(all, "render");
+  execGui(all, commandName(kRender));
 }
 
 // --backend gpu, and auto where a GPU context could be had (a display, a Qt platform, or a
@@ -36,7 +36,7 @@ void handOffAttention(BackendChoice choice, const std::vector<std::string>& args
   const char* fault = std::getenv("ROPESCOPE_GPU_FAULT");
   if (choice == BackendChoice::Auto && !gpuDisplayAvailable(nullptr) && !(fault && *fault)) return;
   if (choice == BackendChoice::Auto && findGuiBinary().empty()) return;
-  std::vector<std::string> all{"attention"};
+  std::vector<std::string> all{commandName(kAttention)};
   all.insert(all.end(), args.begin(), args.end());
   execGui(all, choice == BackendChoice::Gpu ? "attention --backend gpu" : "attention on the GPU");
 }

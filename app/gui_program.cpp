@@ -10,9 +10,9 @@
 
 namespace ropescope::cli {
 
-void beforeCommand(Command command) {
+void beforeCommand(const CommandRow& row) {
   // render and attention start Qt: none of its own words on the CLI's stderr.
-  if (command == kRender || command == kAttention) ui::quietQtForCommandLine();
+  if (row.program != Program::Front) ui::quietQtForCommandLine();
 }
 
 int runDesktop(int argc, char** argv, const std::vector<std::string>& args) {

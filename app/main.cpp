@@ -12,12 +12,12 @@
 #include "cli_docs.h"
 #include "cli_options.h"
 #include "cli_parser.h"
+#include "command_table.h"
 #include "program.h"
 #include "ropescope/errors.h"
 #include "ropescope/progress.h"
 #include "ropescope/shipped_models.h"
 #include "ropescope/shipped_samples.h"
-#include "subcommands.h"
 
 namespace {
 
@@ -38,28 +38,10 @@ static int run(int argc, char** argv) {
   installShippedModels();
   installShippedSamples();
   try {
-    cli::Command command;
-    if (!args.empty() && cli::parseCommand(args[0], &command)) {
-      const std::vector<std::string> rest(args.begin() + 1, args.end());
-      cli::beforeCommand(command);
-      if (command == cli::kRender) return cli::runRenderCommand(rest);
-      if (command == cli::kGrid) return cli::runGridCommand(rest);
-      if (command == cli::kAttention) return cli::runAttentionCommand(rest);
-      if (command == cli::kCheckIds) return cli::runCheckIdsCommand(rest);
-      if (command == cli::kRotary) return cli::runRotaryCommand(rest);
-      if (command == cli::kBudget) return cli::runBudgetCommand(rest);
-      if (command == cli::kPrinciples) return cli::runPrinciplesCommand(rest);
-      if (command == cli::kPixels) return cli::runPixelsCommand(rest);
-      if (command == cli::kQkUsage) return cli::runQkUsageCommand(rest);
-      if (command == cli::kLayers) return cli::runLayersCommand(rest);
-      const cli::Request request = cli::parseArguments(command, rest);
-      if (request.help) {
-        std::cout << cli::commandHelp(command);
-        return 0;
-      }
-      cli::printInputWarnings(request);
-      cli::runCommand(request);
-      return 0;
+    // A subcommand: its row of the command table (commands.inc) runs it.
+    if (const cli::CommandRow* row = args.empty() ? nullptr : cli::findCommand(args[0])) {
+      cli::beforeCommand(*row);
+      return row->run(std::vector<std::string>(args.begin() + 1, args.end()));
     }
     // Hidden: the build writes the man page and the bash completion with these (cli_docs.h).
     if (args.size() == 1 && (args[0] == "--man-page" || args[0] == "--bash-completion")) {
@@ -80,7 +62,8 @@ static int run(int argc, char** argv) {
                           args[0].compare(args[0].size() - 5, 5, ".json") == 0;
     if (!args.empty() && !sceneArg) {
       std::string accepted;
-      for (cli::Command c : cli::kAllCommands) accepted += std::string(cli::commandName(c)) + ", ";
+      for (const cli::CommandRow& row : cli::commandTable())
+        accepted += std::string(row.name) + ", ";
       // An InputError: its message shows the name's control bytes as \xHH, in one line.
       throw InputError("unknown command \"" + args[0] + "\" (accepted: " + accepted +
                        "or a scene FILE.json)");

@@ -11,19 +11,20 @@
 #include <vector>
 
 #include "cli_options.h"
+#include "command_table.h"
 #include "ropescope/attention.h"
 
 namespace ropescope::cli {
 
-// Before `command` parses its arguments: ropescope-gui silences Qt's own messages on the
-// command line's stderr for render and attention, which start Qt.
-void beforeCommand(Command command);
+// Before a subcommand parses its arguments: ropescope-gui silences Qt's own messages on the
+// command line's stderr for the rows it runs with Qt (program Gui or FrontOrGpu).
+void beforeCommand(const CommandRow& row);
 
 // The desktop app, started without a subcommand or with a scene file (args: argv[1..]).
 int runDesktop(int argc, char** argv, const std::vector<std::string>& args);
 
 // `render`: ropescope-gui draws (cmd_render.cpp); the front answers --help itself and hands
-// everything else to ropescope-gui. Declared in subcommands.h: runRenderCommand.
+// everything else to ropescope-gui. Its row of commands.inc names runRenderCommand.
 
 // The attention backend a run uses, and what to tell the user about the choice.
 struct SelectedBackend {

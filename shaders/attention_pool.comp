@@ -8,10 +8,10 @@ layout(std430, binding = 0) readonly buffer Q { float q[]; };
 layout(std430, binding = 1) readonly buffer K { float k[]; };
 layout(std430, binding = 2) readonly buffer Stats { float st[]; };
 layout(std430, binding = 3) buffer Partial { float part[]; };
+layout(std430, binding = 4) readonly buffer Keys { uint kr[]; };  // per row: first key, end
 uniform uint tokens;
 uniform uint rowBegin;
 uniform uint rowEnd;
-uniform uint causal;
 uniform uint softmax;
 uniform uint block;
 uniform uint blocks;
@@ -25,9 +25,8 @@ void main() {
   if (J >= blocks || r >= rowEnd) return;
   float qr[HEAD_DIM];
   for (int i = 0; i < HEAD_DIM; ++i) qr[i] = q[r * uint(HEAD_DIM) + uint(i)];
-  uint c0 = max(J * block, keyBegin);
-  uint c1 = min(min(tokens, J * block + block), keyEnd);
-  if (causal != 0u) c1 = min(c1, r + 1u);
+  uint c0 = max(max(J * block, keyBegin), kr[2u * r]);
+  uint c1 = min(min(min(tokens, J * block + block), keyEnd), kr[2u * r + 1u]);
   float sum = 0.0;
   float m = softmax != 0u ? st[3u * r] : 0.0;
   float invZ = softmax != 0u ? 1.0 / st[3u * r + 1u] : 1.0;

@@ -4,15 +4,16 @@
 // with (m, z, t) carried in the buffer between them: Mesa's llvmpipe stops any invocation after
 // 65535 loop iterations in total, and short dispatches keep drivers' watchdogs quiet. The dot
 // products are unrolled (DOT_SHARED, generated for HEAD_DIM) for the same reason.
-// After the last chunk (last = 1) the third value becomes the entropy log z - t/z.
+// After the last chunk (last = 1) the third value becomes the entropy log z - t/z. Row r sees
+// the keys kr[2r] .. kr[2r + 1] (the layer's mask); the work group's tiles span its rows' keys.
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Q { float q[]; };
 layout(std430, binding = 1) readonly buffer K { float k[]; };
 layout(std430, binding = 2) buffer Stats { float st[]; };
+layout(std430, binding = 4) readonly buffer Keys { uint kr[]; };
 uniform uint tokens;
 uniform uint rowBegin;
 uniform uint rowEnd;
-uniform uint causal;
 uniform uint keyBegin;
 uniform uint keyEnd;
 uniform uint first;
@@ -33,23 +34,32 @@ void main() {
     z = st[o + 1u];
     t = st[o + 2u];
   }
-  uint lastRow = min(rowBegin + (gl_WorkGroupID.x + 1u) * 64u, rowEnd) - 1u;
-  uint cEnd = causal != 0u ? min(keyEnd, lastRow + 1u) : keyEnd;
-  for (uint c0 = keyBegin; c0 < cEnd; c0 += KEY_TILE) {
+  // The same bounds in every invocation of the group (barrier() needs uniform control flow).
+  uint g0 = rowBegin + gl_WorkGroupID.x * 64u;
+  uint g1 = min(g0 + 64u, rowEnd);
+  uint spanBegin = 0xffffffffu, spanEnd = 0u;
+  for (uint rr = g0; rr < g1; ++rr) {
+    spanBegin = min(spanBegin, kr[2u * rr]);
+    spanEnd = max(spanEnd, kr[2u * rr + 1u]);
+  }
+  uint rowLo = live ? kr[2u * r] : 0u;
+  uint rowHi = live ? kr[2u * r + 1u] : 0u;
+  uint cEnd = min(keyEnd, spanEnd);
+  for (uint c0 = max(keyBegin, spanBegin); c0 < cEnd; c0 += KEY_TILE) {
     uint bc = min(KEY_TILE, cEnd - c0);
     barrier();
     for (uint i = gl_LocalInvocationID.x; i < bc * uint(HEAD_DIM); i += 64u)
       ks[i] = k[c0 * uint(HEAD_DIM) + i];
     barrier();
     if (!live) continue;
-    uint lim = bc;
-    if (causal != 0u) lim = r >= c0 ? min(bc, r - c0 + 1u) : 0u;
-    if (lim == 0u) continue;
+    uint jb = rowLo > c0 ? min(bc, rowLo - c0) : 0u;
+    uint lim = rowHi > c0 ? min(bc, rowHi - c0) : 0u;
+    if (lim <= jb) continue;
     // The tile's logits first, then one rescale to the tile's maximum: fewer divergent branches
     // and exps than updating the running maximum key by key.
     float lt[KEY_TILE];
     float tm = uintBitsToFloat(0xff800000u);
-    for (uint j = 0u; j < lim; ++j) {
+    for (uint j = jb; j < lim; ++j) {
       uint kb = j * uint(HEAD_DIM);
       lt[j] = DOT_SHARED(kb);
       tm = max(tm, lt[j]);
@@ -61,7 +71,7 @@ void main() {
       z *= sc;
     }
     m = mNew;
-    for (uint j = 0u; j < lim; ++j) {
+    for (uint j = jb; j < lim; ++j) {
       float e = exp(lt[j] - m);
       z += e;
       t += e * (lt[j] - m);

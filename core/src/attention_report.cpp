@@ -56,6 +56,10 @@ std::string attentionReport(const Scene& scene, const AttentionProblem& problem,
     j["k_file"] = run.source.kPath;
   }
   j["causal"] = run.causal;
+  if (run.layer >= 0) {
+    j["layer"] = run.layer;
+    j["layer_mask"] = run.layerMask;
+  }
   j["value"] = run.softmax ? "softmax" : "logits";
   j["rows"] = {run.rowBegin, run.rowEnd};
   if (run.pool > 0) j["pool"] = run.pool;

@@ -3,7 +3,8 @@
 //   1e4, sliding_window 4096, head_dim 256, 26 layers, max_position_embeddings 131072; without
 //   layer_types, sliding_window_pattern 6 gives "sliding_attention" unless (i + 1) % 6 == 0) and
 //   modeling_gemma3.py 4.5x (Gemma3TextModel builds rotary_emb_local from a copy of the config
-//   with rope_theta = rope_local_base_freq and rope_scaling {"rope_type": "default"}).
+//   with rope_theta = rope_local_base_freq and rope_scaling {"rope_type": "default"};
+//   Gemma3Attention scales the logits by query_pre_attn_scalar^-0.5, class default 256).
 // * Gemma 4: configuration_gemma4.py (Gemma4TextConfig: 30 layers, head_dim 256,
 //   global_head_dim 512 for the full_attention layers, sliding_window 512, layer_types by the
 //   same pattern of 6 with the last layer forced to full_attention, rope_parameters sliding
@@ -25,7 +26,7 @@ const std::vector<LayerFamily>& layerFamilies() {
        {"gemma3", "gemma3_text"},
        R"({"rope_theta": 1000000.0, "rope_local_base_freq": 10000.0, "sliding_window": 4096,
            "sliding_window_pattern": 6, "head_dim": 256, "num_hidden_layers": 26,
-           "max_position_embeddings": 131072})",
+           "max_position_embeddings": 131072, "query_pre_attn_scalar": 256})",
        LayerTypeRule::SlidingPattern,
        false,
        "rope_local_base_freq",

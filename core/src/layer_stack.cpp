@@ -96,6 +96,47 @@ std::vector<std::string> LayerStack::types() const {
   return out;
 }
 
+namespace {
+
+// The settings of the text config that change attention: modelled ones go into the stack,
+// the others become one line each (LayerStack::unmodelled). Sources: transformers'
+// modeling_gemma3.py (Gemma3Attention: scaling = query_pre_attn_scalar ** -0.5,
+// attn_logit_softcapping, is_causal = not use_bidirectional_attention; the token_type_ids
+// or_mask of create_causal_mask_mapping for pictures), modeling_llama4.py (Llama4TextL2Norm on
+// q and k of the RoPE layers when use_qk_norm).
+void readAttentionSettings(const StackJson& text, const LayerFamily* family,
+                           const std::string& name, LayerStack& stack) {
+  const std::string where = "model config \"" + name + "\" sets ";
+  const bool gemma3 = family && family->name == "gemma3";
+  stack.pictureBlocks = gemma3;
+  if (auto it = text.find("query_pre_attn_scalar"); it != text.end() && !it->is_null()) {
+    if (!it->is_number() || !(it->get<double>() > 0.0))
+      stackFail("model config \"" + name + "\"",
+                "query_pre_attn_scalar must be a positive number (got " + it->dump() + ")");
+    if (gemma3)
+      stack.logitScale = 1.0 / std::sqrt(it->get<double>());
+    else
+      stack.unmodelled.push_back(where + "query_pre_attn_scalar = " + it->dump() +
+                                 ": the preview scales the logits by 1/sqrt(head dim) instead");
+  }
+  if (auto it = text.find("use_qk_norm"); it != text.end() && stackTruthy(text, "use_qk_norm"))
+    stack.unmodelled.push_back(where + "use_qk_norm = " + it->dump() +
+                               ": the preview does not L2-normalise q and k after the rotary (as "
+                               "Llama 4's RoPE layers do); it uses them as given");
+  if (auto it = text.find("attn_logit_softcapping"); it != text.end() && !it->is_null())
+    stack.unmodelled.push_back(where + "attn_logit_softcapping = " + it->dump() +
+                               ": the preview does not cap the logits (cap * tanh(logit / cap)); "
+                               "it uses them uncapped");
+  if (auto it = text.find("use_bidirectional_attention");
+      it != text.end() && !it->is_null() && !(it->is_boolean() && !it->get<bool>()))
+    stack.unmodelled.push_back(where + "use_bidirectional_attention = " + it->dump() +
+                               ": the preview keeps each layer's causal mask" +
+                               (gemma3 ? " (with the picture blocks)" : "") +
+                               " instead of bidirectional attention");
+}
+
+}  // namespace
+
 LayerStack layerStackFromJson(const std::string& configText, const std::string& name) {
   // Every field the rotary needs is checked here, with readModelConfig's messages.
   const ModelConfig base = modelConfigFromJson(configText, {}, {}, name);
@@ -202,6 +243,7 @@ LayerStack layerStackFromJson(const std::string& configText, const std::string& 
                                            stackReal(text, "attn_scale", where, 0.0, 1e6)};
     stack.layers.push_back(std::move(l));
   }
+  readAttentionSettings(text, family, name, stack);
   return stack;
 }
 

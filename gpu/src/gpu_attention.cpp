@@ -165,6 +165,10 @@ class GpuAttentionBackend final : public AttentionBackend {
     const std::size_t tableBytes = problem.rotary.cos.size() * sizeof(float);
     const GLuint cosBuf = buffer(std::max<std::size_t>(tableBytes, 4), problem.rotary.cos.data());
     const GLuint sinBuf = buffer(std::max<std::size_t>(tableBytes, 4), problem.rotary.sin.data());
+    const GLuint qsBuf = buffer(std::max<std::size_t>(problem.queryScale.size() * sizeof(float), 4),
+                                problem.queryScale.empty() ? nullptr : problem.queryScale.data());
+    ranges_ = problemKeyRanges(problem);
+    keysBuf_ = buffer(ranges_.size() * sizeof(KeyRange), ranges_.data());
     checkGl("uploading q and k");
 
     pr.rope->bind();
@@ -173,10 +177,12 @@ class GpuAttentionBackend final : public AttentionBackend {
     setUint(*pr.rope, "gptj", problem.rotary.layout == PairLayout::GptJ ? 1u : 0u);
     f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cosBuf);
     f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, sinBuf);
-    const float scale = static_cast<float>(1.0 / std::sqrt(double(in.headDim)));
+    f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, qsBuf);
+    const float scale = problemLogitScale(problem);
     for (int h = 0; h < in.qHeads + in.kvHeads; ++h) {
       const bool isQ = h < in.qHeads;
       pr.rope->setUniformValue("scale", isQ ? scale : 1.0f);
+      setUint(*pr.rope, "perToken", isQ && !problem.queryScale.empty() ? 1u : 0u);
       bindHead(0, isQ ? q_ : k_, isQ ? h : h - in.qHeads, headBytes);
       f_->glDispatchCompute(GLuint((n + 63) / 64), 1, 1);
       injectFault();
@@ -184,13 +190,13 @@ class GpuAttentionBackend final : public AttentionBackend {
     f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     f_->glDeleteBuffers(1, &cosBuf);
     f_->glDeleteBuffers(1, &sinBuf);
+    f_->glDeleteBuffers(1, &qsBuf);
     checkGl("rotating q and k");
 
     heads_ = in.qHeads;
     group_ = in.qHeads / in.kvHeads;
     tokens_ = n;
     d_ = in.headDim;
-    causal_ = problem.causal;
   }
 
   RowStats rowStats(int head, std::size_t b, std::size_t e) override {
@@ -268,12 +274,12 @@ class GpuAttentionBackend final : public AttentionBackend {
       bindHead(1, k_, head / group_, tokens_ * d_ * 4);
       f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, stats);
       f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, p);
-      const std::size_t keys = causal_ ? r1 : tokens_;
-      for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
-        if (c > 0 && cancelledAfterWork()) throw AttentionCancelled();
+      const auto [start, keys] = keySpan(r0, r1);
+      for (std::size_t c = start; c < keys; c += keyChunk(d_)) {
+        if (c > start && cancelledAfterWork()) throw AttentionCancelled();
         setUint(*pr.pool, "keyBegin", GLuint(c));
         setUint(*pr.pool, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
-        setUint(*pr.pool, "first", GLuint(c == 0));
+        setUint(*pr.pool, "first", GLuint(c == start));
         f_->glDispatchCompute(GLuint((nb + 63) / 64), GLuint(r1 - r0), 1);
         f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       }
@@ -292,10 +298,11 @@ class GpuAttentionBackend final : public AttentionBackend {
           out[I * nb + J] = static_cast<float>(acc[I * nb + J] / count);
           continue;
         }
-        if (causal_) {
-          count = 0;
-          for (std::size_t r = rBegin; r < rEnd; ++r)
-            count += double(std::min(cEnd, r + 1) > cBegin ? std::min(cEnd, r + 1) - cBegin : 0);
+        count = 0;  // the unmasked entries of the tile
+        for (std::size_t r = rBegin; r < rEnd; ++r) {
+          const std::size_t lo = std::max<std::size_t>(cBegin, ranges_[r].begin);
+          const std::size_t hi = std::min<std::size_t>(cEnd, ranges_[r].end);
+          count += hi > lo ? double(hi - lo) : 0.0;
         }
         out[I * nb + J] = count > 0 ? static_cast<float>(acc[I * nb + J] / count)
                                     : -std::numeric_limits<float>::infinity();
@@ -416,7 +423,18 @@ class GpuAttentionBackend final : public AttentionBackend {
     setUint(p, "tokens", GLuint(tokens_));
     setUint(p, "rowBegin", GLuint(r0));
     setUint(p, "rowEnd", GLuint(r1));
-    setUint(p, "causal", GLuint(causal_));
+    f_->glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, keysBuf_);
+  }
+
+  // The keys rows [r0, r1) see in all: the first (rounded down to a key chunk) and the end.
+  std::pair<std::size_t, std::size_t> keySpan(std::size_t r0, std::size_t r1) const {
+    std::size_t lo = tokens_, hi = 0;
+    for (std::size_t r = r0; r < r1; ++r) {
+      lo = std::min<std::size_t>(lo, ranges_[r].begin);
+      hi = std::max<std::size_t>(hi, ranges_[r].end);
+    }
+    if (lo >= hi) return {0, 0};
+    return {lo / keyChunk(d_) * keyChunk(d_), hi};
   }
 
   GLuint runStats(int head, std::size_t r0, std::size_t r1) {
@@ -436,13 +454,13 @@ class GpuAttentionBackend final : public AttentionBackend {
       f_->glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, stats,
                             GLintptr(3 * sizeof(float) * (a - r0)),
                             GLsizeiptr(3 * sizeof(float) * (b - a)));
-      // Causal rows never look past their own index: later key chunks would be empty.
-      const std::size_t keys = causal_ ? b : tokens_;
-      for (std::size_t c = 0; c < keys; c += keyChunk(d_)) {
-        if ((a > r0 || c > 0) && cancelledAfterWork()) throw AttentionCancelled();
+      // Only the key chunks these rows see (a causal row never looks past its own index).
+      const auto [start, keys] = keySpan(a, b);
+      for (std::size_t c = start; c < keys; c += keyChunk(d_)) {
+        if ((a > r0 || c > start) && cancelledAfterWork()) throw AttentionCancelled();
         setUint(*pr.stats, "keyBegin", GLuint(c));
         setUint(*pr.stats, "keyEnd", GLuint(std::min(keys, c + keyChunk(d_))));
-        setUint(*pr.stats, "first", GLuint(c == 0));
+        setUint(*pr.stats, "first", GLuint(c == start));
         setUint(*pr.stats, "last", GLuint(c + keyChunk(d_) >= keys));
         f_->glDispatchCompute(GLuint((b - a + 63) / 64), 1, 1);
         f_->glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -466,7 +484,7 @@ class GpuAttentionBackend final : public AttentionBackend {
   }
 
   void freeBuffers() {
-    for (GLuint* b : {&q_, &k_, &statsBuf_.first, &outBuf_.first})
+    for (GLuint* b : {&q_, &k_, &keysBuf_, &statsBuf_.first, &outBuf_.first})
       if (*b) {
         f_->glDeleteBuffers(1, b);
         *b = 0;
@@ -482,10 +500,10 @@ class GpuAttentionBackend final : public AttentionBackend {
   std::map<int, Programs> programs_;
   std::string description_;
   std::size_t maxBlockBytes_ = 0, alignment_ = 1, headStride_ = 0;
-  GLuint q_ = 0, k_ = 0;
+  GLuint q_ = 0, k_ = 0, keysBuf_ = 0;
+  std::vector<KeyRange> ranges_;  // per row: the keys it sees (problemKeyRanges)
   std::pair<GLuint, std::size_t> statsBuf_{0, 0}, outBuf_{0, 0};
   int group_ = 1, d_ = 0;
-  bool causal_ = false;
 };
 
 }  // namespace

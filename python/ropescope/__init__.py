@@ -317,6 +317,9 @@ def attention(q=None, k=None, layout=None, *, design=None, scene=None, model=Non
     .rope, .attention_factor and .logit_scale: a rope scaling (rope=, rope_param={...}, or the
     model's) multiplies cos and sin by its attention factor, as transformers does, so the
     rotated part of every logit carries its square.
+    model=, layer=N (or layer_type=): that layer's mask (sliding window, chunk, Gemma 3's picture
+    blocks) and rotary, or none with Llama 4's q temperature (docs/user/attention.md); settings
+    of the model the preview does not model warn (UserWarning).
     """
     qa, ka, qk = _qk_arrays(q, k, qk)
     inputs = _inputs("attention", layout, scene, model, tokens, design=design, **params)

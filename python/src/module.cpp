@@ -27,6 +27,7 @@
 #include "ropescope/id_budget_report.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/image_probe.h"
+#include "ropescope/layer_attention.h"
 #include "ropescope/layer_stack.h"
 #include "ropescope/layer_stack_report.h"
 #include "ropescope/layout_files.h"
@@ -316,9 +317,13 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
   std::vector<float> out;
   std::vector<py::ssize_t> shape;
   PairTable table;
+  std::vector<std::string> warnings;
   {
     py::gil_scoped_release free;
     const cli::Request r = python::buildRequest(cli::kAttention, in);
+    // model=: the settings the preview does not model warn; layer= applies its mask and rotary.
+    const cli::AttentionLayer layer = cli::attentionLayerOf(r);
+    if (layer.stack) warnings = layer.stack->unmodelled;
     validateScene(r.scene);
     PositionIds ids = effectiveIds(r.scene);
     PairTable pairs = resolvePairs(r.scene.frequency);
@@ -335,8 +340,12 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
     else
       throw InputError("qk must be identical or random (got \"" + qk + "\"); real q/k: q=, k=",
                        "qk");
-    const AttentionProblem problem =
+    AttentionProblem problem =
         makeAttentionProblem(std::move(t), std::move(ids.ids), std::move(pairs), causal);
+    if (layer.layer >= 0) {
+      applyStackLayer(problem, *layer.stack, layer.layer, ids.tokens);
+      table = problem.pairs;
+    }
     const int h = problem.qk.qHeads;
     const auto backend = makeCpuAttentionBackend(static_cast<int>(threads));
     backend->load(problem);
@@ -369,6 +378,7 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
       shape = {h, py::ssize_t(e - b), py::ssize_t(n)};
     }
   }
+  warnTokenReading(warnings);
   return py::make_tuple(python::ownedArray(std::move(out), std::move(shape)), ropeOf(table));
 }
 
@@ -768,8 +778,13 @@ PYBIND11_MODULE(_ropescope, m) {
   m.def("designs", &designs);
   m.def("models", &shippedModelNames);
   m.def("layers", [](const std::string& model) {
-    py::gil_scoped_release free;
-    return layerStackReport(readLayerStack(model), LayerStackFormat::Json);
+    LayerStack stack;
+    {
+      py::gil_scoped_release free;
+      stack = readLayerStack(model);
+    }
+    warnTokenReading(stack.unmodelled);  // the settings the preview does not model
+    return layerStackReport(stack, LayerStackFormat::Json);
   });
   m.def("option_names", &optionNames);
   m.def("option_help", &optionHelp);

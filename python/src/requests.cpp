@@ -41,8 +41,8 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
     std::optional<std::size_t> rules;
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
       if (args[i] == "--rules") rules = static_cast<std::size_t>(parseRuleSet(args[i + 1]));
-    const ModelConfig model =
-        cli::pickModelLayer(in.model, layerType, layerGiven, layerText, nullptr);
+    const ModelConfig model = cli::pickModelLayer(in.model, layerType, layerGiven, layerText,
+                                                  nullptr, command == cli::kAttention);
     Scene base = applyModel(defaultScene(), model);
     const TokenInput tokens = in.tokensPath.empty() ? tokensFromJson(*in.tokensJson, "tokens")
                                                     : readTokensFile(in.tokensPath);
@@ -54,6 +54,8 @@ cli::Request buildRequest(cli::Command command, const Inputs& in, const cli::Ext
     r.tokenKept = tokens.kept;
     r.model = in.model;
     r.modelMaxPositions = model.maxPositionEmbeddings;
+    r.modelLayer = model.layer;
+    r.modelLayerType = layerType;
     return r;
   }
   if (!in.model.empty()) {

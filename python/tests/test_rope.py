@@ -153,13 +153,35 @@ def test_layers_and_layer():
     np.testing.assert_allclose(full["theta"], 1e6 ** (-np.arange(128) / 128.0) / 8, rtol=1e-13)
     sliding = ropescope.freqs(model="gemma-3-4b-it", layer=4)
     np.testing.assert_allclose(sliding["theta"], 1e4 ** (-np.arange(128) / 128.0), rtol=1e-13)
-    llama = ropescope.layers("llama-4-scout-17b-16e")
+    with pytest.warns(UserWarning, match="use_qk_norm = true") as said:
+        llama = ropescope.layers("llama-4-scout-17b-16e")
+    assert sum("use_qk_norm" in str(w.message) for w in said) == 1
     assert llama["layers"][3]["rotary"] is None
     assert llama["layers"][3]["temperature"] == {"floor_scale": 8192.0, "attn_scale": 0.1}
     with pytest.raises(ValueError, match="layer 3 of llama-4-scout-17b-16e has no rotary"):
         ropescope.decay(model="llama-4-scout-17b-16e", layer=3)
     with pytest.raises(ValueError, match=r"--layer expects a whole number in 0\.\.47"):
         ropescope.freqs(model="llama-4-scout-17b-16e", layer=48)
+
+
+def test_attention_of_a_layer():
+    """attention(model=, layer=) applies the layer's mask and position encoding: Llama 4's NoPE
+    layer 3 with identical q and k has no position, so each row is uniform over its causal keys
+    (the temperature is 1 below 8191 tokens); Gemma 3's sliding layer 0 lets a picture's tokens
+    see each other. Llama 4's use_qk_norm, not modelled, warns once."""
+    with pytest.warns(UserWarning, match="use_qk_norm = true") as said:
+        a = ropescope.attention(layout="t9", model="llama-4-scout-17b-16e", layer=3,
+                                softmax=True)
+    assert sum("use_qk_norm" in str(w.message) for w in said) == 1
+    for i in range(9):
+        np.testing.assert_allclose(a[0, i, :i + 1], 1.0 / (i + 1), rtol=1e-5)
+        assert (a[0, i, i + 1:] == 0).all()
+    g = ropescope.attention(layout="t3,i2x2,t2", model="gemma-3-4b-it", layer=0, qk="random",
+                            softmax=True)
+    seen = g[0] > 0
+    picture = np.zeros((9, 9), bool)
+    picture[3:7, 3:7] = True
+    np.testing.assert_array_equal(seen, np.tril(np.ones((9, 9), bool)) | picture)
 
 
 def test_text_only_models_and_layer_type():

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "attention/attention_cases.h"
+#include "attention/layer_cases.h"
 #include "families/hf_rope_reference.h"
 #include "ropescope/attention.h"
 #include "ropescope/errors.h"
@@ -158,6 +159,62 @@ TEST_P(GpuCases, AgreesWithCpuAndReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, GpuCases, ::testing::ValuesIn(kCases));
+
+// A layer's mask (sliding window, chunk, picture blocks), NoPE with the temperature on q and a
+// logit scale (tests/core/attention/layer_cases.h): the GPU gives the CPU's numbers, masked
+// entries alike (-inf logits, 0 probabilities), and the reference's.
+class GpuLayerCases : public ::testing::TestWithParam<LayerCase> {};
+
+TEST_P(GpuLayerCases, AgreesWithCpuAndReference) {
+  auto& gpu = gpuBackend();
+  ASSERT_TRUE(gpu) << "no OpenGL 4.3 context (run under xvfb-run)";
+  const LayerCase c = GetParam();
+  const AttentionProblem p = layerCaseProblem(c);
+  const std::size_t n = p.qk.tokens;
+  auto cpu = makeCpuAttentionBackend(2);
+  cpu->load(p);
+  gpu->load(p);
+  double worstCpu = 0, worstRef = 0, worstStats = 0, worstPool = 0;
+  for (int h = 0; h < p.qk.qHeads; ++h)
+    for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+      std::vector<float> g(n * n), cp(n * n);
+      gpu->rows(h, 0, n, v, g.data());
+      cpu->rows(h, 0, n, v, cp.data());
+      const auto ref = referenceAttention(p, h, v);
+      for (std::size_t i = 0; i < n * n; ++i)
+        if (cp[i] == 0.0f || std::isinf(cp[i])) ASSERT_EQ(g[i], cp[i]) << c.name << " " << i;
+      for (std::size_t i = 0; i < n; ++i) {
+        worstCpu = std::max(worstCpu, rowError(&g[i * n], &cp[i * n], n));
+        worstRef = std::max(worstRef, rowError(&g[i * n], &ref[i * n], n));
+      }
+      const RowStats gs = gpu->rowStats(h, 0, n), cs = cpu->rowStats(h, 0, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        worstStats = std::max(worstStats, std::abs(double(gs.max[i]) - cs.max[i]) /
+                                              std::max(1.0, std::abs(double(cs.max[i]))));
+        worstStats =
+            std::max(worstStats, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
+        worstStats = std::max(worstStats, std::abs(double(gs.entropy[i]) - cs.entropy[i]) /
+                                              std::max(1.0, double(cs.entropy[i])));
+      }
+      for (int block : {1, 7, 64}) {
+        const std::size_t nb = (n + block - 1) / block;
+        std::vector<float> gp(nb * nb), cpp(nb * nb);
+        gpu->pooled(h, block, v, gp.data());
+        cpu->pooled(h, block, v, cpp.data());
+        for (std::size_t I = 0; I < nb; ++I)
+          worstPool = std::max(worstPool, rowError(&gp[I * nb], &cpp[I * nb], nb));
+      }
+    }
+  std::printf("[ agreement ] layer %s: gpu-cpu %.2e, gpu-ref %.2e, stats %.2e, pooled %.2e\n",
+              c.name, worstCpu, worstRef, worstStats, worstPool);
+  EXPECT_LT(worstCpu, 1e-4);
+  EXPECT_LT(worstRef, 1e-4);
+  EXPECT_LT(worstStats, 1e-4);
+  EXPECT_LT(worstPool, 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Masks, GpuLayerCases, ::testing::ValuesIn(layerCases()),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // The GPU rotation in both pair layouts against the float64 reference written the way
 // transformers writes RoPE (tests/core/families/hf_rope_reference.h), not core's

@@ -102,15 +102,36 @@ struct RotaryTable {
 };
 RotaryTable rotaryTable(const std::vector<Id3>& ids, const PairTable& pairs);
 
+// The keys [begin, end) one query row sees: every layer mask the preview models (causal,
+// sliding window, chunk, a picture's bidirectional block; layer_attention.h) leaves each row one
+// contiguous run of keys.
+struct KeyRange {
+  std::uint32_t begin = 0, end = 0;
+  bool operator==(const KeyRange&) const = default;
+};
+
 // Everything a backend needs for one preview. ids and pairs are kept for the double reference;
-// backends read only qk, rotary and causal.
+// backends read qk, rotary, the mask (keys, else causal), queryScale and logitScale.
 struct AttentionProblem {
   QkTensors qk;
   std::vector<Id3> ids;
   PairTable pairs;
   RotaryTable rotary;
   bool causal = false;
+  // A layer's mask (layer_attention.h): one range per token, overriding `causal`; empty: every
+  // key, or with causal the keys up to the row's own.
+  std::vector<KeyRange> keys;
+  // Per-token factor on q after its rotation (Llama 4's NoPE-layer temperature); empty: 1.
+  std::vector<float> queryScale;
+  // Every logit is q . k times this; 0 means 1/sqrt(head dim) (Gemma's query_pre_attn_scalar
+  // sets its own).
+  double logitScale = 0.0;
 };
+
+// The problem's key range of every row: `keys` when set, else causal or full.
+std::vector<KeyRange> problemKeyRanges(const AttentionProblem& problem);
+// The float32 scale q is multiplied by before the dot product (logitScale or 1/sqrt(d)).
+float problemLogitScale(const AttentionProblem& problem);
 
 // Builds the rotary table from ids and pairs and checks the shapes (see validateProblem).
 AttentionProblem makeAttentionProblem(QkTensors qk, std::vector<Id3> ids, PairTable pairs,
@@ -136,12 +157,13 @@ void checkPreviewQkSize(const QkSourceSpec& source, std::size_t tokens, int head
 // InputError for an invalid scene, a head dim that differs from the plan's, or bad files.
 AttentionProblem makeAttentionProblem(const Scene& scene, const QkSourceSpec& source, bool causal);
 
-// Applies RoPE in the table's pair layout to q (also scaling it by 1/sqrt(headDim), so a plain
-// dot product is the logit) and k, in float32: with (a, b) = pairDims(layout, p, pairs),
-// x'[a] = x[a] c - x[b] s, x'[b] = x[b] c + x[a] s (NeoX: a = p, b = p + pairs; GPT-J: a = 2p,
-// b = 2p + 1, as transformers' rotate_half_llm with cos repeat_interleave(2)); dims >= 2 * pairs
-// are only scaled. Rows [begin, end) of q (query) or k, a row being head x tokens + token, go to
-// out, (end - begin) x headDim floats. The problem must have passed validateProblem.
+// Applies RoPE in the table's pair layout to q (also scaling it by problemLogitScale and the
+// token's queryScale, so a plain dot product is the logit) and k, in float32: with (a, b) =
+// pairDims(layout, p, pairs), x'[a] = x[a] c - x[b] s, x'[b] = x[b] c + x[a] s (NeoX: a = p, b = p
+// + pairs; GPT-J: a = 2p, b = 2p + 1, as transformers' rotate_half_llm with cos
+// repeat_interleave(2)); dims >= 2 * pairs are only scaled. Rows [begin, end) of q (query) or k, a
+// row being head x tokens + token, go to out, (end - begin) x headDim floats. The problem must have
+// passed validateProblem.
 void rotateRows(const AttentionProblem& problem, bool query, std::size_t begin, std::size_t end,
                 float* out);
 
@@ -173,7 +195,7 @@ class AttentionBackend {
   // Streaming pass over all keys for rows [rowBegin, rowEnd) of q head `head`.
   virtual RowStats rowStats(int head, std::size_t rowBegin, std::size_t rowEnd) = 0;
   // Rows [rowBegin, rowEnd) of head `head`: (rowEnd - rowBegin) x N values, row-major.
-  // Masked (causal) logits are -inf, masked probabilities 0.
+  // Masked logits (outside the row's KeyRange) are -inf, masked probabilities 0.
   virtual void rows(int head, std::size_t rowBegin, std::size_t rowEnd, AttentionValue value,
                     float* out) = 0;
   // rows() and rowStats() of the same rows in one request. The CPU backend computes each logit

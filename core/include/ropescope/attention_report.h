@@ -16,6 +16,10 @@ namespace ropescope {
 struct AttentionRun {
   QkSourceSpec source;  // kind; seed written for random, the file names for files
   bool causal = false;
+  // With a model's layer (layer_attention.h): its index and the one line of what the preview
+  // applies (layerAttentionSummary), written as "layer" and "layer_mask"; -1: none.
+  int layer = -1;
+  std::string layerMask;
   bool softmax = false;  // value "softmax", else "logits"
   std::size_t rowBegin = 0, rowEnd = 0;
   int pool = 0;                       // 0: rows; else written as "pool"

@@ -40,6 +40,15 @@ struct LayerStack {
   std::string title;      // "Gemma 3"
   std::string modelType;  // config.json model_type as written
   std::vector<StackLayer> layers;
+  // Gemma 3: the tokens of one picture see each other in every layer (the or_mask transformers
+  // builds from token_type_ids; layer_attention.h).
+  bool pictureBlocks = false;
+  // Every logit of the attention preview is q . k times this; 0: 1/sqrt(head dim). Gemma 3:
+  // query_pre_attn_scalar^-0.5.
+  double logitScale = 0.0;
+  // One line per config setting that changes attention and that the preview does not model,
+  // naming the setting, its value and what the preview does instead (layer_attention.h).
+  std::vector<std::string> unmodelled;
   // Every layer has the same rotary (or every one none) and no temperature.
   bool uniform() const;
   // The distinct layer types, in order of first appearance.

@@ -273,6 +273,34 @@ void validateProblem(const AttentionProblem& p) {
                      std::to_string(p.rotary.tokens) + " vs " + std::to_string(qk.tokens) +
                      ", head dim " + std::to_string(p.rotary.headDim) + " vs " +
                      std::to_string(qk.headDim) + ")");
+  if (!p.keys.empty()) {
+    if (p.keys.size() != qk.tokens)
+      throw InputError("attention: the mask has " + std::to_string(p.keys.size()) +
+                       " rows but q/k have " + std::to_string(qk.tokens) + " tokens");
+    for (std::size_t r = 0; r < p.keys.size(); ++r)
+      if (p.keys[r].begin >= p.keys[r].end || p.keys[r].end > qk.tokens)
+        throw InputError("attention: the mask's keys of row " + std::to_string(r) + " (" +
+                         std::to_string(p.keys[r].begin) + ":" + std::to_string(p.keys[r].end) +
+                         ") are empty or lie outside 0:" + std::to_string(qk.tokens));
+  }
+  if (!p.queryScale.empty() && p.queryScale.size() != qk.tokens)
+    throw InputError("attention: the query scale has " + std::to_string(p.queryScale.size()) +
+                     " entries but q/k have " + std::to_string(qk.tokens) + " tokens");
+  if (!(p.logitScale >= 0.0) || !std::isfinite(p.logitScale))
+    throw InputError("attention: the logit scale must be a finite number >= 0");
+}
+
+std::vector<KeyRange> problemKeyRanges(const AttentionProblem& p) {
+  if (!p.keys.empty()) return p.keys;
+  const std::size_t n = p.qk.tokens;
+  std::vector<KeyRange> r(n);
+  for (std::size_t i = 0; i < n; ++i) r[i] = {0, static_cast<std::uint32_t>(p.causal ? i + 1 : n)};
+  return r;
+}
+
+float problemLogitScale(const AttentionProblem& p) {
+  return static_cast<float>(p.logitScale > 0.0 ? p.logitScale
+                                               : 1.0 / std::sqrt(double(p.qk.headDim)));
 }
 
 AttentionProblem makeAttentionProblem(QkTensors qk, std::vector<Id3> ids, PairTable pairs,
@@ -325,7 +353,7 @@ void rotateRows(const AttentionProblem& problem, bool query, std::size_t begin, 
   const QkTensors& in = problem.qk;
   const RotaryTable& rt = problem.rotary;
   const std::size_t d = std::size_t(in.headDim), h = std::size_t(rt.pairs), n = in.tokens;
-  const float s = query ? static_cast<float>(1.0 / std::sqrt(double(in.headDim))) : 1.0f;
+  const float scale = query ? problemLogitScale(problem) : 1.0f;
   const std::size_t rows = (query ? std::size_t(in.qHeads) : std::size_t(in.kvHeads)) * n;
   if (begin > end || end > rows)
     throw InputError("attention: rows " + std::to_string(begin) + ":" + std::to_string(end) +
@@ -335,6 +363,8 @@ void rotateRows(const AttentionProblem& problem, bool query, std::size_t begin, 
     float* y = out + (r - begin) * d;
     const float* c = rt.cos.data() + (r % n) * h;
     const float* sn = rt.sin.data() + (r % n) * h;
+    const float s =
+        query && !problem.queryScale.empty() ? scale * problem.queryScale[r % n] : scale;
     if (rt.layout == PairLayout::NeoX) {  // pair p is dims (p, p + h): a loop that vectorises
       for (std::size_t p = 0; p < h; ++p) {
         const float x0 = x[p], x1 = x[p + h];
@@ -385,19 +415,21 @@ std::vector<double> referenceAttention(const AttentionProblem& problem, int head
     qr[t] = rotate(in.qData() + (std::size_t(head) * n + t) * d, t);
     kr[t] = rotate(in.kData() + (std::size_t(head / group) * n + t) * d, t);
   }
-  const double inv = 1.0 / std::sqrt(double(d));
+  const double inv = problem.logitScale > 0.0 ? problem.logitScale : 1.0 / std::sqrt(double(d));
+  const std::vector<KeyRange> keys = problemKeyRanges(problem);
   std::vector<double> out(n * n);
   for (std::size_t i = 0; i < n; ++i) {
     double* row = out.data() + i * n;
     double m = -std::numeric_limits<double>::infinity();
+    const double qs = problem.queryScale.empty() ? 1.0 : double(problem.queryScale[i]);
     for (std::size_t j = 0; j < n; ++j) {
-      if (problem.causal && j > i) {
+      if (j < keys[i].begin || j >= keys[i].end) {
         row[j] = -std::numeric_limits<double>::infinity();
         continue;
       }
       double dot = 0.0;
       for (std::size_t x = 0; x < d; ++x) dot += qr[i][x] * kr[j][x];
-      row[j] = dot * inv;
+      row[j] = dot * inv * qs;
       m = std::max(m, row[j]);
     }
     if (value == AttentionValue::Softmax) {

@@ -1,6 +1,7 @@
 // The CPU attention backend: rotation (and the keys' packing) once per load, then the kernels
 // of attention_kernels.inc over blocks of rows handed to core's worker threads (thread_pool.h)
-// one block at a time (causal rows cost more the later they come).
+// one block at a time (causal rows cost more the later they come). Every mask arrives as one
+// key range per row.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -89,7 +90,7 @@ class CpuAttentionBackend final : public AttentionBackend {
     group_ = in.qHeads / in.kvHeads;
     tokens_ = in.tokens;
     d_ = in.headDim;
-    causal_ = problem.causal;
+    keyRanges_ = problemKeyRanges(problem);
     const std::size_t d = std::size_t(d_), n = tokens_, panel = kernels_.keyPanel;
     if (q_.size() != in.qCount()) q_ = LargeBuffer<float>(in.qCount());
     detail::parallelFor(std::size_t(heads_) * n, threads_, [&](std::size_t b, std::size_t e) {
@@ -120,8 +121,8 @@ class CpuAttentionBackend final : public AttentionBackend {
     const std::size_t tasks = (e - b + detail::kTileRows - 1) / detail::kTileRows;
     runTasks(*this, tasks, threads_, [&](std::size_t t, float* scratch) {
       const std::size_t r0 = b + t * detail::kTileRows, r1 = std::min(e, r0 + detail::kTileRows);
-      kernels_.stats(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, &st.max[r0 - b],
-                     &st.sumExp[r0 - b], &st.entropy[r0 - b], scratch);
+      kernels_.stats(qHead(head), kHead(head), tokens_, d_, r0, r1, keyRanges_.data(),
+                     &st.max[r0 - b], &st.sumExp[r0 - b], &st.entropy[r0 - b], scratch);
     });
     return st;
   }
@@ -132,7 +133,7 @@ class CpuAttentionBackend final : public AttentionBackend {
     runTasks(*this, tasks, threads_, [&](std::size_t t, float*) {
       const std::size_t r0 = b + t * detail::kTileRows, r1 = std::min(e, r0 + detail::kTileRows);
       float* o = out + (r0 - b) * tokens_;
-      kernels_.logits(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, o);
+      kernels_.logits(qHead(head), kHead(head), tokens_, d_, r0, r1, keyRanges_.data(), o);
       if (value == AttentionValue::Softmax) kernels_.softmaxRows(o, r1 - r0, tokens_);
     });
   }
@@ -150,7 +151,7 @@ class CpuAttentionBackend final : public AttentionBackend {
         [&](std::size_t t, float* scratch) {
           const std::size_t r0 = b + t * detail::kPassRows,
                             r1 = std::min(e, r0 + detail::kPassRows);
-          kernels_.rowsWithStats(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_,
+          kernels_.rowsWithStats(qHead(head), kHead(head), tokens_, d_, r0, r1, keyRanges_.data(),
                                  value == AttentionValue::Softmax, out + (r0 - b) * tokens_,
                                  &st.max[r0 - b], &st.sumExp[r0 - b], &st.entropy[r0 - b], scratch);
         },
@@ -171,7 +172,7 @@ class CpuAttentionBackend final : public AttentionBackend {
     const std::size_t tasks = (nb + perTask - 1) / perTask;
     runTasks(*this, tasks, threads_, [&](std::size_t t, float* scratch) {
       const std::size_t r0 = t * perTask * bs, r1 = std::min(tokens_, r0 + perTask * bs);
-      kernels_.pool(qHead(head), kHead(head), tokens_, d_, r0, r1, causal_, bs, nb,
+      kernels_.pool(qHead(head), kHead(head), tokens_, d_, r0, r1, keyRanges_.data(), bs, nb,
                     st.max.empty() ? nullptr : st.max.data(),
                     st.sumExp.empty() ? nullptr : st.sumExp.data(), acc.data(), cnt.data(),
                     scratch);
@@ -206,7 +207,7 @@ class CpuAttentionBackend final : public AttentionBackend {
   LargeBuffer<float> q_, keys_;
   std::size_t headKeys_ = 0;  // packed floats of one kv head
   int group_ = 1, d_ = 0;
-  bool causal_ = false;
+  std::vector<KeyRange> keyRanges_;  // per row: the keys it sees (problemKeyRanges)
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "ropescope/attention.h"
+
 namespace ropescope::detail {
 
 // Tile sizes of the statistics and pooling passes: a 256 x 512 float logits tile (512 KiB) stays
@@ -21,8 +23,9 @@ inline std::size_t passScratchFloats(std::size_t n) {
   return (n + 15) / 16 * 16;
 }
 
-// q points at head row 0 (rows of d floats, already rotated and scaled by 1/sqrt(d)), kp at the
-// matching kv head's keys packed by packKeys; n is the token count. Rows are absolute indices
+// q points at head row 0 (rows of d floats, already rotated and scaled), kp at the matching kv
+// head's keys packed by packKeys; n is the token count; keys[r] the keys absolute row r sees
+// (every entry outside it is masked: -inf logit, 0 probability). Rows are absolute indices
 // into q. Every logit is one chain of d multiply-adds in depth order, whichever entry point,
 // tile or thread computes it, so all of them give the same logit bit for bit.
 struct AttentionKernels {
@@ -35,16 +38,16 @@ struct AttentionKernels {
   // Online softmax over all keys for rows [r0, r1): max logit, sum of exp(l - max), entropy.
   // Outputs are indexed from 0 (= row r0). scratch holds kScratchFloats floats.
   void (*stats)(const float* q, const float* kp, std::size_t n, int d, std::size_t r0,
-                std::size_t r1, bool causal, float* max, float* sum, float* entropy,
+                std::size_t r1, const KeyRange* keys, float* max, float* sum, float* entropy,
                 float* scratch);
   // Logits of rows [r0, r1) into out ((r1 - r0) x n, row-major); masked entries -inf.
   void (*logits)(const float* q, const float* kp, std::size_t n, int d, std::size_t r0,
-                 std::size_t r1, bool causal, float* out);
+                 std::size_t r1, const KeyRange* keys, float* out);
   // Rows [r0, r1) written into out ((r1 - r0) x n) as logits or, with softmax, probabilities,
   // and their max, sum and entropy as stats() gives them, from one product: each logit is
   // computed once. scratch holds passScratchFloats(n) floats, 64-byte aligned.
   void (*rowsWithStats)(const float* q, const float* kp, std::size_t n, int d, std::size_t r0,
-                        std::size_t r1, bool causal, bool softmax, float* out, float* max,
+                        std::size_t r1, const KeyRange* keys, bool softmax, float* out, float* max,
                         float* sum, float* entropy, float* scratch);
   // In place: each of `rows` rows of n logits becomes its softmax (-inf entries become 0).
   void (*softmaxRows)(float* rows, std::size_t count, std::size_t n);
@@ -52,8 +55,8 @@ struct AttentionKernels {
   // number of unmasked entries into cnt. rowMax / rowSum (indexed by absolute row) turn logits
   // into probabilities; nullptr keeps logits.
   void (*pool)(const float* q, const float* kp, std::size_t n, int d, std::size_t r0,
-               std::size_t r1, bool causal, std::size_t block, std::size_t nb, const float* rowMax,
-               const float* rowSum, double* acc, double* cnt, float* scratch);
+               std::size_t r1, const KeyRange* keys, std::size_t block, std::size_t nb,
+               const float* rowMax, const float* rowSum, double* acc, double* cnt, float* scratch);
 };
 
 // nullptr when this build could not compile that instruction set in (other compilers/flags).

@@ -9,6 +9,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QMenu>
@@ -24,6 +26,7 @@
 #include <QTimer>
 #include <fstream>
 
+#include "attention/attention_view.h"
 #include "charts/layers_view.h"
 #include "editors/parameter_editor.h"
 #include "editors/rope_editor.h"
@@ -33,6 +36,7 @@
 #include "model/sample_scene.h"
 #include "model/scene_model.h"
 #include "ropescope/image_grid.h"
+#include "ropescope/layer_attention.h"
 #include "ropescope/layout.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
@@ -372,6 +376,60 @@ TEST(ModelGui, ScreenshotWithModelLoaded) {
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
       out + QStringLiteral("/model_check_%1.png").arg(tag)));
+}
+
+// The attention dock previews the layer the Layers tab shows: its line names the layer and the
+// mask, and its map is core's preview of that layer (Gemma 3's sliding layer 0, a picture's
+// tokens seeing each other), on the CPU. The wait is for the job's result, with a hang guard.
+TEST(ModelGui, OpenGemmaAttentionFollowsTheLayer) {
+  MainWindow w;
+  w.show();
+  showAndSettle(&w);
+  ASSERT_TRUE(w.openModel(QStringLiteral("gemma-3-4b-it")));
+  Scene s = w.model()->scene();
+  s.layout = parseLayoutSpec("t3,i2x2,t2");
+  w.model()->setScene(s);
+  ASSERT_TRUE(w.layersView()->pickLayer(0));
+  AttentionView* v = w.attentionView();
+  w.attentionDock()->show();
+  v->setBackendChoice(BackendChoice::Cpu);
+  v->setSoftmax(true);
+  v->resetZoom();
+  QElapsedTimer guard;
+  guard.start();
+  const auto settled = [&] {
+    return !v->busy() && v->shownResult() &&
+           v->shownResult()->generation == v->requestedGeneration();
+  };
+  while (!settled() && guard.elapsed() < 120000)
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+  ASSERT_TRUE(settled()) << "the attention preview did not finish";
+  const AttentionResult* r = v->shownResult();
+  ASSERT_TRUE(r->error.isEmpty()) << r->error.toStdString();
+  EXPECT_TRUE(v->layerLine().contains(QStringLiteral("layer 0 of gemma-3-4b-it")))
+      << v->layerLine().toStdString();
+  EXPECT_TRUE(v->layerLine().contains(QStringLiteral("picture"))) << v->layerLine().toStdString();
+  ASSERT_EQ(r->request.layer, 0);
+  ASSERT_TRUE(r->request.layerStack);
+  auto cpu = makeCpuAttentionBackend(1);
+  cpu->load(
+      makeLayerAttentionProblem(r->request.scene, r->request.source, *r->request.layerStack, 0));
+  const std::size_t n = r->tokens;
+  ASSERT_EQ(n, 9u);
+  std::vector<float> want(n * n);
+  if (r->request.exactRows) {
+    cpu->rows(r->request.head, 0, n, r->request.value, want.data());
+    ASSERT_EQ(r->rows.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(r->rows[i], want[i]);
+  } else {
+    std::vector<float> pooled(r->blocksPerSide * r->blocksPerSide);
+    cpu->pooled(r->request.head, r->request.block, r->request.value, pooled.data());
+    ASSERT_EQ(r->pooled.size(), pooled.size());
+    for (std::size_t i = 0; i < pooled.size(); ++i) EXPECT_FLOAT_EQ(r->pooled[i], pooled[i]);
+  }
+  // The first picture token sees the whole picture (tokens 3..6), not the text after it.
+  cpu->rows(r->request.head, 3, 4, AttentionValue::Softmax, want.data());
+  for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(want[j] > 0.0f, j < 7) << j;
 }
 
 // The Layers tab at the screen's size (1366x768 under openbox): the note, the Layer box, the line

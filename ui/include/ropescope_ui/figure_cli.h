@@ -15,6 +15,7 @@ struct FigureViewInfo {
   std::string name, description;
   std::vector<std::string> formats;  // file extensions
   bool needsDisplay = false;         // 3-D (VTK) views need an X display
+  bool takesDisplacement = false;    // --distance and --along (the phasor view)
 };
 std::vector<FigureViewInfo> figureViewList();
 

@@ -1,5 +1,7 @@
 #include "attention/attention_view.h"
 
+#include "ropescope/layer_attention.h"
+
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -61,8 +63,13 @@ AttentionView::AttentionView(SceneModel* model, QWidget* parent) : QWidget(paren
   bottom->addWidget(cancelButton_);
   bottom->addWidget(messageLabel_, 1);
 
+  layerLabel_ = new QLabel(tr("Layer: none (the scene's rotary; pick one in the Layers tab)"));
+  layerLabel_->setObjectName(QStringLiteral("attentionLayer"));
+  layerLabel_->setWordWrap(true);
+
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(controls_);
+  layout->addWidget(layerLabel_);
   layout->addLayout(middle, 1);
   layout->addLayout(bottom);
 
@@ -181,6 +188,15 @@ void AttentionView::setMessage(const QString& text, bool error) {
                                      : QString());
 }
 
+void AttentionView::setLayerSource(LayerSource source) {
+  layerSource_ = std::move(source);
+  requestSoon();
+}
+
+QString AttentionView::layerLine() const {
+  return layerLabel_->text();
+}
+
 void AttentionView::requestSoon() {
   // Hidden (the dock closed): nothing to show, so nothing computed until shown.
   whenShown_->request();
@@ -206,6 +222,19 @@ void AttentionView::request() {
     return;
   }
   controls_->fill(r);
+  if (layerSource_) {
+    auto [stack, layer] = layerSource_();
+    if (stack && layer >= 0 && std::size_t(layer) < stack->layers.size()) {
+      r.layerStack = std::move(stack);
+      r.layer = layer;
+      r.causal = true;  // a layer's mask is causal, narrowed or widened by the layer
+    }
+  }
+  layerLabel_->setText(
+      r.layer >= 0 ? tr("Layer: %1")
+                         .arg(QString::fromStdString(layerAttentionSummary(*r.layerStack, r.layer)))
+                   : tr("Layer: none (the scene's rotary; pick one in the "
+                        "Layers tab)"));
   // Ask for what the view can show: one block per device pixel of the shown range.
   const std::size_t span = heatmap_->shownSpan(n), begin = heatmap_->shownBegin(n);
   const auto pixels = static_cast<std::size_t>(std::max(16.0, std::floor(heatmap_->sidePixels())));

@@ -12,10 +12,12 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "jobs/attention_job.h"
 #include "ropescope/attention.h"
+#include "ropescope/layer_stack.h"
 #include "ropescope/position_ids.h"
 
 class QLabel;
@@ -54,6 +56,12 @@ class AttentionView : public QWidget {
   void resetZoom();
   // Stops the running computation; the heatmap keeps the last finished result.
   void cancel();
+  // Where the model layer to preview comes from (the Layers tab): its stack and index, -1 for
+  // none. Asked at each request; layerLine() then says which layer and mask the map shows.
+  using LayerSource = std::function<std::pair<std::shared_ptr<const LayerStack>, int>()>;
+  void setLayerSource(LayerSource source);
+  QString layerLine() const;
+  void refreshLayer() { requestSoon(); }
   // Tests: runs on the worker's thread at each step of a job (AttentionJob::setStepHook).
   void setJobStepHook(std::function<void(const AttentionRequest& request, int percent)> hook);
 
@@ -118,6 +126,8 @@ class AttentionView : public QWidget {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QLabel* messageLabel_ = nullptr;
+  QLabel* layerLabel_ = nullptr;  // the layer and mask the map shows
+  LayerSource layerSource_;
 
   bool busy_ = false;
   WhenShown* whenShown_ = nullptr;        // hidden: requests wait for the view's next show

@@ -51,7 +51,8 @@ int phasorMaxDistance() {
 std::vector<FigureViewInfo> figureViewList() {
   std::vector<FigureViewInfo> out;
   for (const FigureView& v : figureViews())
-    out.push_back({v.name, v.description, v.formats, v.kind == FigureKind::Space});
+    out.push_back(
+        {v.name, v.description, v.formats, v.kind == FigureKind::Space, v.takesDisplacement});
   return out;
 }
 

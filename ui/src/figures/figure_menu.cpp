@@ -114,24 +114,23 @@ void FigureMenu::fillPresetsMenu(QMenu* menu,
   menu->setToolTipsVisible(true);
 }
 
-void FigureMenu::addContextMenu(QWidget* widget, const std::vector<std::string>& views) {
+void FigureMenu::addContextMenu(QWidget* widget, FigureSurface surface) {
   widget->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(widget, &QWidget::customContextMenuRequested, this,
-          [this, widget, views](QPoint pos) { popup(widget, pos, views); });
+          [this, widget, surface](QPoint pos) { popup(widget, pos, surface); });
 }
 
-void FigureMenu::popup(QWidget* widget, QPoint pos, const std::vector<std::string>& views) {
+void FigureMenu::popup(QWidget* widget, QPoint pos, FigureSurface surface) {
   QMenu menu(widget);
-  // Each entry says what it writes: the attention figure is the identical-q,k logits whatever
-  // the dock shows (softmax, random or loaded q/k), which the bare name did not say.
+  // Each entry says what it writes (a view's menuText where its bare name does not).
   menu.setToolTipsVisible(true);
-  for (const std::string& v : views) {
-    const QString name = QString::fromStdString(v);
+  for (const std::string& v : figureViewsOn(surface)) {
+    const FigureView& view = findFigureView(v);
     QAction* a = menu.addAction(
-        v == "attention" ? tr("Export attention figure (logits, identical q and k)\xe2\x80\xa6")
-                         : tr("Export %1 figure\xe2\x80\xa6").arg(name),
+        view.menuText ? tr(view.menuText)
+                      : tr("Export %1 figure\xe2\x80\xa6").arg(QString::fromStdString(v)),
         this, [this, v] { exportView(v); });
-    a->setToolTip(QString::fromStdString(findFigureView(v).description));
+    a->setToolTip(QString::fromStdString(view.description));
   }
   menu.exec(widget->mapToGlobal(pos));
 }
@@ -139,7 +138,7 @@ void FigureMenu::popup(QWidget* widget, QPoint pos, const std::vector<std::strin
 void FigureMenu::exportTo(const std::string& view, const QString& path) const {
   model_->flushSummaries();
   FigureOptions o = options_;
-  if (view == "phasor" && phasorView_) o.phasorDelta = phasorView_->delta();
+  if (findFigureView(view).takesDisplacement && phasorView_) o.phasorDelta = phasorView_->delta();
   if (findFigureView(view).needs == FigureNeed::Picture && pictureView_) {
     o.segment = pictureView_->shownSegment();
     o.selectedVisual = model_->selectedVisual();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "figures/figure_style.h"
+#include "figures/figure_views.h"
 #include "ropescope/scene.h"
 
 class QMenu;
@@ -34,10 +35,11 @@ class FigureMenu : public QObject {
   void fillExportMenu(QMenu* menu);
   // One entry per preset; `apply` receives the preset's scene and view.
   void fillPresetsMenu(QMenu* menu, std::function<void(const Scene&, const std::string&)> apply);
-  // A right-click menu on `widget` offering the export of `views`.
-  void addContextMenu(QWidget* widget, const std::vector<std::string>& views);
+  // A right-click menu on `widget` offering the export of the views offered on `surface`
+  // (figureViewsOn).
+  void addContextMenu(QWidget* widget, FigureSurface surface);
   // The same menu at `pos` (widget coordinates), for views that raise it themselves (3-D).
-  void popup(QWidget* widget, QPoint pos, const std::vector<std::string>& views);
+  void popup(QWidget* widget, QPoint pos, FigureSurface surface);
 
   // Asks for a file and writes the view; failures go to a message box. Returns the path written
   // (empty when cancelled or failed).

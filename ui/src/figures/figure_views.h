@@ -6,7 +6,9 @@
 #include <QImage>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +17,8 @@
 #include "ropescope/scene.h"
 
 class QChart;
-
 class QGraphicsScene;
+class QPainter;
 
 namespace ropescope::ui {
 class PositionSpaceView;
@@ -34,17 +36,54 @@ enum class FigureKind {
 // What a view needs in the scene's layout: without it the view has nothing to draw.
 enum class FigureNeed { Nothing, Picture, Audio, TextAfterVisual };
 
+// The surfaces of the window whose right-click menu offers a view's export.
+enum class FigureSurface {
+  Space,      // the 3-D view
+  Compare,    // the compare grid's four 3-D views
+  Charts,     // the charts panel
+  Picture,    // the Picture tab
+  Attention,  // the attention preview
+  Phasor,     // the Phasors tab's canvas
+  Sound,      // the Sound tab's waveform and spectrogram
+};
+
+// A figure prepared from a scene, painted on any device at the figure's logical size.
+using FigurePainter = std::function<void(QPainter&, QSizeF)>;
+
+// One view: what it is called and shows, the table behind it, how it is drawn and where the
+// window offers it. Each view is one entry of figureViews() (figure_registry.cpp), written in
+// its own file under figures/views/; nothing else names it.
 struct FigureView {
-  std::string name;
-  std::string description;
+  std::string name;         // the --view word, the export file's stem
+  std::string description;  // what `render --list-views` prints, the menu entries' tooltip
   FigureKind kind;
   std::vector<std::string> formats;  // file extensions, image formats first, then csv, json
   FigureNeed needs = FigureNeed::Nothing;
+  // The data behind the view as CSV or JSON (figureData; figureTableText titles a Table).
+  std::string (*data)(const Scene&, const FigureView&, TableFormat, const FigureOptions&) = nullptr;
+  // How it is drawn, one of three by kind: a Chart view builds its chart, a Painted or Heatmap
+  // view prepares its painter, a Space view renders its image of exactly o.size pixels.
+  std::unique_ptr<QChart> (*chart)(const Scene&, const FigureView&, const FigureOptions&) = nullptr;
+  FigurePainter (*painter)(const Scene&, const FigureOptions&) = nullptr;
+  QImage (*image)(const Scene&, const FigureOptions&) = nullptr;
+  // The surfaces whose right-click menu offers it. The first is the view's home: a preset of
+  // the view shows it, and Ctrl+E on the 3-D view or the compare grid writes its home view.
+  std::vector<FigureSurface> offeredOn;
+  // The context menu's entry when "Export NAME figure..." does not say what it writes.
+  const char* menuText = nullptr;
+  // Draws the phasor displacement: the Phasors tab's, render's --distance and --along.
+  bool takesDisplacement = false;
 };
 
 const std::vector<FigureView>& figureViews();
 // Throws InputError naming the accepted views.
 const FigureView& findFigureView(const std::string& name);
+// The views a surface's right-click menu offers: those at home there first, then the others
+// offered there, each in the registry's order.
+std::vector<std::string> figureViewsOn(FigureSurface surface);
+// The home surface of a view (its first of offeredOn); none for an unknown view or one that no
+// surface offers.
+std::optional<FigureSurface> figureHome(const std::string& name);
 
 // Throws InputError (field "view") saying what `scene` lacks for `view` (a picture, audio):
 // every export checks it before a file is asked for or written.

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "ropescope/errors.h"
+#include "ropescope/layer_attention.h"
+#include "ropescope/scene_metrics.h"
 #include "ropescope_gpu/gpu_attention.h"
 
 namespace ropescope::ui {
@@ -19,8 +21,8 @@ bool sameSource(const QkSourceSpec& a, const QkSourceSpec& b) {
 // Whether two requests ask for the same heatmap (they may differ in their text token).
 bool sameHeatmap(const AttentionRequest& a, const AttentionRequest& b) {
   return a.scene == b.scene && sameSource(a.source, b.source) && a.causal == b.causal &&
-         a.value == b.value && a.head == b.head && a.backend == b.backend &&
-         a.exactRows == b.exactRows &&
+         a.layerStack == b.layerStack && a.layer == b.layer && a.value == b.value &&
+         a.head == b.head && a.backend == b.backend && a.exactRows == b.exactRows &&
          (a.exactRows ? a.rowBegin == b.rowBegin && a.rowEnd == b.rowEnd : a.block == b.block);
 }
 
@@ -90,7 +92,8 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
     backend_->setCancelCheck([&stop = job.stop] { return stop.load(); });
     if (job.stop) return dropped();
     if (!loaded_ || !(loadedScene_ == request.scene) ||
-        !sameSource(loadedSource_, request.source) || loadedCausal_ != request.causal) {
+        !sameSource(loadedSource_, request.source) || loadedCausal_ != request.causal ||
+        loadedStack_ != request.layerStack || loadedLayer_ != request.layer) {
       progress(5, QStringLiteral("preparing q and k"));
       loaded_ = false;
       heatmapKept_ = false;
@@ -98,6 +101,9 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
                          request.scene.frequency.rotary.headDim);
       AttentionProblem problem =
           makeAttentionProblem(request.scene, request.source, request.causal);
+      if (request.layerStack && request.layer >= 0)
+        applyStackLayer(problem, *request.layerStack, request.layer,
+                        effectiveIds(request.scene).tokens);
       if (job.stop) return dropped();
       progress(25, QStringLiteral("rotating q and k"));
       backend_->load(problem);
@@ -105,6 +111,8 @@ void AttentionJob::compute(const AttentionRequest& request, const LatestWorker::
       loadedScene_ = request.scene;
       loadedSource_ = request.source;
       loadedCausal_ = request.causal;
+      loadedStack_ = request.layerStack;
+      loadedLayer_ = request.layer;
       if (job.stop) return dropped();
     }
     result.heads = backend_->heads();

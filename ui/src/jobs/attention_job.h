@@ -13,6 +13,7 @@
 
 #include "jobs/latest_worker.h"
 #include "ropescope/attention.h"
+#include "ropescope/layer_stack.h"
 #include "ropescope/scene.h"
 
 namespace ropescope::ui {
@@ -23,6 +24,10 @@ struct AttentionRequest {
   Scene scene;
   QkSourceSpec source;
   bool causal = false;
+  // The model layer whose mask and rotary apply (layer_attention.h, the Layers tab's); -1 and
+  // no stack: the scene's rotary with `causal`.
+  std::shared_ptr<const LayerStack> layerStack;
+  int layer = -1;
   AttentionValue value = AttentionValue::Logits;
   int head = 0;
   BackendChoice backend = BackendChoice::Auto;
@@ -88,6 +93,8 @@ class AttentionJob {
   Scene loadedScene_;
   QkSourceSpec loadedSource_;
   bool loadedCausal_ = false;
+  std::shared_ptr<const LayerStack> loadedStack_;
+  int loadedLayer_ = -1;
   // The last heatmap computed from what the backend holds now, and its request: a request that
   // differs only in its text token (a click on another token) takes it again and computes the
   // one row it needs. Kept up to kMaxKeptHeatmap values (a zoom's exact rows can be far more).

@@ -312,6 +312,23 @@ void MainWindow::buildAttentionDock() {
   connect(attention_, &AttentionView::backendChanged, attentionStatus, &QLabel::setText);
   connect(attention_, &AttentionView::noteRaised, this,
           [this](const QString& note) { statusBar()->showMessage(note, 15000); });
+  // The dock previews the layer the Layers tab shows (its mask and rotary); the settings the
+  // preview does not model go to the status bar once per model.
+  auto held = std::make_shared<std::shared_ptr<const LayerStack>>();
+  attention_->setLayerSource([this, held]() -> std::pair<std::shared_ptr<const LayerStack>, int> {
+    const int layer = layers_ ? layers_->shownLayer() : -1;
+    if (layer < 0 || !layers_->stack()) return {nullptr, -1};
+    const LayerStack& now = *layers_->stack();
+    if (!*held || (*held)->name != now.name || (*held)->layers != now.layers) {
+      *held = std::make_shared<const LayerStack>(now);
+      QStringList lines;
+      for (const std::string& w : now.unmodelled) lines << QString::fromStdString(w);
+      if (!lines.isEmpty()) statusBar()->showMessage(lines.join(QStringLiteral("  |  ")), 15000);
+    }
+    return {*held, layer};
+  });
+  // A pick that keeps the scene's rotary (layer 0 to 1) changes only the mask: ask again.
+  connect(layers_, &LayersView::layerPicked, attention_, &AttentionView::refreshLayer);
 }
 
 // Autosave, and the guided tour in a dock of its own.
@@ -442,24 +459,21 @@ void MainWindow::buildFileMenu() {
 void MainWindow::buildFigureMenus(QMenu* exportMenu) {
   figures_ = new FigureMenu(model_, this);
   figures_->fillExportMenu(exportMenu);
-  figures_->addContextMenu(
-      charts_, {"decay", "decay-subset", "ptd", "bias", "profile", "wavelengths", "age"});
-  figures_->addContextMenu(picture_, {"picture", "picture-bias"});
-  figures_->addContextMenu(attention_, {"attention"});
+  figures_->addContextMenu(charts_, FigureSurface::Charts);
+  figures_->addContextMenu(picture_, FigureSurface::Picture);
+  figures_->addContextMenu(attention_, FigureSurface::Attention);
   figures_->setPhasorView(phasor_);
   figures_->setPictureView(picture_);
   figures_->setSoundView(sound_);
-  figures_->addContextMenu(phasor_->canvas(), {"phasor"});
-  figures_->addContextMenu(sound_->waveform(), {"sound"});
-  figures_->addContextMenu(sound_->spectrogramCanvas(), {"sound"});
-  connect(view_, &VtkView::contextClicked, this, [this](QPoint pos) {
-    figures_->popup(view_, pos, {"space", "compare"});
-  });
+  figures_->addContextMenu(phasor_->canvas(), FigureSurface::Phasor);
+  figures_->addContextMenu(sound_->waveform(), FigureSurface::Sound);
+  figures_->addContextMenu(sound_->spectrogramCanvas(), FigureSurface::Sound);
+  connect(view_, &VtkView::contextClicked, this,
+          [this](QPoint pos) { figures_->popup(view_, pos, FigureSurface::Space); });
   for (int i = 0; i < compare_->viewCount(); ++i) {
     PositionSpaceView* v = compare_->view(i);
-    connect(v, &VtkView::contextClicked, this, [this, v](QPoint pos) {
-      figures_->popup(v, pos, {"compare", "space"});
-    });
+    connect(v, &VtkView::contextClicked, this,
+            [this, v](QPoint pos) { figures_->popup(v, pos, FigureSurface::Compare); });
   }
 }
 
@@ -981,7 +995,8 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::exportViewPng() {
   // Rendered offscreen at the figure size (figure_views.h), not a grab of the screen.
-  figures_->exportView(compareMode() ? "compare" : "space");
+  figures_->exportView(
+      figureViewsOn(compareMode() ? FigureSurface::Compare : FigureSurface::Space).front());
 }
 
 void MainWindow::about() {
@@ -1065,8 +1080,10 @@ void MainWindow::openPreset(const Scene& scene, const std::string& view) {
   if (!maybeSave()) return;
   currentFile_.clear();
   startWith(scene);
-  setCompareMode(view == "compare");
-  showPictureTab(view.rfind("picture", 0) == 0);
+  // The tab or mode the preset's view lives on (its home surface, figure_views.h).
+  const std::optional<FigureSurface> home = figureHome(view);
+  setCompareMode(home == FigureSurface::Compare);
+  showPictureTab(home == FigureSurface::Picture);
 }
 
 void MainWindow::showPictureTab(bool picture) {
