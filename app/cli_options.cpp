@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -31,6 +32,7 @@
 #include "ropescope/rope_scaling.h"
 #include "ropescope/scene_fields.h"
 #include "ropescope/scene_metrics.h"
+#include "ropescope/thread_count.h"
 #include "ropescope/tokens_file.h"
 #include "ropescope/transformers_release.h"
 
@@ -127,9 +129,33 @@ const char* maxDistanceHelp() {
   return text.c_str();
 }
 
-// --threads of every command that computes on the CPU: one range, one default (all cores; the
-// results are the same bits for any count).
-constexpr int kMaxThreads = 256;
+// --context: the default is core's (the scene's wavelengths use the same length).
+const char* contextHelp() {
+  static const std::string text =
+      "context length for the full-turn test (default " + formatDouble(kDefaultContextLength) + ")";
+  return text.c_str();
+}
+
+// The help of a design parameter's own option (--alpha, --radius, --dff): the design that takes
+// it, what it is, and its range and default as the design's ParameterSpec has them.
+const char* parameterOptionHelp(const std::string& key, const std::string& what,
+                                const std::string& more = {}) {
+  static std::map<std::string, std::string> texts;  // nodes stay put: the pointers stay valid
+  std::string& text = texts[key];
+  if (!text.empty()) return text.c_str();
+  for (const PositionDesign* d : allDesigns()) {
+    const std::vector<ParameterSpec> specs = d->parameters();
+    if (const ParameterSpec* spec = findSpec(specs, key)) {
+      text = d->name() + ": " + what + " in " + spec->rangeText() + " (default " +
+             formatDouble(spec->defaultValue) + ")" + more;
+      break;
+    }
+  }
+  return text.c_str();
+}
+
+// --threads of every command that computes on the CPU: one range (core's), one default (all
+// cores; the results are the same bits for any count).
 const char* threadsHelp() {
   static const std::string text =
       "CPU worker threads, 0 = all cores, 0.." + std::to_string(kMaxThreads) + " (default 0)";
@@ -431,9 +457,10 @@ const std::vector<Option>& options() {
          if (v.empty()) throw InputError("--ids needs a file name", "ids_file");
          s.idsPath = v;
        }},
-      {"alpha", "A", kScene, "circle: angle mix alpha in [0, 1] (default 0.5)",
+      {"alpha", "A", kScene, parameterOptionHelp("alpha", "angle mix alpha"),
        [](State& s, const std::string& v) { param(s, "alpha", v, "--alpha"); }},
-      {"radius", "R|auto|auto-K", kScene, "circle: ring radius R > 0 (default 10), auto, or auto-K",
+      {"radius", "R|auto|auto-K", kScene,
+       parameterOptionHelp("radius", "ring radius R", ", auto, or auto-K"),
        [](State& s, const std::string& v) {
          if (v == "auto") {
            param(s, "radius_mode", "auto", "--radius");
@@ -445,7 +472,7 @@ const std::vector<Option>& options() {
            param(s, "radius", v, "--radius");
          }
        }},
-      {"dff", "BETA", kScene, "circle: Dual-Frame Fusion beta in [0, 1] (default 0)",
+      {"dff", "BETA", kScene, parameterOptionHelp("dff", "Dual-Frame Fusion beta"),
        [](State& s, const std::string& v) { param(s, "dff", v, "--dff"); }},
       {"param", "KEY=VALUE", kScene,
        "any design parameter, e.g. fps=4, temporal_stride=2, centre=false, move_to_positive=auto "
@@ -543,7 +570,7 @@ const std::vector<Option>& options() {
            throw InputError("--form must be full or subset (got \"" + v + "\")", "form");
          s.req.subsetForm = v == "subset";
        }},
-      {"context", "L", kFreqs, "context length for the full-turn test (default 32768)",
+      {"context", "L", kFreqs, contextHelp(),
        [](State& s, const std::string& v) {
          s.req.contextLength = parseNumber("context", v, "> 0");
          if (s.req.contextLength <= 0)
@@ -736,8 +763,10 @@ void applyLayout(State& s) {
                      "layout");
   const ImageGridSettings g = gridOptions(s, scene.imageGrid);
   scene.imageGrid = g;
-  // FAMILY: items as the --rules release's processor writes them.
+  // FAMILY: items as the --rules release's processor writes them; sounds by the scene's design
+  // (a --model's; a --design given too recounts them as it is set, setDesign).
   LayoutFileContext files{{}, g};
+  files.audio = audioTokenRuleOf(scene.design);
   files.rules = rulesOption(s);
   if (s.haveLayout) scene.layout = parseLayoutSpec(s.layoutSpec, files);
 }
@@ -956,9 +985,6 @@ Request parseArguments(Command command, const CommandLine& line, const ExtraOpti
   // Only such files pay for this second computation of the ids.
   if (!s.req.tokenWarnings.empty() && familyOfDesign(s.req.scene.design))
     (void)findDesign(s.req.scene.design).ids(s.req.scene.layout, s.req.scene.designParams);
-  // Sound files count their tokens as the design's processor does (an omni family's rule); the
-  // design is known only now (no file is read again).
-  setAudioTokenRule(s.req.scene.layout, audioTokenRuleOf(s.req.scene.design));
   if (!s.idsPath.empty()) {
     if (!s.designFlag.empty() && s.designFlag != kIdsFileDesign)
       throw InputError("--ids makes the design ids-file; leave out --design " + s.designFlag,

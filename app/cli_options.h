@@ -16,6 +16,7 @@
 #include "ropescope/scene.h"
 #include "ropescope/token_groups.h"
 #include "ropescope/tokens_file.h"
+#include "ropescope/wavelengths.h"
 
 namespace ropescope::cli {
 
@@ -54,7 +55,7 @@ struct Request {
   int maxDistance = kDefaultDecayDistance;
   bool maxDistanceGiven = false;  // --max-distance given (render: else the preset's)
   bool subsetForm = false;
-  double contextLength = 32768.0;
+  double contextLength = kDefaultContextLength;
   // --tokens: the token id of every token of the layout, in order (empty without --tokens).
   std::vector<long long> tokenIds;
   std::vector<bool> tokenKept;  // --tokens: per input_ids entry, padding included: not padding

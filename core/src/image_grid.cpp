@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "ropescope/errors.h"
+#include "ropescope/model_family.h"
 #include "ropescope/named.h"
 #include "ropescope/scene_fields.h"
 
@@ -51,42 +52,17 @@ ResizeRule parseResizeRule(std::string_view name) {
 }
 
 std::vector<std::string> imageGridPresetNames() {
-  return {"qwen2.5-vl", "qwen3-vl", "glm4v", "ernie4.5-vl"};
+  std::vector<std::string> out;
+  for (const ModelFamily* f : allFamilies())
+    if (f->ownsImageProcessor()) out.push_back(f->name());
+  return out;
 }
 
 ImageGridSettings imageGridPreset(std::string_view name) {
-  if (name == "qwen2.5-vl" || name == "qwen2-vl") return ImageGridSettings{};
-  if (name == "qwen3-vl") {
-    // Qwen3-VL preprocessor_config.json on the Hugging Face hub (e.g. Qwen3-VL-2B / -8B
-    // -Instruct): "size": {"longest_edge": 16777216, "shortest_edge": 65536}, "patch_size": 16,
-    // "merge_size": 2, "temporal_patch_size": 2, image_processor_type Qwen2VLImageProcessorFast.
-    // The Qwen2-VL processor reads shortest_edge / longest_edge as min_pixels / max_pixels.
-    ImageGridSettings s;
-    s.patch = 16;
-    s.merge = 2;
-    s.minPixels = 65536;     // 256 * 256
-    s.maxPixels = 16777216;  // 4096 * 4096
-    return s;
-  }
-  if (name == "glm4v") {
-    // transformers models/glm4v/image_processing_glm4v.py, Glm4vImageProcessor: size
-    // {"shortest_edge": 112 * 112, "longest_edge": 28 * 28 * 15000}, patch_size 14,
-    // temporal_patch_size 2, merge_size 2.
-    ImageGridSettings s;
-    s.minPixels = 112 * 112;
-    s.maxPixels = 28 * 28 * 15000;
-    s.rule = ResizeRule::Glm;
-    return s;
-  }
-  if (name == "ernie4.5-vl") {
-    // transformers models/ernie4_5_vl_moe/image_processing_ernie4_5_vl_moe.py: size
-    // {"shortest_edge": 56 * 56, "longest_edge": 28 * 28 * 6177}, patch_size 14, merge_size 2.
-    ImageGridSettings s;
-    s.minPixels = 56 * 56;
-    s.maxPixels = 28 * 28 * 6177;
-    s.rule = ResizeRule::Ernie;
-    return s;
-  }
+  // Each processor's settings are its family's (core/src/families); a family that shares one
+  // (Qwen2-VL, Qwen3.5, the omni thinkers) gives the one it uses.
+  for (const ModelFamily* f : allFamilies())
+    if (f->name() == name) return f->imageGrid();
   throwUnknownName("image grid preset", name, imageGridPresetNames(), "preset");
 }
 

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "families/family_base.h"
 #include "layer_families.h"
 #include "ropescope/errors.h"
 #include "ropescope/layout_files.h"
@@ -401,10 +402,11 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
   m.frequency.rotary.rotaryDim = rotary == headDim ? 0 : rotary;
 
   const Found sec = find(ropeObjs, "mrope_section");
-  const bool ernie = family && family->name() == "ernie4.5-vl";
-  if (!sec.value && ernie) {
-    // ERNIE's own config (model_type ernie4_5_moe_vl): freq_allocation t pairs, h and w share
-    // the rest (transformers' converter writes mrope_section [22, 22, 20] for 20).
+  // The family's own ways of writing its sections (ERNIE's, in its family file).
+  const detail::ConfigQuirks quirks =
+      family ? detail::configQuirksOf(*family) : detail::ConfigQuirks{};
+  if (!sec.value && quirks.freqAllocation) {
+    // freq_allocation t pairs, h and w share the rest.
     const Found fa = find(textObjs, "freq_allocation");
     if (!fa.value) fail(where, "missing field mrope_section (or freq_allocation)");
     const int pairs = m.frequency.rotary.pairCount();
@@ -426,8 +428,8 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     for (std::size_t i = 0; i < 3; ++i)
       m.frequency.sections.push_back(static_cast<int>(wholeNumber(
           {&(*sec.value)[i], sec.path + "[" + std::to_string(i) + "]"}, where, 0, 512)));
-    // ERNIE lists h, w, t; the ernie plan takes t, h, w.
-    if (ernie)
+    // Listed h, w, t (ERNIE); the family's plan takes t, h, w.
+    if (quirks.sectionsHwt)
       std::rotate(m.frequency.sections.begin(), m.frequency.sections.begin() + 2,
                   m.frequency.sections.end());
   }
@@ -522,8 +524,9 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
                "tokens_per_second");
       tps.value) {
     m.tokensPerSecond = realNumber(tps, where, 0.0, kMaxTokensPerSecond, true);
-  } else if (family->name() == "qwen2.5-vl") {
-    fail(where, "missing field vision_config.tokens_per_second (Qwen2.5-VL's video time scale)");
+  } else if (detail::configQuirksOf(*family).needsTokensPerSecond) {
+    fail(where, "missing field vision_config.tokens_per_second (" + family->title() +
+                    "'s video time scale)");
   }
   if (m.omni) {
     m.designParams.set("position_id_per_seconds", m.omni->positionIdPerSeconds);
@@ -695,8 +698,7 @@ Scene applyModel(Scene scene, const ModelConfig& model) {
   // resize rule) and the sounds counted by its family's rule, as a layout parsed after the
   // model would be: the app kept the old grid (99 tokens of castle.png under Qwen3-VL, which
   // cuts 80) and showed numbers the command line did not give.
-  regridLayout(scene.layout, scene.imageGrid);
-  setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
+  regridLayout(scene.layout, scene.imageGrid);  // the sounds were recounted by setDesign
   // Ids loaded from a file were the ids of the layout and design before the model: a scene saved
   // after the model kept naming that file (and failed to open where the file was gone).
   scene.idsFile.clear();

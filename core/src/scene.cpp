@@ -290,10 +290,19 @@ bool sameDocument(const Scene& a, const Scene& b) {
   return selected == b;
 }
 
-void setDesign(Scene& scene, const std::string& name) {
+namespace {
+// setDesign without the sound recount: the design and its parameters only.
+void assignDesignOnly(Scene& scene, const std::string& name) {
   const PositionDesign& design = findDesign(name);
   if (design.name() != scene.design) scene.designParams = {};
   scene.design = design.name();
+}
+}  // namespace
+
+void setDesign(Scene& scene, const std::string& name) {
+  assignDesignOnly(scene, name);
+  // Sound files count their tokens as the design's processor does (no file is read again).
+  setAudioTokenRule(scene.layout, audioTokenRuleOf(scene.design));
 }
 
 LayoutFileContext layoutContextOf(const Scene& scene, const std::string& baseDir) {
@@ -343,7 +352,8 @@ void pickDesign(Scene& scene, const std::string& name, bool keepPlan) {
 Scene sceneUnderDesign(const Scene& scene, const std::string& name) {
   Scene s = scene;
   if (s.design == name) return s;
-  setDesign(s, name);
+  // Every design of a comparison reads the same tokens: the sounds keep the scene's counts.
+  assignDesignOnly(s, name);
   s.ageLayer = -1;
   return s;
 }

@@ -15,12 +15,16 @@
 #include "ropescope/position_design.h"
 #include "ropescope/report.h"
 #include "ropescope/scene.h"
+#include "ropescope/scene_defaults.h"
 
 namespace ropescope {
 
 namespace {
 
 using Kind = ParameterSpec::Kind;
+
+// The multihead plan's KV heads are 1..kMaxKvHeads; the KV head shown is one of them.
+constexpr int kMaxKvHeads = 256;
 
 // A value of the field's type, as set receives it.
 long long asWhole(const FieldValue& v) {
@@ -93,8 +97,11 @@ std::vector<std::string> planNames() {
 
 std::vector<SceneField> buildTable() {
   std::vector<SceneField> t;
+  // Each default is written once: a constant of scene_defaults.h, or the initialiser of the one
+  // struct that holds the field (read here from a default-constructed one).
+  const Scene blank;
   // The image processor's settings (image_grid.h); the defaults are Qwen2.5-VL's.
-  const ImageGridSettings grid;
+  const ImageGridSettings& grid = blank.imageGrid;
   t.push_back(at(
       whole("min_pixels", "image_grid", "min_pixels", "min-pixels", 1,
             static_cast<double>(kMaxMaxPixels), static_cast<double>(grid.minPixels), "Min pixels",
@@ -128,17 +135,18 @@ std::vector<SceneField> buildTable() {
   rule.optional = true;  // files before ERNIE and GLM-4V have none: Qwen's
   t.push_back(rule);
   t.push_back(at(
-      choice("design", "", "design", "design", designNames(), "circle", "Position design",
+      choice("design", "", "design", "design", designNames(), kDefaultDesign, "Position design",
              "position design"),
       [](const Scene& s) -> FieldValue { return s.design; },
       [](Scene& s, const FieldValue& v) { setDesign(s, asName(v)); }));
   // The frequency plan and its rotary settings (frequency_plan.h).
   t.push_back(at(
-      choice("plan", "frequency", "plan", "plan", planNames(), "mrope", "Plan", "frequency plan"),
+      choice("plan", "frequency", "plan", "plan", planNames(), kDefaultPlan, "Plan",
+             "frequency plan"),
       [](const Scene& s) -> FieldValue { return s.frequency.plan; },
       [](Scene& s, const FieldValue& v) { s.frequency.plan = asName(v); }));
   SceneField head = at(
-      whole("head_dim", "frequency", "head_dim", "head-dim", 2, 1024, 128, "Head dim",
+      whole("head_dim", "frequency", "head_dim", "head-dim", 2, 1024, kDefaultHeadDim, "Head dim",
             "head dimension"),
       [](const Scene& s) -> FieldValue {
         return static_cast<long long>(s.frequency.rotary.headDim);
@@ -147,7 +155,8 @@ std::vector<SceneField> buildTable() {
   head.even = true;
   t.push_back(head);
   SceneField rotary = at(
-      whole("rotary_dim", "frequency", "rotary_dim", "rotary-dim", 0, 1024, 0, "Rotary dim",
+      whole("rotary_dim", "frequency", "rotary_dim", "rotary-dim", 0, 1024,
+            blank.frequency.rotary.rotaryDim, "Rotary dim",
             "dims that rotate (partial rotary, the rest pass through), at most "
             "the head dim, 0 = all"),
       [](const Scene& s) -> FieldValue {
@@ -157,7 +166,7 @@ std::vector<SceneField> buildTable() {
   rotary.even = true;
   t.push_back(rotary);
   SceneField base = at(
-      whole("base", "frequency", "base", "base", 1, 1e12, 1e6, "Base",
+      whole("base", "frequency", "base", "base", 1, 1e12, kDefaultRopeBase, "Base",
             "RoPE base (1e4 RoFormer, 1e6 Qwen2.5-VL, 5e6 Qwen3-VL)"),
       [](const Scene& s) -> FieldValue { return s.frequency.rotary.base; },
       [](Scene& s, const FieldValue& v) { s.frequency.rotary.base = std::get<double>(v); });
@@ -173,19 +182,20 @@ std::vector<SceneField> buildTable() {
   sections.list = true;
   t.push_back(sections);
   t.push_back(at(
-      whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, 256, 8, "KV heads",
-            "multihead: number of KV heads"),
+      whole("kv_heads", "frequency", "kv_heads", "kv-heads", 1, kMaxKvHeads, kDefaultKvHeads,
+            "KV heads", "multihead: number of KV heads"),
       [](const Scene& s) -> FieldValue { return static_cast<long long>(s.frequency.kvHeads); },
       [](Scene& s, const FieldValue& v) { s.frequency.kvHeads = asInt(v); }));
   t.push_back(at(
-      whole("kv_head", "frequency", "kv_head", "kv-head", 0, 255, 0, "KV head",
+      whole("kv_head", "frequency", "kv_head", "kv-head", 0, kMaxKvHeads - 1,
+            blank.frequency.kvHead, "KV head",
             "multihead: the KV head whose pair map is used, below the KV heads"),
       [](const Scene& s) -> FieldValue { return static_cast<long long>(s.frequency.kvHead); },
       [](Scene& s, const FieldValue& v) { s.frequency.kvHead = asInt(v); }));
   t.push_back(at(
       choice("pairs", "frequency", "pairs", "pairs",
              {pairLayoutName(PairLayout::NeoX), pairLayoutName(PairLayout::GptJ)},
-             pairLayoutName(PairLayout::NeoX), "Pairs",
+             pairLayoutName(blank.frequency.rotary.pairs), "Pairs",
              "pair layout: neox = dims p, p + r/2 (Qwen); gptj = 2p, 2p + 1 (GLM-4V, "
              "ERNIE)"),
       [](const Scene& s) -> FieldValue { return pairLayoutName(s.frequency.rotary.pairs); },
@@ -193,7 +203,7 @@ std::vector<SceneField> buildTable() {
         s.frequency.rotary.pairs = parsePairLayout(asName(v), "pairs");
       }));
   // Alternating Geometry Encoding (age_schedule.h), circle design only.
-  const AgeSchedule age;
+  const AgeSchedule& age = blank.age;
   t.push_back(at(
       whole("age_layers", "age", "layers", "layers", 1, 1024, age.layers, "Layers",
             "AGE: number of decoder layers"),
@@ -207,14 +217,14 @@ std::vector<SceneField> buildTable() {
       [](const Scene& s) -> FieldValue { return ageStrategyName(s.age.strategy); },
       [](Scene& s, const FieldValue& v) { s.age.strategy = parseAgeStrategy(asName(v)); }));
   t.push_back(at(
-      whole("age_layer", "age", "layer", "age-layer", -1, 1023, -1, "Show layer",
+      whole("age_layer", "age", "layer", "age-layer", -1, 1023, blank.ageLayer, "Show layer",
             "circle: show the ids AGE layer L uses, below the AGE layers (-1: circle ids)"),
       [](const Scene& s) -> FieldValue { return static_cast<long long>(s.ageLayer); },
       [](Scene& s, const FieldValue& v) { s.ageLayer = asInt(v); }));
   // The text token the views show; its upper bound is the layout's text count.
   t.push_back(at(
-      whole("selected_text", "", "selected_text", "", 0, 1000000000, 0, "Text token",
-            "the selected text token, below the layout's text count"),
+      whole("selected_text", "", "selected_text", "", 0, 1000000000, blank.selectedText,
+            "Text token", "the selected text token, below the layout's text count"),
       [](const Scene& s) -> FieldValue { return static_cast<long long>(s.selectedText); },
       [](Scene& s, const FieldValue& v) { s.selectedText = asInt(v); }));
   SceneField layout = text("layout", "layout", "layout", "Layout", "the token layout");

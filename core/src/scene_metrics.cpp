@@ -87,7 +87,7 @@ void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, in
   m.decayStream.clear();
   if (scene.layout.audioCount() > 0)
     m.decayStream = decayCurve(m.pairs, {1.0, 1.0, 1.0}, maxDistance, DecayForm::Full, threads);
-  m.wavelengths = wavelengths(m.pairs, 32768.0);
+  m.wavelengths = wavelengths(m.pairs, kDefaultContextLength);
   // Before and after the scaling: the same curves of the table the plan gives unscaled.
   m.wavelengthsUnscaled.clear();
   for (auto& curve : m.decayAxisUnscaled) curve.clear();
@@ -98,7 +98,7 @@ void computePairResults(SceneMetrics& m, const Scene& scene, int maxDistance, in
       dir[a] = 1.0;
       m.decayAxisUnscaled[a] = decayCurve(plain, dir, maxDistance, DecayForm::Full, threads);
     }
-    m.wavelengthsUnscaled = wavelengths(plain, 32768.0);
+    m.wavelengthsUnscaled = wavelengths(plain, kDefaultContextLength);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "ropescope/position_design.h"
 #include "ropescope/rope_scaling.h"
+#include "ropescope/scene.h"
 #include "ropescope/scene_fields.h"
 
 namespace ropescope {
@@ -28,8 +29,8 @@ bool takeField(Scene& scene, const Scene& from, const std::string& field) {
     scene.layout = from.layout;
     return true;
   }
-  if (field == "design") {  // the design with its parameters and ids
-    scene.design = from.design;
+  if (field == "design") {  // the design with its parameters and ids; sounds counted by its rule
+    setDesign(scene, from.design);
     scene.designParams = from.designParams;
     scene.idsFile = from.idsFile;
     scene.fileIds = from.fileIds;

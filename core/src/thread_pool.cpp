@@ -5,11 +5,13 @@
 
 #include <algorithm>
 
+#include "ropescope/thread_count.h"
+
 namespace ropescope::detail {
 
 namespace {
 // More helpers than this are never started, whatever a caller asks for.
-constexpr std::size_t kMaxWorkers = 256;
+constexpr std::size_t kMaxWorkers = kMaxThreads;
 }  // namespace
 
 ThreadPool& ThreadPool::shared() {

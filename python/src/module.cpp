@@ -46,6 +46,7 @@
 #include "ropescope/sample_pictures.h"
 #include "ropescope/scene.h"
 #include "ropescope/scene_metrics.h"
+#include "ropescope/thread_count.h"
 #include "ropescope/wavelengths.h"
 
 #ifdef ROPESCOPE_SHIPPED_FILES
@@ -309,9 +310,9 @@ py::tuple attention(const Inputs& in, const std::optional<py::array>& q,
                     std::uint64_t seed, bool causal, bool softmax,
                     std::optional<std::pair<long long, long long>> rows, long long pool,
                     long long threads) {
-  checkWhole("heads", heads, 1, 256);
+  checkWhole("heads", heads, kMinQkHeads, kMaxQkHeads);
   checkWhole("pool", pool, 0, 1 << 20);
-  checkWhole("threads", threads, 0, 256);
+  checkWhole("threads", threads, 0, kMaxThreads);
   const BorrowedQk arrays = borrowQk(q, k);
   std::vector<float> out;
   std::vector<py::ssize_t> shape;

@@ -7,6 +7,7 @@
 
 #include "ropescope/errors.h"
 #include "ropescope/image_grid.h"
+#include "ropescope/model_family.h"
 
 using namespace ropescope;
 
@@ -250,6 +251,31 @@ TEST(SmartResize, RefusesShortSidesAndExtremeAspectWithAMessage) {
   // Qwen3-VL's factor is 32: a 31 px side is too short there but fine for Qwen2.5-VL.
   EXPECT_THROW(smartResize(31, 400, imageGridPreset("qwen3-vl")), InputError);
   EXPECT_NO_THROW(smartResize(31, 400));
+}
+
+// The processors' settings are written once, in their families' files: every preset is its
+// family's grid (the one a family's design brings), a family that shares a processor gives the
+// owner's, and the list holds the four processors, with the numbers of their sources (GLM:
+// Glm4vImageProcessor's 112 * 112 .. 28 * 28 * 15000; ERNIE: 56 * 56 .. 28 * 28 * 6177).
+TEST(ImageGridSettingsTest, PresetsAreTheFamiliesProcessors) {
+  EXPECT_EQ(imageGridPresetNames(),
+            (std::vector<std::string>{"qwen2.5-vl", "qwen3-vl", "glm4v", "ernie4.5-vl"}));
+  for (const ModelFamily* f : allFamilies())
+    EXPECT_EQ(imageGridPreset(f->name()), f->imageGrid()) << f->name();
+  EXPECT_EQ(imageGridPreset("qwen2-vl"), ImageGridSettings{});
+  EXPECT_EQ(imageGridPreset("qwen3.5"), imageGridPreset("qwen3-vl"));
+  EXPECT_EQ(imageGridPreset("qwen3-omni"), imageGridPreset("qwen3-vl"));
+  EXPECT_EQ(imageGridPreset("qwen2.5-omni"), imageGridPreset("qwen2.5-vl"));
+  const ImageGridSettings glm = imageGridPreset("glm4v");
+  EXPECT_EQ(glm.minPixels, 12544);
+  EXPECT_EQ(glm.maxPixels, 11760000);
+  EXPECT_EQ(glm.factor(), 28);
+  EXPECT_EQ(glm.rule, ResizeRule::Glm);
+  const ImageGridSettings ernie = imageGridPreset("ernie4.5-vl");
+  EXPECT_EQ(ernie.minPixels, 3136);
+  EXPECT_EQ(ernie.maxPixels, 4842768);
+  EXPECT_EQ(ernie.factor(), 28);
+  EXPECT_EQ(ernie.rule, ResizeRule::Ernie);
 }
 
 TEST(ImageGridSettingsTest, PresetsAndValidation) {

@@ -126,6 +126,30 @@ TEST(SceneFields, DefaultsAreTheDefaultScene) {
   EXPECT_EQ(formatLayoutSpec(s.layout), std::get<std::string>(sceneField("layout").defaultValue()));
 }
 
+// Each default written once: a value-initialised Scene (the structs' member initialisers, which
+// the table does not build) holds every default the table declares, so a default written again
+// with another value in either place fails here. defaultScene() sets each field from the table,
+// so it equals that Scene but for the layout (parsed from the table's text).
+TEST(SceneFields, MemberInitialisersHoldTheTableDefaults) {
+  const Scene blank{};
+  for (const SceneField& f : sceneFields())
+    if (f.get) EXPECT_TRUE(f.get(blank) == f.defaultValue()) << f.key();
+  Scene expected{};
+  expected.layout = parseLayoutSpec(std::get<std::string>(sceneField("layout").defaultValue()));
+  EXPECT_TRUE(defaultScene() == expected);
+  // The rotary a rope type computes from starts at the same defaults as the scene's.
+  const RopeInputs inputs;
+  EXPECT_EQ(inputs.headDim, blank.frequency.rotary.headDim);
+  EXPECT_EQ(inputs.rotaryDim, blank.frequency.rotary.effectiveRotaryDim());
+  EXPECT_EQ(inputs.base, blank.frequency.rotary.base);
+  // The defaults as numbers (what `--help` prints and the golden figures were made under).
+  EXPECT_EQ(blank.design, "circle");
+  EXPECT_EQ(blank.frequency.plan, "mrope");
+  EXPECT_EQ(blank.frequency.rotary.headDim, 128);
+  EXPECT_EQ(blank.frequency.rotary.base, 1e6);
+  EXPECT_EQ(blank.frequency.kvHeads, 8);
+}
+
 // Each field set through the table reads back through it, and a value past an int member's
 // range stays out of the field's range instead of wrapping into it.
 TEST(SceneFields, AccessorsReachTheirMembers) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ropescope/rope_scaling.h"
+#include "ropescope/scene_defaults.h"
 
 namespace ropescope {
 
@@ -57,9 +58,9 @@ inline PairDims pairDims(PairLayout layout, int pair, int pairs) {
 
 // Rotary settings shared by every plan.
 struct RotaryConfig {
-  int headDim = 128;
+  int headDim = kDefaultHeadDim;
   int rotaryDim = 0;  // 0 means headDim (no partial rotary)
-  double base = 1e6;
+  double base = kDefaultRopeBase;
   PairLayout pairs = PairLayout::NeoX;
 
   int effectiveRotaryDim() const { return rotaryDim > 0 ? rotaryDim : headDim; }
@@ -69,11 +70,11 @@ struct RotaryConfig {
 
 // What the user chose: plan name, rotary settings, sections, and for multihead the KV heads.
 struct FrequencySpec {
-  std::string plan = "mrope";
+  std::string plan = kDefaultPlan;
   RotaryConfig rotary;
-  std::vector<int> sections;  // empty: the plan's default for the pair count
-  int kvHeads = 8;            // multihead only
-  int kvHead = 0;             // multihead only: the KV head whose map is used
+  std::vector<int> sections;      // empty: the plan's default for the pair count
+  int kvHeads = kDefaultKvHeads;  // multihead only
+  int kvHead = 0;                 // multihead only: the KV head whose map is used
   // The checkpoint's context extension (rope_scaling / rope_parameters): computed over
   // all pairs in pair order, then handed to the plan's axes. Empty type: none.
   RopeScaling rope;
@@ -84,7 +85,7 @@ struct FrequencySpec {
 struct PairTable {
   std::vector<Axis> axis;
   std::vector<double> theta;
-  int headDim = 128;
+  int headDim = kDefaultHeadDim;
   PairLayout layout = PairLayout::NeoX;  // which dims each pair rotates (see pairDims)
   // With a rope scaling (FrequencySpec::rope active), theta is the scaled float64 inv_freq and
   // these say what it was scaled from; without one they are empty and attentionFactor is 1.

@@ -43,10 +43,10 @@ inline constexpr long long kMaxMaxPixels = 1LL << 40;
 // smart_resize refuses pictures whose long side is more than this many times the short side.
 inline constexpr double kMaxAspectRatio = 200.0;
 
-// Named presets: "qwen2.5-vl" (patch 14, merge 2, the defaults above), "qwen3-vl" (patch 16,
-// merge 2, min 65536, max 16777216), "glm4v" (Glm rule, patch 14, merge 2, min 12544, max
-// 11760000) and "ernie4.5-vl" (Ernie rule, patch 14, merge 2, min 3136, max 4842768): the
-// image processors' class defaults. Throws InputError (field "preset") otherwise.
+// Named presets: a model family's image processor (ModelFamily::imageGrid), written in the
+// family's file (core/src/families). Listed: the families with a processor of their own
+// (qwen2.5-vl: the defaults above; qwen3-vl, glm4v, ernie4.5-vl); any family's name gives the
+// processor it uses. Throws InputError (field "preset") otherwise.
 ImageGridSettings imageGridPreset(std::string_view name);
 std::vector<std::string> imageGridPresetNames();
 

@@ -98,6 +98,9 @@ class ModelFamily {
   // How the family's image processor cuts a picture into tokens (its patch, merge, pixel bounds
   // and smart_resize rule): what choosing the family as a design brings, as it brings its rotary.
   virtual ImageGridSettings imageGrid() const = 0;
+  // Whether imageGrid() is a processor of the family's own (listed as a preset under the
+  // family's name, imageGridPresetNames), not the one of another family it shares.
+  virtual bool ownsImageProcessor() const { return false; }
   // The omni facts; nullptr for a family without audio.
   virtual const OmniFacts* omni() const { return nullptr; }
   const PositionDesign& design() const;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ropescope/parameters.h"
+#include "ropescope/scene_defaults.h"
 
 namespace ropescope {
 
@@ -49,9 +50,9 @@ struct RopeScaling {
 
 // What a rope type computes from: the rotary settings of the spec.
 struct RopeInputs {
-  double base = 1e6;  // rope_theta
-  int headDim = 128;
-  int rotaryDim = 128;  // int(head_dim * partial_rotary_factor): the dim most types use
+  double base = kDefaultRopeBase;  // rope_theta
+  int headDim = kDefaultHeadDim;
+  int rotaryDim = kDefaultHeadDim;  // int(head_dim * partial_rotary_factor): the dim most types use
   const RopeScaling* scaling = nullptr;
 };
 

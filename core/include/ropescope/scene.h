@@ -11,12 +11,13 @@
 #include "ropescope/layout.h"
 #include "ropescope/parameters.h"
 #include "ropescope/position_ids.h"
+#include "ropescope/scene_defaults.h"
 
 namespace ropescope {
 
 struct Scene {
   Layout layout;
-  std::string design = "circle";
+  std::string design = kDefaultDesign;
   ParameterSet designParams;
   FrequencySpec frequency;
   AgeSchedule age;
@@ -50,8 +51,8 @@ Scene defaultScene();
 Scene withIdsFile(Scene scene, const std::string& path);
 
 // Switching design, the one rule every editor follows: a different design starts from its own
-// defaults (the previous design's parameter keys mean nothing to it); the same design keeps
-// its parameters. Throws InputError (field "design") naming the designs for an unknown name.
+// defaults (the same design keeps its parameters), and the layout's sounds count by its audio
+// rule (audioTokenRuleOf). Throws InputError (field "design") naming the designs for a bad name.
 void setDesign(Scene& scene, const std::string& name);
 // What picking a design does (GUI design box, CLI --design): setDesign, then the frequency plan
 // the design was published with (PositionDesign::suggestedPlan, IL-RoPE: interleaved) at that
@@ -68,8 +69,8 @@ void pickDesign(Scene& scene, const std::string& name, bool keepPlan = false);
 // Cuts the scene's pictures again under `grid` and keeps it as the scene's image grid. Throws
 // InputError for a picture the grid refuses (the scene is then left unchanged).
 void useImageGrid(Scene& scene, const ImageGridSettings& grid);
-// The scene as the design comparison shows it under `name`: setDesign, and no AGE layer for a
-// design other than the scene's (the layer is the circle design's).
+// The scene as the design comparison shows it under `name`: setDesign keeping the sounds' counts
+// (all designs over the same tokens), and no AGE layer for another design (it is circle's).
 Scene sceneUnderDesign(const Scene& scene, const std::string& name);
 
 // Throws InputError for an unknown design or plan, bad parameters or a bad layout.

@@ -67,8 +67,8 @@ enum class BiasSpreadWhen { Now, Later };
 // Throws InputError if the scene is invalid. With BiasSpreadWhen::Later every result but the
 // bias spread is computed, and biasPending is set. `progress` is handed to the PTD and the bias
 // spread (the long parts): Cancelled when it said stop.
-SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = 256, int threads = 1,
-                                 BiasSpreadWhen bias = BiasSpreadWhen::Now,
+SceneMetrics computeSceneMetrics(const Scene& scene, int maxDistance = kDefaultDecayDistance,
+                                 int threads = 1, BiasSpreadWhen bias = BiasSpreadWhen::Now,
                                  const Progress& progress = {});
 
 // The bias spread computeSceneMetrics(scene, ..., BiasSpreadWhen::Now) gives, bit for bit, on
@@ -82,7 +82,7 @@ BiasResult sceneBiasSpread(const Scene& scene, int threads = 1, const Progress& 
 // profiles (milliseconds on t1000,i500x500) instead of the bias spread (seconds). Throws
 // InputError if the scene is invalid; `m` is then unchanged.
 void updateSceneMetrics(SceneMetrics& m, const Scene& scene, SceneChanges changes,
-                        int maxDistance = 256, int threads = 1);
+                        int maxDistance = kDefaultDecayDistance, int threads = 1);
 
 // The token index of text token `selectedText` (index among the text tokens, clamped to the
 // last one) in `ids`, -1 when there is no text token.

@@ -8,6 +8,10 @@
 
 namespace ropescope {
 
+// The context length L of the full-turn test nobody chose (`freqs --context`, the scene's
+// wavelengths, the freqs figure): a pair completes a full turn when its wavelength is <= L.
+inline constexpr double kDefaultContextLength = 32768.0;
+
 struct PairWavelength {
   int index = 0;
   Axis axis = Axis::T;

@@ -9,6 +9,20 @@
 
 namespace ropescope::detail {
 
+namespace {
+
+// transformers models/ernie4_5_vl_moe/image_processing_ernie4_5_vl_moe.py: size
+// {"shortest_edge": 56 * 56, "longest_edge": 28 * 28 * 6177}, patch_size 14, merge_size 2.
+ImageGridSettings ernie45VlProcessor() {
+  ImageGridSettings s;
+  s.minPixels = 56 * 56;
+  s.maxPixels = 28 * 28 * 6177;
+  s.rule = ResizeRule::Ernie;
+  return s;
+}
+
+}  // namespace
+
 const ModelFamily& ernie45VlFamily() {
   static const FamilyDescriptor f(
       {"ernie4.5-vl",
@@ -18,7 +32,12 @@ const ModelFamily& ernie45VlFamily() {
        {100295, 103367, -1, -1, 101304, 101305, 101306, 101307},
        VideoTokens::OneBlock,
        2,
-       "ernie4.5-vl"});
+       ernie45VlProcessor(),
+       {},
+       // The released config lists mrope_section as h, w, t ([22, 22, 20]); ERNIE's own
+       // (remote-code) config gives text_config.freq_allocation t pairs instead, h and w
+       // sharing the rest (transformers' converter writes [22, 22, 20] for 20).
+       ConfigQuirks{.sectionsHwt = true, .freqAllocation = true}});
   return f;
 }
 

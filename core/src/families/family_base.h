@@ -44,6 +44,14 @@ ParameterSpec rulesParameterSpec();
 // The settings of design parameter "rules" (an index of ruleSetNames()) for a family's design.
 RopeIndexSettings rulesOf(const std::string& family, double rulesParameter);
 
+// Where a family's config.json is read differently from the common reading (model_config.cpp).
+struct ConfigQuirks {
+  bool sectionsHwt = false;     // mrope_section lists h, w, t; the family's plan takes t, h, w
+  bool freqAllocation = false;  // no mrope_section: text_config.freq_allocation t pairs, h
+                                // and w share the rest
+  bool needsTokensPerSecond = false;  // vision_config.tokens_per_second must be given
+};
+
 // The facts of one family, as listed in its file.
 struct FamilyFacts {
   std::string name, title;
@@ -52,7 +60,12 @@ struct FamilyFacts {
   SpecialTokenIds tokens;
   VideoTokens videoTokens = VideoTokens::OneBlock;
   int videoTemporalMerge = 1;
-  std::string gridPreset;  // the image processor's preset (image_grid.h: imageGridPreset)
+  // The image processor: the family's own settings (its preprocessor_config.json / processor
+  // class defaults, with their source in the family's file), or none and the name of the family
+  // whose processor it uses.
+  std::optional<ImageGridSettings> processor;
+  std::string processorOf;
+  ConfigQuirks config;
 };
 
 class FamilyDescriptor final : public ModelFamily {
@@ -66,7 +79,11 @@ class FamilyDescriptor final : public ModelFamily {
   SpecialTokenIds defaultTokenIds() const override { return f_.tokens; }
   VideoTokens videoTokens() const override { return f_.videoTokens; }
   int videoTemporalMerge() const override { return f_.videoTemporalMerge; }
-  ImageGridSettings imageGrid() const override { return imageGridPreset(f_.gridPreset); }
+  ImageGridSettings imageGrid() const override {
+    return f_.processor ? *f_.processor : findFamily(f_.processorOf).imageGrid();
+  }
+  bool ownsImageProcessor() const override { return f_.processor.has_value(); }
+  const ConfigQuirks& configQuirks() const { return f_.config; }
   const OmniFacts* omni() const override { return omni_ ? &*omni_ : nullptr; }
 
  private:
@@ -101,6 +118,9 @@ class OmniDesign final : public DesignBase {
  private:
   OmniFacts facts_;
 };
+
+// How `family`'s config.json is read where it differs (none for a family without quirks).
+ConfigQuirks configQuirksOf(const ModelFamily& family);
 
 // The rotary of a released checkpoint, for the family files.
 FrequencySpec familyFrequency(const std::string& plan, std::vector<int> sections, int headDim,

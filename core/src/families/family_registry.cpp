@@ -15,6 +15,11 @@ const std::vector<const ModelFamily*>& allFamilies() {
   return families;
 }
 
+detail::ConfigQuirks detail::configQuirksOf(const ModelFamily& family) {
+  const auto* f = dynamic_cast<const detail::FamilyDescriptor*>(&family);
+  return f ? f->configQuirks() : detail::ConfigQuirks{};
+}
+
 const ModelFamily& findFamily(const std::string& name) {
   return *findByName(
       allFamilies(), name, [](const ModelFamily* f) { return f->name(); }, "model family",

@@ -9,6 +9,21 @@
 
 namespace ropescope::detail {
 
+namespace {
+
+// transformers models/glm4v/image_processing_glm4v.py, Glm4vImageProcessor: size
+// {"shortest_edge": 112 * 112, "longest_edge": 28 * 28 * 15000}, patch_size 14,
+// temporal_patch_size 2, merge_size 2.
+ImageGridSettings glm4vProcessor() {
+  ImageGridSettings s;
+  s.minPixels = 112 * 112;
+  s.maxPixels = 28 * 28 * 15000;
+  s.rule = ResizeRule::Glm;
+  return s;
+}
+
+}  // namespace
+
 const ModelFamily& glm4vFamily() {
   static const FamilyDescriptor f(
       {"glm4v",
@@ -18,7 +33,8 @@ const ModelFamily& glm4vFamily() {
        {151343, 151344, -1, -1, 151339, 151340, 151341, 151342},
        VideoTokens::FramesAsImages,
        1,
-       "glm4v"});
+       glm4vProcessor(),
+       {}});
   return f;
 }
 

@@ -39,7 +39,8 @@ const ModelFamily& qwen25OmniFamily() {
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::OneBlock,
        1,
-       "qwen2.5-vl"},
+       std::nullopt,
+       "qwen2.5-vl"},  // the thinker's pictures are cut as Qwen2.5-VL's processor cuts them
       qwen25OmniFacts());
   return f;
 }

@@ -16,7 +16,13 @@ const ModelFamily& qwen25VlFamily() {
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::OneBlock,
        1,
-       "qwen2.5-vl"});
+       // Qwen2.5-VL's processor: the defaults of ImageGridSettings (image_grid.h, from its
+       // preprocessor_config.json: patch 14, merge 2, min_pixels 56 * 56, max_pixels
+       // 28 * 28 * 16384).
+       ImageGridSettings{},
+       {},
+       // A video's time scale: vision_config.tokens_per_second (2 in the released configs).
+       ConfigQuirks{.needsTokensPerSecond = true}});
   return f;
 }
 

@@ -16,7 +16,8 @@ const ModelFamily& qwen2VlFamily() {
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::OneBlock,
        1,
-       "qwen2.5-vl"});
+       std::nullopt,
+       "qwen2.5-vl"});  // Qwen2-VL's processor is Qwen2.5-VL's
   return f;
 }
 

@@ -17,7 +17,8 @@ const ModelFamily& qwen35Family() {
        {248056, 248057, 248053, 248054, -1, -1, -1, -1},
        VideoTokens::FrameBlocks,
        1,
-       "qwen3-vl"});
+       std::nullopt,
+       "qwen3-vl"});  // Qwen3.5's processor is Qwen3-VL's
   return f;
 }
 

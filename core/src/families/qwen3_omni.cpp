@@ -40,7 +40,8 @@ const ModelFamily& qwen3OmniFamily() {
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::OneBlock,
        1,
-       "qwen3-vl"},
+       std::nullopt,
+       "qwen3-vl"},  // the thinker's pictures are cut as Qwen3-VL's processor cuts them
       qwen3OmniFacts());
   return f;
 }

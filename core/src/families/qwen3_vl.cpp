@@ -8,6 +8,23 @@
 
 namespace ropescope::detail {
 
+namespace {
+
+// Qwen3-VL preprocessor_config.json on the Hugging Face hub (e.g. Qwen3-VL-2B / -8B -Instruct):
+// "size": {"longest_edge": 16777216, "shortest_edge": 65536}, "patch_size": 16, "merge_size": 2,
+// "temporal_patch_size": 2, image_processor_type Qwen2VLImageProcessorFast. The Qwen2-VL
+// processor reads shortest_edge / longest_edge as min_pixels / max_pixels.
+ImageGridSettings qwen3VlProcessor() {
+  ImageGridSettings s;
+  s.patch = 16;
+  s.merge = 2;
+  s.minPixels = 65536;     // 256 * 256
+  s.maxPixels = 16777216;  // 4096 * 4096
+  return s;
+}
+
+}  // namespace
+
 const ModelFamily& qwen3VlFamily() {
   static const FamilyDescriptor f(
       {"qwen3-vl",
@@ -17,7 +34,8 @@ const ModelFamily& qwen3VlFamily() {
        {151655, 151656, 151652, 151653, -1, -1, -1, -1},
        VideoTokens::FrameBlocks,
        1,
-       "qwen3-vl"});
+       qwen3VlProcessor(),
+       {}});
   return f;
 }
 

@@ -580,6 +580,33 @@ TEST_F(SoundFiles, SceneFilesKeepAudItems) {
   EXPECT_EQ(there.layout.segments[1].length, 50);
 }
 
+// The audio rule is core's, applied where a design is set (setDesign, and pickDesign and
+// applyModel through it), not by each front end afterwards: 1.5 s is 37 tokens under
+// Qwen2.5-Omni's rule and 20 under Qwen3-Omni's (worked by hand in AudItemsParseAndRoundTrip).
+TEST_F(SoundFiles, SettingTheDesignCountsSoundsByItsRule) {
+  writeSound(path("clip.wav"), 44100, 2, 44100 * 3 / 2, SF_FORMAT_WAV | SF_FORMAT_PCM_16);
+  Scene scene = defaultScene();
+  scene.layout = parseLayoutSpec("t3,aud:clip.wav,t2", layoutContextOf(scene, dir_.path.string()));
+  ASSERT_EQ(scene.layout.segments[1].length, 37);
+  setDesign(scene, "qwen3-omni");
+  EXPECT_EQ(scene.layout.segments[1].length, 20);
+  EXPECT_EQ(scene.layout.audioCount(), 20u);
+  // The design comparison reads every design over the scene's own tokens.
+  EXPECT_EQ(sceneUnderDesign(scene, "mrope").layout, scene.layout);
+  pickDesign(scene, "qwen2.5-omni");
+  EXPECT_EQ(scene.layout.segments[1].length, 37);
+  pickDesign(scene, "qwen3-omni");
+  EXPECT_EQ(scene.layout.segments[1].length, 20);
+  pickDesign(scene, "hard");  // a research design counts as Qwen2.5-Omni does
+  EXPECT_EQ(scene.layout.segments[1].length, 37);
+  // The scene file sets the design through the same rule: the counts read back.
+  Scene omni = scene;
+  setDesign(omni, "qwen3-omni");
+  const std::string file = path("omni.json").string();
+  saveSceneFile(omni, file);
+  EXPECT_EQ(loadSceneFile(file).layout.segments[1].length, 20);
+}
+
 // The project's sample sound, by name from any folder (like img:castle.png).
 TEST(SampleSound, ChirpGivesTheTokensTheReadmePromises) {
   setSampleLocator(sampleFolderLocator(ROPESCOPE_SAMPLES));

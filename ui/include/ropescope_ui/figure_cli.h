@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ropescope/decay.h"
 #include "ropescope/scene.h"
 
 namespace ropescope::ui {
@@ -20,7 +21,7 @@ std::vector<FigureViewInfo> figureViewList();
 
 struct FigurePresetInfo {
   std::string name, title, view, figure, differences;
-  int maxDistance = 256;
+  int maxDistance = kDefaultDecayDistance;
   Scene scene;
 };
 std::vector<FigurePresetInfo> figurePresetList();
@@ -35,7 +36,7 @@ struct RenderJob {
   double scale = 0.0;  // 0: auto (the canvas is one 3.5 in column wide)
   bool title = true, legend = true;
   bool colorByModality = false;  // 3-D views: --color-by modality
-  int maxDistance = 256;
+  int maxDistance = kDefaultDecayDistance;
   // The phasor view: the displacement, phasorDistance positions along phasorAlong (t h w thw).
   int phasorDistance = 3;
   std::string phasorAlong = "h";

@@ -1,5 +1,6 @@
 #include "model/scene_model.h"
 
+#include "ropescope/decay.h"
 #include "ropescope/layout_files.h"
 #include "ropescope/metrics.h"
 #include "ropescope/model_family.h"
@@ -51,10 +52,9 @@ SceneModel::SceneModel(QObject* parent)
 SceneModel::~SceneModel() = default;
 
 void SceneModel::setScene(const Scene& scene) {
+  // Sound files count their tokens by the design's rule already: core's setDesign recounts them
+  // whenever a design is set, and a layout is read with the scene's rule (layoutContextOf).
   Scene next = scene;
-  // Sound files count their tokens as the design's processor does: a switch to or from an omni
-  // family recounts them (no file is read).
-  setAudioTokenRule(next.layout, audioTokenRuleOf(next.design));
   if (next == scene_ && problems_.empty()) return;
   if (recording_) {
     history_.record(scene_, next);
@@ -101,7 +101,7 @@ void SceneModel::compute(bool mayDefer) {
         std::optional<InputProblem> problem;
         try {
           // A newer edit or the user's cancel stops the work itself, not only its result.
-          metrics = computeSceneMetrics(scene, 256, threads, when, stopOf(job));
+          metrics = computeSceneMetrics(scene, kDefaultDecayDistance, threads, when, stopOf(job));
         } catch (const std::exception& e) {
           problem = problemFrom(e);
         }
@@ -124,8 +124,9 @@ void SceneModel::compute(bool mayDefer) {
     }
     // The bias spread of a mid-size scene follows from the background: the views draw the rest.
     const bool idsFirst = mayDefer && pairs > idsFirstPairs_;
-    SceneMetrics metrics = computeSceneMetrics(
-        scene_, 256, threads, idsFirst ? BiasSpreadWhen::Later : BiasSpreadWhen::Now);
+    SceneMetrics metrics =
+        computeSceneMetrics(scene_, kDefaultDecayDistance, threads,
+                            idsFirst ? BiasSpreadWhen::Later : BiasSpreadWhen::Now);
     valid_ = scene_;
     accept(std::move(metrics), static_cast<double>(timer.nsecsElapsed()) / 1e6);
   } catch (const std::exception& e) {
@@ -141,7 +142,8 @@ bool SceneModel::computeSmallChange(int threads) {
   if (changes.touches(kBiasParts)) return false;
   QElapsedTimer timer;
   timer.start();
-  updateSceneMetrics(metrics_, scene_, changes, 256, threads);  // throws before changing it
+  // Throws before changing the metrics.
+  updateSceneMetrics(metrics_, scene_, changes, kDefaultDecayDistance, threads);
   valid_ = scene_;
   problems_.clear();
   computeMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;

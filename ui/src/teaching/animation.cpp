@@ -195,10 +195,12 @@ std::string AnimationSpec::label() const {
 }
 
 std::string animationSpecHelp() {
+  // The Circle-RoPE parameters' ranges are their ParameterSpecs' (circle.cpp).
   return "PARAM:FROM:TO with PARAM distance (along h), distance_t, distance_h, distance_w or "
          "distance_thw (0.." +
-         std::to_string(figure::kPhasorMaxDistance) +
-         "), alpha (0..1), radius or R (> 0), dff or beta (0..1)";
+         std::to_string(figure::kPhasorMaxDistance) + "), alpha " +
+         circleSpec("alpha").rangeText() + ", radius or R " + circleSpec("radius").rangeText() +
+         ", dff or beta " + circleSpec("dff").rangeText();
 }
 
 std::string animationSpecForms() {

@@ -5,6 +5,7 @@
 #include "figures/figure_charts.h"
 #include "figures/figure_view_kit.h"
 #include "ropescope/report.h"
+#include "ropescope/wavelengths.h"
 
 namespace ropescope::ui::figure_views {
 
@@ -12,7 +13,7 @@ namespace {
 
 std::string wavelengthsFigureData(const Scene& scene, const FigureView&, TableFormat format,
                                   const FigureOptions& o) {
-  return freqsReport(figure_kit::metricsOf(scene, o).wavelengths, 32768.0, format);
+  return freqsReport(figure_kit::metricsOf(scene, o).wavelengths, kDefaultContextLength, format);
 }
 
 std::unique_ptr<QChart> wavelengthsFigureChart(const Scene& scene, const FigureView&,
