@@ -166,7 +166,10 @@ TEST(LayersView, ANoPELayerIsPreviewedAndTheSceneKept) {
   EXPECT_FALSE(shown.model.canUndo());
   EXPECT_EQ(shown.view.previewLayer(), 3);
   EXPECT_EQ(shown.view.shownLayer(), 0);
-  for (const QString& line : {said, shown.view.message(), shown.view.shownNote()->text()}) {
+  EXPECT_EQ(said, QStringLiteral(
+                      "Previewing NoPE layer 3 of llama-4-scout-17b-16e in the attention dock; "
+                      "the other views keep layer 0's rotary"));
+  for (const QString& line : {shown.view.message(), shown.view.shownNote()->text()}) {
     EXPECT_TRUE(line.contains(QStringLiteral("Layer 3 has no rotary"))) << line.toStdString();
     EXPECT_TRUE(line.contains(QStringLiteral("the attention dock previews it")))
         << line.toStdString();

@@ -119,7 +119,13 @@ bool LayersView::pickLayer(int layer) {
     noPEOver_ = model_->scene().frequency;
     message_ = noPELine();
     drawShown();
-    emit layerPicked(message_);
+    // The status bar's line, short enough for it; the tab's line says the rest.
+    const int keep = shownLayer();
+    emit layerPicked(
+        tr("Previewing NoPE layer %1 of %2 in the attention dock; the other views keep %3")
+            .arg(layer)
+            .arg(QString::fromStdString(stack_->name),
+                 keep < 0 ? tr("the scene's rotary") : tr("layer %1's rotary").arg(keep)));
     return true;
   }
   try {
