@@ -1,8 +1,9 @@
 // The Layers tab: the stack of each shipped per-layer config as core reads it (every cell against
 // core's grid, every run against the layers it names), picking a layer gives the scene the
 // rotary core's modelConfigOfLayer gives it (and the one the config's own block per layer type
-// gives, read apart), in one undo step; a NoPE layer is refused with its reason, the scene
-// unchanged; a uniform model and no model each say so in one line.
+// gives, read apart), in one undo step; a NoPE layer becomes the layer the attention dock
+// previews, the scene unchanged and no undo step; a uniform model and no model each say so in one
+// line.
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -25,6 +26,7 @@
 #include "ropescope/errors.h"
 #include "ropescope/layer_stack.h"
 #include "ropescope/layer_stack_report.h"
+#include "ropescope/layout.h"
 #include "ropescope/model_config.h"
 #include "shell/main_window.h"
 
@@ -153,26 +155,53 @@ TEST(LayersView, ClickingARowPicksItsFirstLayer) {
   EXPECT_EQ(table->currentRow(), 1);
 }
 
-TEST(LayersView, ANoPELayerIsRefusedAndTheSceneKept) {
+TEST(LayersView, ANoPELayerIsPreviewedAndTheSceneKept) {
   ShownLayers shown("llama-4-scout-17b-16e");
   const Scene before = shown.model.scene();
+  ASSERT_EQ(shown.view.shownLayer(), 0);
   QString said;
   QObject::connect(&shown.view, &LayersView::layerPicked, [&](const QString& s) { said = s; });
-  EXPECT_FALSE(shown.view.pickLayer(3));  // no_rope_layers[3] == 0
+  EXPECT_TRUE(shown.view.pickLayer(3));  // no_rope_layers[3] == 0
   EXPECT_EQ(shown.model.scene(), before);
   EXPECT_FALSE(shown.model.canUndo());
-  EXPECT_TRUE(said.contains(QStringLiteral("Layer 3 has no rotary")));
-  EXPECT_TRUE(shown.view.shownNote()->text().contains(QStringLiteral("NoPE")));
-  // Core refuses it as well (the command line's --layer 3).
+  EXPECT_EQ(shown.view.previewLayer(), 3);
+  EXPECT_EQ(shown.view.shownLayer(), 0);
+  EXPECT_EQ(said, QStringLiteral(
+                      "Previewing NoPE layer 3 of llama-4-scout-17b-16e in the attention dock; "
+                      "the other views keep layer 0's rotary"));
+  for (const QString& line : {shown.view.message(), shown.view.shownNote()->text()}) {
+    EXPECT_TRUE(line.contains(QStringLiteral("Layer 3 has no rotary"))) << line.toStdString();
+    EXPECT_TRUE(line.contains(QStringLiteral("the attention dock previews it")))
+        << line.toStdString();
+    EXPECT_TRUE(line.contains(QStringLiteral("q scaled by the temperature"))) << line.toStdString();
+    EXPECT_TRUE(line.contains(QStringLiteral("the other views keep layer 0's rotary")))
+        << line.toStdString();
+  }
+  EXPECT_EQ(shown.view.layerBox()->value(), 3);
+  // Core has no rotary to give the scene either (the command line's --layer 3 in `rotary`).
   EXPECT_THROW(modelConfigOfLayer(shown.config, readLayerStack("llama-4-scout-17b-16e"), 3),
                InputError);
+  // An edit of the layout keeps the preview; one of the rotary ends it.
+  Scene longer = shown.model.scene();
+  longer.layout = parseLayoutSpec("t40");
+  shown.model.setScene(longer);
+  EXPECT_EQ(shown.view.previewLayer(), 3);
+  EXPECT_TRUE(shown.view.shownNote()->text().contains(QStringLiteral("Layer 3 has no rotary")));
+  Scene edited = shown.model.scene();
+  edited.frequency.rotary.base *= 2.0;
+  shown.model.setScene(edited);
+  EXPECT_EQ(shown.view.previewLayer(), -1);
+  shown.model.undo();
+  EXPECT_EQ(shown.view.previewLayer(), 3);  // the rotary it kept is back
   // Out of range: core's line, naming the accepted range.
   EXPECT_FALSE(shown.view.pickLayer(48));
   EXPECT_TRUE(shown.view.message().contains(QStringLiteral("0..47"))) << said.toStdString();
-  EXPECT_EQ(shown.model.scene(), before);
-  // A RoPE layer of Llama 4: chunked, θ 5e5 llama3 ×8.
+  EXPECT_EQ(shown.model.scene().frequency, before.frequency);
+  // A RoPE layer of Llama 4 (chunked, θ 5e5 llama3 ×8) ends the NoPE preview.
   EXPECT_TRUE(shown.view.pickLayer(4));
   EXPECT_EQ(shown.model.scene().frequency.rotary.base, 500000.0);
+  EXPECT_EQ(shown.view.previewLayer(), 4);
+  EXPECT_FALSE(shown.view.shownNote()->text().contains(QStringLiteral("no rotary")));
 }
 
 TEST(LayersView, WithoutAPerLayerModelItSaysSoInOneLine) {

@@ -24,6 +24,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include "attention/attention_view.h"
@@ -37,6 +39,7 @@
 #include "model/scene_model.h"
 #include "ropescope/image_grid.h"
 #include "ropescope/layer_attention.h"
+#include "ropescope/layer_stack.h"
 #include "ropescope/layout.h"
 #include "ropescope/model_config.h"
 #include "ropescope/model_family.h"
@@ -432,9 +435,82 @@ TEST(ModelGui, OpenGemmaAttentionFollowsTheLayer) {
   for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(want[j] > 0.0f, j < 7) << j;
 }
 
+// A NoPE layer of Llama 4 picked in the Layers tab: the scene keeps its rotary (no undo step) and
+// the attention dock previews the layer, its line naming it and the temperature, its map core's
+// problem of that layer (no rotary, q times the temperature, the layer's mask), not layer 0's.
+TEST(ModelGui, OpenLlama4AttentionPreviewsANoPELayer) {
+  MainWindow w;
+  w.show();
+  showAndSettle(&w);
+  ASSERT_TRUE(w.openModel(QStringLiteral("llama-4-scout-17b-16e")));
+  Scene s = w.model()->scene();
+  s.layout = parseLayoutSpec("t12");
+  w.model()->setScene(s);
+  w.model()->clearHistory();
+  const Scene before = w.model()->scene();
+  LayersView* layers = w.layersView();
+  ASSERT_EQ(layers->shownLayer(), 0);
+  ASSERT_TRUE(layers->pickLayer(3));  // no_rope_layers[3] == 0
+  EXPECT_EQ(w.model()->scene().frequency, before.frequency);
+  EXPECT_EQ(w.model()->scene(), before);
+  EXPECT_FALSE(w.model()->canUndo());
+  EXPECT_TRUE(layers->message().contains(QStringLiteral("Layer 3 has no rotary")))
+      << layers->message().toStdString();
+  EXPECT_TRUE(layers->message().contains(QStringLiteral("keep layer 0's rotary")))
+      << layers->message().toStdString();
+  AttentionView* v = w.attentionView();
+  w.attentionDock()->show();
+  v->setBackendChoice(BackendChoice::Cpu);
+  v->setSoftmax(true);
+  v->resetZoom();
+  QElapsedTimer guard;
+  guard.start();
+  const auto settled = [&] {
+    return !v->busy() && v->shownResult() &&
+           v->shownResult()->generation == v->requestedGeneration();
+  };
+  while (!settled() && guard.elapsed() < 120000)
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+  ASSERT_TRUE(settled()) << "the attention preview did not finish";
+  const AttentionResult* r = v->shownResult();
+  ASSERT_TRUE(r->error.isEmpty()) << r->error.toStdString();
+  const std::string line = v->layerLine().toStdString();
+  EXPECT_TRUE(v->layerLine().contains(QStringLiteral("layer 3 of llama-4-scout-17b-16e"))) << line;
+  EXPECT_TRUE(v->layerLine().contains(QStringLiteral("no rotary (NoPE)"))) << line;
+  EXPECT_TRUE(v->layerLine().contains(QStringLiteral("temperature (floor_scale 8192, attn_scale")))
+      << line;
+  ASSERT_EQ(r->request.layer, 3);
+  const std::size_t n = r->tokens;
+  ASSERT_EQ(n, 12u);
+  const LayerStack stack = readLayerStack("llama-4-scout-17b-16e");
+  // The whole map, from core's problems built here from the scene: layer 3's, and layer 0's
+  // (the rotary the other views show), which the dock's must not be.
+  const auto mapOf = [&](int layer) {
+    auto cpu = makeCpuAttentionBackend(1);
+    cpu->load(makeLayerAttentionProblem(w.model()->scene(), r->request.source, stack, layer));
+    std::vector<float> out;
+    if (r->request.exactRows) {
+      out.resize(n * n);
+      cpu->rows(r->request.head, 0, n, r->request.value, out.data());
+    } else {
+      out.resize(r->blocksPerSide * r->blocksPerSide);
+      cpu->pooled(r->request.head, r->request.block, r->request.value, out.data());
+    }
+    return out;
+  };
+  const std::vector<float> want = mapOf(3), rotary = mapOf(0);
+  const std::vector<float>& got = r->request.exactRows ? r->rows : r->pooled;
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(got[i], want[i]) << i;
+  float apart = 0.0f;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    apart = std::max(apart, std::abs(rotary[i] - want[i]));
+  EXPECT_GT(apart, 1e-3f) << "layer 3's map is layer 0's: the test could not tell them apart";
+}
+
 // The Layers tab at the screen's size (1366x768 under openbox): the note, the Layer box, the line
 // naming the layer shown and the table's header lie inside the tab, every wrapped line of the
-// notes in its label's height, for Gemma 3 and for Llama 4 with a NoPE layer refused.
+// notes in its label's height, for Gemma 3 and for Llama 4 with a NoPE layer previewed.
 TEST(ModelGui, ScreenshotLayersTab) {
   MainWindow w;
   w.show();
@@ -452,7 +528,7 @@ TEST(ModelGui, ScreenshotLayersTab) {
     ASSERT_TRUE(w.openModel(QString::fromLatin1(name)));
     tabs->setCurrentWidget(layers);
     if (QString::fromLatin1(name).startsWith(QStringLiteral("llama"))) {
-      EXPECT_FALSE(layers->pickLayer(3));  // NoPE: the refusal's line shows
+      EXPECT_TRUE(layers->pickLayer(3));  // NoPE: the line saying the dock previews it shows
     } else {
       EXPECT_TRUE(layers->pickLayer(0));
     }
@@ -470,6 +546,24 @@ TEST(ModelGui, ScreenshotLayersTab) {
       EXPECT_GE(label->height(), label->heightForWidth(label->width()))
           << label->text().toStdString();
     EXPECT_GT(layers->table()->viewport()->height(), 3 * layers->table()->rowHeight(0));
+    if (QString::fromLatin1(name).startsWith(QStringLiteral("llama"))) {
+      // The dock beside the tab: its line names the NoPE layer, whole, inside the window.
+      w.attentionDock()->show();
+      AttentionView* v = w.attentionView();
+      ASSERT_TRUE(waitUntil([&] {
+        return !v->busy() && v->shownResult() &&
+               v->shownResult()->generation == v->requestedGeneration();
+      }));
+      for (int i = 0; i < 5; ++i) QApplication::processEvents();
+      auto* line = v->findChild<QLabel*>(QStringLiteral("attentionLayer"));
+      ASSERT_NE(line, nullptr);
+      EXPECT_TRUE(line->text().contains(QStringLiteral("layer 3 of llama")))
+          << line->text().toStdString();
+      ASSERT_TRUE(line->isVisible());
+      const QRect r(line->mapTo(&w, QPoint(0, 0)), line->size());
+      EXPECT_TRUE(w.rect().contains(r));
+      EXPECT_GE(line->height(), line->heightForWidth(line->width())) << line->text().toStdString();
+    }
     EXPECT_TRUE(QGuiApplication::primaryScreen()->grabWindow(0).save(
         out + QStringLiteral("/layers_%1_%2.png").arg(QString::fromLatin1(name), tag)));
   }

@@ -43,7 +43,7 @@ LayersView::LayersView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   show_->setObjectName(QStringLiteral("layersShow"));
   show_->setToolTip(
       tr("Give the scene this layer's rotary, as --layer N on the command line "
-         "(one undoable edit)"));
+         "(one undoable edit); a NoPE layer: the attention dock previews it"));
   connect(show_, &QPushButton::clicked, this, [this] { pickLayer(layerBox_->value()); });
   connect(layerBox_, &QSpinBox::editingFinished, this, [this] {
     if (layerBox_->hasFocus()) pickLayer(layerBox_->value());
@@ -61,7 +61,8 @@ LayersView::LayersView(SceneModel* model, QWidget* parent) : QWidget(parent), mo
   table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setToolTip(tr("Click a row to show its first layer's rotary"));
+  table_->setToolTip(
+      tr("Click a row to show its first layer's rotary (a NoPE layer: in the attention dock)"));
   connect(table_, &QTableWidget::currentCellChanged, this,
           [this](int row, int, int, int) { rowChosen(row); });
   layout->addWidget(table_, 1);
@@ -78,6 +79,7 @@ void LayersView::setModel(const ModelConfig& config, const QString& dirOrName) {
   stack_.reset();
   stackError_.clear();
   picked_ = -1;
+  noPE_ = -1;
   message_.clear();
   try {
     stack_ = readLayerStack(dirOrName.toStdString());
@@ -92,6 +94,7 @@ void LayersView::clearModel() {
   stack_.reset();
   stackError_.clear();
   picked_ = -1;
+  noPE_ = -1;
   draw();
 }
 
@@ -110,19 +113,27 @@ bool LayersView::pickLayer(int layer) {
   }
   const int n = static_cast<int>(stack_->layers.size());
   if (layer >= 0 && layer < n && !stack_->layers[static_cast<std::size_t>(layer)].rotary) {
-    // Core refuses it too (modelConfigOfLayer); said here in the tab's words.
-    message_ = tr("Layer %1 has no rotary (a NoPE layer: no position encoding); the scene "
-                  "keeps its rotary")
-                   .arg(layer);
+    // No rotary to give the scene (core's modelConfigOfLayer refuses it): the scene is left as
+    // it was, no edit, and the attention dock previews the layer (core's applyStackLayer).
+    noPE_ = layer;
+    noPEOver_ = model_->scene().frequency;
+    message_ = noPELine();
     drawShown();
-    emit layerPicked(message_);
-    return false;
+    // The status bar's line, short enough for it; the tab's line says the rest.
+    const int keep = shownLayer();
+    emit layerPicked(
+        tr("Previewing NoPE layer %1 of %2 in the attention dock; the other views keep %3")
+            .arg(layer)
+            .arg(QString::fromStdString(stack_->name),
+                 keep < 0 ? tr("the scene's rotary") : tr("layer %1's rotary").arg(keep)));
+    return true;
   }
   try {
     const ModelConfig picked = modelConfigOfLayer(*config_, *stack_, layer);
     Scene next = model_->scene();
     next.frequency = picked.frequency;
     picked_ = layer;
+    noPE_ = -1;
     message_.clear();
     model_->setScene(next);  // one step of the history; drawShown follows the change
     drawShown();
@@ -150,6 +161,34 @@ int LayersView::shownLayer() const {
   for (const StackLayer& l : layers)
     if (l.rotary && l.frequency == f) return l.index;
   return -1;
+}
+
+bool LayersView::previewingNoPE() const {
+  return noPE_ >= 0 && stack_ && noPE_ < static_cast<int>(stack_->layers.size()) &&
+         model_->scene().model == stack_->name && model_->scene().frequency == noPEOver_;
+}
+
+int LayersView::previewLayer() const {
+  return previewingNoPE() ? noPE_ : shownLayer();
+}
+
+QString LayersView::noPELine() const {
+  const StackLayer& l = stack_->layers[static_cast<std::size_t>(noPE_)];
+  const int keep = shownLayer();
+  QString others;
+  if (keep < 0) {
+    others = tr("the other views keep the scene's rotary (none of the layers')");
+  } else {
+    const StackLayer& k = stack_->layers[static_cast<std::size_t>(keep)];
+    others = tr("the other views keep layer %1's rotary (%2: %3)")
+                 .arg(keep)
+                 .arg(QString::fromStdString(k.type), QString::fromStdString(layerRotaryText(k)));
+  }
+  return tr("Layer %1 has no rotary (%2, a NoPE layer): the attention dock previews it (no "
+            "position encoding, %3); %4.")
+      .arg(noPE_)
+      .arg(QString::fromStdString(l.type),
+           l.temperature ? tr("q scaled by the temperature") : tr("q not scaled"), others);
 }
 
 void LayersView::draw() {
@@ -181,7 +220,8 @@ void LayersView::draw() {
   } else {
     note_->setText(
         tr("%1, %2: %3 layers, their rotary by layer. Pick a row or a layer: the "
-           "views show its rotary. Hover a cell for more.")
+           "views show its rotary (a NoPE layer: the attention dock previews it). Hover a cell "
+           "for more.")
             .arg(QString::fromStdString(stack_->name), QString::fromStdString(stack_->title))
             .arg(stack_->layers.size()));
     layerBox_->setRange(0, static_cast<int>(stack_->layers.size()) - 1);
@@ -209,7 +249,9 @@ void LayersView::drawShown() {
   show_->setEnabled(true);
   const int layer = shownLayer();
   QString text;
-  if (layer < 0) {
+  if (previewingNoPE()) {
+    text = noPELine();
+  } else if (layer < 0) {
     text = tr("The scene's rotary is none of the layers' (edited after the pick).");
   } else {
     const StackLayer& l = stack_->layers[static_cast<std::size_t>(layer)];
@@ -217,21 +259,22 @@ void LayersView::drawShown() {
                .arg(layer)
                .arg(QString::fromStdString(l.type), QString::fromStdString(layerRotaryText(l)));
   }
-  if (!message_.isEmpty()) text = message_ + u'\n' + text;
+  if (!message_.isEmpty() && message_ != text) text = message_ + u'\n' + text;
   shown_->setText(text);
   shown_->setVisible(true);
   setToolTip(layer < 0 ? QString() : tr("Layer %1").arg(layer));
-  // The row of the shown layer, selected without picking it again.
+  // The row of the layer shown (the NoPE one the dock previews), selected without picking it.
   filling_ = true;
+  const int selected = previewLayer();
   const std::vector<LayerRun> runs = layerRuns(*stack_);
   int row = -1;
   for (std::size_t r = 0; r < runs.size(); ++r)
-    if (layer >= runs[r].first && layer <= runs[r].last) row = static_cast<int>(r);
+    if (selected >= runs[r].first && selected <= runs[r].last) row = static_cast<int>(r);
   if (row >= 0)
     table_->setCurrentCell(row, 0);
   else
     table_->clearSelection();
-  if (layer >= 0) layerBox_->setValue(layer);
+  if (selected >= 0) layerBox_->setValue(selected);
   filling_ = false;
 }
 
@@ -239,9 +282,9 @@ void LayersView::rowChosen(int row) {
   if (filling_ || !listing() || row < 0) return;
   const std::vector<LayerRun> runs = layerRuns(*stack_);
   if (row >= static_cast<int>(runs.size())) return;
-  const int shown = shownLayer();
+  const int shown = previewLayer();
   const LayerRun run = runs[static_cast<std::size_t>(row)];
-  if (shown >= run.first && shown <= run.last) return;  // that run's rotary already
+  if (shown >= run.first && shown <= run.last) return;  // that run's layer already
   layerBox_->setValue(run.first);
   pickLayer(run.first);
 }

@@ -313,11 +313,12 @@ void MainWindow::buildAttentionDock() {
   connect(attention_, &AttentionView::backendChanged, attentionStatus, &QLabel::setText);
   connect(attention_, &AttentionView::noteRaised, this,
           [this](const QString& note) { statusBar()->showMessage(note, 15000); });
-  // The dock previews the layer the Layers tab shows (its mask and rotary); the settings the
-  // preview does not model go to the status bar once per model.
+  // The dock previews the layer the Layers tab shows (its mask and rotary, or a NoPE layer's
+  // temperature: previewLayer); the settings the preview does not model go to the status bar
+  // once per model.
   auto held = std::make_shared<std::shared_ptr<const LayerStack>>();
   attention_->setLayerSource([this, held]() -> std::pair<std::shared_ptr<const LayerStack>, int> {
-    const int layer = layers_ ? layers_->shownLayer() : -1;
+    const int layer = layers_ ? layers_->previewLayer() : -1;
     if (layer < 0 || !layers_->stack()) return {nullptr, -1};
     const LayerStack& now = *layers_->stack();
     if (!*held || (*held)->name != now.name || (*held)->layers != now.layers) {
@@ -328,7 +329,8 @@ void MainWindow::buildAttentionDock() {
     }
     return {*held, layer};
   });
-  // A pick that keeps the scene's rotary (layer 0 to 1) changes only the mask: ask again.
+  // A pick that keeps the scene's rotary (layer 0 to 1, a NoPE layer) changes only the mask or
+  // the temperature: ask again.
   connect(layers_, &LayersView::layerPicked, attention_, &AttentionView::refreshLayer);
   // The query's row goes to the Picture tab's attention overlay, painted through the pixel map.
   connect(attention_, &AttentionView::resultShown, this, [this] {
