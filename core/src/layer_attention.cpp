@@ -71,23 +71,9 @@ std::vector<KeyRange> layerKeyRanges(const StackLayer& layer, bool pictureBlocks
   return out;
 }
 
-namespace {
-
-const StackLayer& stackLayerAt(const LayerStack& stack, int layer) {
-  const int n = static_cast<int>(stack.layers.size());
-  if (layer < 0 || layer >= n)
-    throw InputError("--layer " + std::to_string(layer) + ": model " + stack.name +
-                         " has layers 0.." + std::to_string(n - 1) + " (accepted: 0.." +
-                         std::to_string(n - 1) + ")",
-                     "layer");
-  return stack.layers[static_cast<std::size_t>(layer)];
-}
-
-}  // namespace
-
 void applyStackLayer(AttentionProblem& p, const LayerStack& stack, int layer,
                      const std::vector<TokenInfo>& tokens) {
-  const StackLayer& l = stackLayerAt(stack, layer);
+  const StackLayer& l = layerAt(stack, layer);
   const std::size_t n = p.qk.tokens;
   if (!l.rotary) {
     // No position encoding: no pair turns (every dim passes through, scaled).
@@ -111,7 +97,7 @@ void applyStackLayer(AttentionProblem& p, const LayerStack& stack, int layer,
 
 AttentionProblem makeLayerAttentionProblem(const Scene& scene, const QkSourceSpec& source,
                                            const LayerStack& stack, int layer) {
-  const StackLayer& l = stackLayerAt(stack, layer);
+  const StackLayer& l = layerAt(stack, layer);
   Scene s = scene;
   if (l.rotary) s.frequency = l.frequency;
   AttentionProblem p = makeAttentionProblem(s, source, true);
@@ -120,7 +106,7 @@ AttentionProblem makeLayerAttentionProblem(const Scene& scene, const QkSourceSpe
 }
 
 std::string layerAttentionSummary(const LayerStack& stack, int layer) {
-  const StackLayer& l = stackLayerAt(stack, layer);
+  const StackLayer& l = layerAt(stack, layer);
   std::string s = "layer " + std::to_string(layer) + " of " + stack.name + " (" + l.type + "): ";
   if (l.attention == LayerAttention::Sliding && l.window > 0)
     s += "causal, sliding window of " + std::to_string(l.window) + " tokens";

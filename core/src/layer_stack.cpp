@@ -253,14 +253,18 @@ LayerStack readLayerStack(const std::string& dirOrName) {
   return layerStackFromJson(files.config, name);
 }
 
-ModelConfig modelConfigOfLayer(const ModelConfig& model, const LayerStack& stack, int layer) {
+const StackLayer& layerAt(const LayerStack& stack, int layer) {
   const int n = static_cast<int>(stack.layers.size());
   if (layer < 0 || layer >= n)
     throw InputError("--layer " + std::to_string(layer) + ": model " + stack.name +
                          " has layers 0.." + std::to_string(n - 1) + " (accepted: 0.." +
                          std::to_string(n - 1) + ")",
                      "layer");
-  const StackLayer& l = stack.layers[static_cast<std::size_t>(layer)];
+  return stack.layers[static_cast<std::size_t>(layer)];
+}
+
+ModelConfig modelConfigOfLayer(const ModelConfig& model, const LayerStack& stack, int layer) {
+  const StackLayer& l = layerAt(stack, layer);
   if (!l.rotary)
     throw InputError("--layer " + std::to_string(layer) + ": layer " + std::to_string(layer) +
                          " of " + stack.name +

@@ -106,6 +106,57 @@ const Case kCases[] = {
     {"t20", "hard", "vanilla", 24, 16, true, QkSourceSpec::Kind::Random, 1, PairLayout::GptJ},
 };
 
+// The worst differences of the GPU's rows, row statistics and pooled blocks from the CPU's, and
+// of its rows from the reference, over every head and both values; `masked` (when set) also
+// requires the GPU's masked entries to be exactly the CPU's (-inf logits, 0 probabilities).
+struct BackendAgreement {
+  double cpu = 0, ref = 0, stats = 0, pool = 0;
+};
+
+BackendAgreement compareBackends(AttentionBackend& gpu, AttentionBackend& cpu,
+                                 const AttentionProblem& p, bool masked, const std::string& what) {
+  const std::size_t n = p.qk.tokens;
+  BackendAgreement w;
+  for (int h = 0; h < p.qk.qHeads; ++h)
+    for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
+      std::vector<float> g(n * n), cp(n * n);
+      gpu.rows(h, 0, n, v, g.data());
+      cpu.rows(h, 0, n, v, cp.data());
+      const auto ref = referenceAttention(p, h, v);
+      if (masked) {
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < n * n; ++i)
+          differ += (cp[i] == 0.0f || std::isinf(cp[i])) && g[i] != cp[i];
+        EXPECT_EQ(differ, 0u) << what << ": masked entries the GPU gives otherwise, head " << h;
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        w.cpu = std::max(w.cpu, rowError(&g[i * n], &cp[i * n], n));
+        w.ref = std::max(w.ref, rowError(&g[i * n], &ref[i * n], n));
+      }
+      const RowStats gs = gpu.rowStats(h, 0, n), cs = cpu.rowStats(h, 0, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        w.stats = std::max(w.stats, std::abs(double(gs.max[i]) - cs.max[i]) /
+                                        std::max(1.0, std::abs(double(cs.max[i]))));
+        w.stats = std::max(w.stats, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
+        w.stats = std::max(w.stats, std::abs(double(gs.entropy[i]) - cs.entropy[i]) /
+                                        std::max(1.0, double(cs.entropy[i])));
+      }
+      for (int block : {1, 7, 64}) {
+        const std::size_t nb = (n + block - 1) / block;
+        std::vector<float> gp(nb * nb), cpp(nb * nb);
+        gpu.pooled(h, block, v, gp.data());
+        cpu.pooled(h, block, v, cpp.data());
+        for (std::size_t I = 0; I < nb; ++I)
+          w.pool = std::max(w.pool, rowError(&gp[I * nb], &cpp[I * nb], nb));
+      }
+    }
+  EXPECT_LT(w.cpu, 1e-4) << what;
+  EXPECT_LT(w.ref, 1e-4) << what;
+  EXPECT_LT(w.stats, 1e-4) << what;
+  EXPECT_LT(w.pool, 1e-4) << what;
+  return w;
+}
+
 class GpuCases : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GpuCases, AgreesWithCpuAndReference) {
@@ -113,49 +164,15 @@ TEST_P(GpuCases, AgreesWithCpuAndReference) {
   ASSERT_TRUE(gpu) << "no OpenGL 4.3 context (run under xvfb-run)";
   const Case c = GetParam();
   const AttentionProblem p = problemFor(c);
-  const std::size_t n = p.qk.tokens;
   auto cpu = makeCpuAttentionBackend(2);
   cpu->load(p);
   gpu->load(p);
   ASSERT_EQ(gpu->heads(), cpu->heads());
-  double worstCpu = 0, worstRef = 0, worstStats = 0, worstPool = 0;
-  for (int h = 0; h < p.qk.qHeads; ++h)
-    for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
-      std::vector<float> g(n * n), cp(n * n);
-      gpu->rows(h, 0, n, v, g.data());
-      cpu->rows(h, 0, n, v, cp.data());
-      const auto ref = referenceAttention(p, h, v);
-      for (std::size_t i = 0; i < n; ++i) {
-        worstCpu = std::max(worstCpu, rowError(&g[i * n], &cp[i * n], n));
-        worstRef = std::max(worstRef, rowError(&g[i * n], &ref[i * n], n));
-      }
-      const RowStats gs = gpu->rowStats(h, 0, n), cs = cpu->rowStats(h, 0, n);
-      for (std::size_t i = 0; i < n; ++i) {
-        worstStats = std::max(worstStats, std::abs(double(gs.max[i]) - cs.max[i]) /
-                                              std::max(1.0, std::abs(double(cs.max[i]))));
-        worstStats =
-            std::max(worstStats, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
-        worstStats = std::max(worstStats, std::abs(double(gs.entropy[i]) - cs.entropy[i]) /
-                                              std::max(1.0, double(cs.entropy[i])));
-      }
-      for (int block : {1, 7, 64}) {
-        const std::size_t nb = (n + block - 1) / block;
-        std::vector<float> gp(nb * nb), cpp(nb * nb);
-        gpu->pooled(h, block, v, gp.data());
-        cpu->pooled(h, block, v, cpp.data());
-        for (std::size_t I = 0; I < nb; ++I)
-          worstPool = std::max(worstPool, rowError(&gp[I * nb], &cpp[I * nb], nb));
-      }
-    }
+  const BackendAgreement w = compareBackends(*gpu, *cpu, p, false, c.layout);
   std::printf(
       "[ agreement ] %s %s %s d=%d causal=%d: gpu-cpu %.2e, gpu-ref %.2e, stats %.2e, pooled "
       "%.2e\n",
-      c.layout, c.design, c.plan, c.headDim, int(c.causal), worstCpu, worstRef, worstStats,
-      worstPool);
-  EXPECT_LT(worstCpu, 1e-4);
-  EXPECT_LT(worstRef, 1e-4);
-  EXPECT_LT(worstStats, 1e-4);
-  EXPECT_LT(worstPool, 1e-4);
+      c.layout, c.design, c.plan, c.headDim, int(c.causal), w.cpu, w.ref, w.stats, w.pool);
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, GpuCases, ::testing::ValuesIn(kCases));
@@ -170,47 +187,12 @@ TEST_P(GpuLayerCases, AgreesWithCpuAndReference) {
   ASSERT_TRUE(gpu) << "no OpenGL 4.3 context (run under xvfb-run)";
   const LayerCase c = GetParam();
   const AttentionProblem p = layerCaseProblem(c);
-  const std::size_t n = p.qk.tokens;
   auto cpu = makeCpuAttentionBackend(2);
   cpu->load(p);
   gpu->load(p);
-  double worstCpu = 0, worstRef = 0, worstStats = 0, worstPool = 0;
-  for (int h = 0; h < p.qk.qHeads; ++h)
-    for (AttentionValue v : {AttentionValue::Logits, AttentionValue::Softmax}) {
-      std::vector<float> g(n * n), cp(n * n);
-      gpu->rows(h, 0, n, v, g.data());
-      cpu->rows(h, 0, n, v, cp.data());
-      const auto ref = referenceAttention(p, h, v);
-      for (std::size_t i = 0; i < n * n; ++i)
-        if (cp[i] == 0.0f || std::isinf(cp[i])) ASSERT_EQ(g[i], cp[i]) << c.name << " " << i;
-      for (std::size_t i = 0; i < n; ++i) {
-        worstCpu = std::max(worstCpu, rowError(&g[i * n], &cp[i * n], n));
-        worstRef = std::max(worstRef, rowError(&g[i * n], &ref[i * n], n));
-      }
-      const RowStats gs = gpu->rowStats(h, 0, n), cs = cpu->rowStats(h, 0, n);
-      for (std::size_t i = 0; i < n; ++i) {
-        worstStats = std::max(worstStats, std::abs(double(gs.max[i]) - cs.max[i]) /
-                                              std::max(1.0, std::abs(double(cs.max[i]))));
-        worstStats =
-            std::max(worstStats, std::abs(double(gs.sumExp[i]) - cs.sumExp[i]) / cs.sumExp[i]);
-        worstStats = std::max(worstStats, std::abs(double(gs.entropy[i]) - cs.entropy[i]) /
-                                              std::max(1.0, double(cs.entropy[i])));
-      }
-      for (int block : {1, 7, 64}) {
-        const std::size_t nb = (n + block - 1) / block;
-        std::vector<float> gp(nb * nb), cpp(nb * nb);
-        gpu->pooled(h, block, v, gp.data());
-        cpu->pooled(h, block, v, cpp.data());
-        for (std::size_t I = 0; I < nb; ++I)
-          worstPool = std::max(worstPool, rowError(&gp[I * nb], &cpp[I * nb], nb));
-      }
-    }
+  const BackendAgreement w = compareBackends(*gpu, *cpu, p, true, c.name);
   std::printf("[ agreement ] layer %s: gpu-cpu %.2e, gpu-ref %.2e, stats %.2e, pooled %.2e\n",
-              c.name, worstCpu, worstRef, worstStats, worstPool);
-  EXPECT_LT(worstCpu, 1e-4);
-  EXPECT_LT(worstRef, 1e-4);
-  EXPECT_LT(worstStats, 1e-4);
-  EXPECT_LT(worstPool, 1e-4);
+              c.name, w.cpu, w.ref, w.stats, w.pool);
 }
 
 INSTANTIATE_TEST_SUITE_P(Masks, GpuLayerCases, ::testing::ValuesIn(layerCases()),

@@ -63,6 +63,8 @@ LayerStack layerStackFromJson(const std::string& configText,
 // rules for finding it).
 LayerStack readLayerStack(const std::string& dirOrName);
 
+// Layer `layer` of the stack; InputError (field "layer") naming the range 0..n-1 outside it.
+const StackLayer& layerAt(const LayerStack& stack, int layer);
 // `model` (readModelConfig of the same config) with layer `layer`'s rotary as its frequency and
 // its type as layerType. Throws InputError (field "layer") for an index outside 0..n-1, naming
 // the range, and for a NoPE layer: such a layer has no rotary to show.
