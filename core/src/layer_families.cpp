@@ -32,6 +32,8 @@ const std::vector<LayerFamily>& layerFamilies() {
        "rope_local_base_freq",
        "",
        PairLayout::NeoX,
+       PictureMask::Blocks,
+       true,
        "transformers configuration_gemma3.py, modeling_gemma3.py"},
       {"gemma4",
        "Gemma 4",
@@ -48,6 +50,8 @@ const std::vector<LayerFamily>& layerFamilies() {
        "",
        "global_head_dim",
        PairLayout::NeoX,
+       PictureMask::Unchecked,
+       false,
        "transformers configuration_gemma4.py"},
       {"llama4",
        "Llama 4",
@@ -61,6 +65,8 @@ const std::vector<LayerFamily>& layerFamilies() {
        "",
        "",
        PairLayout::GptJ,
+       PictureMask::Unchecked,
+       false,
        "transformers configuration_llama4.py, modeling_llama4.py"},
   };
   return families;

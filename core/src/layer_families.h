@@ -19,6 +19,13 @@ enum class LayerTypeRule {
                    // layer NoPE; RoPE layers chunked_attention, NoPE layers full_attention
 };
 
+// What the attention preview does with a picture's tokens for the family.
+enum class PictureMask {
+  Blocks,     // Gemma 3: a picture's tokens see each other (token_type_ids or_mask)
+  Unchecked,  // the family's rule for picture tokens was not compared with transformers' code:
+              // the preview gives them each layer's mask as text, and says so
+};
+
 struct LayerFamily {
   std::string name;                     // "gemma3"
   std::string title;                    // "Gemma 3"
@@ -33,7 +40,11 @@ struct LayerFamily {
   std::string localThetaKey;
   // Gemma 4: the full_attention layers' head size comes from this key; "" for none.
   std::string fullHeadDimKey;
-  PairLayout pairs;    // which dims a pair rotates (Llama 4: adjacent, complex multiply)
+  PairLayout pairs;  // which dims a pair rotates (Llama 4: adjacent, complex multiply)
+  PictureMask pictures;
+  // The logits are scaled by query_pre_attn_scalar^-0.5 instead of 1/sqrt(head dim) (Gemma 3);
+  // false: a config's query_pre_attn_scalar is a setting the preview does not model.
+  bool queryPreAttnScale;
   std::string source;  // the transformers files the rules come from
 };
 

@@ -107,13 +107,18 @@ namespace {
 void readAttentionSettings(const StackJson& text, const LayerFamily* family,
                            const std::string& name, LayerStack& stack) {
   const std::string where = "model config \"" + name + "\" sets ";
-  const bool gemma3 = family && family->name == "gemma3";
-  stack.pictureBlocks = gemma3;
+  stack.pictureBlocks = family && family->pictures == PictureMask::Blocks;
+  if (family && family->pictures == PictureMask::Unchecked)
+    stack.unmodelled.push_back("model config \"" + name + "\" (" + family->title +
+                               "): how the model masks a picture's tokens was not checked "
+                               "against transformers' code; the preview gives them each "
+                               "layer's mask as text tokens");
+  const bool queryScale = family && family->queryPreAttnScale;
   if (auto it = text.find("query_pre_attn_scalar"); it != text.end() && !it->is_null()) {
     if (!it->is_number() || !(it->get<double>() > 0.0))
       stackFail("model config \"" + name + "\"",
                 "query_pre_attn_scalar must be a positive number (got " + it->dump() + ")");
-    if (gemma3)
+    if (queryScale)
       stack.logitScale = 1.0 / std::sqrt(it->get<double>());
     else
       stack.unmodelled.push_back(where + "query_pre_attn_scalar = " + it->dump() +
@@ -131,7 +136,7 @@ void readAttentionSettings(const StackJson& text, const LayerFamily* family,
       it != text.end() && !it->is_null() && !(it->is_boolean() && !it->get<bool>()))
     stack.unmodelled.push_back(where + "use_bidirectional_attention = " + it->dump() +
                                ": the preview keeps each layer's causal mask" +
-                               (gemma3 ? " (with the picture blocks)" : "") +
+                               (stack.pictureBlocks ? " (with the picture blocks)" : "") +
                                " instead of bidirectional attention");
 }
 

@@ -144,8 +144,10 @@ TEST(LayerAttentionCli, LayersCommandWarnsOncePerUnmodelledSetting) {
   const ProcessResult r = runProcess(layerWorkDir(), layerWorkDir(),
                                      {"layers", "--model", "llama-4-scout-17b-16e"}, true);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(countLines(r.err, "ropescope: warning:"), 1u) << r.err;
+  // use_qk_norm, and Llama 4's picture-token mask that was not checked against transformers.
+  EXPECT_EQ(countLines(r.err, "ropescope: warning:"), 2u) << r.err;
   EXPECT_EQ(countLines(r.err, "use_qk_norm = true"), 1u) << r.err;
+  EXPECT_EQ(countLines(r.err, "masks a picture's tokens"), 1u) << r.err;
 }
 
 }  // namespace

@@ -269,8 +269,10 @@ TEST(LayerAttentionSettings, EachUnmodelledSettingWarnsOnceAndNamesIt) {
       R"({"model_type": "llama4_text", "num_hidden_layers": 4, "head_dim": 64,
           "rope_theta": 500000.0, "use_qk_norm": true})",
       "l4");
-  ASSERT_EQ(llama.unmodelled.size(), 1u);
+  // The setting, and that Llama 4's rule for picture tokens was not checked.
+  ASSERT_EQ(llama.unmodelled.size(), 2u);
   EXPECT_EQ(linesNaming(llama.unmodelled, "use_qk_norm = true"), 1u);
+  EXPECT_EQ(linesNaming(llama.unmodelled, "masks a picture's tokens"), 1u);
   EXPECT_EQ(llama.logitScale, 0.0);
   EXPECT_FALSE(llama.pictureBlocks);
 
@@ -290,17 +292,19 @@ TEST(LayerAttentionSettings, EachUnmodelledSettingWarnsOnceAndNamesIt) {
       R"({"model_type": "gemma4_text", "num_hidden_layers": 6,
           "use_bidirectional_attention": "vision", "attn_logit_softcapping": null})",
       "g4");
-  ASSERT_EQ(gemma4.unmodelled.size(), 1u);
+  ASSERT_EQ(gemma4.unmodelled.size(), 2u);
   EXPECT_EQ(linesNaming(gemma4.unmodelled, "use_bidirectional_attention = \"vision\""), 1u);
+  EXPECT_EQ(linesNaming(gemma4.unmodelled, "(Gemma 4): how the model masks a picture's"), 1u);
   EXPECT_FALSE(gemma4.pictureBlocks);
 }
 
 TEST(LayerAttentionSettings, ShippedConfigsSayWhatTheyDoNotModel) {
   const LayerStack scout = readLayerStack(std::string(ROPESCOPE_MODELS) + "/llama-4-scout-17b-16e");
-  ASSERT_EQ(scout.unmodelled.size(), 1u);
+  ASSERT_EQ(scout.unmodelled.size(), 2u);
   EXPECT_EQ(linesNaming(scout.unmodelled, "use_qk_norm"), 1u);
+  EXPECT_EQ(linesNaming(scout.unmodelled, "(Llama 4): how the model masks a picture's"), 1u);
   const LayerStack gemma = readLayerStack(std::string(ROPESCOPE_MODELS) + "/gemma-3-4b-it");
-  EXPECT_TRUE(gemma.unmodelled.empty());
+  EXPECT_TRUE(gemma.unmodelled.empty());  // its picture rule is modelled (the blocks)
   // Gemma3TextConfig's class default query_pre_attn_scalar 256 equals this head size: the
   // usual 1/sqrt(256).
   EXPECT_DOUBLE_EQ(gemma.logitScale, 1.0 / 16.0);
