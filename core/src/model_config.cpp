@@ -457,6 +457,13 @@ ModelConfig modelConfigFromJson(const std::string& configText, const std::string
     fail(where, ropeBlock.path + ": " + e.what());
   }
   if (!family) {  // a text-only model: no processor, no vision, no special tokens
+    // Except the picture token of a model whose rotary changes by layer (Gemma 3/4, Llama 4):
+    // its pictures take text positions, one token each, and the config's id marks them, so that
+    // a processor output's pictures are pictures (the attention preview's picture blocks).
+    if (layered)
+      for (const char* key : {"image_token_index", "image_token_id"})
+        if (Found f = find({{&root, pre}, {text, pre + "text_config."}}, key); f.value)
+          m.tokens.imageToken = wholeNumber(f, where, 0, (1LL << 40));
     m.source = name;
     return m;
   }

@@ -529,8 +529,25 @@ Layout layoutFromTokens(const TokenInput& in, const ModelConfig& model, GridUse*
              std::to_string(in.mmTokenTypes[i]) + ", but " + model.title +
              " is a text-only model (text tokens only)");
     if (used) *used = GridUse{};
+    // Each run of the model's picture token (Gemma 3/4, Llama 4 name one) is a picture of one
+    // position per token: a square grid where the run is a square (Gemma 3's 256 = 16 x 16),
+    // else one row. Everything else is text.
+    const std::int64_t picture = model.tokens.imageToken;
+    const auto isPicture = [&](std::size_t i) { return picture >= 0 && in.inputIds[i] == picture; };
     Layout layout;
-    layout.segments.push_back(Segment::text(static_cast<int>(in.inputIds.size())));
+    for (std::size_t i = 0, n = in.inputIds.size(); i < n;) {
+      std::size_t j = i;
+      while (j < n && isPicture(j) == isPicture(i)) ++j;
+      const int len = static_cast<int>(j - i);
+      if (isPicture(i)) {
+        const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(len))));
+        layout.segments.push_back(side * side == len ? Segment::image(side, side)
+                                                     : Segment::image(1, len));
+      } else {
+        layout.segments.push_back(Segment::text(len));
+      }
+      i = j;
+    }
     return layout;
   }
   const ModelFamily& family = findFamily(model.family);

@@ -15,7 +15,9 @@
 #include "ropescope/layer_attention.h"
 #include "ropescope/layer_mask.h"
 #include "ropescope/layer_stack.h"
+#include "ropescope/model_config.h"
 #include "ropescope/position_design.h"
+#include "ropescope/tokens_file.h"
 
 namespace ropescope {
 namespace {
@@ -89,6 +91,48 @@ TEST(LayerAttentionMask, GemmaPictureBlocksMatchTransformersMask) {
         EXPECT_EQ(k >= ranges[q].begin && k < ranges[q].end, c.at("mask")[q][k].get<int>() == 1)
             << c.at("layer") << " q=" << q << " k=" << k;
   }
+}
+
+// The same prompt read as a processor output (input_ids, the picture token named by the config's
+// image_token_index): its runs of picture tokens are pictures, so the preview of a tokens file
+// masks as transformers does.
+TEST(LayerAttentionMask, GemmaTokensFilesPicturesAreThePictureBlocks) {
+  std::ifstream in(std::string(ROPESCOPE_GOLDEN) + "/gemma3_picture_mask.json");
+  ASSERT_TRUE(in) << "gemma3_picture_mask.json";
+  const nlohmann::json data = nlohmann::json::parse(in);
+  const ModelConfig gemma = modelConfigFromJson(
+      R"({"model_type": "gemma3", "image_token_index": 262144,
+          "text_config": {"model_type": "gemma3_text", "num_hidden_layers": 6}})",
+      {}, {}, "g3");
+  ASSERT_EQ(gemma.tokens.imageToken, 262144);
+  TokenInput prompt;
+  for (int t : data.at("token_type_ids"))
+    prompt.inputIds.push_back(t == 1 ? 262144
+                                     : 1000 + static_cast<long long>(prompt.inputIds.size()));
+  const Layout layout = layoutFromTokens(prompt, gemma);
+  const PositionIds ids = findDesign("hard").ids(layout, {});
+  const std::size_t n = ids.size();
+  ASSERT_EQ(n, data.at("token_type_ids").size());
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(ids.tokens[i].modality == Modality::Image, data.at("token_type_ids")[i] == 1) << i;
+    EXPECT_EQ(ids.ids[i][0], static_cast<double>(i)) << "one position per token";
+  }
+  for (const auto& c : data.at("cases")) {
+    StackLayer l;
+    l.window = c.at("window").get<long long>();
+    l.attention = l.window > 0 ? LayerAttention::Sliding : LayerAttention::Full;
+    const auto ranges = layerKeyRanges(l, true, pictureBlocksOf(ids.tokens), n);
+    for (std::size_t q = 0; q < n; ++q)
+      for (std::size_t k = 0; k < n; ++k)
+        EXPECT_EQ(k >= ranges[q].begin && k < ranges[q].end, c.at("mask")[q][k].get<int>() == 1)
+            << c.at("layer") << " q=" << q << " k=" << k;
+  }
+  // A config that names no picture token reads every token as text.
+  const ModelConfig plain = modelConfigFromJson(
+      R"({"model_type": "gemma3_text", "num_hidden_layers": 6})", {}, {}, "g3t");
+  const Layout text = layoutFromTokens(prompt, plain);
+  ASSERT_EQ(text.segments.size(), 1u);
+  EXPECT_EQ(text.segments[0].kind, SegmentKind::Text);
 }
 
 // Softmax of masked logits, written out: q and k rotated in double from the ids and the pair
