@@ -381,18 +381,10 @@ TEST(ModelGui, ScreenshotWithModelLoaded) {
       out + QStringLiteral("/model_check_%1.png").arg(tag)));
 }
 
-// The attention dock previews the layer the Layers tab shows: its line names the layer and the
-// mask, and its map is core's preview of that layer (Gemma 3's sliding layer 0, a picture's
-// tokens seeing each other), on the CPU. The wait is for the job's result, with a hang guard.
-TEST(ModelGui, OpenGemmaAttentionFollowsTheLayer) {
-  MainWindow w;
-  w.show();
-  showAndSettle(&w);
-  ASSERT_TRUE(w.openModel(QStringLiteral("gemma-3-4b-it")));
-  Scene s = w.model()->scene();
-  s.layout = parseLayoutSpec("t3,i2x2,t2");
-  w.model()->setScene(s);
-  ASSERT_TRUE(w.layersView()->pickLayer(0));
+namespace {
+// Opens the attention dock on the CPU backend, softmax, whole map, and returns its result once
+// the latest request's result is shown (nullptr if none came within the hang guard).
+const AttentionResult* previewOnCpu(MainWindow& w) {
   AttentionView* v = w.attentionView();
   w.attentionDock()->show();
   v->setBackendChoice(BackendChoice::Cpu);
@@ -406,8 +398,26 @@ TEST(ModelGui, OpenGemmaAttentionFollowsTheLayer) {
   };
   while (!settled() && guard.elapsed() < 120000)
     QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-  ASSERT_TRUE(settled()) << "the attention preview did not finish";
-  const AttentionResult* r = v->shownResult();
+  return settled() ? v->shownResult() : nullptr;
+}
+
+}  // namespace
+
+// The attention dock previews the layer the Layers tab shows: its line names the layer and the
+// mask, and its map is core's preview of that layer (Gemma 3's sliding layer 0, a picture's
+// tokens seeing each other), on the CPU. The wait is for the job's result, with a hang guard.
+TEST(ModelGui, OpenGemmaAttentionFollowsTheLayer) {
+  MainWindow w;
+  w.show();
+  showAndSettle(&w);
+  ASSERT_TRUE(w.openModel(QStringLiteral("gemma-3-4b-it")));
+  Scene s = w.model()->scene();
+  s.layout = parseLayoutSpec("t3,i2x2,t2");
+  w.model()->setScene(s);
+  ASSERT_TRUE(w.layersView()->pickLayer(0));
+  AttentionView* v = w.attentionView();
+  const AttentionResult* r = previewOnCpu(w);
+  ASSERT_TRUE(r) << "the attention preview did not finish";
   ASSERT_TRUE(r->error.isEmpty()) << r->error.toStdString();
   EXPECT_TRUE(v->layerLine().contains(QStringLiteral("layer 0 of gemma-3-4b-it")))
       << v->layerLine().toStdString();
@@ -459,20 +469,8 @@ TEST(ModelGui, OpenLlama4AttentionPreviewsANoPELayer) {
   EXPECT_TRUE(layers->message().contains(QStringLiteral("keep layer 0's rotary")))
       << layers->message().toStdString();
   AttentionView* v = w.attentionView();
-  w.attentionDock()->show();
-  v->setBackendChoice(BackendChoice::Cpu);
-  v->setSoftmax(true);
-  v->resetZoom();
-  QElapsedTimer guard;
-  guard.start();
-  const auto settled = [&] {
-    return !v->busy() && v->shownResult() &&
-           v->shownResult()->generation == v->requestedGeneration();
-  };
-  while (!settled() && guard.elapsed() < 120000)
-    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-  ASSERT_TRUE(settled()) << "the attention preview did not finish";
-  const AttentionResult* r = v->shownResult();
+  const AttentionResult* r = previewOnCpu(w);
+  ASSERT_TRUE(r) << "the attention preview did not finish";
   ASSERT_TRUE(r->error.isEmpty()) << r->error.toStdString();
   const std::string line = v->layerLine().toStdString();
   EXPECT_TRUE(v->layerLine().contains(QStringLiteral("layer 3 of llama-4-scout-17b-16e"))) << line;
